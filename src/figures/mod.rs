@@ -1,0 +1,105 @@
+//! The book's figures: one module per chapter with the functions that draw
+//! them, a registry (name → function), and atomic writing and checking.
+//!
+//! Figures read their data from [`crate::experiment`]; nothing here computes
+//! a result, it only draws one. Every figure is an SVG string that is
+//! byte-identical on every run.
+
+pub mod style;
+
+mod ch01;
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+
+/// What drawing can fail with.
+pub type DrawError = Box<dyn std::error::Error + Send + Sync>;
+
+/// A registered figure: its file stem, its chapter, what it shows, how to draw it.
+#[derive(Clone, Copy, Debug)]
+pub struct Figure {
+    /// File stem: the figure is `figures/{name}.svg`.
+    pub name: &'static str,
+    /// The chapter that shows it.
+    pub chapter: u8,
+    /// One line: what to see in it.
+    pub about: &'static str,
+    /// Draws the SVG.
+    pub draw: fn() -> Result<String, DrawError>,
+}
+
+impl Figure {
+    /// The file name, `{name}.svg`.
+    pub fn file_name(&self) -> String {
+        format!("{}.svg", self.name)
+    }
+}
+
+/// Every figure of the book, in chapter order.
+pub fn registry() -> Vec<Figure> {
+    [ch01::FIGURES].concat()
+}
+
+/// Look up figures by name; an unknown name is an error that lists the valid ones.
+pub fn select(names: &[String]) -> Result<Vec<Figure>, String> {
+    let all = registry();
+    names
+        .iter()
+        .map(|n| {
+            all.iter().find(|f| f.name == n.as_str()).copied().ok_or_else(|| {
+                let valid: Vec<&str> = all.iter().map(|f| f.name).collect();
+                format!("unknown figure '{n}'; valid names: {}", valid.join(", "))
+            })
+        })
+        .collect()
+}
+
+/// Write `contents` to `path` atomically: a temporary file beside it, then a
+/// rename, so a crash never leaves a half-written figure.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let tmp = dir.join(format!(
+        ".{}.tmp",
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("figure")
+    ));
+    let result = (|| {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(contents)?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Draw `figures` and write each into `dir`. Every figure is drawn before
+/// any is written, so a failing figure leaves the directory untouched.
+pub fn write_all(figures: &[Figure], dir: &Path) -> Result<(), String> {
+    let drawn = draw_all(figures)?;
+    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    for (f, svg) in figures.iter().zip(drawn) {
+        let path = dir.join(f.file_name());
+        write_atomic(&path, svg.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Draw every figure in memory.
+pub fn draw_all(figures: &[Figure]) -> Result<Vec<String>, String> {
+    figures.iter().map(|f| (f.draw)().map_err(|e| format!("figure '{}' failed to draw: {e}", f.name))).collect()
+}
+
+/// Names of the figures whose file in `dir` is missing or differs from a
+/// fresh drawing.
+pub fn stale(figures: &[Figure], dir: &Path) -> Result<Vec<&'static str>, String> {
+    let drawn = draw_all(figures)?;
+    Ok(figures
+        .iter()
+        .zip(drawn)
+        .filter(|(f, svg)| fs::read(dir.join(f.file_name())).ok().as_deref() != Some(svg.as_bytes()))
+        .map(|(f, _)| f.name)
+        .collect())
+}

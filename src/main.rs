@@ -1,0 +1,114 @@
+//! `attention-geometry`: regenerate the book's figures and render the book.
+//!
+//! ```text
+//! attention-geometry [build]                 figures, then the book (default)
+//! attention-geometry figures [NAME…] [--check]
+//! attention-geometry render
+//! attention-geometry list
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use attention_geometry::figures::{self, Figure};
+
+const USAGE: &str = "usage: attention-geometry [build | figures [NAME…] [--check] | render | list | help]";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The book's root: the folder with `book.toml`.
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn run(args: &[String]) -> Result<(), String> {
+    let (command, rest) = match args.split_first() {
+        Some((c, rest)) => (c.as_str(), rest),
+        None => ("build", &[][..]),
+    };
+    let no_args = |name: &str| match rest.is_empty() {
+        true => Ok(()),
+        false => Err(format!("'{name}' takes no arguments (got '{}'); {USAGE}", rest.join(" "))),
+    };
+    match command {
+        "build" => {
+            no_args("build")?;
+            write_figures(&figures::registry())?;
+            render()
+        }
+        "figures" => figures_command(rest),
+        "render" => {
+            no_args("render")?;
+            render()
+        }
+        "list" => {
+            no_args("list")?;
+            for f in figures::registry() {
+                println!("{:<32} chapter {}  {}", f.name, f.chapter, f.about);
+            }
+            Ok(())
+        }
+        "help" | "--help" | "-h" => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        other => Err(format!("unknown command '{other}'; {USAGE}")),
+    }
+}
+
+fn figures_command(args: &[String]) -> Result<(), String> {
+    let check = args.iter().any(|a| a == "--check");
+    if let Some(flag) = args.iter().find(|a| a.starts_with('-') && *a != "--check") {
+        return Err(format!("unknown option '{flag}'; figures takes NAME… and --check"));
+    }
+    let names: Vec<String> = args.iter().filter(|a| !a.starts_with('-')).cloned().collect();
+    let selected = if names.is_empty() { figures::registry() } else { figures::select(&names)? };
+    if check {
+        let stale = figures::stale(&selected, &figures_dir())?;
+        if !stale.is_empty() {
+            return Err(format!(
+                "stale figures (regenerate with `cargo run --release -- figures`): {}",
+                stale.join(", ")
+            ));
+        }
+        println!("{} figures are up to date", selected.len());
+        Ok(())
+    } else {
+        write_figures(&selected)
+    }
+}
+
+fn figures_dir() -> PathBuf {
+    root().join("figures")
+}
+
+fn write_figures(selected: &[Figure]) -> Result<(), String> {
+    figures::write_all(selected, &figures_dir())?;
+    println!("wrote {} figures to {}", selected.len(), display(&figures_dir()));
+    Ok(())
+}
+
+#[cfg(feature = "render")]
+fn render() -> Result<(), String> {
+    let index = attention_geometry::render::render(&root(), None)?;
+    println!("{}", display(&index));
+    Ok(())
+}
+
+#[cfg(not(feature = "render"))]
+fn render() -> Result<(), String> {
+    Err("this binary was built without the `render` feature; rebuild with default features".into())
+}
+
+fn display(p: &Path) -> String {
+    p.display().to_string()
+}

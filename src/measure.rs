@@ -1,0 +1,48 @@
+//! Measured numbers for the prose. A chapter writes `{{measure ch01.rho_untied}}`
+//! and the renderer puts in the value its experiment computed, so no number
+//! in the book is typed by hand. Introduced in chapter 1.
+
+use crate::experiment;
+use crate::stats::Summary;
+
+/// One quoted number: its key and its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Measure {
+    pub key: String,
+    pub value: String,
+}
+
+impl Measure {
+    pub fn new(key: impl Into<String>, value: impl Into<String>) -> Measure {
+        Measure { key: key.into(), value: value.into() }
+    }
+}
+
+/// Every chapter's measures, in chapter order.
+pub fn all() -> Vec<Measure> {
+    let chapters: [fn() -> Vec<Measure>; 1] = [experiment::mismatch::measures];
+    chapters.iter().flat_map(|f| f()).collect()
+}
+
+/// `x` with `digits` decimals; `-0.00` is written `0.00`.
+///
+/// ```
+/// use attention_geometry::measure::fixed;
+/// assert_eq!(fixed(-0.001, 2), "0.00");
+/// assert_eq!(fixed(1.0 / 3.0, 3), "0.333");
+/// ```
+pub fn fixed(x: f64, digits: usize) -> String {
+    let s = format!("{x:.digits$}");
+    if s.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') { s.trim_start_matches('-').to_string() } else { s }
+}
+
+/// `mean ± sd` with `digits` decimals.
+///
+/// ```
+/// use attention_geometry::measure::pm;
+/// use attention_geometry::stats::Summary;
+/// assert_eq!(pm(Summary::of(&[1.0, 2.0, 3.0]), 1), "2.0 ± 1.0");
+/// ```
+pub fn pm(s: Summary, digits: usize) -> String {
+    format!("{} ± {}", fixed(s.mean, digits), fixed(s.sd, digits))
+}

@@ -1,0 +1,108 @@
+//! Render the book in-process: mdBook with offline KaTeX and the measured
+//! numbers put into the prose. Needs the default `render` feature.
+//!
+//! Two preprocessors run before the HTML renderer, in this order (see
+//! `book.toml`): `measure` replaces every `{{measure KEY}}` with the value
+//! the experiments computed, then `katex` typesets `$…$` and `$$…$$` and
+//! links the vendored stylesheet with a path relative to each page.
+
+use std::path::{Path, PathBuf};
+
+use mdbook_driver::MDBook;
+use mdbook_preprocessor::book::Book;
+use mdbook_preprocessor::config::Config;
+use mdbook_preprocessor::errors::{Error, Result};
+use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
+
+use crate::measure::Measure;
+
+/// Render the book at `root` into `dest` (default: `book.toml`'s build dir)
+/// and return the path of its `index.html`. A LaTeX error or an unknown
+/// measure fails the build with a message naming the page.
+pub fn render(root: &Path, dest: Option<&Path>) -> std::result::Result<PathBuf, String> {
+    mdbook_katex::init_tracing();
+    let build = || -> Result<PathBuf> {
+        let mut config = Config::from_disk(root.join("book.toml"))?;
+        if let Some(d) = dest {
+            config.build.build_dir = d.to_path_buf();
+        }
+        let mut book = MDBook::load_with_config(root, config)?;
+        book.with_preprocessor(Measures(crate::measure::all()));
+        book.with_preprocessor(Katex);
+        book.build()?;
+        Ok(book.build_dir_for("html").join("index.html"))
+    };
+    build().map_err(|e| format!("{e:#}"))
+}
+
+/// The marker a chapter writes where a measured number goes.
+const OPEN: &str = "{{measure ";
+const CLOSE: &str = "}}";
+
+/// Replaces `{{measure KEY}}` with the measured value.
+struct Measures(Vec<Measure>);
+
+impl Measures {
+    fn fill(&self, text: &str) -> std::result::Result<String, String> {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(start) = rest.find(OPEN) {
+            out.push_str(&rest[..start]);
+            let after = &rest[start + OPEN.len()..];
+            let end = after.find(CLOSE).ok_or("an unclosed {{measure …")?;
+            let key = after[..end].trim();
+            let m = self.0.iter().find(|m| m.key == key).ok_or_else(|| format!("unknown measure '{key}'"))?;
+            out.push_str(&m.value);
+            rest = &after[end + CLOSE.len()..];
+        }
+        out.push_str(rest);
+        Ok(out)
+    }
+}
+
+impl Preprocessor for Measures {
+    fn name(&self) -> &str {
+        "measure"
+    }
+
+    fn run(&self, _: &PreprocessorContext, mut book: Book) -> Result<Book> {
+        let mut errors = Vec::new();
+        book.for_each_chapter_mut(|ch| match self.fill(&ch.content) {
+            Ok(filled) => ch.content = filled,
+            Err(e) => errors.push(format!("{}: {e}", ch.name)),
+        });
+        match errors.is_empty() {
+            true => Ok(book),
+            false => Err(Error::msg(errors.join("; "))),
+        }
+    }
+}
+
+/// mdbook-katex, made strict (a LaTeX error fails the build) and offline
+/// (each page links the vendored `katex/katex.min.css`).
+struct Katex;
+
+impl Preprocessor for Katex {
+    fn name(&self) -> &str {
+        "katex"
+    }
+
+    fn run(&self, ctx: &PreprocessorContext, book: Book) -> Result<Book> {
+        let mut book = mdbook_katex::preprocess::KatexProcessor.run(ctx, book)?;
+        let mut errors = Vec::new();
+        book.for_each_chapter_mut(|ch| {
+            if let Some(at) = ch.content.find("katex-error") {
+                let snippet: String = ch.content[at..].chars().take(200).collect();
+                errors.push(format!("{}: LaTeX error: {snippet}", ch.name));
+            }
+            // a page at depth n (n folders below the book root) reaches the css through n × "../"
+            let depth = ch.path.as_ref().map_or(0, |p| p.components().count().saturating_sub(1));
+            let href = format!("{}katex/katex.min.css", "../".repeat(depth));
+            ch.content = format!("<link rel=\"stylesheet\" href=\"{href}\">\n\n{}", ch.content);
+        });
+        match errors.is_empty() {
+            true => Ok(book),
+            false => Err(Error::msg(errors.join("\n"))),
+        }
+    }
+}

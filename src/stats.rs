@@ -1,0 +1,190 @@
+//! Summaries over seeds: mean and spread, ranks, rank correlation,
+//! quantiles, bootstrap intervals, empirical CDFs.
+//!
+//! Every verdict in the book is a statement about one of these summaries
+//! taken over many seeds. Introduced in chapter 1.
+
+use crate::random::Rng;
+use rand::RngExt;
+
+/// Mean, sample standard deviation and count of a set of measurements.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Summary {
+    pub mean: f64,
+    pub sd: f64,
+    pub n: usize,
+}
+
+impl Summary {
+    /// `mean ± sd` of `xs`; `sd` is the sample (n − 1) standard deviation.
+    ///
+    /// # Panics
+    /// If `xs` is empty.
+    ///
+    /// ```
+    /// use attention_geometry::stats::Summary;
+    /// let s = Summary::of(&[1.0, 2.0, 3.0]);
+    /// assert_eq!((s.mean, s.sd, s.n), (2.0, 1.0, 3));
+    /// ```
+    pub fn of(xs: &[f64]) -> Summary {
+        assert!(!xs.is_empty(), "Summary::of needs at least one value");
+        let n = xs.len();
+        let mean = xs.iter().sum::<f64>() / n as f64;
+        let var = if n > 1 {
+            xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64
+        } else {
+            0.0
+        };
+        Summary { mean, sd: var.sqrt(), n }
+    }
+}
+
+/// Mean of `xs` (NaN when empty).
+pub fn mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len() as f64
+}
+
+/// Ranks `1..=n` of `xs`, ties sharing their average rank.
+///
+/// ```
+/// use attention_geometry::stats::ranks;
+/// assert_eq!(ranks(&[10.0, 30.0, 20.0, 20.0]), vec![1.0, 4.0, 2.5, 2.5]);
+/// ```
+pub fn ranks(xs: &[f64]) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..xs.len()).collect();
+    order.sort_by(|&a, &b| xs[a].total_cmp(&xs[b]));
+    let mut r = vec![0.0; xs.len()];
+    let mut i = 0;
+    while i < order.len() {
+        let mut j = i;
+        while j + 1 < order.len() && xs[order[j + 1]] == xs[order[i]] {
+            j += 1;
+        }
+        // positions i..=j tie: each gets the mean of ranks i+1..=j+1
+        let avg = (i + j) as f64 / 2.0 + 1.0;
+        for &o in &order[i..=j] {
+            r[o] = avg;
+        }
+        i = j + 1;
+    }
+    r
+}
+
+/// Pearson correlation of two equally long samples.
+///
+/// # Panics
+/// If the lengths differ.
+pub fn pearson(a: &[f64], b: &[f64]) -> f64 {
+    assert_eq!(a.len(), b.len(), "pearson: lengths {} and {} differ", a.len(), b.len());
+    let (ma, mb) = (mean(a), mean(b));
+    let (mut sab, mut saa, mut sbb) = (0.0, 0.0, 0.0);
+    for (x, y) in a.iter().zip(b) {
+        sab += (x - ma) * (y - mb);
+        saa += (x - ma).powi(2);
+        sbb += (y - mb).powi(2);
+    }
+    sab / (saa * sbb).sqrt()
+}
+
+/// Spearman rank correlation: the Pearson correlation of the ranks.
+///
+/// ```
+/// use attention_geometry::stats::spearman;
+/// let a = [1.0, 2.0, 3.0, 4.0];
+/// assert!((spearman(&a, &[1.0, 8.0, 27.0, 64.0]) - 1.0).abs() < 1e-12);
+/// assert!((spearman(&a, &[4.0, 3.0, 2.0, 1.0]) + 1.0).abs() < 1e-12);
+/// ```
+pub fn spearman(a: &[f64], b: &[f64]) -> f64 {
+    pearson(&ranks(a), &ranks(b))
+}
+
+/// The `p`-quantile of `xs` (linear interpolation between order statistics).
+///
+/// # Panics
+/// If `xs` is empty or `p` is outside `[0, 1]`.
+///
+/// ```
+/// use attention_geometry::stats::quantile;
+/// assert_eq!(quantile(&[3.0, 1.0, 2.0], 0.5), 2.0);
+/// assert_eq!(quantile(&[1.0, 2.0], 0.25), 1.25);
+/// ```
+pub fn quantile(xs: &[f64], p: f64) -> f64 {
+    assert!(!xs.is_empty(), "quantile of an empty sample");
+    assert!((0.0..=1.0).contains(&p), "quantile level {p} is outside [0, 1]");
+    let mut s = xs.to_vec();
+    s.sort_by(f64::total_cmp);
+    let h = p * (s.len() - 1) as f64;
+    let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+    s[lo] + (h - lo as f64) * (s[hi] - s[lo])
+}
+
+/// The median of `xs`.
+pub fn median(xs: &[f64]) -> f64 {
+    quantile(xs, 0.5)
+}
+
+/// Percentile bootstrap confidence interval `(lo, hi)` at `level` for
+/// `stat` of `xs`, from `reps` resamples.
+///
+/// ```
+/// use attention_geometry::random::seeded;
+/// use attention_geometry::stats::{bootstrap_ci, median};
+/// let xs: Vec<f64> = (0..50).map(f64::from).collect();
+/// let (lo, hi) = bootstrap_ci(&xs, median, 0.95, 500, &mut seeded(0));
+/// assert!(lo < 24.5 && 24.5 < hi);
+/// ```
+pub fn bootstrap_ci(
+    xs: &[f64],
+    stat: fn(&[f64]) -> f64,
+    level: f64,
+    reps: usize,
+    rng: &mut Rng,
+) -> (f64, f64) {
+    let n = xs.len();
+    let stats: Vec<f64> = (0..reps)
+        .map(|_| {
+            let sample: Vec<f64> = (0..n).map(|_| xs[rng.random_range(0..n)]).collect();
+            stat(&sample)
+        })
+        .collect();
+    let tail = (1.0 - level) / 2.0;
+    (quantile(&stats, tail), quantile(&stats, 1.0 - tail))
+}
+
+/// Empirical CDF of `xs` as sorted points `(x, fraction ≤ x)`.
+///
+/// ```
+/// use attention_geometry::stats::ecdf;
+/// assert_eq!(ecdf(&[2.0, 1.0]), vec![(1.0, 0.5), (2.0, 1.0)]);
+/// ```
+pub fn ecdf(xs: &[f64]) -> Vec<(f64, f64)> {
+    let mut s = xs.to_vec();
+    s.sort_by(f64::total_cmp);
+    let n = s.len() as f64;
+    s.iter().enumerate().map(|(i, &x)| (x, (i + 1) as f64 / n)).collect()
+}
+
+/// Histogram of `xs` on `bins` equal bins over `[lo, hi]`, as
+/// `(left edge, right edge, density)` with density integrating to the
+/// fraction of `xs` inside the range. Values outside are dropped.
+///
+/// ```
+/// use attention_geometry::stats::histogram;
+/// let h = histogram(&[0.1, 0.2, 0.7], 0.0, 1.0, 2);
+/// assert_eq!(h, vec![(0.0, 0.5, 4.0 / 3.0), (0.5, 1.0, 2.0 / 3.0)]);
+/// ```
+pub fn histogram(xs: &[f64], lo: f64, hi: f64, bins: usize) -> Vec<(f64, f64, f64)> {
+    let width = (hi - lo) / bins as f64;
+    let mut counts = vec![0usize; bins];
+    for &x in xs {
+        if (lo..=hi).contains(&x) {
+            counts[(((x - lo) / width) as usize).min(bins - 1)] += 1;
+        }
+    }
+    let n = xs.len() as f64;
+    counts
+        .iter()
+        .enumerate()
+        .map(|(b, &c)| (lo + b as f64 * width, lo + (b + 1) as f64 * width, c as f64 / (n * width)))
+        .collect()
+}

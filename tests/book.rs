@@ -1,0 +1,93 @@
+//! The rendered book is whole: every chapter has a page, every image and
+//! internal link resolves, math is typeset, and nothing loads from the network.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Chapter sources listed in SUMMARY.md, e.g. `01-coordinate-mismatch.md`.
+fn summary_pages() -> Vec<String> {
+    let summary = fs::read_to_string("chapters/SUMMARY.md").unwrap();
+    summary
+        .split("](")
+        .skip(1)
+        .filter_map(|s| s.split(')').next())
+        .filter(|s| s.ends_with(".md"))
+        .map(String::from)
+        .collect()
+}
+
+/// Every value of `attr="…"` in `html`.
+fn attributes<'a>(html: &'a str, attr: &str) -> Vec<&'a str> {
+    let pat = format!("{attr}=\"");
+    html.split(pat.as_str()).skip(1).filter_map(|s| s.split('"').next()).collect()
+}
+
+fn render() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let index = attention_geometry::render::render(Path::new(env!("CARGO_MANIFEST_DIR")), Some(dir.path())).unwrap();
+    let out = index.parent().unwrap().to_path_buf();
+    (dir, out)
+}
+
+#[test]
+fn the_rendered_book_is_whole() {
+    let (_keep, out) = render();
+    assert!(out.join("index.html").is_file());
+    let mut pages = BTreeMap::new();
+    for md in summary_pages() {
+        let html = out.join(md.replace(".md", ".html"));
+        assert!(html.is_file(), "{md} produced no page");
+        pages.insert(md, fs::read_to_string(&html).unwrap());
+    }
+
+    for (md, html) in &pages {
+        // images resolve
+        for src in attributes(html, "src") {
+            assert!(!src.starts_with("http://") && !src.starts_with("https://"), "{md} loads {src}");
+            if src.ends_with(".svg") || src.ends_with(".png") {
+                assert!(out.join(src).is_file(), "{md}: image {src} is missing");
+            }
+        }
+        // stylesheets are local
+        for tag in html.split("<link").skip(1) {
+            let tag = tag.split('>').next().unwrap();
+            if tag.contains("stylesheet") {
+                for href in attributes(tag, "href") {
+                    assert!(!href.starts_with("http"), "{md} loads stylesheet {href}");
+                    let local = href.split('?').next().unwrap();
+                    assert!(out.join(local).is_file(), "{md}: stylesheet {href} is missing");
+                }
+            }
+        }
+        // internal links resolve, with their anchors
+        for href in attributes(html, "href") {
+            if href.starts_with("http") || href.starts_with("mailto:") || href.is_empty() {
+                continue;
+            }
+            let (file, anchor) = match href.split_once('#') {
+                Some((f, a)) => (f, Some(a)),
+                None => (href, None),
+            };
+            let target = if file.is_empty() { out.join(md.replace(".md", ".html")) } else { out.join(file) };
+            assert!(target.exists(), "{md}: link {href} points nowhere");
+            if let (Some(a), true) = (anchor, target.is_file()) {
+                if !a.is_empty() && target.extension().is_some_and(|e| e == "html") {
+                    let t = fs::read_to_string(&target).unwrap();
+                    assert!(t.contains(&format!("id=\"{a}\"")), "{md}: anchor #{a} missing in {file}");
+                }
+            }
+        }
+        // math is typeset
+        let source = fs::read_to_string(Path::new("chapters").join(md)).unwrap();
+        if source.contains("$$") || source.contains("\\(") || source.matches('$').count() >= 2 {
+            assert!(html.contains("class=\"katex"), "{md} has math but no KaTeX output");
+        }
+        assert!(!html.contains("$$"), "{md} has raw $$ left");
+        assert!(!html.contains("katex-error"), "{md} has a LaTeX error");
+        assert!(!html.contains("{{measure"), "{md} has an unfilled measure");
+    }
+    assert!(out.join("katex/katex.min.css").is_file());
+    assert!(out.join("katex/fonts/KaTeX_Main-Regular.woff2").is_file());
+    assert!(out.join("searchindex.js").is_file() || fs::read_dir(&out).unwrap().any(|e| e.unwrap().file_name().to_string_lossy().starts_with("searchindex")), "no search index");
+}

@@ -1,0 +1,104 @@
+//! The figure registry and the chapters agree, drawing is reproducible, and
+//! bad input is refused without writing anything.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use attention_geometry::figures::{self, registry, select, stale, write_all};
+
+/// Every `figures/NAME.svg` that a chapter references.
+fn referenced() -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for entry in fs::read_dir("chapters").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            let text = fs::read_to_string(&path).unwrap();
+            for piece in text.split("figures/").skip(1) {
+                if let Some(end) = piece.find(".svg") {
+                    let name = &piece[..end];
+                    if name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+                        names.insert(name.to_string());
+                    }
+                }
+            }
+        }
+    }
+    names
+}
+
+#[test]
+fn registry_and_chapters_agree() {
+    let registered: BTreeSet<String> = registry().iter().map(|f| f.name.to_string()).collect();
+    let referenced = referenced();
+    let unshown: Vec<_> = registered.difference(&referenced).collect();
+    let unregistered: Vec<_> = referenced.difference(&registered).collect();
+    assert!(unshown.is_empty(), "registered but shown by no chapter: {unshown:?}");
+    assert!(unregistered.is_empty(), "referenced by a chapter but not registered: {unregistered:?}");
+}
+
+#[test]
+fn names_are_unique_and_prefixed_by_their_chapter() {
+    let all = registry();
+    let names: BTreeSet<_> = all.iter().map(|f| f.name).collect();
+    assert_eq!(names.len(), all.len(), "duplicate figure names");
+    for f in &all {
+        assert!(f.name.starts_with(&format!("ch{:02}-", f.chapter)), "{} is not named for chapter {}", f.name, f.chapter);
+    }
+}
+
+#[test]
+fn drawing_is_byte_identical() {
+    let all = registry();
+    assert_eq!(figures::draw_all(&all).unwrap(), figures::draw_all(&all).unwrap());
+}
+
+#[test]
+fn committed_figures_are_current_and_an_altered_one_is_named() {
+    let all = registry();
+    let committed = Path::new("figures");
+    assert_eq!(stale(&all, committed).unwrap(), Vec::<&str>::new(), "run `cargo run --release -- figures`");
+
+    let dir = tempfile::tempdir().unwrap();
+    write_all(&all, dir.path()).unwrap();
+    assert!(stale(&all, dir.path()).unwrap().is_empty());
+    let victim = &all[0];
+    fs::write(dir.path().join(victim.file_name()), "<svg/>").unwrap();
+    assert_eq!(stale(&all, dir.path()).unwrap(), vec![victim.name]);
+    let leftovers: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.unwrap().file_name().into_string().ok())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left behind: {leftovers:?}");
+}
+
+#[test]
+fn unknown_names_are_refused_with_the_valid_ones() {
+    let err = select(&["ch01-token-cloud".into(), "no-such-figure".into()]).unwrap_err();
+    assert!(err.contains("'no-such-figure'") && err.contains("ch01-token-cloud"), "{err}");
+    assert!(!err.contains('\n'));
+}
+
+#[test]
+fn the_command_line_refuses_an_unknown_figure_and_writes_nothing() {
+    let before: BTreeSet<_> = fs::read_dir("figures").unwrap().map(|e| e.unwrap().file_name()).collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_attention-geometry")).args(["figures", "ch01-token-cloud", "nope"]).output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(!out.status.success());
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("unknown figure 'nope'") && stderr.contains("valid names"), "{stderr}");
+    let after: BTreeSet<_> = fs::read_dir("figures").unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(before, after);
+}
+
+#[test]
+fn the_command_line_refuses_unknown_commands_and_options() {
+    for args in [&["frobnicate"][..], &["figures", "--force"], &["list", "extra"]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_attention-geometry")).args(args).output().unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    }
+}
