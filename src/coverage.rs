@@ -50,11 +50,13 @@ impl ReluNet {
     }
 
     /// Outputs and the activation pattern (which hidden units are on) of
-    /// every row of `x`.
+    /// every row of `x`, packed 64 units to a word: with
+    /// `w = ⌈hidden_units() / 64⌉` words per row, unit `u` of row `i` is bit
+    /// `u % 64` of word `i·w + u / 64`.
     ///
     /// # Shapes
-    /// `x: (m, d_in)` → `((m, d_out), m patterns of hidden_units() bits)`.
-    pub fn run(&self, x: &DMatrix<f64>) -> (DMatrix<f64>, Vec<Vec<bool>>) {
+    /// `x: (m, d_in)` → `((m, d_out), m·w words)`.
+    pub fn run(&self, x: &DMatrix<f64>) -> (DMatrix<f64>, Vec<u64>) {
         assert_eq!(
             x.ncols(),
             self.weights[0].nrows(),
@@ -62,22 +64,29 @@ impl ReluNet {
             x.shape(),
             self.weights[0].nrows()
         );
+        let words = self.hidden_units().div_ceil(64);
+        let mut patterns = vec![0u64; words * x.nrows()];
         let mut h = x.clone();
-        let mut patterns = vec![Vec::with_capacity(self.hidden_units()); x.nrows()];
         let last = self.weights.len() - 1;
+        let mut unit = 0;
         for (l, (w, b)) in self.weights.iter().zip(&self.biases).enumerate() {
             // h_l = h_{l−1} W_l + 1 b_l
             h = &h * w;
-            for mut row in h.row_iter_mut() {
-                row += b;
+            for (c, mut col) in h.column_iter_mut().enumerate() {
+                col.add_scalar_mut(b[(0, c)]);
             }
             if l < last {
-                for (i, p) in patterns.iter_mut().enumerate() {
-                    for c in 0..h.ncols() {
-                        p.push(h[(i, c)] > 0.0);
-                        h[(i, c)] = h[(i, c)].max(0.0);
+                for (c, mut col) in h.column_iter_mut().enumerate() {
+                    let (word, bit) = ((unit + c) / 64, (unit + c) % 64);
+                    for (i, v) in col.iter_mut().enumerate() {
+                        if *v > 0.0 {
+                            patterns[i * words + word] |= 1 << bit;
+                        } else {
+                            *v = 0.0;
+                        }
                     }
                 }
+                unit += w.ncols();
             }
         }
         (h, patterns)
@@ -101,7 +110,8 @@ impl ReluNet {
     /// ```
     pub fn jacobian(&self, x: &DMatrix<f64>) -> DMatrix<f64> {
         assert_eq!(x.nrows(), 1, "ReluNet::jacobian takes one row, got {:?}", x.shape());
-        let pattern = &self.run(x).1[0];
+        let pattern = self.run(x).1;
+        let on = |u: usize| pattern[u / 64] >> (u % 64) & 1 == 1;
         let mut j = DMatrix::identity(x.ncols(), x.ncols());
         let mut unit = 0;
         let last = self.weights.len() - 1;
@@ -110,7 +120,7 @@ impl ReluNet {
             j = &j * w;
             if l < last {
                 for c in 0..w.ncols() {
-                    if !pattern[unit + c] {
+                    if !on(unit + c) {
                         j.column_mut(c).fill(0.0);
                     }
                 }
@@ -159,6 +169,8 @@ pub fn linear_pieces(net: &ReluNet, lo: f64, hi: f64, grid: usize) -> Pieces {
     // lattice (grid², 2), row-major in (y, x)
     let points = DMatrix::from_fn(grid * grid, 2, |p, a| lo + step * if a == 0 { p % grid } else { p / grid } as f64);
     let patterns = net.run(&points).1;
+    let words = net.hidden_units().div_ceil(64);
+    let pattern = |p: usize| &patterns[p * words..(p + 1) * words];
     let mut labels = vec![usize::MAX; grid * grid];
     let mut count = 0;
     for start in 0..grid * grid {
@@ -171,7 +183,7 @@ pub fn linear_pieces(net: &ReluNet, lo: f64, hi: f64, grid: usize) -> Pieces {
             let (r, c) = (p / grid, p % grid);
             let neighbours = [(r > 0).then(|| p - grid), (r + 1 < grid).then(|| p + grid), (c > 0).then(|| p - 1), (c + 1 < grid).then(|| p + 1)];
             for q in neighbours.into_iter().flatten() {
-                if labels[q] == usize::MAX && patterns[q] == patterns[p] {
+                if labels[q] == usize::MAX && pattern(q) == pattern(p) {
                     labels[q] = count;
                     queue.push_back(q);
                 }

@@ -20,7 +20,8 @@ impl Measure {
 
 /// Every chapter's measures, in chapter order.
 pub fn all() -> Vec<Measure> {
-    let chapters: [fn() -> Vec<Measure>; 1] = [experiment::mismatch::measures];
+    let chapters: [fn() -> Vec<Measure>; 3] =
+        [experiment::mismatch::measures, experiment::coverage::measures, experiment::heads::measures];
     chapters.iter().flat_map(|f| f()).collect()
 }
 

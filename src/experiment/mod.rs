@@ -5,4 +5,6 @@
 //! quotes as [`crate::measure::Measure`]s. Figures and prose read the same
 //! run, computed once per process.
 
+pub mod coverage;
+pub mod heads;
 pub mod mismatch;
