@@ -66,13 +66,29 @@ pub fn concat_heads(parts: &[DMatrix<f64>]) -> DMatrix<f64> {
 /// assert!((best_rank(&m, 1) - dmatrix![3.0, 0.0; 0.0, 0.0]).norm() < 1e-12);
 /// ```
 pub fn best_rank(m: &DMatrix<f64>, r: usize) -> DMatrix<f64> {
-    let mut svd = m.clone().svd(true, true);
+    best_ranks(m, r).pop().unwrap_or_else(|| m.map(|_| 0.0))
+}
+
+/// The best approximations of every rank `1..=r_max` from one SVD:
+/// `m_r = Σ_{k ≤ r} σ_k u_k v_kᵀ`, singular values largest first.
+///
+/// # Shapes
+/// `(a, b)` → `r_max × (a, b)` (fewer if `r_max > min(a, b)`).
+pub fn best_ranks(m: &DMatrix<f64>, r_max: usize) -> Vec<DMatrix<f64>> {
+    let svd = m.clone().svd(true, true);
+    let (u, v_t) = (svd.u.expect("u was asked for"), svd.v_t.expect("v_t was asked for"));
     let mut order: Vec<usize> = (0..svd.singular_values.len()).collect();
     order.sort_by(|&a, &b| svd.singular_values[b].total_cmp(&svd.singular_values[a]));
-    for &k in order.iter().skip(r) {
-        svd.singular_values[k] = 0.0;
-    }
-    svd.recompose().expect("both singular vector sets were computed")
+    let mut acc = m.map(|_| 0.0);
+    order
+        .into_iter()
+        .take(r_max)
+        .map(|k| {
+            // m_r = m_{r−1} + σ_k u_k v_kᵀ
+            acc += u.column(k) * v_t.row(k) * svd.singular_values[k];
+            acc.clone()
+        })
+        .collect()
 }
 
 /// A multi-head attention layer.
@@ -137,8 +153,28 @@ impl MultiHead {
     /// Head `t` as a single [`Head`].
     pub fn head(&self, t: usize) -> Head {
         assert!(t < self.h, "head {t} of a {}-head layer", self.h);
-        let pick = |m: &DMatrix<f64>| split_heads(m, self.h).swap_remove(t);
+        // columns t·w .. (t + 1)·w of each projection, w = width / h
+        let pick = |m: &DMatrix<f64>| m.columns(t * m.ncols() / self.h, m.ncols() / self.h).into_owned();
         Head { w_q: pick(&self.w_q), w_k: pick(&self.w_k), w_v: pick(&self.w_v) }
+    }
+
+    /// This layer with head `t` replaced by `head` and its rows of `W_O` by `w_o`.
+    ///
+    /// # Panics
+    /// If the shapes do not match head `t`'s.
+    pub fn with_head(mut self, t: usize, head: &Head, w_o: &DMatrix<f64>) -> MultiHead {
+        let old = self.head(t);
+        assert_eq!(
+            (head.w_q.shape(), head.w_k.shape(), head.w_v.shape(), w_o.shape()),
+            (old.w_q.shape(), old.w_k.shape(), old.w_v.shape(), self.w_o_block(t).shape()),
+            "with_head: the new head's shapes differ from head {t}'s"
+        );
+        let (d_k, d_v) = (head.w_q.ncols(), head.w_v.ncols());
+        self.w_q.columns_mut(t * d_k, d_k).copy_from(&head.w_q);
+        self.w_k.columns_mut(t * d_k, d_k).copy_from(&head.w_k);
+        self.w_v.columns_mut(t * d_v, d_v).copy_from(&head.w_v);
+        self.w_o.rows_mut(t * d_v, d_v).copy_from(w_o);
+        self
     }
 
     /// Head `t`'s rows of `W_O`, `(d_v, d_out)`.
@@ -232,6 +268,9 @@ mod tests {
         let heads: Vec<Head> = (0..2).map(|t| layer.head(t)).collect();
         let w_o: Vec<DMatrix<f64>> = (0..2).map(|t| layer.w_o_block(t)).collect();
         assert_eq!(MultiHead::from_heads(&heads, &w_o), layer);
+        let other = MultiHead::random(&mut rng, 6, 2, 3, 3);
+        let swapped = layer.clone().with_head(1, &other.head(1), &other.w_o_block(1));
+        assert_eq!((swapped.head(0), swapped.head(1)), (layer.head(0), other.head(1)));
         let x = gaussian(&mut rng, 4, 6, 1.0);
         let only_first = layer.forward_keeping(&x, false, &[true, false]).output;
         let first = heads[0].forward(&x, false).output * &w_o[0];
