@@ -119,3 +119,33 @@ fn the_rendered_book_is_whole() {
         "no search index"
     );
 }
+
+/// A one-page book in a temporary folder, with this book's configuration.
+fn tiny_book(page: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::copy("book.toml", dir.path().join("book.toml")).unwrap();
+    fs::create_dir(dir.path().join("chapters")).unwrap();
+    fs::write(
+        dir.path().join("chapters/SUMMARY.md"),
+        "# Summary\n\n[Page](page.md)\n",
+    )
+    .unwrap();
+    fs::write(dir.path().join("chapters/page.md"), page).unwrap();
+    dir
+}
+
+#[test]
+fn a_latex_error_fails_the_build_naming_the_page() {
+    let book = tiny_book("# Page\n\nBroken: $\\frac{1}{$ here.\n");
+    let out = tempfile::tempdir().unwrap();
+    let err = attention_geometry::render::render(book.path(), Some(out.path())).unwrap_err();
+    assert!(err.contains("Page") && err.contains("LaTeX error"), "{err}");
+}
+
+#[test]
+fn an_unknown_measure_fails_the_build_naming_it() {
+    let book = tiny_book("# Page\n\nValue: {{measure ch99.nothing}}.\n");
+    let out = tempfile::tempdir().unwrap();
+    let err = attention_geometry::render::render(book.path(), Some(out.path())).unwrap_err();
+    assert!(err.contains("unknown measure 'ch99.nothing'"), "{err}");
+}
