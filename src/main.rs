@@ -7,7 +7,7 @@
 //! attention-geometry list
 //! ```
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use attention_geometry::figures::{self, Figure};
@@ -110,7 +110,7 @@ fn write_figures(selected: &[Figure]) -> Result<(), String> {
     println!(
         "wrote {} figures to {}",
         selected.len(),
-        display(&figures_dir())
+        figures_dir().display()
     );
     Ok(())
 }
@@ -118,15 +118,11 @@ fn write_figures(selected: &[Figure]) -> Result<(), String> {
 #[cfg(feature = "render")]
 fn render() -> Result<(), String> {
     let index = attention_geometry::render::render(&root(), None)?;
-    println!("{}", display(&index));
+    println!("{}", index.display());
     Ok(())
 }
 
 #[cfg(not(feature = "render"))]
 fn render() -> Result<(), String> {
     Err("this binary was built without the `render` feature; rebuild with default features".into())
-}
-
-fn display(p: &Path) -> String {
-    p.display().to_string()
 }
