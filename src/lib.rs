@@ -13,6 +13,7 @@ pub mod attention;
 pub mod projection;
 pub mod random;
 pub mod stats;
+pub mod train;
 
 pub mod experiment;
 pub mod figures;
