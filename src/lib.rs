@@ -16,6 +16,7 @@ pub mod multi_head;
 pub mod projection;
 pub mod random;
 pub mod stats;
+pub mod train;
 
 pub mod experiment;
 pub mod figures;
