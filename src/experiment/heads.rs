@@ -12,6 +12,7 @@ use crate::measure::{Measure, fixed, pm};
 use crate::multi_head::{MultiHead, best_ranks};
 use crate::random::{gaussian, seeded};
 use crate::stats::{Summary, mean};
+use crate::train;
 
 /// Number of seeds behind every summary in the chapter.
 pub const SEEDS: u64 = 200;
@@ -277,6 +278,37 @@ pub fn bottleneck(task: Task, seed: u64) -> (Vec<Vec<f64>>, Vec<(f64, f64)>) {
     (tv, widths)
 }
 
+/// Total head width of the trained comparison, split `(heads, d_k = d_v)`.
+pub const SPLITS: [(usize, usize); 4] = [(1, 8), (2, 4), (4, 2), (8, 1)];
+/// Number of seeds behind the trained comparison.
+pub const TRAIN_SEEDS: u64 = 8;
+
+/// The recall task the split heads are trained on (chapter 6's `Match`):
+/// find the context position whose key equals the query, return its label.
+pub const TRAIN_TASK: train::Task =
+    train::Task { relation: train::Relation::Match, vocab: 12, context: 6, d: 8, noise: 0.0, examples: None };
+
+/// How the split heads are trained.
+pub const TRAIN_SCHEDULE: train::Schedule =
+    train::Schedule { steps: 300, batch: 8, lr: 0.03, eval_every: 300, test: 100, threshold: 0.9 };
+
+/// Test accuracy after training one layer of `heads` heads of width `d_k`
+/// (total width `heads · d_k`) on [`TRAIN_TASK`] from `seed`.
+pub fn trained_split(heads: usize, d_k: usize, seed: u64) -> f64 {
+    let config = train::Config {
+        d: TRAIN_TASK.d,
+        d_k,
+        d_v: d_k,
+        heads,
+        layers: 1,
+        qk: train::Qk::Untied,
+        residual: false,
+        self_attention: false,
+        outputs: TRAIN_TASK.vocab,
+    };
+    train::train(config, TRAIN_TASK, TRAIN_SCHEDULE, seed).final_accuracy
+}
+
 /// Everything chapter 3 reports, at book size.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Findings {
@@ -290,6 +322,8 @@ pub struct Findings {
     pub rank_tv: Vec<Vec<Vec<Vec<f64>>>>,
     /// `(wide, narrow)` per total width, `[task][seed][width]`.
     pub widths: Vec<Vec<Vec<(f64, f64)>>>,
+    /// Trained accuracy `[split][seed]` for [`SPLITS`].
+    pub trained: Vec<Vec<f64>>,
 }
 
 fn par_map<T: Send>(seeds: u64, f: impl Fn(u64) -> T + Sync) -> Vec<T> {
@@ -313,7 +347,13 @@ impl Findings {
             random_shares: par_map(seeds, random_shares),
             rank_tv: bn.iter().map(|t| t.iter().map(|b| b.0.clone()).collect()).collect(),
             widths: bn.into_iter().map(|t| t.into_iter().map(|b| b.1).collect()).collect(),
+            trained: SPLITS.iter().map(|&(h, d_k)| par_map(seeds.min(TRAIN_SEEDS), |s| trained_split(h, d_k, s))).collect(),
         }
+    }
+
+    /// Trained accuracy of split `k` of [`SPLITS`], over seeds.
+    pub fn trained(&self, k: usize) -> Summary {
+        Summary::of(&self.trained[k])
     }
 
     /// Accuracy with head `k` removed, over seeds.
@@ -395,6 +435,15 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("ch03.eps", format!("{EPS}")),
     ];
     m.push(Measure::new("ch03.rank_seeds", RANK_SEEDS.to_string()));
+    m.push(Measure::new("ch03.train_seeds", TRAIN_SEEDS.to_string()));
+    m.push(Measure::new("ch03.train_steps", TRAIN_SCHEDULE.steps.to_string()));
+    m.push(Measure::new("ch03.train_context", TRAIN_TASK.context.to_string()));
+    m.push(Measure::new("ch03.train_vocab", TRAIN_TASK.vocab.to_string()));
+    m.push(Measure::new("ch03.train_d", TRAIN_TASK.d.to_string()));
+    m.push(Measure::new("ch03.train_test", TRAIN_SCHEDULE.test.to_string()));
+    for (k, (h, d_k)) in SPLITS.iter().enumerate() {
+        m.push(Measure::new(format!("ch03.trained_{h}x{d_k}"), pm(f.trained(k), 2)));
+    }
     for task in Task::ALL {
         let k = task.key();
         for (rel, name) in ["r1", "r2", "task"].iter().enumerate() {

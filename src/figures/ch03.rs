@@ -6,7 +6,8 @@ use super::ch02::heatmap;
 use super::style::{band, color, error_bar, svg, text};
 use super::{DrawError, Figure};
 use crate::experiment::heads::{
-    H, RANDOM_HEADS, RANK_SEEDS, RELATION_N, SEEDS, Task, V, book, patterns, total_widths,
+    H, RANDOM_HEADS, RANK_SEEDS, RELATION_N, SEEDS, SPLITS, TRAIN_SCHEDULE, TRAIN_SEEDS, TRAIN_TASK, Task, V, book,
+    patterns, total_widths,
 };
 use crate::stats::Summary;
 
@@ -22,6 +23,12 @@ pub const FIGURES: &[Figure] = &[
         chapter: 3,
         about: "pattern error against head rank, and one wide head against two narrow heads of the same total width",
         draw: rank_bottleneck,
+    },
+    Figure {
+        name: "ch03-trained-split",
+        chapter: 3,
+        about: "trained accuracy of one layer of fixed total width split into 1, 2, 4 or 8 heads",
+        draw: trained_split,
     },
     Figure {
         name: "ch03-ablation",
@@ -200,6 +207,44 @@ fn ablation() -> Result<String, DrawError> {
         chart.draw_series([PathElement::new(vec![(0.5, u), ((2 * H) as f64 + 0.5, u)], BLACK.stroke_width(1))])?;
         chart.draw_series([Text::new("equal shares 1/8", (5.5, u + 0.02), text(11))])?;
         chart.configure_series_labels().position(SeriesLabelPosition::UpperRight).label_font(text(11)).border_style(BLACK).background_style(WHITE).draw()?;
+        Ok(())
+    })
+}
+
+fn trained_split() -> Result<String, DrawError> {
+    let f = book();
+    let sums: Vec<Summary> = (0..SPLITS.len()).map(|k| f.trained(k)).collect();
+    let chance = 1.0 / TRAIN_TASK.context as f64;
+    svg(640, 380, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(
+                format!("match task, total width 8, {} steps, {TRAIN_SEEDS} seeds", TRAIN_SCHEDULE.steps),
+                text(14),
+            )
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(-0.5f64..(SPLITS.len() as f64 - 0.5), 0.0f64..1.0)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(SPLITS.len())
+            .x_label_formatter(&|x| {
+                SPLITS.get(x.round() as usize).map(|(h, d_k)| format!("{h} × d_k = {d_k}")).unwrap_or_default()
+            })
+            .x_desc("heads × width per head")
+            .y_desc("test accuracy, mean ± sd")
+            .label_style(text(11))
+            .axis_desc_style(text(12))
+            .draw()?;
+        for (k, s) in sums.iter().enumerate() {
+            let x = k as f64;
+            chart.draw_series([Rectangle::new([(x - 0.3, 0.0), (x + 0.3, s.mean)], color(0).filled())])?;
+            chart.draw_series(error_bar(x, s.mean - s.sd, s.mean + s.sd, 0.1, BLACK.stroke_width(1)))?;
+        }
+        let end = SPLITS.len() as f64 - 0.5;
+        chart.draw_series([PathElement::new(vec![(-0.5, chance), (end, chance)], BLACK.stroke_width(1))])?;
+        chart.draw_series([Text::new("one of the context labels at random", (1.6, chance + 0.03), text(11))])?;
         Ok(())
     })
 }
