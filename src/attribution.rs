@@ -38,7 +38,11 @@ pub fn swap_ov(qk: &Head, ov: &Head) -> Head {
         qk.w_q.nrows(),
         ov.w_v.nrows()
     );
-    Head { w_q: qk.w_q.clone(), w_k: qk.w_k.clone(), w_v: ov.w_v.clone() }
+    Head {
+        w_q: qk.w_q.clone(),
+        w_k: qk.w_k.clone(),
+        w_v: ov.w_v.clone(),
+    }
 }
 
 /// The norm of what each weight carries, `‖α_ij v_j‖ = α_ij ‖v_j‖`.
@@ -46,9 +50,17 @@ pub fn swap_ov(qk: &Head, ov: &Head) -> Head {
 /// # Shapes
 /// `weights: (n, n)`, `v: (n, d_v)` → `(n, n)`.
 pub fn carried_norms(weights: &DMatrix<f64>, v: &DMatrix<f64>) -> DMatrix<f64> {
-    assert_eq!(weights.ncols(), v.nrows(), "carried_norms: weights {:?} do not match v {:?}", weights.shape(), v.shape());
+    assert_eq!(
+        weights.ncols(),
+        v.nrows(),
+        "carried_norms: weights {:?} do not match v {:?}",
+        weights.shape(),
+        v.shape()
+    );
     let norms: Vec<f64> = v.row_iter().map(|r| r.norm()).collect();
-    DMatrix::from_fn(weights.nrows(), weights.ncols(), |i, j| weights[(i, j)] * norms[j])
+    DMatrix::from_fn(weights.nrows(), weights.ncols(), |i, j| {
+        weights[(i, j)] * norms[j]
+    })
 }
 
 /// The leave-one-out effect `‖o_i − o_i^(−j)‖`: how far output `i` moves
@@ -127,7 +139,12 @@ pub fn leave_one_out(head: &Head, x: &DMatrix<f64>, causal: bool) -> DMatrix<f64
 /// ```
 pub fn equivalent_weights(alpha: &DVector<f64>, v: &DMatrix<f64>) -> DVector<f64> {
     let n = alpha.len();
-    assert_eq!(n, v.nrows(), "equivalent_weights: alpha has {n} entries but v is {:?}", v.shape());
+    assert_eq!(
+        n,
+        v.nrows(),
+        "equivalent_weights: alpha has {n} entries but v is {:?}",
+        v.shape()
+    );
     // C = [Vᵀ; 1ᵀ]  (d_v + 1, n); δ = t₀ − C⁺ C t₀ projects t₀ onto ker C
     let mut c = DMatrix::from_element(v.ncols() + 1, n, 1.0);
     c.view_mut((0, 0), (v.ncols(), n)).copy_from(&v.transpose());
@@ -136,11 +153,21 @@ pub fn equivalent_weights(alpha: &DVector<f64>, v: &DMatrix<f64>) -> DVector<f64
     let mut t0 = DVector::zeros(n);
     t0[low] += 1.0;
     t0[top] -= 1.0;
-    let pinv = c.clone().pseudo_inverse(1e-12).expect("the pseudo-inverse of a finite matrix exists");
+    let pinv = c
+        .clone()
+        .pseudo_inverse(1e-12)
+        .expect("the pseudo-inverse of a finite matrix exists");
     let delta = &t0 - &pinv * (&c * &t0);
-    assert!(delta.norm() > 1e-9, "equivalent_weights: n = {n} tokens leave no null space beside V {:?}", v.shape());
+    assert!(
+        delta.norm() > 1e-9,
+        "equivalent_weights: n = {n} tokens leave no null space beside V {:?}",
+        v.shape()
+    );
     // the largest t with α + tδ ≥ 0
-    let t = (0..n).filter(|&j| delta[j] < -1e-15).map(|j| alpha[j] / -delta[j]).fold(f64::INFINITY, f64::min);
+    let t = (0..n)
+        .filter(|&j| delta[j] < -1e-15)
+        .map(|j| alpha[j] / -delta[j])
+        .fold(f64::INFINITY, f64::min);
     let mut out = alpha + delta * t;
     out.apply(|w| *w = w.max(0.0));
     out

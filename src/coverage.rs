@@ -34,7 +34,10 @@ impl ReluNet {
     /// # Panics
     /// If fewer than two widths are given.
     pub fn random(rng: &mut Rng, widths: &[usize]) -> ReluNet {
-        assert!(widths.len() >= 2, "ReluNet::random needs at least [d_in, d_out], got {widths:?}");
+        assert!(
+            widths.len() >= 2,
+            "ReluNet::random needs at least [d_in, d_out], got {widths:?}"
+        );
         let mut weights = Vec::new();
         let mut biases = Vec::new();
         for w in widths.windows(2) {
@@ -46,7 +49,10 @@ impl ReluNet {
 
     /// Number of hidden ReLU units.
     pub fn hidden_units(&self) -> usize {
-        self.weights[..self.weights.len() - 1].iter().map(|w| w.ncols()).sum()
+        self.weights[..self.weights.len() - 1]
+            .iter()
+            .map(|w| w.ncols())
+            .sum()
     }
 
     /// Outputs and the activation pattern (which hidden units are on) of
@@ -109,7 +115,12 @@ impl ReluNet {
     /// assert!((df - &dx * net.jacobian(&x)).norm() < 1e-12);
     /// ```
     pub fn jacobian(&self, x: &DMatrix<f64>) -> DMatrix<f64> {
-        assert_eq!(x.nrows(), 1, "ReluNet::jacobian takes one row, got {:?}", x.shape());
+        assert_eq!(
+            x.nrows(),
+            1,
+            "ReluNet::jacobian takes one row, got {:?}",
+            x.shape()
+        );
         let pattern = self.run(x).1;
         let on = |u: usize| pattern[u / 64] >> (u % 64) & 1 == 1;
         let mut j = DMatrix::identity(x.ncols(), x.ncols());
@@ -163,11 +174,17 @@ pub struct Pieces {
 /// assert_eq!(linear_pieces(&net, -1.0, 1.0, 21).count, 2);
 /// ```
 pub fn linear_pieces(net: &ReluNet, lo: f64, hi: f64, grid: usize) -> Pieces {
-    assert_eq!(net.weights[0].nrows(), 2, "linear_pieces needs a network on the plane (2 inputs)");
+    assert_eq!(
+        net.weights[0].nrows(),
+        2,
+        "linear_pieces needs a network on the plane (2 inputs)"
+    );
     assert!(grid >= 2, "linear_pieces needs grid ≥ 2, got {grid}");
     let step = (hi - lo) / (grid - 1) as f64;
     // lattice (grid², 2), row-major in (y, x)
-    let points = DMatrix::from_fn(grid * grid, 2, |p, a| lo + step * if a == 0 { p % grid } else { p / grid } as f64);
+    let points = DMatrix::from_fn(grid * grid, 2, |p, a| {
+        lo + step * if a == 0 { p % grid } else { p / grid } as f64
+    });
     let patterns = net.run(&points).1;
     let words = net.hidden_units().div_ceil(64);
     let pattern = |p: usize| &patterns[p * words..(p + 1) * words];
@@ -181,7 +198,12 @@ pub fn linear_pieces(net: &ReluNet, lo: f64, hi: f64, grid: usize) -> Pieces {
         let mut queue = VecDeque::from([start]);
         while let Some(p) = queue.pop_front() {
             let (r, c) = (p / grid, p % grid);
-            let neighbours = [(r > 0).then(|| p - grid), (r + 1 < grid).then(|| p + grid), (c > 0).then(|| p - 1), (c + 1 < grid).then(|| p + 1)];
+            let neighbours = [
+                (r > 0).then(|| p - grid),
+                (r + 1 < grid).then(|| p + grid),
+                (c > 0).then(|| p - 1),
+                (c + 1 < grid).then(|| p + 1),
+            ];
             for q in neighbours.into_iter().flatten() {
                 if labels[q] == usize::MAX && pattern(q) == pattern(p) {
                     labels[q] = count;
@@ -191,7 +213,13 @@ pub fn linear_pieces(net: &ReluNet, lo: f64, hi: f64, grid: usize) -> Pieces {
         }
         count += 1;
     }
-    Pieces { grid, lo, hi, labels, count }
+    Pieces {
+        grid,
+        lo,
+        hi,
+        labels,
+        count,
+    }
 }
 
 /// The analytic Jacobian of one head's output with respect to its input
@@ -260,7 +288,11 @@ pub fn head_jacobian(head: &Head, x: &DMatrix<f64>, causal: bool) -> DMatrix<f64
 /// ```text
 /// J[:, p] = (vec f(x + h e_p) − vec f(x − h e_p)) / 2h
 /// ```
-pub fn numerical_jacobian(f: impl Fn(&DMatrix<f64>) -> DMatrix<f64>, x: &DMatrix<f64>, h: f64) -> DMatrix<f64> {
+pub fn numerical_jacobian(
+    f: impl Fn(&DMatrix<f64>) -> DMatrix<f64>,
+    x: &DMatrix<f64>,
+    h: f64,
+) -> DMatrix<f64> {
     let (n, d) = x.shape();
     let rows = |m: DMatrix<f64>| DVector::from_iterator(m.len(), m.transpose().iter().cloned());
     let out = rows(f(x)).len();
@@ -283,7 +315,10 @@ pub fn numerical_jacobian(f: impl Fn(&DMatrix<f64>) -> DMatrix<f64>, x: &DMatrix
 /// If `jac` does not split into `n × n` blocks.
 pub fn influence(jac: &DMatrix<f64>, n: usize) -> DMatrix<f64> {
     let (r, c) = jac.shape();
-    assert!(n > 0 && r % n == 0 && c % n == 0, "influence: a {r}×{c} Jacobian does not split into {n}×{n} blocks");
+    assert!(
+        n > 0 && r % n == 0 && c % n == 0,
+        "influence: a {r}×{c} Jacobian does not split into {n}×{n} blocks"
+    );
     let (d_v, d) = (r / n, c / n);
     DMatrix::from_fn(n, n, |i, m| jac.view((i * d_v, m * d), (d_v, d)).norm())
 }
@@ -302,7 +337,10 @@ mod tests {
             for causal in [false, true] {
                 let exact = head_jacobian(&head, &x, causal);
                 let approx = numerical_jacobian(|x| head.forward(x, causal).output, &x, 1e-5);
-                assert!((&exact - &approx).norm() < 1e-7 * exact.norm(), "seed {seed}, causal {causal}");
+                assert!(
+                    (&exact - &approx).norm() < 1e-7 * exact.norm(),
+                    "seed {seed}, causal {causal}"
+                );
             }
         }
     }

@@ -23,8 +23,11 @@ impl Measure {
 
 /// Every chapter's measures, in chapter order.
 pub fn all() -> Vec<Measure> {
-    let chapters: [fn() -> Vec<Measure>; 3] =
-        [experiment::mismatch::measures, experiment::coverage::measures, experiment::heads::measures];
+    let chapters: [fn() -> Vec<Measure>; 3] = [
+        experiment::mismatch::measures,
+        experiment::coverage::measures,
+        experiment::heads::measures,
+    ];
     chapters.iter().flat_map(|f| f()).collect()
 }
 

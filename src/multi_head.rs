@@ -30,7 +30,11 @@ use crate::random::{Rng, projection};
 /// assert_eq!(concat_heads(&parts), m);
 /// ```
 pub fn split_heads(m: &DMatrix<f64>, h: usize) -> Vec<DMatrix<f64>> {
-    assert!(h > 0 && m.ncols() % h == 0, "split_heads: width {} does not split into {h} heads", m.ncols());
+    assert!(
+        h > 0 && m.ncols().is_multiple_of(h),
+        "split_heads: width {} does not split into {h} heads",
+        m.ncols()
+    );
     let w = m.ncols() / h;
     (0..h).map(|t| m.columns(t * w, w).into_owned()).collect()
 }
@@ -45,7 +49,10 @@ pub fn split_heads(m: &DMatrix<f64>, h: usize) -> Vec<DMatrix<f64>> {
 pub fn concat_heads(parts: &[DMatrix<f64>]) -> DMatrix<f64> {
     assert!(!parts.is_empty(), "concat_heads: no heads to concatenate");
     let r = parts[0].nrows();
-    assert!(parts.iter().all(|p| p.nrows() == r), "concat_heads: heads have different heights");
+    assert!(
+        parts.iter().all(|p| p.nrows() == r),
+        "concat_heads: heads have different heights"
+    );
     let width = parts.iter().map(|p| p.ncols()).sum();
     let mut out = DMatrix::zeros(r, width);
     let mut c = 0;
@@ -76,7 +83,10 @@ pub fn best_rank(m: &DMatrix<f64>, r: usize) -> DMatrix<f64> {
 /// `(a, b)` → `r_max × (a, b)` (fewer if `r_max > min(a, b)`).
 pub fn best_ranks(m: &DMatrix<f64>, r_max: usize) -> Vec<DMatrix<f64>> {
     let svd = m.clone().svd(true, true);
-    let (u, v_t) = (svd.u.expect("u was asked for"), svd.v_t.expect("v_t was asked for"));
+    let (u, v_t) = (
+        svd.u.expect("u was asked for"),
+        svd.v_t.expect("v_t was asked for"),
+    );
     let mut order: Vec<usize> = (0..svd.singular_values.len()).collect();
     order.sort_by(|&a, &b| svd.singular_values[b].total_cmp(&svd.singular_values[a]));
     let mut acc = m.map(|_| 0.0);
@@ -136,8 +146,16 @@ impl MultiHead {
     /// # Panics
     /// If the heads have different shapes or the counts differ.
     pub fn from_heads(heads: &[Head], w_o: &[DMatrix<f64>]) -> MultiHead {
-        assert_eq!(heads.len(), w_o.len(), "from_heads: {} heads but {} output maps", heads.len(), w_o.len());
-        let cat = |f: fn(&Head) -> &DMatrix<f64>| concat_heads(&heads.iter().map(|hd| f(hd).clone()).collect::<Vec<_>>());
+        assert_eq!(
+            heads.len(),
+            w_o.len(),
+            "from_heads: {} heads but {} output maps",
+            heads.len(),
+            w_o.len()
+        );
+        let cat = |f: fn(&Head) -> &DMatrix<f64>| {
+            concat_heads(&heads.iter().map(|hd| f(hd).clone()).collect::<Vec<_>>())
+        };
         let (w_q, w_k, w_v) = (cat(|hd| &hd.w_q), cat(|hd| &hd.w_k), cat(|hd| &hd.w_v));
         for hd in heads {
             assert_eq!(
@@ -147,15 +165,28 @@ impl MultiHead {
             );
         }
         let w_o = concat_heads(&w_o.iter().map(|m| m.transpose()).collect::<Vec<_>>()).transpose();
-        MultiHead { h: heads.len(), w_q, w_k, w_v, w_o }
+        MultiHead {
+            h: heads.len(),
+            w_q,
+            w_k,
+            w_v,
+            w_o,
+        }
     }
 
     /// Head `t` as a single [`Head`].
     pub fn head(&self, t: usize) -> Head {
         assert!(t < self.h, "head {t} of a {}-head layer", self.h);
         // columns t·w .. (t + 1)·w of each projection, w = width / h
-        let pick = |m: &DMatrix<f64>| m.columns(t * m.ncols() / self.h, m.ncols() / self.h).into_owned();
-        Head { w_q: pick(&self.w_q), w_k: pick(&self.w_k), w_v: pick(&self.w_v) }
+        let pick = |m: &DMatrix<f64>| {
+            m.columns(t * m.ncols() / self.h, m.ncols() / self.h)
+                .into_owned()
+        };
+        Head {
+            w_q: pick(&self.w_q),
+            w_k: pick(&self.w_k),
+            w_v: pick(&self.w_v),
+        }
     }
 
     /// This layer with head `t` replaced by `head` and its rows of `W_O` by `w_o`.
@@ -165,8 +196,18 @@ impl MultiHead {
     pub fn with_head(mut self, t: usize, head: &Head, w_o: &DMatrix<f64>) -> MultiHead {
         let old = self.head(t);
         assert_eq!(
-            (head.w_q.shape(), head.w_k.shape(), head.w_v.shape(), w_o.shape()),
-            (old.w_q.shape(), old.w_k.shape(), old.w_v.shape(), self.w_o_block(t).shape()),
+            (
+                head.w_q.shape(),
+                head.w_k.shape(),
+                head.w_v.shape(),
+                w_o.shape()
+            ),
+            (
+                old.w_q.shape(),
+                old.w_k.shape(),
+                old.w_v.shape(),
+                self.w_o_block(t).shape()
+            ),
             "with_head: the new head's shapes differ from head {t}'s"
         );
         let (d_k, d_v) = (head.w_q.ncols(), head.w_v.ncols());
@@ -189,14 +230,35 @@ impl MultiHead {
     /// # Panics
     /// If `keep` does not have one entry per head or `x` has the wrong width.
     pub fn forward_keeping(&self, x: &DMatrix<f64>, causal: bool, keep: &[bool]) -> MultiPass {
-        assert_eq!(keep.len(), self.h, "forward_keeping: {} flags for {} heads", keep.len(), self.h);
-        let passes: Vec<_> = (0..self.h).map(|t| self.head(t).forward(x, causal)).collect();
+        assert_eq!(
+            keep.len(),
+            self.h,
+            "forward_keeping: {} flags for {} heads",
+            keep.len(),
+            self.h
+        );
+        let passes: Vec<_> = (0..self.h)
+            .map(|t| self.head(t).forward(x, causal))
+            .collect();
         // o_t (n, d_v), zeroed when head t is ablated
-        let heads: Vec<DMatrix<f64>> =
-            passes.iter().zip(keep).map(|(p, &k)| if k { p.output.clone() } else { p.output.map(|_| 0.0) }).collect();
+        let heads: Vec<DMatrix<f64>> = passes
+            .iter()
+            .zip(keep)
+            .map(|(p, &k)| {
+                if k {
+                    p.output.clone()
+                } else {
+                    p.output.map(|_| 0.0)
+                }
+            })
+            .collect();
         // [o_1 … o_h] (n, h·d_v) · W_O (h·d_v, d_out)
         let output = concat_heads(&heads) * &self.w_o;
-        MultiPass { weights: passes.into_iter().map(|p| p.weights).collect(), heads, output }
+        MultiPass {
+            weights: passes.into_iter().map(|p| p.weights).collect(),
+            heads,
+            output,
+        }
     }
 
     /// Run every head: split, attend, concatenate, `W_O`.
@@ -227,7 +289,9 @@ impl MultiHead {
     /// ```
     pub fn block_form(&self, x: &DMatrix<f64>, causal: bool) -> DMatrix<f64> {
         let n = x.nrows();
-        let weights: Vec<DMatrix<f64>> = (0..self.h).map(|t| self.head(t).forward(x, causal).weights).collect();
+        let weights: Vec<DMatrix<f64>> = (0..self.h)
+            .map(|t| self.head(t).forward(x, causal).weights)
+            .collect();
         let values = split_heads(&(x * &self.w_v), self.h);
         let d_v = values[0].ncols();
         let mut diag = DMatrix::zeros(self.h * n, self.h * d_v);
@@ -269,8 +333,13 @@ mod tests {
         let w_o: Vec<DMatrix<f64>> = (0..2).map(|t| layer.w_o_block(t)).collect();
         assert_eq!(MultiHead::from_heads(&heads, &w_o), layer);
         let other = MultiHead::random(&mut rng, 6, 2, 3, 3);
-        let swapped = layer.clone().with_head(1, &other.head(1), &other.w_o_block(1));
-        assert_eq!((swapped.head(0), swapped.head(1)), (layer.head(0), other.head(1)));
+        let swapped = layer
+            .clone()
+            .with_head(1, &other.head(1), &other.w_o_block(1));
+        assert_eq!(
+            (swapped.head(0), swapped.head(1)),
+            (layer.head(0), other.head(1))
+        );
         let x = gaussian(&mut rng, 4, 6, 1.0);
         let only_first = layer.forward_keeping(&x, false, &[true, false]).output;
         let first = heads[0].forward(&x, false).output * &w_o[0];
@@ -283,6 +352,9 @@ mod tests {
         let s = crate::projection::stretch(&m);
         let err = (&m - best_rank(&m, 2)).norm();
         assert!((err - s[2..].iter().map(|x| x * x).sum::<f64>().sqrt()).abs() < 1e-10);
-        assert_eq!(crate::projection::numerical_rank(&best_rank(&m, 2), 1e-9), 2);
+        assert_eq!(
+            crate::projection::numerical_rank(&best_rank(&m, 2), 1e-9),
+            2
+        );
     }
 }

@@ -14,7 +14,10 @@ fn relu_networks_cut_the_plane_into_many_pieces_and_more_units_cut_more() {
 #[test]
 fn a_relu_piece_is_locally_exact_but_an_attention_jacobian_drifts_with_any_move() {
     let f = book();
-    let small = epsilons().iter().position(|&e| (e - 0.01).abs() < 1e-12).unwrap();
+    let small = epsilons()
+        .iter()
+        .position(|&e| (e - 0.01).abs() < 1e-12)
+        .unwrap();
     let (relu, head) = f.changed(small);
     assert!(relu < 0.2 && head == 1.0, "{relu} {head}");
     assert!(f.changed(0).0 < 0.05);
@@ -44,7 +47,10 @@ fn qk_decides_where_and_ov_decides_what() {
 fn weights_track_effects_only_partly_and_the_norm_tracks_them_better() {
     let f = book();
     for t in Tokens::ALL {
-        let (wl, nl) = (f.summary(t, |x| x.weight_loo).mean, f.summary(t, |x| x.norm_loo).mean);
+        let (wl, nl) = (
+            f.summary(t, |x| x.weight_loo).mean,
+            f.summary(t, |x| x.norm_loo).mean,
+        );
         assert!(wl > 0.5 && wl < 0.9 && nl > wl, "{wl} {nl}");
         assert!(f.summary(t, |x| x.top_agree).mean < 0.85);
     }
@@ -56,6 +62,11 @@ fn a_visibly_different_pattern_gives_the_same_output() {
     for t in Tokens::ALL {
         assert!(f.summary(t, |x| x.equivalent_tv).mean > 0.05);
         assert!(f.summary(t, |x| x.equivalent_top_moved).mean > 0.2);
-        assert!(f.trials.iter().flatten().all(|x| x.equivalent_output < 1e-12));
+        assert!(
+            f.trials
+                .iter()
+                .flatten()
+                .all(|x| x.equivalent_output < 1e-12)
+        );
     }
 }

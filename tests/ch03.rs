@@ -38,13 +38,19 @@ fn which_split_wins_depends_on_the_rank_of_the_relations() {
     let widths = total_widths();
     let at = |d: usize| widths.iter().position(|&w| w == d).unwrap();
     // position + content: the wide head wins at every width
-    for w in 0..widths.len() {
+    for (w, d) in widths.iter().enumerate() {
         let (wide, narrow) = f.width(Task::PositionAndContent, w);
-        assert!(wide.mean <= narrow.mean + 0.01, "D = {}: {wide:?} {narrow:?}", widths[w]);
+        assert!(
+            wide.mean <= narrow.mean + 0.01,
+            "D = {d}: {wide:?} {narrow:?}"
+        );
     }
     // two low-rank contents: two narrow heads are exact first
     let (wide, narrow) = f.width(Task::TwoContents, at(8));
-    assert!(narrow.mean < 0.05 && wide.mean > narrow.mean + 0.05, "{wide:?} {narrow:?}");
+    assert!(
+        narrow.mean < 0.05 && wide.mean > narrow.mean + 0.05,
+        "{wide:?} {narrow:?}"
+    );
 }
 
 #[test]

@@ -35,12 +35,21 @@ pub fn widths(hidden: &[usize]) -> Vec<usize> {
 
 /// A label such as `16×16`.
 pub fn net_name(hidden: &[usize]) -> String {
-    hidden.iter().map(|w| w.to_string()).collect::<Vec<_>>().join("×")
+    hidden
+        .iter()
+        .map(|w| w.to_string())
+        .collect::<Vec<_>>()
+        .join("×")
 }
 
 /// The pieces of the network `[2, hidden…, 1]` drawn from `seed`.
 pub fn pieces(hidden: &[usize], seed: u64, grid: usize) -> Pieces {
-    linear_pieces(&ReluNet::random(&mut seeded(seed), &widths(hidden)), -WINDOW, WINDOW, grid)
+    linear_pieces(
+        &ReluNet::random(&mut seeded(seed), &widths(hidden)),
+        -WINDOW,
+        WINDOW,
+        grid,
+    )
 }
 
 /// Sizes of one head and its prompt: `n` tokens of width `d`, head widths `d_k = d_v`.
@@ -53,10 +62,18 @@ pub struct Setup {
 
 /// The size the book reports. `d_head < n − 1`, so values leave room for
 /// equivalent patterns.
-pub const BOOK: Setup = Setup { n: 16, d: 16, d_head: 4 };
+pub const BOOK: Setup = Setup {
+    n: 16,
+    d: 16,
+    d_head: 4,
+};
 
 /// A smaller head for the Jacobian pictures.
-pub const SMALL: Setup = Setup { n: 8, d: 8, d_head: 4 };
+pub const SMALL: Setup = Setup {
+    n: 8,
+    d: 8,
+    d_head: 4,
+};
 
 /// How tokens are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,14 +127,22 @@ pub struct TwoPrompts {
 pub fn two_prompts(setup: Setup, seed: u64) -> TwoPrompts {
     let (head, x) = sample(setup, Tokens::Isotropic, seed);
     let y = prompt(&mut seeded(seed + 1000), setup, Tokens::Isotropic);
-    let weights = [head.forward(&x, true).weights, head.forward(&y, true).weights];
-    let influence = [influence(&head_jacobian(&head, &x, true), setup.n), influence(&head_jacobian(&head, &y, true), setup.n)];
+    let weights = [
+        head.forward(&x, true).weights,
+        head.forward(&y, true).weights,
+    ];
+    let influence = [
+        influence(&head_jacobian(&head, &x, true), setup.n),
+        influence(&head_jacobian(&head, &y, true), setup.n),
+    ];
     TwoPrompts { weights, influence }
 }
 
 /// Perturbation sizes `ε` for the drift of the local linear map.
 pub fn epsilons() -> Vec<f64> {
-    (0..13).map(|k| 10f64.powf(-3.0 + 0.25 * k as f64)).collect()
+    (0..13)
+        .map(|k| 10f64.powf(-3.0 + 0.25 * k as f64))
+        .collect()
 }
 
 /// How the local linear map changes under a perturbation `ε z` of the input
@@ -146,8 +171,14 @@ pub fn drift(setup: Setup, seed: u64) -> (Vec<f64>, Vec<f64>) {
     let dx = gaussian(&mut rng, setup.n, setup.d, 1.0);
     let (j0, h0) = (net.jacobian(&p), head_jacobian(&head, &x, true));
     let eps = epsilons();
-    let relu = eps.iter().map(|&e| relative(&net.jacobian(&(&p + &dp * e)), &j0)).collect();
-    let head = eps.iter().map(|&e| relative(&head_jacobian(&head, &(&x + &dx * e), true), &h0)).collect();
+    let relu = eps
+        .iter()
+        .map(|&e| relative(&net.jacobian(&(&p + &dp * e)), &j0))
+        .collect();
+    let head = eps
+        .iter()
+        .map(|&e| relative(&head_jacobian(&head, &(&x + &dx * e), true), &h0))
+        .collect();
     (relu, head)
 }
 
@@ -174,28 +205,46 @@ pub struct Trial {
     pub equivalent_top_moved: f64,
 }
 
+/// One measured field of a [`Trial`], e.g. `|t| t.weight_loo`.
+pub type TrialField = fn(&Trial) -> f64;
+
 /// Mean over rows `i` of Spearman ρ between rows of `a` and `b`.
 fn row_spearman(a: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
     let rows: Vec<f64> = (0..a.nrows())
-        .map(|i| spearman(&a.row(i).iter().cloned().collect::<Vec<_>>(), &b.row(i).iter().cloned().collect::<Vec<_>>()))
+        .map(|i| {
+            spearman(
+                &a.row(i).iter().cloned().collect::<Vec<_>>(),
+                &b.row(i).iter().cloned().collect::<Vec<_>>(),
+            )
+        })
         .collect();
     mean(&rows)
 }
 
 fn argmax_row(m: &DMatrix<f64>, i: usize) -> usize {
-    (0..m.ncols()).max_by(|&a, &b| m[(i, a)].total_cmp(&m[(i, b)])).expect("a row has entries")
+    (0..m.ncols())
+        .max_by(|&a, &b| m[(i, a)].total_cmp(&m[(i, b)]))
+        .expect("a row has entries")
 }
 
 /// One head (non-causal) on one prompt, from one seed.
 pub fn trial(setup: Setup, tokens: Tokens, seed: u64) -> Trial {
     let (head, x) = sample(setup, tokens, seed);
-    let other = Head::random(&mut seeded(seed + 5000), setup.d, setup.d_head, setup.d_head);
+    let other = Head::random(
+        &mut seeded(seed + 5000),
+        setup.d,
+        setup.d_head,
+        setup.d_head,
+    );
     let pass = head.forward(&x, false);
     let v = &x * &head.w_v;
     let norms = carried_norms(&pass.weights, &v);
     let loo = leave_one_out(&head, &x, false);
     let n = setup.n;
-    let top_agree = (0..n).filter(|&i| argmax_row(&pass.weights, i) == argmax_row(&loo, i)).count() as f64 / n as f64;
+    let top_agree = (0..n)
+        .filter(|&i| argmax_row(&pass.weights, i) == argmax_row(&loo, i))
+        .count() as f64
+        / n as f64;
     let swapped = swap_ov(&head, &other).forward(&x, false);
     let (mut tv, mut out, mut moved) = (0.0, 0.0f64, 0.0);
     for i in 0..n {
@@ -219,24 +268,41 @@ pub fn trial(setup: Setup, tokens: Tokens, seed: u64) -> Trial {
 }
 
 /// One row's pattern and an equivalent one, for the figure: `(α_i, α'_i, α_iᵀV, α'_iᵀV)`.
-pub fn equivalent_example(setup: Setup, seed: u64, i: usize) -> (Vec<f64>, Vec<f64>, Vec<f64>, Vec<f64>) {
+pub fn equivalent_example(
+    setup: Setup,
+    seed: u64,
+    i: usize,
+) -> (Vec<f64>, Vec<f64>, Vec<f64>, Vec<f64>) {
     let (head, x) = sample(setup, Tokens::Isotropic, seed);
     let w = head.forward(&x, false).weights;
     let v = &x * &head.w_v;
     let alpha = DVector::from_iterator(setup.n, w.row(i).iter().cloned());
     let other = equivalent_weights(&alpha, &v);
     let (o, o2) = (v.transpose() * &alpha, v.transpose() * &other);
-    (alpha.iter().cloned().collect(), other.iter().cloned().collect(), o.iter().cloned().collect(), o2.iter().cloned().collect())
+    (
+        alpha.iter().cloned().collect(),
+        other.iter().cloned().collect(),
+        o.iter().cloned().collect(),
+        o2.iter().cloned().collect(),
+    )
 }
 
 /// Weights, carried norms and leave-one-out effects of every pair of one
 /// seed, for the scatter figure: `(α, ‖αv‖, loo)` pooled over queries.
-pub fn attribution_pairs(setup: Setup, tokens: Tokens, seed: u64) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+pub fn attribution_pairs(
+    setup: Setup,
+    tokens: Tokens,
+    seed: u64,
+) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
     let (head, x) = sample(setup, tokens, seed);
     let w = head.forward(&x, false).weights;
     let norms = carried_norms(&w, &(&x * &head.w_v));
     let loo = leave_one_out(&head, &x, false);
-    (w.iter().cloned().collect(), norms.iter().cloned().collect(), loo.iter().cloned().collect())
+    (
+        w.iter().cloned().collect(),
+        norms.iter().cloned().collect(),
+        loo.iter().cloned().collect(),
+    )
 }
 
 /// Everything chapter 2 reports, at book size.
@@ -267,28 +333,48 @@ fn par_map<T: Send>(seeds: u64, f: impl Fn(u64) -> T + Sync) -> Vec<T> {
 impl Findings {
     /// Run the chapter's experiments over seeds `0..seeds`.
     pub fn run(seeds: u64) -> Findings {
-        let counts =
-            NETS.iter().map(|h| par_map(seeds.min(PIECE_SEEDS), |s| pieces(h, s, GRID).count as f64)).collect();
+        let counts = NETS
+            .iter()
+            .map(|h| par_map(seeds.min(PIECE_SEEDS), |s| pieces(h, s, GRID).count as f64))
+            .collect();
         let drifts = par_map(seeds, |s| drift(SMALL, s));
         let changes = par_map(seeds, |s| {
             let (head, x) = sample(SMALL, Tokens::Isotropic, s);
             let y = prompt(&mut seeded(s + 1000), SMALL, Tokens::Isotropic);
-            let (px, py) = (head.forward(&x, true).weights, head.forward(&y, true).weights);
+            let (px, py) = (
+                head.forward(&x, true).weights,
+                head.forward(&y, true).weights,
+            );
             let tv = 0.5 * (&px - &py).abs().sum() / SMALL.n as f64;
-            (relative(&head_jacobian(&head, &y, true), &head_jacobian(&head, &x, true)), tv)
+            (
+                relative(
+                    &head_jacobian(&head, &y, true),
+                    &head_jacobian(&head, &x, true),
+                ),
+                tv,
+            )
         });
         Findings {
             counts,
-            drift: Drift { relu: drifts.iter().map(|d| d.0.clone()).collect(), head: drifts.into_iter().map(|d| d.1).collect() },
+            drift: Drift {
+                relu: drifts.iter().map(|d| d.0.clone()).collect(),
+                head: drifts.into_iter().map(|d| d.1).collect(),
+            },
             prompt_change: changes.iter().map(|c| c.0).collect(),
             pattern_change: changes.iter().map(|c| c.1).collect(),
-            trials: Tokens::ALL.iter().map(|&t| par_map(seeds, |s| trial(BOOK, t, s))).collect(),
+            trials: Tokens::ALL
+                .iter()
+                .map(|&t| par_map(seeds, |s| trial(BOOK, t, s)))
+                .collect(),
         }
     }
 
     /// Summary of one trial field over seeds for one token distribution.
-    pub fn summary(&self, tokens: Tokens, field: fn(&Trial) -> f64) -> Summary {
-        let k = Tokens::ALL.iter().position(|&t| t == tokens).expect("every distribution is run");
+    pub fn summary(&self, tokens: Tokens, field: TrialField) -> Summary {
+        let k = Tokens::ALL
+            .iter()
+            .position(|&t| t == tokens)
+            .expect("every distribution is run");
         Summary::of(&self.trials[k].iter().map(field).collect::<Vec<_>>())
     }
 
@@ -299,7 +385,9 @@ impl Findings {
 
     /// Fraction of seeds whose local linear map changed at all at `ε` index `e`, ReLU and head.
     pub fn changed(&self, e: usize) -> (f64, f64) {
-        let frac = |runs: &Vec<Vec<f64>>| runs.iter().filter(|r| r[e] > 1e-12).count() as f64 / runs.len() as f64;
+        let frac = |runs: &Vec<Vec<f64>>| {
+            runs.iter().filter(|r| r[e] > 1e-12).count() as f64 / runs.len() as f64
+        };
         (frac(&self.drift.relu), frac(&self.drift.head))
     }
 }
@@ -329,14 +417,23 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("ch02.eps_small", format!("{}", eps[small])),
         Measure::new("ch02.relu_changed_small", fixed(relu_small, 2)),
         Measure::new("ch02.head_changed_small", fixed(head_small, 2)),
-        Measure::new("ch02.head_drift_small", pm(Summary::of(&f.drift.head.iter().map(|r| r[small]).collect::<Vec<_>>()), 3)),
+        Measure::new(
+            "ch02.head_drift_small",
+            pm(
+                Summary::of(&f.drift.head.iter().map(|r| r[small]).collect::<Vec<_>>()),
+                3,
+            ),
+        ),
         Measure::new("ch02.prompt_change", pm(Summary::of(&f.prompt_change), 2)),
         Measure::new("ch02.pattern_change", pm(Summary::of(&f.pattern_change), 2)),
     ];
     for (k, h) in NETS.iter().enumerate() {
-        m.push(Measure::new(format!("ch02.pieces_{}", net_name(h).replace('×', "x")), pm(f.count(k), 0)));
+        m.push(Measure::new(
+            format!("ch02.pieces_{}", net_name(h).replace('×', "x")),
+            pm(f.count(k), 0),
+        ));
     }
-    let fields: [(&str, fn(&Trial) -> f64); 7] = [
+    let fields: [(&str, TrialField); 7] = [
         ("rho_weight_norm", |t| t.weight_norm),
         ("rho_weight_loo", |t| t.weight_loo),
         ("rho_norm_loo", |t| t.norm_loo),
@@ -346,16 +443,29 @@ pub fn measures() -> Vec<Measure> {
         ("equivalent_top_moved", |t| t.equivalent_top_moved),
     ];
     // largest over seeds, in scientific notation; exactly zero is written 0
-    let largest = |k: usize, field: fn(&Trial) -> f64| {
+    let largest = |k: usize, field: TrialField| {
         let x = f.trials[k].iter().map(field).fold(0.0, f64::max);
-        if x == 0.0 { "0".to_string() } else { format!("{x:.0e}") }
+        if x == 0.0 {
+            "0".to_string()
+        } else {
+            format!("{x:.0e}")
+        }
     };
     for (k, tokens) in Tokens::ALL.iter().enumerate() {
         for (name, field) in fields {
-            m.push(Measure::new(format!("ch02.{name}_{}", tokens.name()), pm(f.summary(*tokens, field), 2)));
+            m.push(Measure::new(
+                format!("ch02.{name}_{}", tokens.name()),
+                pm(f.summary(*tokens, field), 2),
+            ));
         }
-        m.push(Measure::new(format!("ch02.swap_pattern_{}", tokens.name()), largest(k, |t| t.swap_pattern)));
-        m.push(Measure::new(format!("ch02.equivalent_output_{}", tokens.name()), largest(k, |t| t.equivalent_output)));
+        m.push(Measure::new(
+            format!("ch02.swap_pattern_{}", tokens.name()),
+            largest(k, |t| t.swap_pattern),
+        ));
+        m.push(Measure::new(
+            format!("ch02.equivalent_output_{}", tokens.name()),
+            largest(k, |t| t.equivalent_output),
+        ));
     }
     m
 }

@@ -72,7 +72,14 @@ pub fn previous_token_head() -> (Head, DMatrix<f64>) {
     let w_q = selector(POS, N) * (GAP * (N as f64).sqrt());
     // k_j = e_{j+1}: key j answers the query of position j + 1
     let w_k = DMatrix::from_fn(D, N, |r, c| f64::from(c >= 1 && r == POS + c - 1));
-    (Head { w_q, w_k, w_v: selector(TYPE, V) }, selector(PREV, V).transpose())
+    (
+        Head {
+            w_q,
+            w_k,
+            w_v: selector(TYPE, V),
+        },
+        selector(PREV, V).transpose(),
+    )
 }
 
 /// The content head (`d_k = N`, `d_v = V`): each token queries earlier tokens
@@ -80,9 +87,17 @@ pub fn previous_token_head() -> (Head, DMatrix<f64>) {
 pub fn content_head() -> (Head, DMatrix<f64>) {
     let mut w_q = DMatrix::zeros(D, N);
     let mut w_k = DMatrix::zeros(D, N);
-    w_q.columns_mut(0, V).copy_from(&(selector(TYPE, V) * (GAP * (N as f64).sqrt())));
+    w_q.columns_mut(0, V)
+        .copy_from(&(selector(TYPE, V) * (GAP * (N as f64).sqrt())));
     w_k.columns_mut(0, V).copy_from(&selector(TYPE, V));
-    (Head { w_q, w_k, w_v: selector(TYPE, V) }, DMatrix::zeros(V, D))
+    (
+        Head {
+            w_q,
+            w_k,
+            w_v: selector(TYPE, V),
+        },
+        DMatrix::zeros(V, D),
+    )
 }
 
 /// The induction head (`d_k = d_v = V`) and its `W_O`: a token's type queries
@@ -90,7 +105,14 @@ pub fn content_head() -> (Head, DMatrix<f64>) {
 /// earlier copy of itself, and copies that token's type into `OUT`.
 pub fn induction_head() -> (Head, DMatrix<f64>) {
     let w_q = selector(TYPE, V) * (GAP * (V as f64).sqrt());
-    (Head { w_q, w_k: selector(PREV, V), w_v: selector(TYPE, V) }, selector(OUT, V).transpose())
+    (
+        Head {
+            w_q,
+            w_k: selector(PREV, V),
+            w_v: selector(TYPE, V),
+        },
+        selector(OUT, V).transpose(),
+    )
 }
 
 /// A two-layer model: layer 1 = [previous-token, content, random, random],
@@ -100,7 +122,9 @@ pub fn model(seed: u64) -> [MultiHead; 2] {
     let (p, p_o) = previous_token_head();
     let (c, c_o) = content_head();
     let (ind, ind_o) = induction_head();
-    let first = MultiHead::random(&mut rng, D, H, N, V).with_head(0, &p, &p_o).with_head(1, &c, &c_o);
+    let first = MultiHead::random(&mut rng, D, H, N, V)
+        .with_head(0, &p, &p_o)
+        .with_head(1, &c, &c_o);
     let second = MultiHead::random(&mut rng, D, H, V, V).with_head(0, &ind, &ind_o);
     [first, second]
 }
@@ -116,7 +140,9 @@ pub fn readout(f: &Field, h: &DMatrix<f64>) -> f64 {
     let hits = scored()
         .filter(|&i| {
             let out = h.view((i, OUT), (1, V));
-            let guess = (0..V).max_by(|&a, &b| out[(0, a)].total_cmp(&out[(0, b)])).expect("V > 0");
+            let guess = (0..V)
+                .max_by(|&a, &b| out[(0, a)].total_cmp(&out[(0, b)]))
+                .expect("V > 0");
             guess == f.types[i - L + 1]
         })
         .count();
@@ -131,8 +157,17 @@ pub fn accuracy(model: &[MultiHead; 2], f: &Field, keep: &[[bool; H]; 2]) -> f64
 
 /// `x + Σ_{t ≠ skip} o_t W_Oᵗ`: a residual layer with at most one head
 /// removed, from the heads' outputs `o_t` of one pass.
-fn residual_without(layer: &MultiHead, x: &DMatrix<f64>, heads: &[DMatrix<f64>], skip: Option<usize>) -> DMatrix<f64> {
-    heads.iter().enumerate().filter(|&(t, _)| Some(t) != skip).fold(x.clone(), |acc, (t, o)| acc + o * layer.w_o_block(t))
+fn residual_without(
+    layer: &MultiHead,
+    x: &DMatrix<f64>,
+    heads: &[DMatrix<f64>],
+    skip: Option<usize>,
+) -> DMatrix<f64> {
+    heads
+        .iter()
+        .enumerate()
+        .filter(|&(t, _)| Some(t) != skip)
+        .fold(x.clone(), |acc, (t, o)| acc + o * layer.w_o_block(t))
 }
 
 /// Every head's attention pattern on the field of `seed`: `[layer][head]`.
@@ -140,7 +175,10 @@ pub fn patterns(seed: u64) -> [Vec<DMatrix<f64>>; 2] {
     let (m, f) = (model(seed), field(seed));
     let all = [true; H];
     let h1 = m[0].residual(&f.x, true, &all);
-    [m[0].forward(&f.x, true).weights, m[1].forward(&h1, true).weights]
+    [
+        m[0].forward(&f.x, true).weights,
+        m[1].forward(&h1, true).weights,
+    ]
 }
 
 /// Ablation of one seed: accuracy with every head, then with each of the
@@ -155,7 +193,9 @@ pub fn ablation(seed: u64) -> (f64, Vec<f64>) {
     };
     let h1 = residual_without(&m[0], &f.x, &first, None);
     let full = second_on(&h1, None);
-    let mut without: Vec<f64> = (0..H).map(|t| second_on(&residual_without(&m[0], &f.x, &first, Some(t)), None)).collect();
+    let mut without: Vec<f64> = (0..H)
+        .map(|t| second_on(&residual_without(&m[0], &f.x, &first, Some(t)), None))
+        .collect();
     let heads = m[1].forward(&h1, true).heads;
     without.extend((0..H).map(|t| readout(&f, &residual_without(&m[1], &h1, &heads, Some(t)))));
     (full, without)
@@ -172,7 +212,11 @@ pub fn random_shares(seed: u64) -> Vec<f64> {
     let x = gaussian(&mut rng, 16, 32, 1.0);
     // out − out₍₋ₜ₎ = o_t W_Oᵗ
     let heads = layer.forward(&x, true).heads;
-    let mut effects: Vec<f64> = heads.iter().enumerate().map(|(t, o)| (o * layer.w_o_block(t)).norm()).collect();
+    let mut effects: Vec<f64> = heads
+        .iter()
+        .enumerate()
+        .map(|(t, o)| (o * layer.w_o_block(t)).norm())
+        .collect();
     let total: f64 = effects.iter().sum();
     effects.iter_mut().for_each(|e| *e /= total);
     effects.sort_by(|a, b| b.total_cmp(a));
@@ -232,8 +276,12 @@ fn same_attribute(a: &[usize]) -> DMatrix<f64> {
 pub fn relations(task: Task, seed: u64) -> [DMatrix<f64>; 3] {
     let mut rng = seeded(seed + 30_000);
     let n = RELATION_N;
-    let a: Vec<usize> = (0..n).map(|_| rng.random_range(0..RELATION_TYPES)).collect();
-    let b: Vec<usize> = (0..n).map(|_| rng.random_range(0..RELATION_TYPES)).collect();
+    let a: Vec<usize> = (0..n)
+        .map(|_| rng.random_range(0..RELATION_TYPES))
+        .collect();
+    let b: Vec<usize> = (0..n)
+        .map(|_| rng.random_range(0..RELATION_TYPES))
+        .collect();
     let first = match task {
         // previous token, cyclically: a permutation, so every singular value of its logits is equal
         Task::PositionAndContent => DMatrix::from_fn(n, n, |i, j| f64::from((j + 1) % n == i)),
@@ -247,7 +295,10 @@ pub fn relations(task: Task, seed: u64) -> [DMatrix<f64>; 3] {
 /// The patterns of heads whose logits are the best rank-`r` approximations
 /// (Eckart–Young) of `ln(T + ε)`, for `r = 1..=n`.
 pub fn rank_patterns(target: &DMatrix<f64>) -> Vec<DMatrix<f64>> {
-    best_ranks(&target.map(|t| (t + EPS).ln()), target.nrows()).iter().map(softmax_rows).collect()
+    best_ranks(&target.map(|t| (t + EPS).ln()), target.nrows())
+        .iter()
+        .map(softmax_rows)
+        .collect()
 }
 
 /// Mean over rows of the total variation `½ Σ_j |a_ij − b_ij|`.
@@ -265,7 +316,11 @@ pub fn total_widths() -> Vec<usize> {
 pub fn bottleneck(task: Task, seed: u64) -> (Vec<Vec<f64>>, Vec<(f64, f64)>) {
     let targets = relations(task, seed);
     let pats: Vec<Vec<DMatrix<f64>>> = targets.iter().map(rank_patterns).collect();
-    let tv = targets.iter().zip(&pats).map(|(t, ps)| ps.iter().map(|p| row_tv(p, t)).collect()).collect();
+    let tv = targets
+        .iter()
+        .zip(&pats)
+        .map(|(t, ps)| ps.iter().map(|p| row_tv(p, t)).collect())
+        .collect();
     let m = &targets[2];
     let widths = total_widths()
         .into_iter()
@@ -285,12 +340,24 @@ pub const TRAIN_SEEDS: u64 = 8;
 
 /// The recall task the split heads are trained on (chapter 6's `Match`):
 /// find the context position whose key equals the query, return its label.
-pub const TRAIN_TASK: train::Task =
-    train::Task { relation: train::Relation::Match, vocab: 12, context: 6, d: 8, noise: 0.0, examples: None };
+pub const TRAIN_TASK: train::Task = train::Task {
+    relation: train::Relation::Match,
+    vocab: 12,
+    context: 6,
+    d: 8,
+    noise: 0.0,
+    examples: None,
+};
 
 /// How the split heads are trained.
-pub const TRAIN_SCHEDULE: train::Schedule =
-    train::Schedule { steps: 300, batch: 8, lr: 0.03, eval_every: 300, test: 100, threshold: 0.9 };
+pub const TRAIN_SCHEDULE: train::Schedule = train::Schedule {
+    steps: 300,
+    batch: 8,
+    lr: 0.03,
+    eval_every: 300,
+    test: 100,
+    threshold: 0.9,
+};
 
 /// Test accuracy after training one layer of `heads` heads of width `d_k`
 /// (total width `heads · d_k`) on [`TRAIN_TASK`] from `seed`.
@@ -340,14 +407,26 @@ impl Findings {
     /// Run the chapter's experiments over seeds `0..seeds`.
     pub fn run(seeds: u64) -> Findings {
         let abl = par_map(seeds, ablation);
-        let bn: Vec<Vec<_>> = Task::ALL.iter().map(|&t| par_map(seeds.min(RANK_SEEDS), |s| bottleneck(t, s))).collect();
+        let bn: Vec<Vec<_>> = Task::ALL
+            .iter()
+            .map(|&t| par_map(seeds.min(RANK_SEEDS), |s| bottleneck(t, s)))
+            .collect();
         Findings {
             full: abl.iter().map(|a| a.0).collect(),
             without: abl.into_iter().map(|a| a.1).collect(),
             random_shares: par_map(seeds, random_shares),
-            rank_tv: bn.iter().map(|t| t.iter().map(|b| b.0.clone()).collect()).collect(),
-            widths: bn.into_iter().map(|t| t.into_iter().map(|b| b.1).collect()).collect(),
-            trained: SPLITS.iter().map(|&(h, d_k)| par_map(seeds.min(TRAIN_SEEDS), |s| trained_split(h, d_k, s))).collect(),
+            rank_tv: bn
+                .iter()
+                .map(|t| t.iter().map(|b| b.0.clone()).collect())
+                .collect(),
+            widths: bn
+                .into_iter()
+                .map(|t| t.into_iter().map(|b| b.1).collect())
+                .collect(),
+            trained: SPLITS
+                .iter()
+                .map(|&(h, d_k)| par_map(seeds.min(TRAIN_SEEDS), |s| trained_split(h, d_k, s)))
+                .collect(),
         }
     }
 
@@ -374,20 +453,35 @@ impl Findings {
                 drops.iter().map(|d| d / total).collect()
             })
             .collect();
-        (0..2 * H).map(|k| Summary::of(&shares.iter().map(|s| s[k]).collect::<Vec<_>>())).collect()
+        (0..2 * H)
+            .map(|k| Summary::of(&shares.iter().map(|s| s[k]).collect::<Vec<_>>()))
+            .collect()
     }
 
     /// Bottleneck error of relation `rel` (R₁, R₂, M) of `task` at rank `r`, over seeds.
     pub fn rank(&self, task: Task, rel: usize, r: usize) -> Summary {
-        let t = Task::ALL.iter().position(|&x| x == task).expect("every task is run");
-        Summary::of(&self.rank_tv[t].iter().map(|s| s[rel][r - 1]).collect::<Vec<_>>())
+        let t = Task::ALL
+            .iter()
+            .position(|&x| x == task)
+            .expect("every task is run");
+        Summary::of(
+            &self.rank_tv[t]
+                .iter()
+                .map(|s| s[rel][r - 1])
+                .collect::<Vec<_>>(),
+        )
     }
 
     /// `(wide, narrow)` error summaries of `task` at total-width index `w`.
     pub fn width(&self, task: Task, w: usize) -> (Summary, Summary) {
-        let t = Task::ALL.iter().position(|&x| x == task).expect("every task is run");
+        let t = Task::ALL
+            .iter()
+            .position(|&x| x == task)
+            .expect("every task is run");
         let runs = &self.widths[t];
-        let pick = |f: fn(&(f64, f64)) -> f64| Summary::of(&runs.iter().map(|s| f(&s[w])).collect::<Vec<_>>());
+        let pick = |f: fn(&(f64, f64)) -> f64| {
+            Summary::of(&runs.iter().map(|s| f(&s[w])).collect::<Vec<_>>())
+        };
         (pick(|p| p.0), pick(|p| p.1))
     }
 }
@@ -425,7 +519,10 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("ch03.acc_no_content", pm(f.without(1), 2)),
         Measure::new("ch03.acc_no_induction", pm(f.without(H), 2)),
         Measure::new("ch03.other_drop_mean", fixed(mean(&others), 3)),
-        Measure::new("ch03.other_drop_max", fixed(others.iter().cloned().fold(0.0, f64::max), 2)),
+        Measure::new(
+            "ch03.other_drop_max",
+            fixed(others.iter().cloned().fold(0.0, f64::max), 2),
+        ),
         Measure::new("ch03.share_two", fixed(shares[0].mean + shares[H].mean, 2)),
         Measure::new("ch03.random_heads", RANDOM_HEADS.to_string()),
         Measure::new("ch03.random_top", pm(top_random, 2)),
@@ -436,19 +533,37 @@ pub fn measures() -> Vec<Measure> {
     ];
     m.push(Measure::new("ch03.rank_seeds", RANK_SEEDS.to_string()));
     m.push(Measure::new("ch03.train_seeds", TRAIN_SEEDS.to_string()));
-    m.push(Measure::new("ch03.train_steps", TRAIN_SCHEDULE.steps.to_string()));
-    m.push(Measure::new("ch03.train_context", TRAIN_TASK.context.to_string()));
-    m.push(Measure::new("ch03.train_vocab", TRAIN_TASK.vocab.to_string()));
+    m.push(Measure::new(
+        "ch03.train_steps",
+        TRAIN_SCHEDULE.steps.to_string(),
+    ));
+    m.push(Measure::new(
+        "ch03.train_context",
+        TRAIN_TASK.context.to_string(),
+    ));
+    m.push(Measure::new(
+        "ch03.train_vocab",
+        TRAIN_TASK.vocab.to_string(),
+    ));
     m.push(Measure::new("ch03.train_d", TRAIN_TASK.d.to_string()));
-    m.push(Measure::new("ch03.train_test", TRAIN_SCHEDULE.test.to_string()));
+    m.push(Measure::new(
+        "ch03.train_test",
+        TRAIN_SCHEDULE.test.to_string(),
+    ));
     for (k, (h, d_k)) in SPLITS.iter().enumerate() {
-        m.push(Measure::new(format!("ch03.trained_{h}x{d_k}"), pm(f.trained(k), 2)));
+        m.push(Measure::new(
+            format!("ch03.trained_{h}x{d_k}"),
+            pm(f.trained(k), 2),
+        ));
     }
     for task in Task::ALL {
         let k = task.key();
         for (rel, name) in ["r1", "r2", "task"].iter().enumerate() {
             for r in [1, 2, 4, 8, 12, RELATION_N] {
-                m.push(Measure::new(format!("ch03.rank_{k}_{name}_{r}"), pm(f.rank(task, rel, r), 2)));
+                m.push(Measure::new(
+                    format!("ch03.rank_{k}_{name}_{r}"),
+                    pm(f.rank(task, rel, r), 2),
+                ));
             }
         }
         for (w, d) in widths.iter().enumerate() {

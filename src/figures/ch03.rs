@@ -6,8 +6,8 @@ use super::ch02::heatmap;
 use super::style::{band, color, error_bar, svg, text};
 use super::{DrawError, Figure};
 use crate::experiment::heads::{
-    H, RANDOM_HEADS, RANK_SEEDS, RELATION_N, SEEDS, SPLITS, TRAIN_SCHEDULE, TRAIN_SEEDS, TRAIN_TASK, Task, V, book,
-    patterns, total_widths,
+    H, RANDOM_HEADS, RANK_SEEDS, RELATION_N, SEEDS, SPLITS, TRAIN_SCHEDULE, TRAIN_SEEDS,
+    TRAIN_TASK, Task, V, book, patterns, total_widths,
 };
 use crate::stats::Summary;
 
@@ -48,14 +48,25 @@ fn head_patterns() -> Result<String, DrawError> {
     ];
     svg(1200, 330, |root| {
         for (k, (area, (m, title))) in root.split_evenly((1, 4)).iter().zip(shown).enumerate() {
-            heatmap(area, m, title, color([0, 2, 6, 1][k]), "key position j", "query position i")?;
+            heatmap(
+                area,
+                m,
+                title,
+                color([0, 2, 6, 1][k]),
+                "key position j",
+                "query position i",
+            )?;
         }
         Ok(())
     })
 }
 
 fn line_with_band<DB: DrawingBackend>(
-    chart: &mut ChartContext<'_, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>,
+    chart: &mut ChartContext<
+        '_,
+        DB,
+        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+    >,
     xs: &[f64],
     s: &[Summary],
     c: RGBColor,
@@ -93,7 +104,10 @@ fn rank_bottleneck() -> Result<String, DrawError> {
     svg(1040, 400, |root| {
         let panels = root.split_evenly((1, 2));
         let mut chart = ChartBuilder::on(&panels[0])
-            .caption(format!("one head of rank r, mean ± sd over {RANK_SEEDS} seeds"), text(14))
+            .caption(
+                format!("one head of rank r, mean ± sd over {RANK_SEEDS} seeds"),
+                text(14),
+            )
             .margin(8)
             .x_label_area_size(40)
             .y_label_area_size(44)
@@ -109,17 +123,32 @@ fn rank_bottleneck() -> Result<String, DrawError> {
         let curves = [
             (Task::PositionAndContent, 0, "previous token", 0, false),
             (Task::PositionAndContent, 1, "same attribute", 2, false),
-            (Task::PositionAndContent, 2, "task: previous + same", 1, true),
+            (
+                Task::PositionAndContent,
+                2,
+                "task: previous + same",
+                1,
+                true,
+            ),
             (Task::TwoContents, 2, "task: same a + same b", 3, true),
         ];
         for (task, rel, label, c, dashed) in curves {
             let s: Vec<Summary> = (1..=RELATION_N).map(|r| f.rank(task, rel, r)).collect();
             line_with_band(&mut chart, &ranks, &s, color(c), dashed, label)?;
         }
-        chart.configure_series_labels().position(SeriesLabelPosition::UpperRight).label_font(text(11)).border_style(BLACK).background_style(WHITE).draw()?;
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .label_font(text(11))
+            .border_style(BLACK)
+            .background_style(WHITE)
+            .draw()?;
 
         let mut chart = ChartBuilder::on(&panels[1])
-            .caption("same total width: one wide head vs two narrow heads", text(14))
+            .caption(
+                "same total width: one wide head vs two narrow heads",
+                text(14),
+            )
             .margin(8)
             .x_label_area_size(40)
             .y_label_area_size(44)
@@ -133,12 +162,33 @@ fn rank_bottleneck() -> Result<String, DrawError> {
             .axis_desc_style(text(11))
             .draw()?;
         for (k, task) in Task::ALL.iter().enumerate() {
-            let (wide, narrow): (Vec<Summary>, Vec<Summary>) = (0..widths.len()).map(|w| f.width(*task, w)).unzip();
+            let (wide, narrow): (Vec<Summary>, Vec<Summary>) =
+                (0..widths.len()).map(|w| f.width(*task, w)).unzip();
             let c = color([1, 3][k]);
-            line_with_band(&mut chart, &wx, &wide, c, false, &format!("{}: one wide", task.name()))?;
-            line_with_band(&mut chart, &wx, &narrow, c, true, &format!("{}: two narrow", task.name()))?;
+            line_with_band(
+                &mut chart,
+                &wx,
+                &wide,
+                c,
+                false,
+                &format!("{}: one wide", task.name()),
+            )?;
+            line_with_band(
+                &mut chart,
+                &wx,
+                &narrow,
+                c,
+                true,
+                &format!("{}: two narrow", task.name()),
+            )?;
         }
-        chart.configure_series_labels().position(SeriesLabelPosition::UpperRight).label_font(text(11)).border_style(BLACK).background_style(WHITE).draw()?;
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .label_font(text(11))
+            .border_style(BLACK)
+            .background_style(WHITE)
+            .draw()?;
         Ok(())
     })
 }
@@ -146,18 +196,34 @@ fn rank_bottleneck() -> Result<String, DrawError> {
 fn ablation() -> Result<String, DrawError> {
     let f = book();
     let full = Summary::of(&f.full);
-    let names = ["all", "L1 prev", "L1 same", "L1 rnd", "L1 rnd", "L2 induct", "L2 rnd", "L2 rnd", "L2 rnd"];
-    let bars: Vec<Summary> = std::iter::once(full).chain((0..2 * H).map(|k| f.without(k))).collect();
+    let names = [
+        "all",
+        "L1 prev",
+        "L1 same",
+        "L1 rnd",
+        "L1 rnd",
+        "L2 induct",
+        "L2 rnd",
+        "L2 rnd",
+        "L2 rnd",
+    ];
+    let bars: Vec<Summary> = std::iter::once(full)
+        .chain((0..2 * H).map(|k| f.without(k)))
+        .collect();
     let chance = 1.0 / (V - 1) as f64;
     let shares = f.drop_shares();
     let mut model_sorted: Vec<f64> = shares.iter().map(|s| s.mean).collect();
     model_sorted.sort_by(|a, b| b.total_cmp(a));
-    let random: Vec<Summary> =
-        (0..RANDOM_HEADS).map(|k| Summary::of(&f.random_shares.iter().map(|s| s[k]).collect::<Vec<_>>())).collect();
+    let random: Vec<Summary> = (0..RANDOM_HEADS)
+        .map(|k| Summary::of(&f.random_shares.iter().map(|s| s[k]).collect::<Vec<_>>()))
+        .collect();
     svg(1040, 400, |root| {
         let panels = root.split_evenly((1, 2));
         let mut chart = ChartBuilder::on(&panels[0])
-            .caption(format!("induction accuracy, one head removed ({SEEDS} seeds)"), text(14))
+            .caption(
+                format!("induction accuracy, one head removed ({SEEDS} seeds)"),
+                text(14),
+            )
             .margin(8)
             .x_label_area_size(40)
             .y_label_area_size(44)
@@ -166,7 +232,12 @@ fn ablation() -> Result<String, DrawError> {
             .configure_mesh()
             .disable_x_mesh()
             .x_labels(bars.len())
-            .x_label_formatter(&|x| names.get(x.round() as usize).map(|s| s.to_string()).unwrap_or_default())
+            .x_label_formatter(&|x| {
+                names
+                    .get(x.round() as usize)
+                    .map(|s| s.to_string())
+                    .unwrap_or_default()
+            })
             .x_desc("head removed")
             .y_desc("accuracy on the repeat, mean ± sd")
             .label_style(text(10))
@@ -174,11 +245,29 @@ fn ablation() -> Result<String, DrawError> {
             .draw()?;
         for (k, s) in bars.iter().enumerate() {
             let x = k as f64;
-            let c = if k == 0 { color(6) } else if k <= H { color(0) } else { color(1) };
-            chart.draw_series([Rectangle::new([(x - 0.3, 0.0), (x + 0.3, s.mean)], c.filled())])?;
-            chart.draw_series(error_bar(x, (s.mean - s.sd).max(0.0), (s.mean + s.sd).min(1.0), 0.1, BLACK.stroke_width(1)))?;
+            let c = if k == 0 {
+                color(6)
+            } else if k <= H {
+                color(0)
+            } else {
+                color(1)
+            };
+            chart.draw_series([Rectangle::new(
+                [(x - 0.3, 0.0), (x + 0.3, s.mean)],
+                c.filled(),
+            )])?;
+            chart.draw_series(error_bar(
+                x,
+                (s.mean - s.sd).max(0.0),
+                (s.mean + s.sd).min(1.0),
+                0.1,
+                BLACK.stroke_width(1),
+            ))?;
         }
-        chart.draw_series([PathElement::new(vec![(-0.5, chance), (bars.len() as f64 - 0.5, chance)], BLACK.stroke_width(1))])?;
+        chart.draw_series([PathElement::new(
+            vec![(-0.5, chance), (bars.len() as f64 - 0.5, chance)],
+            BLACK.stroke_width(1),
+        )])?;
         chart.draw_series([Text::new("chance", (7.3, chance + 0.07), text(11))])?;
 
         let mut chart = ChartBuilder::on(&panels[1])
@@ -196,17 +285,44 @@ fn ablation() -> Result<String, DrawError> {
             .axis_desc_style(text(11))
             .draw()?;
         let xs: Vec<f64> = (1..=RANDOM_HEADS).map(|k| k as f64).collect();
-        line_with_band(&mut chart, &xs, &random, color(0), false, "random layer, 8 heads: ‖Δ output‖")?;
+        line_with_band(
+            &mut chart,
+            &xs,
+            &random,
+            color(0),
+            false,
+            "random layer, 8 heads: ‖Δ output‖",
+        )?;
         let c = color(1);
         chart
-            .draw_series(LineSeries::new(model_sorted.iter().enumerate().map(|(k, &s)| ((k + 1) as f64, s)), c.stroke_width(2)))?
+            .draw_series(LineSeries::new(
+                model_sorted
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &s)| ((k + 1) as f64, s)),
+                c.stroke_width(2),
+            ))?
             .label("induction model, 8 heads: accuracy drop")
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2)));
-        chart.draw_series(model_sorted.iter().enumerate().map(|(k, &s)| Circle::new(((k + 1) as f64, s), 3, c.filled())))?;
+        chart.draw_series(
+            model_sorted
+                .iter()
+                .enumerate()
+                .map(|(k, &s)| Circle::new(((k + 1) as f64, s), 3, c.filled())),
+        )?;
         let u = 1.0 / RANDOM_HEADS as f64;
-        chart.draw_series([PathElement::new(vec![(0.5, u), ((2 * H) as f64 + 0.5, u)], BLACK.stroke_width(1))])?;
+        chart.draw_series([PathElement::new(
+            vec![(0.5, u), ((2 * H) as f64 + 0.5, u)],
+            BLACK.stroke_width(1),
+        )])?;
         chart.draw_series([Text::new("equal shares 1/8", (5.5, u + 0.02), text(11))])?;
-        chart.configure_series_labels().position(SeriesLabelPosition::UpperRight).label_font(text(11)).border_style(BLACK).background_style(WHITE).draw()?;
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .label_font(text(11))
+            .border_style(BLACK)
+            .background_style(WHITE)
+            .draw()?;
         Ok(())
     })
 }
@@ -218,7 +334,10 @@ fn trained_split() -> Result<String, DrawError> {
     svg(640, 380, |root| {
         let mut chart = ChartBuilder::on(root)
             .caption(
-                format!("match task, total width 8, {} steps, {TRAIN_SEEDS} seeds", TRAIN_SCHEDULE.steps),
+                format!(
+                    "match task, total width 8, {} steps, {TRAIN_SEEDS} seeds",
+                    TRAIN_SCHEDULE.steps
+                ),
                 text(14),
             )
             .margin(10)
@@ -230,7 +349,10 @@ fn trained_split() -> Result<String, DrawError> {
             .disable_x_mesh()
             .x_labels(SPLITS.len())
             .x_label_formatter(&|x| {
-                SPLITS.get(x.round() as usize).map(|(h, d_k)| format!("{h} × d_k = {d_k}")).unwrap_or_default()
+                SPLITS
+                    .get(x.round() as usize)
+                    .map(|(h, d_k)| format!("{h} × d_k = {d_k}"))
+                    .unwrap_or_default()
             })
             .x_desc("heads × width per head")
             .y_desc("test accuracy, mean ± sd")
@@ -239,12 +361,28 @@ fn trained_split() -> Result<String, DrawError> {
             .draw()?;
         for (k, s) in sums.iter().enumerate() {
             let x = k as f64;
-            chart.draw_series([Rectangle::new([(x - 0.3, 0.0), (x + 0.3, s.mean)], color(0).filled())])?;
-            chart.draw_series(error_bar(x, s.mean - s.sd, s.mean + s.sd, 0.1, BLACK.stroke_width(1)))?;
+            chart.draw_series([Rectangle::new(
+                [(x - 0.3, 0.0), (x + 0.3, s.mean)],
+                color(0).filled(),
+            )])?;
+            chart.draw_series(error_bar(
+                x,
+                s.mean - s.sd,
+                s.mean + s.sd,
+                0.1,
+                BLACK.stroke_width(1),
+            ))?;
         }
         let end = SPLITS.len() as f64 - 0.5;
-        chart.draw_series([PathElement::new(vec![(-0.5, chance), (end, chance)], BLACK.stroke_width(1))])?;
-        chart.draw_series([Text::new("one of the context labels at random", (1.6, chance + 0.03), text(11))])?;
+        chart.draw_series([PathElement::new(
+            vec![(-0.5, chance), (end, chance)],
+            BLACK.stroke_width(1),
+        )])?;
+        chart.draw_series([Text::new(
+            "one of the context labels at random",
+            (1.6, chance + 0.03),
+            text(11),
+        )])?;
         Ok(())
     })
 }
