@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 
 use nalgebra::{DMatrix, DVector};
 
+use super::par_map;
 use crate::attention::Head;
 use crate::attribution::{carried_norms, equivalent_weights, leave_one_out, swap_ov};
 use crate::coverage::{Pieces, ReluNet, head_jacobian, influence, linear_pieces};
@@ -318,16 +319,6 @@ pub struct Findings {
     pub pattern_change: Vec<f64>,
     /// Single-head trials, `[tokens][seed]` for [`Tokens::ALL`].
     pub trials: Vec<Vec<Trial>>,
-}
-
-fn par_map<T: Send>(seeds: u64, f: impl Fn(u64) -> T + Sync) -> Vec<T> {
-    let half = seeds / 2;
-    std::thread::scope(|s| {
-        let upper = s.spawn(|| (half..seeds).map(&f).collect::<Vec<_>>());
-        let mut out: Vec<T> = (0..half).map(&f).collect();
-        out.extend(upper.join().expect("a worker thread panicked"));
-        out
-    })
 }
 
 impl Findings {

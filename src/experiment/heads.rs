@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 use nalgebra::DMatrix;
 use rand::RngExt;
 
+use super::par_map;
 use crate::attention::{Head, softmax_rows};
 use crate::measure::{Measure, fixed, pm};
 use crate::multi_head::{MultiHead, best_ranks};
@@ -391,16 +392,6 @@ pub struct Findings {
     pub widths: Vec<Vec<Vec<(f64, f64)>>>,
     /// Trained accuracy `[split][seed]` for [`SPLITS`].
     pub trained: Vec<Vec<f64>>,
-}
-
-fn par_map<T: Send>(seeds: u64, f: impl Fn(u64) -> T + Sync) -> Vec<T> {
-    let half = seeds / 2;
-    std::thread::scope(|s| {
-        let upper = s.spawn(|| (half..seeds).map(&f).collect::<Vec<_>>());
-        let mut out: Vec<T> = (0..half).map(&f).collect();
-        out.extend(upper.join().expect("a worker thread panicked"));
-        out
-    })
 }
 
 impl Findings {

@@ -1,6 +1,7 @@
 //! Figures of chapter 2: mathematical and physical coverage.
 
 use nalgebra::DMatrix;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use super::style::{Canvas, band, color, error_bar, span, svg, text};
@@ -93,6 +94,50 @@ pub(super) fn heatmap(
     Ok(())
 }
 
+/// The legend box every chart of chapters 2 and 3 uses, at `position`.
+pub(super) fn legend<'a, DB: DrawingBackend + 'a>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    position: SeriesLabelPosition,
+) -> Result<(), DrawError>
+where
+    DB::ErrorType: 'static,
+{
+    chart
+        .configure_series_labels()
+        .position(position)
+        .label_font(text(11))
+        .border_style(BLACK)
+        .background_style(WHITE)
+        .draw()?;
+    Ok(())
+}
+
+/// A bar of height `s.mean` at `x`, `±half` wide, with a `± sd` error bar.
+pub(super) fn bar<'a, DB: DrawingBackend + 'a>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    x: f64,
+    half: f64,
+    s: Summary,
+    c: RGBColor,
+) -> Result<(), DrawError>
+where
+    DB::ErrorType: 'static,
+{
+    chart.draw_series([Rectangle::new(
+        [(x - half, 0.0), (x + half, s.mean)],
+        c.filled(),
+    )])?;
+    let cap = half / 3.0;
+    chart.draw_series(error_bar(
+        x,
+        s.mean - s.sd,
+        s.mean + s.sd,
+        cap,
+        BLACK.stroke_width(1),
+    ))?;
+    Ok(())
+}
+
 fn piece_color(label: usize) -> RGBColor {
     // golden-ratio hues, pale enough for black boundaries to read
     let h = (label as f64 * 0.618_033_988_75).fract();
@@ -177,17 +222,7 @@ fn linear_pieces() -> Result<String, DrawError> {
             .draw()?;
         for (k, s) in counts.iter().enumerate() {
             let x = k as f64;
-            chart.draw_series([Rectangle::new(
-                [(x - 0.3, 0.0), (x + 0.3, s.mean)],
-                color(k).filled(),
-            )])?;
-            chart.draw_series(error_bar(
-                x,
-                s.mean - s.sd,
-                s.mean + s.sd,
-                0.1,
-                BLACK.stroke_width(1),
-            ))?;
+            bar(&mut chart, x, 0.3, *s, color(k))?;
         }
         Ok(())
     })
@@ -267,13 +302,7 @@ fn jacobian_drift() -> Result<String, DrawError> {
                 });
             chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .label_font(text(11))
-            .border_style(BLACK)
-            .background_style(WHITE)
-            .draw()?;
+        legend(&mut chart, SeriesLabelPosition::LowerRight)?;
 
         let runs = [&f.drift.relu, &f.drift.head];
         let sums: Vec<Vec<(f64, f64, f64)>> = runs
@@ -396,13 +425,7 @@ fn attribution() -> Result<String, DrawError> {
                 ))?;
             }
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(text(11))
-            .border_style(BLACK)
-            .background_style(WHITE)
-            .draw()?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         Ok(())
     })
 }
@@ -442,13 +465,7 @@ fn equivalent_patterns() -> Result<String, DrawError> {
                 .label(*label)
                 .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], c.filled()));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(text(11))
-            .border_style(BLACK)
-            .background_style(WHITE)
-            .draw()?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
 
         let d_v = oa.len();
         let mut chart = ChartBuilder::on(&panels[1])

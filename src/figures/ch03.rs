@@ -2,7 +2,7 @@
 
 use plotters::prelude::*;
 
-use super::ch02::heatmap;
+use super::ch02::{bar, heatmap, legend};
 use super::style::{band, color, error_bar, svg, text};
 use super::{DrawError, Figure};
 use crate::experiment::heads::{
@@ -136,13 +136,7 @@ fn rank_bottleneck() -> Result<String, DrawError> {
             let s: Vec<Summary> = (1..=RELATION_N).map(|r| f.rank(task, rel, r)).collect();
             line_with_band(&mut chart, &ranks, &s, color(c), dashed, label)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(text(11))
-            .border_style(BLACK)
-            .background_style(WHITE)
-            .draw()?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
 
         let mut chart = ChartBuilder::on(&panels[1])
             .caption(
@@ -182,13 +176,7 @@ fn rank_bottleneck() -> Result<String, DrawError> {
                 &format!("{}: two narrow", task.name()),
             )?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(text(11))
-            .border_style(BLACK)
-            .background_style(WHITE)
-            .draw()?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         Ok(())
     })
 }
@@ -316,13 +304,7 @@ fn ablation() -> Result<String, DrawError> {
             BLACK.stroke_width(1),
         )])?;
         chart.draw_series([Text::new("equal shares 1/8", (5.5, u + 0.02), text(11))])?;
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(text(11))
-            .border_style(BLACK)
-            .background_style(WHITE)
-            .draw()?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         Ok(())
     })
 }
@@ -361,17 +343,7 @@ fn trained_split() -> Result<String, DrawError> {
             .draw()?;
         for (k, s) in sums.iter().enumerate() {
             let x = k as f64;
-            chart.draw_series([Rectangle::new(
-                [(x - 0.3, 0.0), (x + 0.3, s.mean)],
-                color(0).filled(),
-            )])?;
-            chart.draw_series(error_bar(
-                x,
-                s.mean - s.sd,
-                s.mean + s.sd,
-                0.1,
-                BLACK.stroke_width(1),
-            ))?;
+            bar(&mut chart, x, 0.3, *s, color(0))?;
         }
         let end = SPLITS.len() as f64 - 0.5;
         chart.draw_series([PathElement::new(
