@@ -1,10 +1,9 @@
 //! Figures of chapter 2: mathematical and physical coverage.
 
 use nalgebra::DMatrix;
-use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
-use super::style::{Canvas, band, color, error_bar, span, svg, text};
+use super::style::{Canvas, Chart, band, color, error_bar, legend, span, svg, text};
 use super::{DrawError, Figure};
 use crate::experiment::coverage::{
     BOOK, GRID, NETS, PIECE_SEEDS, SEEDS, SMALL, Tokens, TrialField, attribution_pairs, book,
@@ -94,35 +93,14 @@ pub(super) fn heatmap(
     Ok(())
 }
 
-/// The legend box every chart of chapters 2 and 3 uses, at `position`.
-pub(super) fn legend<'a, DB: DrawingBackend + 'a>(
-    chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
-    position: SeriesLabelPosition,
-) -> Result<(), DrawError>
-where
-    DB::ErrorType: 'static,
-{
-    chart
-        .configure_series_labels()
-        .position(position)
-        .label_font(text(11))
-        .border_style(BLACK)
-        .background_style(WHITE)
-        .draw()?;
-    Ok(())
-}
-
 /// A bar of height `s.mean` at `x`, `±half` wide, with a `± sd` error bar.
-pub(super) fn bar<'a, DB: DrawingBackend + 'a>(
-    chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+pub(super) fn bar(
+    chart: &mut Chart,
     x: f64,
     half: f64,
     s: Summary,
     c: RGBColor,
-) -> Result<(), DrawError>
-where
-    DB::ErrorType: 'static,
-{
+) -> Result<(), DrawError> {
     chart.draw_series([Rectangle::new(
         [(x - half, 0.0), (x + half, s.mean)],
         c.filled(),

@@ -2,8 +2,8 @@
 
 use plotters::prelude::*;
 
-use super::ch02::{bar, heatmap, legend};
-use super::style::{band, color, error_bar, svg, text};
+use super::ch02::{bar, heatmap};
+use super::style::{Chart, band, color, error_bar, legend, svg, text};
 use super::{DrawError, Figure};
 use crate::experiment::heads::{
     H, RANDOM_HEADS, RANK_SEEDS, RELATION_N, SEEDS, SPLITS, TRAIN_SCHEDULE, TRAIN_SEEDS,
@@ -61,21 +61,14 @@ fn head_patterns() -> Result<String, DrawError> {
     })
 }
 
-fn line_with_band<DB: DrawingBackend>(
-    chart: &mut ChartContext<
-        '_,
-        DB,
-        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
-    >,
+fn line_with_band(
+    chart: &mut Chart,
     xs: &[f64],
     s: &[Summary],
     c: RGBColor,
     dashed: bool,
     label: &str,
-) -> Result<(), DrawError>
-where
-    DB::ErrorType: 'static,
-{
+) -> Result<(), DrawError> {
     let lo: Vec<f64> = s.iter().map(|v| v.mean - v.sd).collect();
     let hi: Vec<f64> = s.iter().map(|v| v.mean + v.sd).collect();
     chart.draw_series([band(xs, &lo, &hi, c)])?;
@@ -85,7 +78,9 @@ where
         chart
             .draw_series(DashedLineSeries::new(pts.clone(), 6, 4, style))?
             .label(label)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], style));
+            .legend(move |(x, y)| {
+                plotters::element::DashedPathElement::new(vec![(x, y), (x + 16, y)], 4, 3, style)
+            });
     } else {
         chart
             .draw_series(LineSeries::new(pts.clone(), style))?
