@@ -488,14 +488,14 @@ impl Model {
                         })
                         .collect();
                     let mean: f64 = (0..t).map(|j| hc.a[(r, j)] * da[j]).sum();
-                    for j in 0..t {
+                    for (j, &da_j) in da.iter().enumerate() {
                         let (a, row) = (hc.a[(r, j)], b * t + j);
                         // ∂v_j += a_j ∂o
                         for e in 0..d_o.ncols() {
                             dv[(row, e)] += a * d_o[(r, e)];
                         }
                         // ∂s_j = a_j (∂a_j − Σ_m a_m ∂a_m) / √d_k
-                        let ds = a * (da[j] - mean) * scale;
+                        let ds = a * (da_j - mean) * scale;
                         for e in 0..dq.ncols() {
                             dq[(r, e)] += ds * hc.k[(row, e)];
                             dk[(row, e)] += ds * hc.q[(r, e)];
