@@ -23,7 +23,10 @@ impl Measure {
 
 /// Every chapter's measures, in chapter order.
 pub fn all() -> Vec<Measure> {
-    let chapters: [fn() -> Vec<Measure>; 1] = [experiment::mismatch::measures];
+    let chapters: [fn() -> Vec<Measure>; 2] = [
+        experiment::mismatch::measures,
+        experiment::learning_cost::measures,
+    ];
     chapters.iter().flat_map(|f| f()).collect()
 }
 
