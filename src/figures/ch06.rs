@@ -109,6 +109,9 @@ fn steps_ecdf() -> Result<String, DrawError> {
     })
 }
 
+/// A per-evaluation curve of a run.
+type Curve = fn(&Run) -> &[f64];
+
 /// Mean and band of one curve of an arm against the evaluation steps.
 fn draw_curve<DB: DrawingBackend>(
     chart: &mut ChartContext<
@@ -117,7 +120,7 @@ fn draw_curve<DB: DrawingBackend>(
         Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
     >,
     arm: &Arm,
-    field: fn(&Run) -> &[f64],
+    field: Curve,
     i: usize,
     label: &str,
 ) -> Result<(), DrawError>
@@ -272,7 +275,7 @@ fn examples() -> Result<String, DrawError> {
 fn geometry() -> Result<String, DrawError> {
     let f = book();
     let s = f.setup;
-    let rows: [(&str, fn(&Run) -> &[f64], std::ops::Range<f64>); 2] = [
+    let rows: [(&str, Curve, std::ops::Range<f64>); 2] = [
         (
             "Spearman ρ(raw x_q·x_j, x_q W_QK x_jᵀ)",
             |r| &r.rho,
