@@ -329,6 +329,20 @@ impl Model {
     /// pass needs. Only the query (last) row is read out, so the last layer
     /// computes its query rows alone.
     ///
+    /// ```
+    /// use attention_geometry::random::{gaussian, seeded};
+    /// use attention_geometry::train::{Config, Model, Qk};
+    /// let mut rng = seeded(0);
+    /// let model = Model::init(Config { layers: 2, ..Config::single(6, 5, Qk::Untied) }, &mut rng);
+    /// let (a, b) = (gaussian(&mut rng, 4, 6, 1.0), gaussian(&mut rng, 4, 6, 1.0));
+    /// let fwd = model.forward_batch(&[&a, &b]);
+    /// assert_eq!(fwd.probs.shape(), (2, 5));
+    /// assert!((fwd.probs.row(1).sum() - 1.0).abs() < 1e-12);
+    /// assert_eq!(fwd.weights(0, 0).shape(), (8, 4)); // inner layer: every row asks
+    /// assert_eq!(fwd.weights(1, 0).shape(), (2, 4)); // last layer: the query rows
+    /// assert_eq!(fwd.weights(1, 0)[(0, 3)], 0.0);     // no self-attention
+    /// ```
+    ///
     /// # Panics
     /// If the batch is empty, an input is not `d` wide or not `T` long, or
     /// has one row without self-attention.
