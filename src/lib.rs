@@ -10,6 +10,9 @@
 //! (with the default `render` feature) [`render`] builds the book.
 
 pub mod attention;
+pub mod attribution;
+pub mod coverage;
+pub mod multi_head;
 pub mod projection;
 pub mod random;
 pub mod stats;

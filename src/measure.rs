@@ -23,8 +23,10 @@ impl Measure {
 
 /// Every chapter's measures, in chapter order.
 pub fn all() -> Vec<Measure> {
-    let chapters: [fn() -> Vec<Measure>; 2] = [
+    let chapters: [fn() -> Vec<Measure>; 4] = [
         experiment::mismatch::measures,
+        experiment::coverage::measures,
+        experiment::heads::measures,
         experiment::learning_cost::measures,
     ];
     chapters.iter().flat_map(|f| f()).collect()

@@ -4,6 +4,7 @@
 
 use std::sync::OnceLock;
 
+use super::par_map;
 use crate::measure::{Measure, fixed, pm};
 use crate::projection::symmetric_share;
 use crate::random::seeded;
@@ -184,31 +185,18 @@ pub fn run(setup: Setup, relation: Relation, qk: Qk, variant: Variant, lr: f64, 
     }
 }
 
-/// `f` over `jobs` on every available core; the order of the results is
-/// the order of the jobs, whatever the number of threads.
+/// `f` over `jobs` with [`par_map`], even-numbered jobs first so that both
+/// threads get a share of every kind of arm; results in job order.
 fn parallel<J: Sync, R: Send>(jobs: &[J], f: impl Fn(&J) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(jobs.len().max(1));
+    let order: Vec<usize> = (0..jobs.len())
+        .step_by(2)
+        .chain((1..jobs.len()).step_by(2))
+        .collect();
+    let results = par_map(jobs.len() as u64, |i| f(&jobs[order[i as usize]]));
     let mut out: Vec<Option<R>> = (0..jobs.len()).map(|_| None).collect();
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|w| {
-                let f = &f;
-                s.spawn(move || {
-                    (w..jobs.len())
-                        .step_by(threads)
-                        .map(|i| (i, f(&jobs[i])))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        for h in handles {
-            for (i, r) in h.join().expect("a training thread panicked") {
-                out[i] = Some(r);
-            }
-        }
-    });
+    for (&j, r) in order.iter().zip(results) {
+        out[j] = Some(r);
+    }
     out.into_iter().map(|r| r.expect("every job ran")).collect()
 }
 

@@ -2,7 +2,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{Canvas, band, color, error_bar, span, svg, text};
+use super::style::{Canvas, band, color, error_bar, legend, span, svg, text};
 use super::{DrawError, Figure};
 use crate::experiment::mismatch::{BOOK, Coupling, SEEDS, Trial, book, pairs, plane, spectrum};
 use crate::stats::{histogram, spearman};
@@ -196,13 +196,7 @@ fn agreement() -> Result<String, DrawError> {
             }))?
             .label("chance")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 12, y)], BLACK.stroke_width(2)));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(text(12))
-            .border_style(BLACK)
-            .background_style(WHITE)
-            .draw()?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         Ok(())
     })
 }
@@ -251,12 +245,7 @@ fn rank_shift() -> Result<String, DrawError> {
                     Rectangle::new([(x, y - 5), (x + 10, y + 5)], c.mix(0.45).filled())
                 });
         }
-        chart
-            .configure_series_labels()
-            .label_font(text(12))
-            .border_style(BLACK)
-            .background_style(WHITE)
-            .draw()?;
+        legend(&mut chart, SeriesLabelPosition::MiddleRight)?;
         Ok(())
     })
 }
@@ -309,12 +298,7 @@ fn bilinear_spectrum() -> Result<String, DrawError> {
                     PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2))
                 });
         }
-        chart
-            .configure_series_labels()
-            .label_font(text(12))
-            .border_style(BLACK)
-            .background_style(WHITE)
-            .draw()?;
+        legend(&mut chart, SeriesLabelPosition::MiddleRight)?;
         Ok(())
     })
 }

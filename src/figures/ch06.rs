@@ -2,7 +2,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{Canvas, band, color, error_bar, svg, text};
+use super::style::{Canvas, Chart, band, color, error_bar, legend, svg, text};
 use super::{DrawError, Figure};
 use crate::experiment::learning_cost::{Arm, Run, Variant, book};
 use crate::stats::ecdf;
@@ -38,19 +38,6 @@ pub const FIGURES: &[Figure] = &[
 /// A legend entry line of colour `i`.
 fn legend_line(i: usize) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
     move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], color(i).stroke_width(3))
-}
-
-/// Draw the legend of a chart in the given corner.
-macro_rules! legend {
-    ($chart:expr, $pos:expr) => {
-        $chart
-            .configure_series_labels()
-            .position($pos)
-            .label_font(text(12))
-            .border_style(BLACK)
-            .background_style(WHITE)
-            .draw()?
-    };
 }
 
 fn steps_ecdf() -> Result<String, DrawError> {
@@ -103,7 +90,7 @@ fn steps_ecdf() -> Result<String, DrawError> {
                     ))
                     .legend(legend_line(i));
             }
-            legend!(chart, SeriesLabelPosition::LowerRight);
+            legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         }
         Ok(())
     })
@@ -113,20 +100,13 @@ fn steps_ecdf() -> Result<String, DrawError> {
 type Curve = fn(&Run) -> &[f64];
 
 /// Mean and band of one curve of an arm against the evaluation steps.
-fn draw_curve<DB: DrawingBackend>(
-    chart: &mut ChartContext<
-        '_,
-        DB,
-        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
-    >,
+fn draw_curve(
+    chart: &mut Chart<'_, '_>,
     arm: &Arm,
     field: Curve,
     i: usize,
     label: &str,
-) -> Result<(), DrawError>
-where
-    DB::ErrorType: 'static,
-{
+) -> Result<(), DrawError> {
     let xs: Vec<f64> = arm.runs[0]
         .history
         .steps
@@ -186,7 +166,7 @@ fn loss_curves() -> Result<String, DrawError> {
                 .legend(|(x, y)| {
                     PathElement::new(vec![(x, y), (x + 14, y)], BLACK.stroke_width(1))
                 });
-            legend!(chart, SeriesLabelPosition::UpperRight);
+            legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         }
         Ok(())
     })
@@ -267,7 +247,7 @@ fn examples() -> Result<String, DrawError> {
             )])?
             .label("chance")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], BLACK.stroke_width(1)));
-        legend!(chart, SeriesLabelPosition::LowerRight);
+        legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         Ok(())
     })
 }
@@ -313,7 +293,7 @@ fn geometry() -> Result<String, DrawError> {
                     qk.name(),
                 )?;
             }
-            legend!(chart, SeriesLabelPosition::LowerLeft);
+            legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
         }
         Ok(())
     })

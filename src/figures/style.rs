@@ -4,6 +4,7 @@
 use std::sync::Once;
 
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use super::DrawError;
@@ -98,4 +99,23 @@ pub fn band(xs: &[f64], lo: &[f64], hi: &[f64], color: RGBColor) -> Polygon<(f64
         upper.chain(lower).collect::<Vec<_>>(),
         color.mix(0.2).filled(),
     )
+}
+
+/// A chart with two continuous axes on an SVG canvas.
+pub type Chart<'a, 'b> =
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// Draw the series labels in the book's style (boxed, white, 12 px) at `position`.
+pub fn legend<'a, 'b: 'a>(
+    chart: &mut Chart<'a, 'b>,
+    position: SeriesLabelPosition,
+) -> Result<(), DrawError> {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .label_font(text(12))
+        .border_style(BLACK)
+        .background_style(WHITE)
+        .draw()?;
+    Ok(())
 }
