@@ -23,10 +23,11 @@ impl Measure {
 
 /// Every chapter's measures, in chapter order.
 pub fn all() -> Vec<Measure> {
-    let chapters: [fn() -> Vec<Measure>; 3] = [
+    let chapters: [fn() -> Vec<Measure>; 4] = [
         experiment::mismatch::measures,
         experiment::coverage::measures,
         experiment::heads::measures,
+        experiment::learning_cost::measures,
     ];
     chapters.iter().flat_map(|f| f()).collect()
 }

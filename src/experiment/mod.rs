@@ -7,6 +7,7 @@
 
 pub mod coverage;
 pub mod heads;
+pub mod learning_cost;
 pub mod mismatch;
 
 /// `f` over seeds `0..seeds` on two threads, in seed order: each seed's

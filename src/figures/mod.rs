@@ -10,6 +10,7 @@ pub mod style;
 mod ch01;
 mod ch02;
 mod ch03;
+mod ch06;
 
 use std::fs;
 use std::io::Write;
@@ -40,7 +41,7 @@ impl Figure {
 
 /// Every figure of the book, in chapter order.
 pub fn registry() -> Vec<Figure> {
-    [ch01::FIGURES, ch02::FIGURES, ch03::FIGURES].concat()
+    [ch01::FIGURES, ch02::FIGURES, ch03::FIGURES, ch06::FIGURES].concat()
 }
 
 /// Look up figures by name; an unknown name is an error that lists the valid ones.
