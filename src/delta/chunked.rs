@@ -1,0 +1,288 @@
+//! The chunkwise-parallel form of KDA: within a chunk the delta corrections
+//! are solved at once by the WY/UT transform; between chunks the state carries.
+
+use nalgebra::{DMatrix, DVector};
+
+use super::check_shapes;
+
+/// How `exp(Γ_r − Γ_j)` inside a chunk is formed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecayForm {
+    /// `exp(Γ_r − Γ_j)` from the difference, masked to `j ≤ r` before `exp`:
+    /// always finite, `L²·K` exponentials per chunk.
+    Difference,
+    /// `exp(Γ_r) · exp(−Γ_j)` as two matrix factors: a matrix product, but
+    /// `exp(−Γ_j)` overflows (and `∞ · 0 = NaN`) once a chunk decays past `e^−709`.
+    Factorised,
+    /// Per key channel: factorised where the chunk's `|Γ|` stays below
+    /// [`SAFE_EXPONENT`] (both factors finite, no loss of precision), the
+    /// difference form elsewhere. The default of [`kda_chunked`].
+    Auto,
+}
+
+/// Largest `|Γ|` within a chunk for which `Auto` factorises a channel:
+/// `e^{±300}` and their products stay far inside `f64`.
+pub const SAFE_EXPONENT: f64 = 300.0;
+
+/// KDA computed chunk by chunk (WY/UT transform); equal to [`super::kda`] up to rounding.
+///
+/// For a chunk of `L ≤ C` steps with incoming state `S0` (local `r, j < L`):
+/// ```text
+/// Γ_r = Σ_{i≤r} g_i,   E_rj = exp(Γ_r − Γ_j)              (j ≤ r)
+/// A_kk[r,j] = β_r Σ_d k_r[d] k_j[d] E_rj[d]   (j < r),   A_qk[r,j] = Σ_d s q_r[d] k_j[d] E_rj[d]   (j ≤ r)
+/// W = (I + A_kk)⁻¹ diag(β) (K ⊙ e^Γ),   U = (I + A_kk)⁻¹ diag(β) V,   N = U − W S0
+/// O = (sQ ⊙ e^Γ) S0 + A_qk N,   S_next = Diag(e^{Γ_{L−1}}) S0 + (K ⊙ e^{Γ_{L−1} − Γ})ᵀ N
+/// ```
+/// Any `T` (the last chunk is partial) and any `chunk_size ≥ 1`. Memory beyond
+/// inputs and outputs: `O(K·V + C·(K + V) + C²)`.
+///
+/// # Shapes
+/// As [`super::kda`]: `q, k, g: [T, K]`, `v: [T, V]`, `beta: [T]`,
+/// `initial_state: [K, V]` → `(outputs [T, V], final_state [K, V])`.
+///
+/// # Panics
+/// If the shapes disagree (the message names them) or `chunk_size` is 0.
+///
+/// ```
+/// use attention_geometry::delta::{kda, kda_chunked};
+/// use attention_geometry::random::{gaussian, seeded};
+/// use nalgebra::DVector;
+/// let mut rng = seeded(0);
+/// let (q, k, v) = (gaussian(&mut rng, 10, 4, 0.5), gaussian(&mut rng, 10, 4, 0.5), gaussian(&mut rng, 10, 3, 1.0));
+/// let g = gaussian(&mut rng, 10, 4, 1.0).map(|x| -x.abs());
+/// let beta = DVector::from_element(10, 0.5);
+/// let (o1, s1) = kda(&q, &k, &v, &g, &beta, 0.5, None);
+/// let (o2, s2) = kda_chunked(&q, &k, &v, &g, &beta, 0.5, None, 4);
+/// assert!((o1 - o2).amax() < 1e-12 && (s1 - s2).amax() < 1e-12);
+/// ```
+///
+/// Introduced in chapter 7.
+#[allow(clippy::too_many_arguments)]
+pub fn kda_chunked(
+    q: &DMatrix<f64>,
+    k: &DMatrix<f64>,
+    v: &DMatrix<f64>,
+    g: &DMatrix<f64>,
+    beta: &DVector<f64>,
+    scale: f64,
+    initial_state: Option<&DMatrix<f64>>,
+    chunk_size: usize,
+) -> (DMatrix<f64>, DMatrix<f64>) {
+    kda_chunked_with(q, k, v, g, beta, scale, initial_state, chunk_size, DecayForm::Auto)
+}
+
+/// [`kda_chunked`] with a chosen way of forming the in-chunk decay (see [`DecayForm`]).
+///
+/// # Panics
+/// As [`kda_chunked`].
+///
+/// ```
+/// use attention_geometry::delta::{kda_chunked_with, DecayForm};
+/// use nalgebra::{DMatrix, DVector};
+/// let (t, d) = (64, 2);
+/// let x = DMatrix::from_element(t, d, 0.5);
+/// let g = DMatrix::from_element(t, d, -20.0); // the chunk decays to e^-1280
+/// let beta = DVector::from_element(t, 0.5);
+/// let run = |form| kda_chunked_with(&x, &x, &x, &g, &beta, 1.0, None, 64, form).0;
+/// assert!(run(DecayForm::Difference).iter().all(|o| o.is_finite()));
+/// assert!(run(DecayForm::Factorised).iter().any(|o| o.is_nan()));
+/// ```
+///
+/// Introduced in chapter 7.
+#[allow(clippy::too_many_arguments)]
+pub fn kda_chunked_with(
+    q: &DMatrix<f64>,
+    k: &DMatrix<f64>,
+    v: &DMatrix<f64>,
+    g: &DMatrix<f64>,
+    beta: &DVector<f64>,
+    scale: f64,
+    initial_state: Option<&DMatrix<f64>>,
+    chunk_size: usize,
+    form: DecayForm,
+) -> (DMatrix<f64>, DMatrix<f64>) {
+    let g_shape = ("[T, K]", g.shape(), k.shape());
+    check_shapes("kda_chunked", q, k, v, Some(beta), Some(g_shape), initial_state);
+    assert!(chunk_size >= 1, "kda_chunked: chunk_size must be at least 1 (got 0)");
+    let (t_len, kd) = k.shape();
+    let vd = v.ncols();
+    let mut s = initial_state.cloned().unwrap_or_else(|| DMatrix::zeros(kd, vd));
+    let mut out = DMatrix::zeros(t_len, vd);
+    for t0 in (0..t_len).step_by(chunk_size) {
+        let l = chunk_size.min(t_len - t0);
+        let c = Chunk::new(
+            &q.rows(t0, l).clone_owned(),
+            &k.rows(t0, l).clone_owned(),
+            &g.rows(t0, l).clone_owned(),
+            &beta.rows(t0, l).clone_owned(),
+            scale,
+            form,
+        );
+        // T = (I + A_kk)⁻¹  [L, L]
+        let mut t = DMatrix::identity(l, l);
+        solve_unit_lower(&c.a_kk, &mut t);
+        // W = T diag(β) (K ⊙ e^Γ)  [L, K];  U = T diag(β) V  [L, V]
+        let mut bk = c.k_decayed.clone();
+        let mut bv = v.rows(t0, l).clone_owned();
+        for r in 0..l {
+            bk.row_mut(r).scale_mut(c.beta[r]);
+            bv.row_mut(r).scale_mut(c.beta[r]);
+        }
+        let w = &t * bk;
+        let mut n = &t * bv;
+        // N = U − W S0  [L, V]
+        n.gemm(-1.0, &w, &s, 1.0);
+        // O = (sQ ⊙ e^Γ) S0 + A_qk N  [L, V]
+        let mut o = &c.q_decayed * &s;
+        o.gemm(1.0, &c.a_qk, &n, 1.0);
+        out.rows_mut(t0, l).copy_from(&o);
+        // S ← Diag(e^{Γ_last}) S0 + (K ⊙ e^{Γ_last − Γ})ᵀ N  [K, V]
+        let last = c.gamma.row(l - 1).transpose().map(f64::exp);
+        s.column_iter_mut().for_each(|mut col| col.component_mul_assign(&last));
+        let mut kg_t = c.k.transpose();
+        for r in 0..l {
+            for d in 0..kd {
+                kg_t[(d, r)] *= (c.gamma[(l - 1, d)] - c.gamma[(r, d)]).exp();
+            }
+        }
+        s.gemm(1.0, &kg_t, &n, 1.0);
+    }
+    (out, s)
+}
+
+/// Solve `(I + A) X = B` in place for strictly lower triangular `A` `[L, L]`, `B: [L, n]`.
+fn solve_unit_lower(a: &DMatrix<f64>, b: &mut DMatrix<f64>) {
+    // X[r] = B[r] − Σ_{j<r} A[r, j] X[j]
+    for r in 1..a.nrows() {
+        for j in 0..r {
+            let a_rj = a[(r, j)];
+            if a_rj != 0.0 {
+                for c in 0..b.ncols() {
+                    b[(r, c)] -= a_rj * b[(j, c)];
+                }
+            }
+        }
+    }
+}
+
+/// The in-chunk quantities shared by [`kda_chunked`] and [`chunk_matrices`].
+struct Chunk {
+    k: DMatrix<f64>,
+    beta: DVector<f64>,
+    /// `Γ`, `[L, K]`
+    gamma: DMatrix<f64>,
+    /// `K ⊙ e^Γ`, `[L, K]`
+    k_decayed: DMatrix<f64>,
+    /// `sQ ⊙ e^Γ`, `[L, K]`
+    q_decayed: DMatrix<f64>,
+    /// strictly lower, rows scaled by β, `[L, L]`
+    a_kk: DMatrix<f64>,
+    /// lower with the diagonal, `[L, L]`
+    a_qk: DMatrix<f64>,
+}
+
+impl Chunk {
+    fn new(q: &DMatrix<f64>, k: &DMatrix<f64>, g: &DMatrix<f64>, beta: &DVector<f64>, scale: f64, form: DecayForm) -> Chunk {
+        let (l, kd) = k.shape();
+        // Γ_r = Σ_{i≤r} g_i  [L, K]
+        let mut gamma = g.clone();
+        for r in 1..l {
+            for d in 0..kd {
+                gamma[(r, d)] += gamma[(r - 1, d)];
+            }
+        }
+        let e = gamma.map(f64::exp);
+        let k_decayed = k.component_mul(&e);
+        let q_decayed = (q * scale).component_mul(&e);
+        let factorise = |d: usize| match form {
+            DecayForm::Difference => false,
+            DecayForm::Factorised => true,
+            DecayForm::Auto => gamma.column(d).amax() <= SAFE_EXPONENT,
+        };
+        let (fast, slow): (Vec<usize>, Vec<usize>) = (0..kd).partition(|&d| factorise(d));
+        // factorised channels: A[r, j] = Σ_d (x_r[d] e^{Γ_r[d]}) (k_j[d] e^{−Γ_j[d]})  [L, L]
+        let mut k_inv_t = DMatrix::zeros(kd, l);
+        for &d in &fast {
+            for j in 0..l {
+                k_inv_t[(d, j)] = k[(j, d)] * (-gamma[(j, d)]).exp();
+            }
+        }
+        let mut a_kk = &k_decayed * &k_inv_t;
+        let mut a_qk = &q_decayed * &k_inv_t;
+        // other channels: E_rj = exp(Γ_r − Γ_j), masked to j ≤ r before exp
+        for &d in &slow {
+            for r in 0..l {
+                for j in 0..=r {
+                    let kj = k[(j, d)] * (gamma[(r, d)] - gamma[(j, d)]).exp();
+                    a_qk[(r, j)] += scale * q[(r, d)] * kj;
+                    if j < r {
+                        a_kk[(r, j)] += k[(r, d)] * kj;
+                    }
+                }
+            }
+        }
+        for r in 0..l {
+            for j in 0..l {
+                if j >= r {
+                    a_kk[(r, j)] = 0.0;
+                } else {
+                    a_kk[(r, j)] *= beta[r];
+                }
+                if j > r {
+                    a_qk[(r, j)] = 0.0;
+                }
+            }
+        }
+        Chunk { k: k.clone(), beta: beta.clone(), gamma, k_decayed, q_decayed, a_kk, a_qk }
+    }
+}
+
+/// The matrices of one chunk, for inspection.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChunkMatrices {
+    /// `Γ`, the in-chunk cumulative log decay, `[L, K]`.
+    pub gamma: DMatrix<f64>,
+    /// `A_kk`, strictly lower triangular, row `r` scaled by `β_r`, `[L, L]`.
+    pub a_kk: DMatrix<f64>,
+    /// `T = (I + A_kk)⁻¹`, unit lower triangular, `[L, L]`.
+    pub t: DMatrix<f64>,
+    /// `A_qk`, lower triangular with the diagonal, `[L, L]`.
+    pub a_qk: DMatrix<f64>,
+}
+
+/// The matrices [`kda_chunked`] builds for one chunk of `L` steps (difference form).
+///
+/// ```text
+/// A_kk[r,j] = β_r Σ_d k_r[d] k_j[d] exp(Γ_r[d] − Γ_j[d]),  j < r;    T = (I + A_kk)⁻¹
+/// ```
+///
+/// # Shapes
+/// `q, k, g: [L, K]`, `beta: [L]` → the fields of [`ChunkMatrices`].
+///
+/// # Panics
+/// If the shapes disagree.
+///
+/// ```
+/// use attention_geometry::delta::chunk_matrices;
+/// use nalgebra::{dmatrix, dvector, DMatrix};
+/// let k = dmatrix![1.0, 0.0; 1.0, 0.0];
+/// let m = chunk_matrices(&k, &k, &DMatrix::zeros(2, 2), &dvector![1.0, 0.5], 1.0);
+/// assert_eq!(m.a_kk[(1, 0)], 0.5);
+/// assert_eq!(m.t[(1, 0)], -0.5);
+/// ```
+///
+/// Introduced in chapter 7.
+pub fn chunk_matrices(
+    q: &DMatrix<f64>,
+    k: &DMatrix<f64>,
+    g: &DMatrix<f64>,
+    beta: &DVector<f64>,
+    scale: f64,
+) -> ChunkMatrices {
+    let g_shape = ("[L, K]", g.shape(), k.shape());
+    check_shapes("chunk_matrices", q, k, k, Some(beta), Some(g_shape), None);
+    let c = Chunk::new(q, k, g, beta, scale, DecayForm::Difference);
+    let mut t = DMatrix::identity(k.nrows(), k.nrows());
+    solve_unit_lower(&c.a_kk, &mut t);
+    ChunkMatrices { gamma: c.gamma, a_kk: c.a_kk, t, a_qk: c.a_qk }
+}
