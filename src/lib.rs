@@ -10,6 +10,7 @@
 //! (with the default `render` feature) [`render`] builds the book.
 
 pub mod attention;
+pub mod bench;
 pub mod delta;
 pub mod projection;
 pub mod random;

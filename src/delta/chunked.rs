@@ -110,56 +110,55 @@ pub fn kda_chunked_with(
     let mut out = DMatrix::zeros(t_len, vd);
     for t0 in (0..t_len).step_by(chunk_size) {
         let l = chunk_size.min(t_len - t0);
-        let c = Chunk::new(
-            &q.rows(t0, l).clone_owned(),
-            &k.rows(t0, l).clone_owned(),
-            &g.rows(t0, l).clone_owned(),
-            &beta.rows(t0, l).clone_owned(),
-            scale,
-            form,
-        );
+        let c = Chunk::new(q, k, g, beta, scale, form, t0, l);
         // T = (I + A_kk)⁻¹  [L, L]
         let mut t = DMatrix::identity(l, l);
         solve_unit_lower(&c.a_kk, &mut t);
         // W = T diag(β) (K ⊙ e^Γ)  [L, K];  U = T diag(β) V  [L, V]
         let mut bk = c.k_decayed.clone();
-        let mut bv = v.rows(t0, l).clone_owned();
-        for r in 0..l {
-            bk.row_mut(r).scale_mut(c.beta[r]);
-            bv.row_mut(r).scale_mut(c.beta[r]);
+        let mut bv = DMatrix::zeros(l, vd);
+        for d in 0..kd {
+            bk.column_mut(d).component_mul_assign(&c.beta);
         }
-        let w = &t * bk;
-        let mut n = &t * bv;
+        for j in 0..vd {
+            let vj = column(v, j, t0, l);
+            bv.column_mut(j).iter_mut().zip(vj).zip(c.beta.iter()).for_each(|((x, v), b)| *x = v * b);
+        }
+        let mut w = DMatrix::zeros(l, kd);
+        w.gemm(1.0, &t, &bk, 0.0);
+        let mut n = DMatrix::zeros(l, vd);
+        n.gemm(1.0, &t, &bv, 0.0);
         // N = U − W S0  [L, V]
         n.gemm(-1.0, &w, &s, 1.0);
         // O = (sQ ⊙ e^Γ) S0 + A_qk N  [L, V]
-        let mut o = &c.q_decayed * &s;
+        let mut o = out.rows_mut(t0, l);
+        o.gemm(1.0, &c.q_decayed, &s, 0.0);
         o.gemm(1.0, &c.a_qk, &n, 1.0);
-        out.rows_mut(t0, l).copy_from(&o);
         // S ← Diag(e^{Γ_last}) S0 + (K ⊙ e^{Γ_last − Γ})ᵀ N  [K, V]
-        let last = c.gamma.row(l - 1).transpose().map(f64::exp);
-        s.column_iter_mut().for_each(|mut col| col.component_mul_assign(&last));
-        let mut kg_t = c.k.transpose();
-        for r in 0..l {
-            for d in 0..kd {
-                kg_t[(d, r)] *= (c.gamma[(l - 1, d)] - c.gamma[(r, d)]).exp();
-            }
-        }
-        s.gemm(1.0, &kg_t, &n, 1.0);
+        s.column_iter_mut().for_each(|mut col| col.component_mul_assign(&c.decay_last));
+        s.gemm(1.0, &c.k_to_last_t, &n, 1.0);
     }
     (out, s)
 }
 
+/// Rows `t0..t0 + l` of column `d` of `m`, as a slice (column-major storage).
+fn column(m: &DMatrix<f64>, d: usize, t0: usize, l: usize) -> &[f64] {
+    let n = m.nrows();
+    &m.as_slice()[d * n + t0..d * n + t0 + l]
+}
+
 /// Solve `(I + A) X = B` in place for strictly lower triangular `A` `[L, L]`, `B: [L, n]`.
 fn solve_unit_lower(a: &DMatrix<f64>, b: &mut DMatrix<f64>) {
-    // X[r] = B[r] − Σ_{j<r} A[r, j] X[j]
-    for r in 1..a.nrows() {
-        for j in 0..r {
-            let a_rj = a[(r, j)];
-            if a_rj != 0.0 {
-                for c in 0..b.ncols() {
-                    b[(r, c)] -= a_rj * b[(j, c)];
-                }
+    let l = a.nrows();
+    let a = a.as_slice();
+    for mut x in b.column_iter_mut() {
+        let x = x.as_mut_slice();
+        // x[i+1..] −= A[i+1.., i] x[i], once x[i] is final
+        for i in 0..l {
+            let xi = x[i];
+            if xi != 0.0 {
+                let a_col = &a[i * l + i + 1..(i + 1) * l];
+                x[i + 1..].iter_mut().zip(a_col).for_each(|(x, a)| *x -= a * xi);
             }
         }
     }
@@ -167,7 +166,6 @@ fn solve_unit_lower(a: &DMatrix<f64>, b: &mut DMatrix<f64>) {
 
 /// The in-chunk quantities shared by [`kda_chunked`] and [`chunk_matrices`].
 struct Chunk {
-    k: DMatrix<f64>,
     beta: DVector<f64>,
     /// `Γ`, `[L, K]`
     gamma: DMatrix<f64>,
@@ -175,6 +173,10 @@ struct Chunk {
     k_decayed: DMatrix<f64>,
     /// `sQ ⊙ e^Γ`, `[L, K]`
     q_decayed: DMatrix<f64>,
+    /// `e^{Γ_{L−1}}`, `[K]`
+    decay_last: DVector<f64>,
+    /// `(K ⊙ e^{Γ_{L−1} − Γ})ᵀ`, `[K, L]`
+    k_to_last_t: DMatrix<f64>,
     /// strictly lower, rows scaled by β, `[L, L]`
     a_kk: DMatrix<f64>,
     /// lower with the diagonal, `[L, L]`
@@ -182,47 +184,84 @@ struct Chunk {
 }
 
 impl Chunk {
-    fn new(q: &DMatrix<f64>, k: &DMatrix<f64>, g: &DMatrix<f64>, beta: &DVector<f64>, scale: f64, form: DecayForm) -> Chunk {
-        let (l, kd) = k.shape();
-        // Γ_r = Σ_{i≤r} g_i  [L, K]
-        let mut gamma = g.clone();
-        for r in 1..l {
-            for d in 0..kd {
-                gamma[(r, d)] += gamma[(r - 1, d)];
-            }
-        }
-        let e = gamma.map(f64::exp);
-        let k_decayed = k.component_mul(&e);
-        let q_decayed = (q * scale).component_mul(&e);
-        let factorise = |d: usize| match form {
-            DecayForm::Difference => false,
-            DecayForm::Factorised => true,
-            DecayForm::Auto => gamma.column(d).amax() <= SAFE_EXPONENT,
-        };
-        let (fast, slow): (Vec<usize>, Vec<usize>) = (0..kd).partition(|&d| factorise(d));
-        // factorised channels: A[r, j] = Σ_d (x_r[d] e^{Γ_r[d]}) (k_j[d] e^{−Γ_j[d]})  [L, L]
+    /// The chunk of steps `t0..t0 + l` of the inputs.
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        q: &DMatrix<f64>,
+        k: &DMatrix<f64>,
+        g: &DMatrix<f64>,
+        beta: &DVector<f64>,
+        scale: f64,
+        form: DecayForm,
+        t0: usize,
+        l: usize,
+    ) -> Chunk {
+        let kd = k.ncols();
+        let mut gamma = DMatrix::zeros(l, kd);
+        let mut k_decayed = DMatrix::zeros(l, kd);
+        let mut q_decayed = DMatrix::zeros(l, kd);
+        let mut decay_last = DVector::zeros(kd);
+        // K ⊙ e^{−Γ}, transposed, on factorised channels only  [K, L]
         let mut k_inv_t = DMatrix::zeros(kd, l);
-        for &d in &fast {
-            for j in 0..l {
-                k_inv_t[(d, j)] = k[(j, d)] * (-gamma[(j, d)]).exp();
+        let mut k_to_last_t = DMatrix::zeros(kd, l);
+        let mut slow = Vec::new();
+        for d in 0..kd {
+            let (qd, kd_, gd) = (column(q, d, t0, l), column(k, d, t0, l), column(g, d, t0, l));
+            // Γ_r = Σ_{i≤r} g_i
+            let mut acc = 0.0;
+            let mut gamma_d = gamma.column_mut(d);
+            for r in 0..l {
+                acc += gd[r];
+                gamma_d[r] = acc;
+            }
+            let bound = gamma_d.amax();
+            let last = gamma_d[l - 1];
+            decay_last[d] = last.exp();
+            let factorise = match form {
+                DecayForm::Difference => false,
+                DecayForm::Factorised => true,
+                DecayForm::Auto => bound <= SAFE_EXPONENT,
+            };
+            if !factorise {
+                slow.push(d);
+            }
+            for r in 0..l {
+                let gr = gamma[(r, d)];
+                let e = gr.exp();
+                k_decayed[(r, d)] = kd_[r] * e;
+                q_decayed[(r, d)] = scale * qd[r] * e;
+                if factorise {
+                    // e^{−Γ_r} = 1 / e^{Γ_r} and e^{Γ_last − Γ_r} = e^{Γ_last} e^{−Γ_r}, all finite here
+                    let inv = kd_[r] / e;
+                    k_inv_t[(d, r)] = inv;
+                    k_to_last_t[(d, r)] = inv * decay_last[d];
+                } else {
+                    k_to_last_t[(d, r)] = kd_[r] * (last - gr).exp();
+                }
             }
         }
-        let mut a_kk = &k_decayed * &k_inv_t;
-        let mut a_qk = &q_decayed * &k_inv_t;
+        // factorised channels: A[r, j] = Σ_d (x_r[d] e^{Γ_r[d]}) (k_j[d] e^{−Γ_j[d]})  [L, L]
+        let mut a_kk = DMatrix::zeros(l, l);
+        let mut a_qk = DMatrix::zeros(l, l);
+        a_kk.gemm(1.0, &k_decayed, &k_inv_t, 0.0);
+        a_qk.gemm(1.0, &q_decayed, &k_inv_t, 0.0);
         // other channels: E_rj = exp(Γ_r − Γ_j), masked to j ≤ r before exp
         for &d in &slow {
-            for r in 0..l {
-                for j in 0..=r {
-                    let kj = k[(j, d)] * (gamma[(r, d)] - gamma[(j, d)]).exp();
-                    a_qk[(r, j)] += scale * q[(r, d)] * kj;
+            let (qd, kd_) = (column(q, d, t0, l), column(k, d, t0, l));
+            let gamma_d = gamma.column(d);
+            for j in 0..l {
+                for r in j..l {
+                    let kj = kd_[j] * (gamma_d[r] - gamma_d[j]).exp();
+                    a_qk[(r, j)] += scale * qd[r] * kj;
                     if j < r {
-                        a_kk[(r, j)] += k[(r, d)] * kj;
+                        a_kk[(r, j)] += kd_[r] * kj;
                     }
                 }
             }
         }
-        for r in 0..l {
-            for j in 0..l {
+        let beta = beta.rows(t0, l).clone_owned();
+        for j in 0..l {
+            for r in 0..l {
                 if j >= r {
                     a_kk[(r, j)] = 0.0;
                 } else {
@@ -233,7 +272,7 @@ impl Chunk {
                 }
             }
         }
-        Chunk { k: k.clone(), beta: beta.clone(), gamma, k_decayed, q_decayed, a_kk, a_qk }
+        Chunk { beta, gamma, k_decayed, q_decayed, decay_last, k_to_last_t, a_kk, a_qk }
     }
 }
 
@@ -280,8 +319,9 @@ pub fn chunk_matrices(
     scale: f64,
 ) -> ChunkMatrices {
     let g_shape = ("[L, K]", g.shape(), k.shape());
+    assert!(k.nrows() >= 1, "chunk_matrices: the chunk is empty (k is {:?})", k.shape());
     check_shapes("chunk_matrices", q, k, k, Some(beta), Some(g_shape), None);
-    let c = Chunk::new(q, k, g, beta, scale, DecayForm::Difference);
+    let c = Chunk::new(q, k, g, beta, scale, DecayForm::Difference, 0, k.nrows());
     let mut t = DMatrix::identity(k.nrows(), k.nrows());
     solve_unit_lower(&c.a_kk, &mut t);
     ChunkMatrices { gamma: c.gamma, a_kk: c.a_kk, t, a_qk: c.a_qk }

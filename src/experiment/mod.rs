@@ -5,4 +5,5 @@
 //! quotes as [`crate::measure::Measure`]s. Figures and prose read the same
 //! run, computed once per process.
 
+pub mod delta;
 pub mod mismatch;
