@@ -7,7 +7,10 @@ use std::time::Instant;
 
 use nalgebra::{DMatrix, DVector};
 
-use crate::delta::{flops_chunked, flops_recurrent, flops_softmax, kda, kda_chunked, l2_normalize, softmax_attention};
+use crate::delta::{
+    flops_chunked, flops_recurrent, flops_softmax, kda, kda_chunked, l2_normalize,
+    softmax_attention,
+};
 use crate::random::{gaussian, seeded};
 
 /// The chunk size the bench runs `kda_chunked` with (fla's default).
@@ -83,16 +86,32 @@ pub fn run(ts: &[usize], ds: &[usize], mut progress: impl FnMut(&Row)) -> Vec<Ro
             let scale = 1.0 / (d as f64).sqrt();
             let r = repeats(t);
             let timed: [(&'static str, f64, f64); 3] = [
-                ("softmax", median_seconds(r, || drop(softmax_attention(&q, &k, &v, scale))), flops_softmax(t, d, d)),
-                ("kda", median_seconds(r, || drop(kda(&q, &k, &v, &g, &beta, scale, None))), flops_recurrent(t, d, d)),
+                (
+                    "softmax",
+                    median_seconds(r, || drop(softmax_attention(&q, &k, &v, scale))),
+                    flops_softmax(t, d, d),
+                ),
+                (
+                    "kda",
+                    median_seconds(r, || drop(kda(&q, &k, &v, &g, &beta, scale, None))),
+                    flops_recurrent(t, d, d),
+                ),
                 (
                     "kda_chunked",
-                    median_seconds(r, || drop(kda_chunked(&q, &k, &v, &g, &beta, scale, None, CHUNK))),
+                    median_seconds(r, || {
+                        drop(kda_chunked(&q, &k, &v, &g, &beta, scale, None, CHUNK))
+                    }),
                     flops_chunked(t, d, d, CHUNK),
                 ),
             ];
             for (mixer, seconds, flops) in timed {
-                let row = Row { mixer, t, d, seconds, flops };
+                let row = Row {
+                    mixer,
+                    t,
+                    d,
+                    seconds,
+                    flops,
+                };
                 progress(&row);
                 rows.push(row);
             }
@@ -104,7 +123,10 @@ pub fn run(ts: &[usize], ds: &[usize], mut progress: impl FnMut(&Row)) -> Vec<Ro
 /// The table the bench prints: one line per kernel and size, with the share
 /// of the measured matrix-multiply throughput `peak` (GFLOP/s).
 pub fn table(rows: &[Row], peak: f64) -> String {
-    let mut s = format!("{:<12} {:>6} {:>4} {:>12} {:>10} {:>9}\n", "mixer", "T", "K=V", "median ms", "GFLOP/s", "of gemm");
+    let mut s = format!(
+        "{:<12} {:>6} {:>4} {:>12} {:>10} {:>9}\n",
+        "mixer", "T", "K=V", "median ms", "GFLOP/s", "of gemm"
+    );
     for r in rows {
         s += &format!(
             "{:<12} {:>6} {:>4} {:>12.3} {:>10.2} {:>8.0}%\n",
@@ -121,6 +143,10 @@ pub fn table(rows: &[Row], peak: f64) -> String {
 
 /// The speed-up of `kda_chunked` over `kda` at `(t, d)`, if both were measured.
 pub fn speedup(rows: &[Row], t: usize, d: usize) -> Option<f64> {
-    let find = |m: &str| rows.iter().find(|r| r.mixer == m && r.t == t && r.d == d).map(|r| r.seconds);
+    let find = |m: &str| {
+        rows.iter()
+            .find(|r| r.mixer == m && r.t == t && r.d == d)
+            .map(|r| r.seconds)
+    };
     Some(find("kda")? / find("kda_chunked")?)
 }

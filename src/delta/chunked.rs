@@ -68,7 +68,17 @@ pub fn kda_chunked(
     initial_state: Option<&DMatrix<f64>>,
     chunk_size: usize,
 ) -> (DMatrix<f64>, DMatrix<f64>) {
-    kda_chunked_with(q, k, v, g, beta, scale, initial_state, chunk_size, DecayForm::Auto)
+    kda_chunked_with(
+        q,
+        k,
+        v,
+        g,
+        beta,
+        scale,
+        initial_state,
+        chunk_size,
+        DecayForm::Auto,
+    )
 }
 
 /// [`kda_chunked`] with a chosen way of forming the in-chunk decay (see [`DecayForm`]).
@@ -102,11 +112,24 @@ pub fn kda_chunked_with(
     form: DecayForm,
 ) -> (DMatrix<f64>, DMatrix<f64>) {
     let g_shape = ("[T, K]", g.shape(), k.shape());
-    check_shapes("kda_chunked", q, k, v, Some(beta), Some(g_shape), initial_state);
-    assert!(chunk_size >= 1, "kda_chunked: chunk_size must be at least 1 (got 0)");
+    check_shapes(
+        "kda_chunked",
+        q,
+        k,
+        v,
+        Some(beta),
+        Some(g_shape),
+        initial_state,
+    );
+    assert!(
+        chunk_size >= 1,
+        "kda_chunked: chunk_size must be at least 1 (got 0)"
+    );
     let (t_len, kd) = k.shape();
     let vd = v.ncols();
-    let mut s = initial_state.cloned().unwrap_or_else(|| DMatrix::zeros(kd, vd));
+    let mut s = initial_state
+        .cloned()
+        .unwrap_or_else(|| DMatrix::zeros(kd, vd));
     let mut out = DMatrix::zeros(t_len, vd);
     for t0 in (0..t_len).step_by(chunk_size) {
         let l = chunk_size.min(t_len - t0);
@@ -122,7 +145,11 @@ pub fn kda_chunked_with(
         }
         for j in 0..vd {
             let vj = column(v, j, t0, l);
-            bv.column_mut(j).iter_mut().zip(vj).zip(c.beta.iter()).for_each(|((x, v), b)| *x = v * b);
+            bv.column_mut(j)
+                .iter_mut()
+                .zip(vj)
+                .zip(c.beta.iter())
+                .for_each(|((x, v), b)| *x = v * b);
         }
         let mut w = DMatrix::zeros(l, kd);
         w.gemm(1.0, &t, &bk, 0.0);
@@ -135,7 +162,8 @@ pub fn kda_chunked_with(
         o.gemm(1.0, &c.q_decayed, &s, 0.0);
         o.gemm(1.0, &c.a_qk, &n, 1.0);
         // S ← Diag(e^{Γ_last}) S0 + (K ⊙ e^{Γ_last − Γ})ᵀ N  [K, V]
-        s.column_iter_mut().for_each(|mut col| col.component_mul_assign(&c.decay_last));
+        s.column_iter_mut()
+            .for_each(|mut col| col.component_mul_assign(&c.decay_last));
         s.gemm(1.0, &c.k_to_last_t, &n, 1.0);
     }
     (out, s)
@@ -158,7 +186,10 @@ fn solve_unit_lower(a: &DMatrix<f64>, b: &mut DMatrix<f64>) {
             let xi = x[i];
             if xi != 0.0 {
                 let a_col = &a[i * l + i + 1..(i + 1) * l];
-                x[i + 1..].iter_mut().zip(a_col).for_each(|(x, a)| *x -= a * xi);
+                x[i + 1..]
+                    .iter_mut()
+                    .zip(a_col)
+                    .for_each(|(x, a)| *x -= a * xi);
             }
         }
     }
@@ -206,7 +237,11 @@ impl Chunk {
         let mut k_to_last_t = DMatrix::zeros(kd, l);
         let mut slow = Vec::new();
         for d in 0..kd {
-            let (qd, kd_, gd) = (column(q, d, t0, l), column(k, d, t0, l), column(g, d, t0, l));
+            let (qd, kd_, gd) = (
+                column(q, d, t0, l),
+                column(k, d, t0, l),
+                column(g, d, t0, l),
+            );
             // Γ_r = Σ_{i≤r} g_i
             let mut acc = 0.0;
             let mut gamma_d = gamma.column_mut(d);
@@ -272,7 +307,16 @@ impl Chunk {
                 }
             }
         }
-        Chunk { beta, gamma, k_decayed, q_decayed, decay_last, k_to_last_t, a_kk, a_qk }
+        Chunk {
+            beta,
+            gamma,
+            k_decayed,
+            q_decayed,
+            decay_last,
+            k_to_last_t,
+            a_kk,
+            a_qk,
+        }
     }
 }
 
@@ -319,10 +363,19 @@ pub fn chunk_matrices(
     scale: f64,
 ) -> ChunkMatrices {
     let g_shape = ("[L, K]", g.shape(), k.shape());
-    assert!(k.nrows() >= 1, "chunk_matrices: the chunk is empty (k is {:?})", k.shape());
+    assert!(
+        k.nrows() >= 1,
+        "chunk_matrices: the chunk is empty (k is {:?})",
+        k.shape()
+    );
     check_shapes("chunk_matrices", q, k, k, Some(beta), Some(g_shape), None);
     let c = Chunk::new(q, k, g, beta, scale, DecayForm::Difference, 0, k.nrows());
     let mut t = DMatrix::identity(k.nrows(), k.nrows());
     solve_unit_lower(&c.a_kk, &mut t);
-    ChunkMatrices { gamma: c.gamma, a_kk: c.a_kk, t, a_qk: c.a_qk }
+    ChunkMatrices {
+        gamma: c.gamma,
+        a_kk: c.a_kk,
+        t,
+        a_qk: c.a_qk,
+    }
 }

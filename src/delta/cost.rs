@@ -56,7 +56,12 @@ pub fn flops_chunked(t: usize, k: usize, v: usize, c: usize) -> f64 {
     assert!(c >= 1, "flops_chunked: the chunk size must be at least 1");
     let (k, v) = (k as f64, v as f64);
     let chunk = |l: f64| {
-        4.0 * l * l * k + l * l * l / 3.0 + 2.0 * l * l * (k + v) + 2.0 * l * k * v + 2.0 * l * k * v + 2.0 * l * l * v
+        4.0 * l * l * k
+            + l * l * l / 3.0
+            + 2.0 * l * l * (k + v)
+            + 2.0 * l * k * v
+            + 2.0 * l * k * v
+            + 2.0 * l * l * v
             + k * v
             + 2.0 * l * k * v
     };

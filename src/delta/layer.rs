@@ -14,7 +14,11 @@ use nalgebra::{DMatrix, DVector};
 ///
 /// Introduced in chapter 7.
 pub fn sigmoid(x: f64) -> f64 {
-    if x >= 0.0 { 1.0 / (1.0 + (-x).exp()) } else { x.exp() / (1.0 + x.exp()) }
+    if x >= 0.0 {
+        1.0 / (1.0 + (-x).exp())
+    } else {
+        x.exp() / (1.0 + x.exp())
+    }
 }
 
 /// `softplus(x) = ln(1 + e^x)`, exact and stable: `max(x, 0) + ln(1 + e^{−|x|})`.
@@ -85,7 +89,9 @@ pub fn kda_gate(f: &DMatrix<f64>, a_log: f64, dt_bias: &DVector<f64>) -> DMatrix
         dt_bias.len()
     );
     let a = a_log.exp();
-    DMatrix::from_fn(f.nrows(), f.ncols(), |t, d| -a * softplus(f[(t, d)] + dt_bias[d]))
+    DMatrix::from_fn(f.nrows(), f.ncols(), |t, d| {
+        -a * softplus(f[(t, d)] + dt_bias[d])
+    })
 }
 
 /// The write strength `β_t = sigmoid(b_t)` of each step.
@@ -121,7 +127,12 @@ pub fn beta_from_logits(b: &DVector<f64>) -> DVector<f64> {
 /// ```
 ///
 /// Introduced in chapter 7.
-pub fn gated_rms_norm(o: &DMatrix<f64>, weight: &DVector<f64>, gate: &DMatrix<f64>, eps: f64) -> DMatrix<f64> {
+pub fn gated_rms_norm(
+    o: &DMatrix<f64>,
+    weight: &DVector<f64>,
+    gate: &DMatrix<f64>,
+    eps: f64,
+) -> DMatrix<f64> {
     assert!(
         gate.shape() == o.shape() && weight.len() == o.ncols(),
         "gated_rms_norm: o is {:?}, gate is {:?}, weight has length {}; need gate [T, V] like o and weight [V]",

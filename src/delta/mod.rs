@@ -32,10 +32,14 @@ pub use chunked::{ChunkMatrices, DecayForm, chunk_matrices, kda_chunked, kda_chu
 pub use cost::{flops_chunked, flops_recurrent, flops_softmax};
 pub use layer::{beta_from_logits, gated_rms_norm, kda_gate, l2_normalize, sigmoid, softplus};
 pub use recurrent::{
-    delta_rule, effective_weights, gated_delta_rule, kda, linear_attention, regression_loss, softmax_attention,
+    delta_rule, effective_weights, gated_delta_rule, kda, linear_attention, regression_loss,
+    softmax_attention,
 };
 
 use nalgebra::{DMatrix, DVector};
+
+/// A gate's description, actual shape and expected shape, e.g. `("[T, K]", g.shape(), k.shape())`.
+type GateShape<'a> = (&'a str, (usize, usize), (usize, usize));
 
 /// Panic with the shapes unless `q, k: [T, K]`, `v: [T, V]`, `beta: [T]`,
 /// `g` (described, actual, expected shape) and `initial_state: [K, V]` agree.
@@ -45,17 +49,28 @@ fn check_shapes(
     k: &DMatrix<f64>,
     v: &DMatrix<f64>,
     beta: Option<&DVector<f64>>,
-    g: Option<(&str, (usize, usize), (usize, usize))>,
+    g: Option<GateShape>,
     initial_state: Option<&DMatrix<f64>>,
 ) {
     let (t, kd) = k.shape();
     let vd = v.ncols();
     let problem = if q.shape() != k.shape() {
-        Some(format!("q is {:?} but k is {:?}; both must be [T, K]", q.shape(), k.shape()))
+        Some(format!(
+            "q is {:?} but k is {:?}; both must be [T, K]",
+            q.shape(),
+            k.shape()
+        ))
     } else if v.nrows() != t {
-        Some(format!("v is {:?} but k is {:?}; v must be [T, V] with the same T", v.shape(), k.shape()))
+        Some(format!(
+            "v is {:?} but k is {:?}; v must be [T, V] with the same T",
+            v.shape(),
+            k.shape()
+        ))
     } else if beta.is_some_and(|b| b.len() != t) {
-        Some(format!("beta has length {} but T = {t}", beta.map_or(0, |b| b.len())))
+        Some(format!(
+            "beta has length {} but T = {t}",
+            beta.map_or(0, |b| b.len())
+        ))
     } else if let Some((want, got, expected)) = g.filter(|(_, got, expected)| got != expected) {
         Some(format!("g is {got:?} but must be {want} = {expected:?}"))
     } else if initial_state.is_some_and(|s| s.shape() != (kd, vd)) {

@@ -26,7 +26,9 @@ fn recur(
 ) -> (DMatrix<f64>, DMatrix<f64>) {
     let (t_len, kd) = k.shape();
     let vd = v.ncols();
-    let mut s = initial_state.cloned().unwrap_or_else(|| DMatrix::zeros(kd, vd));
+    let mut s = initial_state
+        .cloned()
+        .unwrap_or_else(|| DMatrix::zeros(kd, vd));
     // columns are time steps: [K, T], [K, T], [V, T]
     let (qt, kt, vt) = (q.transpose() * scale, k.transpose(), v.transpose());
     let gt = match decay {
@@ -43,8 +45,12 @@ fn recur(
             Decay::Scalar(g) => s *= g[t].exp(),
             Decay::Channel(_) => {
                 let gt = gt.as_ref().expect("per-channel decay is transposed");
-                alpha.iter_mut().zip(gt.column(t).iter()).for_each(|(a, g)| *a = g.exp());
-                s.column_iter_mut().for_each(|mut c| c.component_mul_assign(&alpha));
+                alpha
+                    .iter_mut()
+                    .zip(gt.column(t).iter())
+                    .for_each(|(a, g)| *a = g.exp());
+                s.column_iter_mut()
+                    .for_each(|mut c| c.component_mul_assign(&alpha));
             }
         }
         let k_t = kt.column(t);
@@ -148,8 +154,8 @@ pub fn delta_rule(
 /// ```
 /// use attention_geometry::delta::gated_delta_rule;
 /// use nalgebra::{dmatrix, dvector};
-/// let (k, v) = (dmatrix![1.0; 0.0], dmatrix![4.0; 0.0]);
-/// let (o, _) = gated_delta_rule(&k, &k, &v, &dvector![0.0, 0.5f64.ln()], &dvector![1.0, 0.0], 1.0, None);
+/// let (q, k, v) = (dmatrix![1.0; 1.0], dmatrix![1.0; 0.0], dmatrix![4.0; 0.0]);
+/// let (o, _) = gated_delta_rule(&q, &k, &v, &dvector![0.0, 0.5f64.ln()], &dvector![1.0, 0.0], 1.0, None);
 /// assert!((o[(1, 0)] - 2.0).abs() < 1e-12); // β = 0 writes nothing; the decay halves the memory
 /// ```
 ///
@@ -164,7 +170,15 @@ pub fn gated_delta_rule(
     initial_state: Option<&DMatrix<f64>>,
 ) -> (DMatrix<f64>, DMatrix<f64>) {
     let g_shape = ("[T]", (g.len(), 1), (k.nrows(), 1));
-    check_shapes("gated_delta_rule", q, k, v, Some(beta), Some(g_shape), initial_state);
+    check_shapes(
+        "gated_delta_rule",
+        q,
+        k,
+        v,
+        Some(beta),
+        Some(g_shape),
+        initial_state,
+    );
     recur(q, k, v, Some(beta), Decay::Scalar(g), scale, initial_state)
 }
 
@@ -296,7 +310,12 @@ pub fn effective_weights(
 /// ```
 ///
 /// Introduced in chapter 7.
-pub fn softmax_attention(q: &DMatrix<f64>, k: &DMatrix<f64>, v: &DMatrix<f64>, scale: f64) -> DMatrix<f64> {
+pub fn softmax_attention(
+    q: &DMatrix<f64>,
+    k: &DMatrix<f64>,
+    v: &DMatrix<f64>,
+    scale: f64,
+) -> DMatrix<f64> {
     check_shapes("softmax_attention", q, k, v, None, None, None);
     const BLOCK: usize = 256;
     let t_len = k.nrows();
@@ -304,11 +323,16 @@ pub fn softmax_attention(q: &DMatrix<f64>, k: &DMatrix<f64>, v: &DMatrix<f64>, s
     for i0 in (0..t_len).step_by(BLOCK) {
         let n = BLOCK.min(t_len - i0);
         // [n, i0 + n]: block rows against every visible key
-        let mut s = scores(&q.rows(i0, n).clone_owned(), &k.rows(0, i0 + n).clone_owned(), scale);
+        let mut s = scores(
+            &q.rows(i0, n).clone_owned(),
+            &k.rows(0, i0 + n).clone_owned(),
+            scale,
+        );
         let mut diagonal = s.columns(i0, n).clone_owned();
         causal_mask(&mut diagonal);
         s.columns_mut(i0, n).copy_from(&diagonal);
-        out.rows_mut(i0, n).copy_from(&(softmax_rows(&s) * v.rows(0, i0 + n)));
+        out.rows_mut(i0, n)
+            .copy_from(&(softmax_rows(&s) * v.rows(0, i0 + n)));
     }
     out
 }

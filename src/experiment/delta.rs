@@ -9,8 +9,9 @@ use nalgebra::{DMatrix, DVector};
 use rand::RngExt;
 
 use crate::delta::{
-    ChunkMatrices, DecayForm, chunk_matrices, delta_rule, effective_weights, flops_chunked, flops_recurrent,
-    flops_softmax, gated_delta_rule, kda, kda_chunked, kda_chunked_with, l2_normalize, linear_attention,
+    ChunkMatrices, DecayForm, chunk_matrices, delta_rule, effective_weights, flops_chunked,
+    flops_recurrent, flops_softmax, gated_delta_rule, kda, kda_chunked, kda_chunked_with,
+    l2_normalize, linear_attention,
 };
 use crate::measure::{Measure, fixed, pm};
 use crate::random::{Rng, gaussian, orthogonal, seeded};
@@ -50,7 +51,10 @@ impl TokenWeights {
     pub fn pairs(&self) -> (Vec<f64>, Vec<f64>) {
         let n = self.similarity.nrows();
         let idx: Vec<(usize, usize)> = (0..n).flat_map(|t| (0..=t).map(move |j| (t, j))).collect();
-        (idx.iter().map(|&p| self.similarity[p]).collect(), idx.iter().map(|&p| self.delta[p]).collect())
+        (
+            idx.iter().map(|&p| self.similarity[p]).collect(),
+            idx.iter().map(|&p| self.delta[p]).collect(),
+        )
     }
 }
 
@@ -78,6 +82,8 @@ pub struct WeightStats {
     pub rho: f64,
     pub sign_flips: f64,
     pub negative: f64,
+    /// Share of negative similarities `q_t · k_j` (linear attention's weights).
+    pub negative_similarity: f64,
 }
 
 /// [`WeightStats`] of one seed.
@@ -86,8 +92,14 @@ pub fn weight_stats(seed: u64) -> WeightStats {
     let n = s.len() as f64;
     WeightStats {
         rho: spearman(&s, &w),
-        sign_flips: s.iter().zip(&w).filter(|(a, b)| a.signum() != b.signum()).count() as f64 / n,
+        sign_flips: s
+            .iter()
+            .zip(&w)
+            .filter(|(a, b)| a.signum() != b.signum())
+            .count() as f64
+            / n,
         negative: w.iter().filter(|&&b| b < 0.0).count() as f64 / n,
+        negative_similarity: s.iter().filter(|&&a| a < 0.0).count() as f64 / n,
     }
 }
 
@@ -122,7 +134,9 @@ impl Write {
     pub fn store(self, k: &DMatrix<f64>, v: &DMatrix<f64>) -> DMatrix<f64> {
         match self {
             Write::Additive => linear_attention(k, k, v, 1.0, None).1,
-            Write::Delta => delta_rule(k, k, v, &DVector::from_element(k.nrows(), 1.0), 1.0, None).1,
+            Write::Delta => {
+                delta_rule(k, k, v, &DVector::from_element(k.nrows(), 1.0), 1.0, None).1
+            }
         }
     }
 }
@@ -136,6 +150,11 @@ pub fn retrieval_error(write: Write, n: usize, seed: u64) -> f64 {
     let s = write.store(&k, &v);
     (&k * &s - &v).norm_squared() / v.norm_squared()
 }
+
+/// Pairs written before the overwrite in the book's overwrite experiment.
+pub const OVERWRITE_BEFORE: usize = 16;
+/// Pairs written after it.
+pub const OVERWRITE_AFTER: usize = 8;
 
 /// Relative error of reading key 0 after it was written with `v`, then
 /// overwritten with `v'`, then followed by `after` more pairs; against `v'`.
@@ -169,7 +188,9 @@ pub const PROBES: usize = 2;
 /// Value width.
 pub const DECAY_V: usize = 8;
 /// Per-step retention factors `α = exp(g)` searched, per channel group.
-pub const ALPHAS: [f64; 16] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.96, 0.98, 0.99, 0.995, 1.0];
+pub const ALPHAS: [f64; 16] = [
+    0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.96, 0.98, 0.99, 0.995, 1.0,
+];
 
 /// One sequence of the slow/fast task: `(k [T, K], v [T, V], beta [T])`.
 pub fn slow_fast_task(seed: u64) -> (DMatrix<f64>, DMatrix<f64>, DVector<f64>) {
@@ -192,7 +213,10 @@ pub fn slow_fast_task(seed: u64) -> (DMatrix<f64>, DMatrix<f64>, DVector<f64>) {
 /// and the first stream keys against zero.
 pub fn slow_fast_errors(state: &DMatrix<f64>, k: &DMatrix<f64>, v: &DMatrix<f64>) -> (f64, f64) {
     let read = |i: usize| k.row(i) * state;
-    let slow = (0..SLOW).map(|i| (read(i) - v.row(i)).norm_squared()).sum::<f64>() / SLOW as f64;
+    let slow = (0..SLOW)
+        .map(|i| (read(i) - v.row(i)).norm_squared())
+        .sum::<f64>()
+        / SLOW as f64;
     let t = k.nrows();
     let recent = (t - PROBES..t).map(|i| (read(i) - v.row(i)).norm_squared());
     let stale = (SLOW..SLOW + PROBES).map(|i| read(i).norm_squared());
@@ -205,12 +229,21 @@ pub fn kda_errors(alpha_slow: f64, alpha_fast: f64, seeds: u64) -> (f64, f64) {
     let runs: Vec<(f64, f64)> = (0..seeds)
         .map(|seed| {
             let (k, v, beta) = slow_fast_task(seed);
-            let g = DMatrix::from_fn(k.nrows(), k.ncols(), |_, d| if d < SLOW { alpha_slow.ln() } else { alpha_fast.ln() });
+            let g = DMatrix::from_fn(k.nrows(), k.ncols(), |_, d| {
+                if d < SLOW {
+                    alpha_slow.ln()
+                } else {
+                    alpha_fast.ln()
+                }
+            });
             let (_, s) = kda(&k, &k, &v, &g, &beta, 1.0, None);
             slow_fast_errors(&s, &k, &v)
         })
         .collect();
-    (mean(&runs.iter().map(|r| r.0).collect::<Vec<_>>()), mean(&runs.iter().map(|r| r.1).collect::<Vec<_>>()))
+    (
+        mean(&runs.iter().map(|r| r.0).collect::<Vec<_>>()),
+        mean(&runs.iter().map(|r| r.1).collect::<Vec<_>>()),
+    )
 }
 
 /// Mean `(slow, fast)` errors over `seeds` with one scalar retention `α` (Gated DeltaNet).
@@ -223,7 +256,10 @@ pub fn gdn_errors(alpha: f64, seeds: u64) -> (f64, f64) {
             slow_fast_errors(&s, &k, &v)
         })
         .collect();
-    (mean(&runs.iter().map(|r| r.0).collect::<Vec<_>>()), mean(&runs.iter().map(|r| r.1).collect::<Vec<_>>()))
+    (
+        mean(&runs.iter().map(|r| r.0).collect::<Vec<_>>()),
+        mean(&runs.iter().map(|r| r.1).collect::<Vec<_>>()),
+    )
 }
 
 /// The decay search: mean task error `(slow + fast)/2` for every pair of
@@ -237,7 +273,10 @@ pub struct DecaySearch {
 
 impl DecaySearch {
     pub fn run(seeds: u64) -> DecaySearch {
-        let grid = ALPHAS.iter().map(|&a| ALPHAS.iter().map(|&b| kda_errors(a, b, seeds)).collect()).collect();
+        let grid = ALPHAS
+            .iter()
+            .map(|&a| ALPHAS.iter().map(|&b| kda_errors(a, b, seeds)).collect())
+            .collect();
         let scalar = ALPHAS.iter().map(|&a| gdn_errors(a, seeds)).collect();
         DecaySearch { grid, scalar }
     }
@@ -295,7 +334,14 @@ pub fn random_input(
     kd: usize,
     vd: usize,
     strength: f64,
-) -> (DMatrix<f64>, DMatrix<f64>, DMatrix<f64>, DMatrix<f64>, DVector<f64>, DMatrix<f64>) {
+) -> (
+    DMatrix<f64>,
+    DMatrix<f64>,
+    DMatrix<f64>,
+    DMatrix<f64>,
+    DVector<f64>,
+    DMatrix<f64>,
+) {
     let mut rng = seeded(seed);
     let q = unit_rows(&mut rng, t, kd);
     let k = unit_rows(&mut rng, t, kd);
@@ -325,7 +371,9 @@ pub fn chunk_agreement(seeds: u64) -> f64 {
 }
 
 /// Constant per-step decays `g = −s` swept by the stability experiment.
-pub const STRENGTHS: [f64; 12] = [0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 6.0, 9.0, 11.0, 12.0, 15.0, 20.0];
+pub const STRENGTHS: [f64; 12] = [
+    0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 6.0, 9.0, 11.0, 12.0, 15.0, 20.0,
+];
 
 /// For each constant decay `g = −s` per step (T = 128, K = 4, V = 3, chunks of
 /// 64): the largest error against the recurrence of the difference and the
@@ -339,7 +387,11 @@ pub fn stability() -> Vec<(f64, f64, f64)> {
             let (o, _) = kda(&q, &k, &v, &g, &beta, 0.5, Some(&s0));
             let err = |form| {
                 let (oc, _) = kda_chunked_with(&q, &k, &v, &g, &beta, 0.5, Some(&s0), 64, form);
-                if oc.iter().all(|x| x.is_finite()) { (&o - oc).amax() } else { f64::NAN }
+                if oc.iter().all(|x| x.is_finite()) {
+                    (&o - oc).amax()
+                } else {
+                    f64::NAN
+                }
             };
             (s, err(DecayForm::Difference), err(DecayForm::Factorised))
         })
@@ -397,16 +449,29 @@ impl Findings {
             let weights = (0..seeds).map(weight_stats).collect();
             let capacity = Write::ALL
                 .iter()
-                .map(|&w| CAPACITY_N.iter().map(|&n| (0..seeds).map(|s| retrieval_error(w, n, s)).collect()).collect())
+                .map(|&w| {
+                    CAPACITY_N
+                        .iter()
+                        .map(|&n| (0..seeds).map(|s| retrieval_error(w, n, s)).collect())
+                        .collect()
+                })
                 .collect();
-            let overwrite =
-                Write::ALL.iter().map(|&w| (0..seeds).map(|s| overwrite_error(w, 16, 8, s)).collect()).collect();
+            let overwrite = Write::ALL
+                .iter()
+                .map(|&w| {
+                    (0..seeds)
+                        .map(|s| overwrite_error(w, OVERWRITE_BEFORE, OVERWRITE_AFTER, s))
+                        .collect()
+                })
+                .collect();
             Findings {
                 weights,
                 capacity,
                 overwrite,
                 decay: decay.join().expect("the decay search does not panic"),
-                chunk_error: chunk_error.join().expect("the chunk agreement does not panic"),
+                chunk_error: chunk_error
+                    .join()
+                    .expect("the chunk agreement does not panic"),
                 stability: stability(),
             }
         })
@@ -419,14 +484,23 @@ impl Findings {
 
     /// Retrieval error of `write` at `n` stored pairs (`n` must be in `CAPACITY_N`).
     pub fn capacity_at(&self, write: Write, n: usize) -> Summary {
-        let w = Write::ALL.iter().position(|&x| x == write).expect("a known write");
-        let i = CAPACITY_N.iter().position(|&x| x == n).expect("n is one of CAPACITY_N");
+        let w = Write::ALL
+            .iter()
+            .position(|&x| x == write)
+            .expect("a known write");
+        let i = CAPACITY_N
+            .iter()
+            .position(|&x| x == n)
+            .expect("n is one of CAPACITY_N");
         Summary::of(&self.capacity[w][i])
     }
 
     /// Overwrite error of `write`.
     pub fn overwrite_of(&self, write: Write) -> Summary {
-        let w = Write::ALL.iter().position(|&x| x == write).expect("a known write");
+        let w = Write::ALL
+            .iter()
+            .position(|&x| x == write)
+            .expect("a known write");
         Summary::of(&self.overwrite[w])
     }
 
@@ -464,10 +538,28 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("ch07.weights_t", WEIGHTS_T.to_string()),
         Measure::new("ch07.weights_k", WEIGHTS_K.to_string()),
         Measure::new("ch07.rho_delta", pm(f.weight_summary(|w| w.rho), 2)),
-        Measure::new("ch07.flips_delta", pm(f.weight_summary(|w| w.sign_flips), 2)),
-        Measure::new("ch07.negative_delta", pm(f.weight_summary(|w| w.negative), 2)),
+        Measure::new(
+            "ch07.flips_delta",
+            pm(f.weight_summary(|w| w.sign_flips), 2),
+        ),
+        Measure::new(
+            "ch07.negative_delta",
+            pm(f.weight_summary(|w| w.negative), 2),
+        ),
+        Measure::new(
+            "ch07.negative_similarity",
+            pm(f.weight_summary(|w| w.negative_similarity), 2),
+        ),
         Measure::new("ch07.capacity_d", CAPACITY_D.to_string()),
-        Measure::new("ch07.overwrite_additive", pm(f.overwrite_of(Write::Additive), 2)),
+        Measure::new("ch07.overwrite_before", OVERWRITE_BEFORE.to_string()),
+        Measure::new("ch07.overwrite_after", OVERWRITE_AFTER.to_string()),
+        Measure::new("ch07.facts", SLOW.to_string()),
+        Measure::new("ch07.picture_l", PICTURE_L.to_string()),
+        Measure::new("ch07.picture_seeds", (SEEDS / 4).to_string()),
+        Measure::new(
+            "ch07.overwrite_additive",
+            pm(f.overwrite_of(Write::Additive), 2),
+        ),
         Measure::new("ch07.overwrite_delta", pm(f.overwrite_of(Write::Delta), 2)),
         Measure::new("ch07.decay_none", fixed((none.0 + none.1) / 2.0, 3)),
         Measure::new("ch07.decay_none_slow", fixed(none.0, 3)),
@@ -487,22 +579,39 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("ch07.difference_error", sci(f.difference_error())),
         Measure::new(
             "ch07.factorised_failure",
-            f.factorised_failure().map_or("never".to_string(), |s| fixed(s, 0)),
+            f.factorised_failure()
+                .map_or("never".to_string(), |s| fixed(s, 0)),
         ),
         Measure::new("ch07.crossover", crossover().to_string()),
         Measure::new(
             "ch07.flops_ratio_1m",
-            fixed(flops_softmax(t_big, COST_D, COST_D) / flops_chunked(t_big, COST_D, COST_D, COST_C), 0),
+            fixed(
+                flops_softmax(t_big, COST_D, COST_D) / flops_chunked(t_big, COST_D, COST_D, COST_C),
+                0,
+            ),
         ),
         Measure::new(
             "ch07.chunked_over_recurrent",
-            fixed(flops_chunked(4096, COST_D, COST_D, COST_C) / flops_recurrent(4096, COST_D, COST_D), 2),
+            fixed(
+                flops_chunked(4096, COST_D, COST_D, COST_C) / flops_recurrent(4096, COST_D, COST_D),
+                2,
+            ),
         ),
-        Measure::new("ch07.hybrid_saving", fixed(100.0 * hybrid_cache_saving(t_big), 2)),
+        Measure::new(
+            "ch07.hybrid_saving",
+            fixed(100.0 * hybrid_cache_saving(t_big), 2),
+        ),
     ];
     for w in Write::ALL {
-        for (label, n) in [("half", CAPACITY_D / 2), ("full", CAPACITY_D), ("double", 2 * CAPACITY_D)] {
-            m.push(Measure::new(format!("ch07.capacity_{}_{label}", w.name()), pm(f.capacity_at(w, n), 2)));
+        for (label, n) in [
+            ("half", CAPACITY_D / 2),
+            ("full", CAPACITY_D),
+            ("double", 2 * CAPACITY_D),
+        ] {
+            m.push(Measure::new(
+                format!("ch07.capacity_{}_{label}", w.name()),
+                pm(f.capacity_at(w, n), 2),
+            ));
         }
     }
     m

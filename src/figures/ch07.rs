@@ -7,8 +7,8 @@ use super::style::{Canvas, band, color, span, svg, text};
 use super::{DrawError, Figure};
 use crate::delta::{flops_chunked, flops_recurrent, flops_softmax};
 use crate::experiment::delta::{
-    ALPHAS, CAPACITY_D, CAPACITY_N, COST_C, COST_D, PICTURE_L, SEEDS, WEIGHTS_T, Write, book, chunk_picture,
-    cost_lengths, crossover, token_weights,
+    ALPHAS, CAPACITY_D, CAPACITY_N, COST_C, COST_D, PICTURE_L, SEEDS, WEIGHTS_T, Write, book,
+    chunk_picture, cost_lengths, crossover, token_weights,
 };
 use crate::stats::Summary;
 
@@ -51,6 +51,13 @@ pub const FIGURES: &[Figure] = &[
     },
 ];
 
+/// One part of a `(slow, fast)` error pair.
+type Part = fn((f64, f64)) -> f64;
+/// One error of a `(decay, difference, factorised)` stability row.
+type StabilityField = fn(&(f64, f64, f64)) -> f64;
+/// A flop count as a function of `T`.
+type Count = Box<dyn Fn(usize) -> f64>;
+
 /// Diverging colour: blue below zero, vermillion above, white at zero; `x` in `[−1, 1]`.
 fn diverging(x: f64) -> RGBColor {
     let t = x.clamp(-1.0, 1.0).abs();
@@ -60,7 +67,13 @@ fn diverging(x: f64) -> RGBColor {
 }
 
 /// A heatmap of `m` (row 0 at the top) with a symmetric colour range `±range`.
-fn heatmap(area: &Canvas, title: &str, row_name: &str, m: &DMatrix<f64>, range: f64) -> Result<(), DrawError> {
+fn heatmap(
+    area: &Canvas,
+    title: &str,
+    row_name: &str,
+    m: &DMatrix<f64>,
+    range: f64,
+) -> Result<(), DrawError> {
     let (rows, cols) = m.shape();
     let mut chart = ChartBuilder::on(area)
         .caption(title, text(15))
@@ -78,10 +91,17 @@ fn heatmap(area: &Canvas, title: &str, row_name: &str, m: &DMatrix<f64>, range: 
         .label_style(text(11))
         .axis_desc_style(text(12))
         .draw()?;
-    chart.draw_series((0..rows).flat_map(|r| (0..cols).map(move |c| (r, c))).map(|(r, c)| {
-        let fill = diverging(m[(r, c)] / range);
-        Rectangle::new([(c as f64, r as f64), (c as f64 + 1.0, r as f64 + 1.0)], fill.filled())
-    }))?;
+    chart.draw_series(
+        (0..rows)
+            .flat_map(|r| (0..cols).map(move |c| (r, c)))
+            .map(|(r, c)| {
+                let fill = diverging(m[(r, c)] / range);
+                Rectangle::new(
+                    [(c as f64, r as f64), (c as f64 + 1.0, r as f64 + 1.0)],
+                    fill.filled(),
+                )
+            }),
+    )?;
     Ok(())
 }
 
@@ -96,8 +116,20 @@ fn token_weights_figure() -> Result<String, DrawError> {
     }
     svg(1020, 360, |root| {
         let panels = root.split_evenly((1, 3));
-        heatmap(&panels[0], "linear attention: q_t·k_j", "t", &w.similarity, range)?;
-        heatmap(&panels[1], "DeltaNet: effective weight W[t, j]", "t", &w.delta, range)?;
+        heatmap(
+            &panels[0],
+            "linear attention: q_t·k_j",
+            "t",
+            &w.similarity,
+            range,
+        )?;
+        heatmap(
+            &panels[1],
+            "DeltaNet: effective weight W[t, j]",
+            "t",
+            &w.delta,
+            range,
+        )?;
         let mut chart = ChartBuilder::on(&panels[2])
             .caption(format!("every causal pair, {} seeds", SEEDS / 4), text(15))
             .margin(8)
@@ -117,7 +149,11 @@ fn token_weights_figure() -> Result<String, DrawError> {
             let c = if flip(a, b) { color(1) } else { color(6) };
             Circle::new((a, b), 1, c.mix(0.6).filled())
         }))?;
-        chart.draw_series([Text::new("vermillion: opposite sign", (s[0].min(-0.9), d.iter().cloned().fold(0.0, f64::max)), text(11))])?;
+        chart.draw_series([Text::new(
+            "vermillion: opposite sign",
+            (s[0].min(-0.9), d.iter().cloned().fold(0.0, f64::max)),
+            text(11),
+        )])?;
         Ok(())
     })
 }
@@ -142,7 +178,10 @@ fn capacity() -> Result<String, DrawError> {
             .axis_desc_style(text(13))
             .draw()?;
         let k = CAPACITY_D as f64;
-        chart.draw_series([PathElement::new(vec![(k, 0.0), (k, (top.mean + top.sd) * 1.05)], BLACK.stroke_width(1))])?;
+        chart.draw_series([PathElement::new(
+            vec![(k, 0.0), (k, (top.mean + top.sd) * 1.05)],
+            BLACK.stroke_width(1),
+        )])?;
         chart.draw_series([Text::new("n = K", (k + 1.0, 0.1), text(12))])?;
         for (i, w) in Write::ALL.iter().enumerate() {
             let sums: Vec<Summary> = CAPACITY_N.iter().map(|&n| f.capacity_at(*w, n)).collect();
@@ -155,11 +194,22 @@ fn capacity() -> Result<String, DrawError> {
                 Write::Delta => "delta rule, β = 1",
             };
             chart
-                .draw_series(LineSeries::new(xs.iter().zip(&sums).map(|(&x, s)| (x, s.mean)), c.stroke_width(2)))?
+                .draw_series(LineSeries::new(
+                    xs.iter().zip(&sums).map(|(&x, s)| (x, s.mean)),
+                    c.stroke_width(2),
+                ))?
                 .label(label)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2)));
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
+                });
         }
-        chart.configure_series_labels().position(SeriesLabelPosition::UpperLeft).label_font(text(12)).border_style(BLACK).background_style(WHITE).draw()?;
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .label_font(text(12))
+            .border_style(BLACK)
+            .background_style(WHITE)
+            .draw()?;
         Ok(())
     })
 }
@@ -171,11 +221,22 @@ fn decay() -> Result<String, DrawError> {
     let (a_s, a_f, _) = f.decay.best_kda();
     let (a_g, _) = f.decay.best_gdn();
     let idx = |a: f64| ALPHAS.iter().position(|&x| x == a).unwrap_or(0) as f64 + 0.5;
-    let label = |x: &f64| ALPHAS.get(x.floor() as usize).map(|a| format!("{a}")).unwrap_or_default();
+    let label = |x: &f64| {
+        ALPHAS
+            .get(x.floor() as usize)
+            .map(|a| format!("{a}"))
+            .unwrap_or_default()
+    };
     svg(1000, 440, |root| {
         let panels = root.split_evenly((1, 2));
         let best_row = ALPHAS.iter().position(|&a| a == a_s).unwrap_or(n - 1);
-        let top = f.decay.scalar.iter().chain(&f.decay.grid[best_row]).map(|&e| total(e)).fold(0.0, f64::max);
+        let top = f
+            .decay
+            .scalar
+            .iter()
+            .chain(&f.decay.grid[best_row])
+            .map(|&e| total(e))
+            .fold(0.0, f64::max);
         let mut chart = ChartBuilder::on(&panels[0])
             .caption("mean error of the task (facts and stream)", text(15))
             .margin(10)
@@ -193,20 +254,47 @@ fn decay() -> Result<String, DrawError> {
             .axis_desc_style(text(12))
             .draw()?;
         let curves: [(String, Vec<(f64, f64)>); 2] = [
-            ("scalar α on every channel (Gated DeltaNet)".to_string(), f.decay.scalar.clone()),
-            (format!("per channel: α = {a_s} on facts (KDA)"), f.decay.grid[best_row].clone()),
+            (
+                "scalar α on every channel (Gated DeltaNet)".to_string(),
+                f.decay.scalar.clone(),
+            ),
+            (
+                format!("per channel: α = {a_s} on facts (KDA)"),
+                f.decay.grid[best_row].clone(),
+            ),
         ];
         for (i, (name, errs)) in curves.iter().enumerate() {
             let c = color(i + 2);
             chart
-                .draw_series(LineSeries::new(errs.iter().enumerate().map(|(j, &e)| (j as f64 + 0.5, total(e))), c.stroke_width(2)))?
+                .draw_series(LineSeries::new(
+                    errs.iter()
+                        .enumerate()
+                        .map(|(j, &e)| (j as f64 + 0.5, total(e))),
+                    c.stroke_width(2),
+                ))?
                 .label(name.as_str())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2)));
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
+                });
         }
         let best = f.decay.best_kda().2;
-        chart.draw_series([Circle::new((idx(a_f), total(best)), 6, color(1).stroke_width(2))])?;
-        chart.draw_series([TriangleMarker::new((idx(a_g), total(f.decay.best_gdn().1)), 6, color(2).filled())])?;
-        chart.configure_series_labels().position(SeriesLabelPosition::UpperRight).label_font(text(11)).border_style(BLACK).background_style(WHITE).draw()?;
+        chart.draw_series([Circle::new(
+            (idx(a_f), total(best)),
+            6,
+            color(1).stroke_width(2),
+        )])?;
+        chart.draw_series([TriangleMarker::new(
+            (idx(a_g), total(f.decay.best_gdn().1)),
+            6,
+            color(2).filled(),
+        )])?;
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .label_font(text(11))
+            .border_style(BLACK)
+            .background_style(WHITE)
+            .draw()?;
 
         let mut chart = ChartBuilder::on(&panels[1])
             .caption("one scalar α for both (Gated DeltaNet)", text(15))
@@ -224,15 +312,30 @@ fn decay() -> Result<String, DrawError> {
             .label_style(text(9))
             .axis_desc_style(text(12))
             .draw()?;
-        let parts: [(&str, fn((f64, f64)) -> f64); 2] = [("facts (slow)", |e| e.0), ("stream (fast)", |e| e.1)];
+        let parts: [(&str, Part); 2] = [("facts (slow)", |e| e.0), ("stream (fast)", |e| e.1)];
         for (i, (name, part)) in parts.iter().enumerate() {
             let c = color(i);
             chart
-                .draw_series(LineSeries::new(f.decay.scalar.iter().enumerate().map(|(j, &e)| (j as f64 + 0.5, part(e))), c.stroke_width(2)))?
+                .draw_series(LineSeries::new(
+                    f.decay
+                        .scalar
+                        .iter()
+                        .enumerate()
+                        .map(|(j, &e)| (j as f64 + 0.5, part(e))),
+                    c.stroke_width(2),
+                ))?
                 .label(*name)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2)));
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
+                });
         }
-        chart.configure_series_labels().position(SeriesLabelPosition::MiddleLeft).label_font(text(11)).border_style(BLACK).background_style(WHITE).draw()?;
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::MiddleLeft)
+            .label_font(text(11))
+            .border_style(BLACK)
+            .background_style(WHITE)
+            .draw()?;
         Ok(())
     })
 }
@@ -243,9 +346,21 @@ fn chunk_matrices_figure() -> Result<String, DrawError> {
     let _ = PICTURE_L;
     svg(1020, 360, |root| {
         let panels = root.split_evenly((1, 3));
-        heatmap(&panels[0], "A_kk (strictly lower, rows × β_r)", "r", &m.a_kk, range)?;
+        heatmap(
+            &panels[0],
+            "A_kk (strictly lower, rows × β_r)",
+            "r",
+            &m.a_kk,
+            range,
+        )?;
         heatmap(&panels[1], "T = (I + A_kk)⁻¹", "r", &m.t, range)?;
-        heatmap(&panels[2], "A_qk (lower, with diagonal)", "r", &m.a_qk, range)?;
+        heatmap(
+            &panels[2],
+            "A_qk (lower, with diagonal)",
+            "r",
+            &m.a_qk,
+            range,
+        )?;
         Ok(())
     })
 }
@@ -256,7 +371,10 @@ fn stability() -> Result<String, DrawError> {
     let nan_at = 1e3;
     svg(760, 400, |root| {
         let mut chart = ChartBuilder::on(root)
-            .caption("chunks of 64 against the recurrence, constant decay g = −s per step", text(15))
+            .caption(
+                "chunks of 64 against the recurrence, constant decay g = −s per step",
+                text(15),
+            )
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(60)
@@ -270,19 +388,38 @@ fn stability() -> Result<String, DrawError> {
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;
-        let forms: [(&str, fn(&(f64, f64, f64)) -> f64); 2] =
-            [("difference form exp(Γ_r − Γ_j)", |s| s.1), ("factorised exp(Γ_r)·exp(−Γ_j)", |s| s.2)];
+        let forms: [(&str, StabilityField); 2] = [
+            ("difference form exp(Γ_r − Γ_j)", |s| s.1),
+            ("factorised exp(Γ_r)·exp(−Γ_j)", |s| s.2),
+        ];
         for (i, (name, field)) in forms.iter().enumerate() {
             let c = color(i);
             let pts: Vec<(f64, f64)> = f.stability.iter().map(|s| (s.0, field(s))).collect();
             chart
-                .draw_series(LineSeries::new(pts.iter().filter(|p| p.1.is_finite()).map(|&(x, y)| (x, y.max(floor))), c.stroke_width(2)))?
+                .draw_series(LineSeries::new(
+                    pts.iter()
+                        .filter(|p| p.1.is_finite())
+                        .map(|&(x, y)| (x, y.max(floor))),
+                    c.stroke_width(2),
+                ))?
                 .label(*name)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2)));
-            chart.draw_series(pts.iter().filter(|p| p.1.is_nan()).map(|&(x, _)| Cross::new((x, nan_at), 6, c.stroke_width(2))))?;
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
+                });
+            chart.draw_series(
+                pts.iter()
+                    .filter(|p| p.1.is_nan())
+                    .map(|&(x, _)| Cross::new((x, nan_at), 6, c.stroke_width(2))),
+            )?;
         }
         chart.draw_series([Text::new("× = NaN in the output", (0.01, nan_at), text(12))])?;
-        chart.configure_series_labels().position(SeriesLabelPosition::MiddleLeft).label_font(text(12)).border_style(BLACK).background_style(WHITE).draw()?;
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::MiddleLeft)
+            .label_font(text(12))
+            .border_style(BLACK)
+            .background_style(WHITE)
+            .draw()?;
         Ok(())
     })
 }
@@ -290,16 +427,28 @@ fn stability() -> Result<String, DrawError> {
 fn cost() -> Result<String, DrawError> {
     let ts = cost_lengths();
     let (d, c) = (COST_D, COST_C);
-    let series: [(&str, Box<dyn Fn(usize) -> f64>); 3] = [
-        ("softmax attention, T(T+1)(K+V)", Box::new(move |t| flops_softmax(t, d, d))),
-        ("recurrent KDA, 7TKV", Box::new(move |t| flops_recurrent(t, d, d))),
-        ("chunked KDA, C = 64", Box::new(move |t| flops_chunked(t, d, d, c))),
+    let series: [(&str, Count); 3] = [
+        (
+            "softmax attention, T(T+1)(K+V)",
+            Box::new(move |t| flops_softmax(t, d, d)),
+        ),
+        (
+            "recurrent KDA, 7TKV",
+            Box::new(move |t| flops_recurrent(t, d, d)),
+        ),
+        (
+            "chunked KDA, C = 64",
+            Box::new(move |t| flops_chunked(t, d, d, c)),
+        ),
     ];
     let x = crossover() as f64;
     let (lo, hi) = (ts[0] as f64, ts[ts.len() - 1] as f64);
     svg(760, 420, |root| {
         let mut chart = ChartBuilder::on(root)
-            .caption(format!("counted flops per head and layer, K = V = {d}"), text(15))
+            .caption(
+                format!("counted flops per head and layer, K = V = {d}"),
+                text(15),
+            )
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(60)
@@ -316,13 +465,31 @@ fn cost() -> Result<String, DrawError> {
         for (i, (name, f)) in series.iter().enumerate() {
             let col = color(i);
             chart
-                .draw_series(LineSeries::new(ts.iter().map(|&t| (t as f64, f(t))), col.stroke_width(2)))?
+                .draw_series(LineSeries::new(
+                    ts.iter().map(|&t| (t as f64, f(t))),
+                    col.stroke_width(2),
+                ))?
                 .label(*name)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2)));
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2))
+                });
         }
-        chart.draw_series([PathElement::new(vec![(x, 1e6), (x, 1e15)], BLACK.stroke_width(1))])?;
-        chart.draw_series([Text::new(format!("T = {x}: chunked < softmax"), (x * 1.1, 1e14), text(12))])?;
-        chart.configure_series_labels().position(SeriesLabelPosition::LowerRight).label_font(text(12)).border_style(BLACK).background_style(WHITE).draw()?;
+        chart.draw_series([PathElement::new(
+            vec![(x, 1e6), (x, 1e15)],
+            BLACK.stroke_width(1),
+        )])?;
+        chart.draw_series([Text::new(
+            format!("T = {x}: chunked < softmax"),
+            (x * 1.1, 1e14),
+            text(12),
+        )])?;
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::LowerRight)
+            .label_font(text(12))
+            .border_style(BLACK)
+            .background_style(WHITE)
+            .draw()?;
         Ok(())
     })
 }
