@@ -15,6 +15,7 @@ pub mod delta;
 pub mod projection;
 pub mod random;
 pub mod stats;
+pub mod train;
 
 pub mod experiment;
 pub mod figures;

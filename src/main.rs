@@ -8,12 +8,13 @@
 //! attention-geometry bench                   time the chapter 7 kernels; writes figures/bench-delta.svg
 //! ```
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use attention_geometry::figures::{self, Figure};
 
-const USAGE: &str = "usage: attention-geometry [build | figures [NAME…] [--check] | render | list | bench | help]";
+const USAGE: &str =
+    "usage: attention-geometry [build | figures [NAME…] [--check] | render | list | bench | help]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -38,7 +39,10 @@ fn run(args: &[String]) -> Result<(), String> {
     };
     let no_args = |name: &str| match rest.is_empty() {
         true => Ok(()),
-        false => Err(format!("'{name}' takes no arguments (got '{}'); {USAGE}", rest.join(" "))),
+        false => Err(format!(
+            "'{name}' takes no arguments (got '{}'); {USAGE}",
+            rest.join(" ")
+        )),
     };
     match command {
         "build" => {
@@ -73,10 +77,20 @@ fn run(args: &[String]) -> Result<(), String> {
 fn figures_command(args: &[String]) -> Result<(), String> {
     let check = args.iter().any(|a| a == "--check");
     if let Some(flag) = args.iter().find(|a| a.starts_with('-') && *a != "--check") {
-        return Err(format!("unknown option '{flag}'; figures takes NAME… and --check"));
+        return Err(format!(
+            "unknown option '{flag}'; figures takes NAME… and --check"
+        ));
     }
-    let names: Vec<String> = args.iter().filter(|a| !a.starts_with('-')).cloned().collect();
-    let selected = if names.is_empty() { figures::registry() } else { figures::select(&names)? };
+    let names: Vec<String> = args
+        .iter()
+        .filter(|a| !a.starts_with('-'))
+        .cloned()
+        .collect();
+    let selected = if names.is_empty() {
+        figures::registry()
+    } else {
+        figures::select(&names)?
+    };
     if check {
         let stale = figures::stale(&selected, &figures_dir())?;
         if !stale.is_empty() {
@@ -99,16 +113,27 @@ fn bench() -> Result<(), String> {
     let peak = bench::matmul_gflops(512, 7);
     println!("matrix multiply (512 × 512 × 512, nalgebra gemm): {peak:.2} GFLOP/s");
     let rows = bench::run(&[256, 1024, 4096, 16384], &[64, 128], |r| {
-        eprintln!("  {:<12} T = {:>5}, K = V = {:>3}: {:>10.3} ms", r.mixer, r.t, r.d, r.seconds * 1e3)
+        eprintln!(
+            "  {:<12} T = {:>5}, K = V = {:>3}: {:>10.3} ms",
+            r.mixer,
+            r.t,
+            r.d,
+            r.seconds * 1e3
+        )
     });
     print!("{}", bench::table(&rows, peak));
     if let Some(x) = bench::speedup(&rows, 4096, 128) {
-        println!("kda_chunked is {x:.2}× faster than kda at T = 4096, K = V = 128 (chunk {})", bench::CHUNK);
+        println!(
+            "kda_chunked is {x:.2}× faster than kda at T = 4096, K = V = 128 (chunk {})",
+            bench::CHUNK
+        );
     }
-    let svg = figures::bench::draw(&rows, peak).map_err(|e| format!("bench figure failed to draw: {e}"))?;
+    let svg = figures::bench::draw(&rows, peak)
+        .map_err(|e| format!("bench figure failed to draw: {e}"))?;
     let path = figures_dir().join("bench-delta.svg");
-    figures::write_atomic(&path, svg.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    println!("wrote {}", display(&path));
+    figures::write_atomic(&path, svg.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    println!("wrote {}", path.display());
     Ok(())
 }
 
@@ -118,22 +143,22 @@ fn figures_dir() -> PathBuf {
 
 fn write_figures(selected: &[Figure]) -> Result<(), String> {
     figures::write_all(selected, &figures_dir())?;
-    println!("wrote {} figures to {}", selected.len(), display(&figures_dir()));
+    println!(
+        "wrote {} figures to {}",
+        selected.len(),
+        figures_dir().display()
+    );
     Ok(())
 }
 
 #[cfg(feature = "render")]
 fn render() -> Result<(), String> {
     let index = attention_geometry::render::render(&root(), None)?;
-    println!("{}", display(&index));
+    println!("{}", index.display());
     Ok(())
 }
 
 #[cfg(not(feature = "render"))]
 fn render() -> Result<(), String> {
     Err("this binary was built without the `render` feature; rebuild with default features".into())
-}
-
-fn display(p: &Path) -> String {
-    p.display().to_string()
 }

@@ -59,6 +59,7 @@ pub fn draw(rows: &[Row], peak: f64) -> Result<String, DrawError> {
                 chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color(mi).filled())))?;
             }
         }
+        // log axes: `style::legend` takes linear charts only
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::UpperLeft)

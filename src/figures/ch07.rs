@@ -3,7 +3,7 @@
 use nalgebra::DMatrix;
 use plotters::prelude::*;
 
-use super::style::{Canvas, band, color, span, svg, text};
+use super::style::{Canvas, band, color, legend, span, svg, text};
 use super::{DrawError, Figure};
 use crate::delta::{flops_chunked, flops_recurrent, flops_softmax};
 use crate::experiment::delta::{
@@ -203,13 +203,7 @@ fn capacity() -> Result<String, DrawError> {
                     PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
                 });
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .label_font(text(12))
-            .border_style(BLACK)
-            .background_style(WHITE)
-            .draw()?;
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         Ok(())
     })
 }
@@ -288,13 +282,7 @@ fn decay() -> Result<String, DrawError> {
             6,
             color(2).filled(),
         )])?;
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(text(11))
-            .border_style(BLACK)
-            .background_style(WHITE)
-            .draw()?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
 
         let mut chart = ChartBuilder::on(&panels[1])
             .caption("one scalar α for both (Gated DeltaNet)", text(15))
@@ -329,10 +317,11 @@ fn decay() -> Result<String, DrawError> {
                     PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
                 });
         }
+        // log axes: `style::legend` takes linear charts only
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::MiddleLeft)
-            .label_font(text(11))
+            .label_font(text(12))
             .border_style(BLACK)
             .background_style(WHITE)
             .draw()?;
@@ -413,6 +402,7 @@ fn stability() -> Result<String, DrawError> {
             )?;
         }
         chart.draw_series([Text::new("× = NaN in the output", (0.01, nan_at), text(12))])?;
+        // log axes: `style::legend` takes linear charts only
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::MiddleLeft)
@@ -483,6 +473,7 @@ fn cost() -> Result<String, DrawError> {
             (x * 1.1, 1e14),
             text(12),
         )])?;
+        // log axes: `style::legend` takes linear charts only
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::LowerRight)
