@@ -62,11 +62,11 @@ impl Row {
     }
 }
 
-/// Runs of fewer repeats at larger `T`: 5 up to 1024, 3 up to 4096, then 1.
+/// Runs of fewer repeats at larger `T`: 7 up to 1024, 5 up to 4096, then 1.
 pub fn repeats(t: usize) -> usize {
     match t {
-        0..=1024 => 5,
-        1025..=4096 => 3,
+        0..=1024 => 7,
+        1025..=4096 => 5,
         _ => 1,
     }
 }

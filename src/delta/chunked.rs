@@ -133,33 +133,39 @@ pub fn kda_chunked_with(
     let mut out = DMatrix::zeros(t_len, vd);
     for t0 in (0..t_len).step_by(chunk_size) {
         let l = chunk_size.min(t_len - t0);
-        let c = Chunk::new(q, k, g, beta, scale, form, t0, l);
+        let mut c = Chunk::new(q, k, g, beta, scale, form, t0, l);
         // T = (I + A_kk)⁻¹  [L, L]
         let mut t = DMatrix::identity(l, l);
         solve_unit_lower(&c.a_kk, &mut t);
-        // W = T diag(β) (K ⊙ e^Γ)  [L, K];  U = T diag(β) V  [L, V]
-        let mut bk = c.k_decayed.clone();
-        let mut bv = DMatrix::zeros(l, vd);
+        // [W | U] = T diag(β) [K ⊙ e^Γ | V]  [L, K + V]
+        let mut rhs = DMatrix::zeros(l, kd + vd);
         for d in 0..kd {
-            bk.column_mut(d).component_mul_assign(&c.beta);
+            let kd_ = &c.kq.as_slice()[d * 2 * l..d * 2 * l + l];
+            rhs.column_mut(d)
+                .iter_mut()
+                .zip(kd_)
+                .zip(c.beta.iter())
+                .for_each(|((x, k), b)| *x = k * b);
         }
         for j in 0..vd {
             let vj = column(v, j, t0, l);
-            bv.column_mut(j)
+            rhs.column_mut(kd + j)
                 .iter_mut()
                 .zip(vj)
                 .zip(c.beta.iter())
                 .for_each(|((x, v), b)| *x = v * b);
         }
-        let mut w = DMatrix::zeros(l, kd);
-        w.gemm(1.0, &t, &bk, 0.0);
-        let mut n = DMatrix::zeros(l, vd);
-        n.gemm(1.0, &t, &bv, 0.0);
+        let mut wu = DMatrix::zeros(l, kd + vd);
+        wu.gemm(1.0, &t, &rhs, 0.0);
+        // [W; sQ ⊙ e^Γ] S0  [2L, V]: the top half is W S0, the bottom the read of S0
+        c.kq.rows_mut(0, l).copy_from(&wu.columns(0, kd));
+        let mut p = DMatrix::zeros(2 * l, vd);
+        p.gemm(1.0, &c.kq, &s, 0.0);
         // N = U − W S0  [L, V]
-        n.gemm(-1.0, &w, &s, 1.0);
+        let n = wu.columns(kd, vd) - p.rows(0, l);
         // O = (sQ ⊙ e^Γ) S0 + A_qk N  [L, V]
         let mut o = out.rows_mut(t0, l);
-        o.gemm(1.0, &c.q_decayed, &s, 0.0);
+        o.copy_from(&p.rows(l, l));
         o.gemm(1.0, &c.a_qk, &n, 1.0);
         // S ← Diag(e^{Γ_last}) S0 + (K ⊙ e^{Γ_last − Γ})ᵀ N  [K, V]
         s.column_iter_mut()
@@ -200,10 +206,8 @@ struct Chunk {
     beta: DVector<f64>,
     /// `Γ`, `[L, K]`
     gamma: DMatrix<f64>,
-    /// `K ⊙ e^Γ`, `[L, K]`
-    k_decayed: DMatrix<f64>,
-    /// `sQ ⊙ e^Γ`, `[L, K]`
-    q_decayed: DMatrix<f64>,
+    /// `[K ⊙ e^Γ; sQ ⊙ e^Γ]`, stacked, `[2L, K]`
+    kq: DMatrix<f64>,
     /// `e^{Γ_{L−1}}`, `[K]`
     decay_last: DVector<f64>,
     /// `(K ⊙ e^{Γ_{L−1} − Γ})ᵀ`, `[K, L]`
@@ -229,8 +233,7 @@ impl Chunk {
     ) -> Chunk {
         let kd = k.ncols();
         let mut gamma = DMatrix::zeros(l, kd);
-        let mut k_decayed = DMatrix::zeros(l, kd);
-        let mut q_decayed = DMatrix::zeros(l, kd);
+        let mut kq = DMatrix::zeros(2 * l, kd);
         let mut decay_last = DVector::zeros(kd);
         // K ⊙ e^{−Γ}, transposed, on factorised channels only  [K, L]
         let mut k_inv_t = DMatrix::zeros(kd, l);
@@ -263,8 +266,8 @@ impl Chunk {
             for r in 0..l {
                 let gr = gamma[(r, d)];
                 let e = gr.exp();
-                k_decayed[(r, d)] = kd_[r] * e;
-                q_decayed[(r, d)] = scale * qd[r] * e;
+                kq[(r, d)] = kd_[r] * e;
+                kq[(l + r, d)] = scale * qd[r] * e;
                 if factorise {
                     // e^{−Γ_r} = 1 / e^{Γ_r} and e^{Γ_last − Γ_r} = e^{Γ_last} e^{−Γ_r}, all finite here
                     let inv = kd_[r] / e;
@@ -276,10 +279,11 @@ impl Chunk {
             }
         }
         // factorised channels: A[r, j] = Σ_d (x_r[d] e^{Γ_r[d]}) (k_j[d] e^{−Γ_j[d]})  [L, L]
-        let mut a_kk = DMatrix::zeros(l, l);
-        let mut a_qk = DMatrix::zeros(l, l);
-        a_kk.gemm(1.0, &k_decayed, &k_inv_t, 0.0);
-        a_qk.gemm(1.0, &q_decayed, &k_inv_t, 0.0);
+        // [A_kk; A_qk] before masking  [2L, L]
+        let mut a = DMatrix::zeros(2 * l, l);
+        a.gemm(1.0, &kq, &k_inv_t, 0.0);
+        let mut a_kk = a.rows(0, l).clone_owned();
+        let mut a_qk = a.rows(l, l).clone_owned();
         // other channels: E_rj = exp(Γ_r − Γ_j), masked to j ≤ r before exp
         for &d in &slow {
             let (qd, kd_) = (column(q, d, t0, l), column(k, d, t0, l));
@@ -310,8 +314,7 @@ impl Chunk {
         Chunk {
             beta,
             gamma,
-            k_decayed,
-            q_decayed,
+            kq,
             decay_last,
             k_to_last_t,
             a_kk,
