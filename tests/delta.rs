@@ -5,23 +5,14 @@ use attention_geometry::delta::{
     DecayForm, delta_rule, gated_delta_rule, kda, kda_chunked, kda_chunked_with, linear_attention,
     regression_loss,
 };
-use attention_geometry::random::{Rng, gaussian, orthogonal, seeded};
+use attention_geometry::experiment::delta::random_input;
+use attention_geometry::random::{gaussian, orthogonal, seeded};
 use nalgebra::{DMatrix, DVector};
 use rand::RngExt;
 
 fn max_diff(a: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
     assert_eq!(a.shape(), b.shape());
     (a - b).amax()
-}
-
-/// Unit-norm rows, `[t, d]`.
-fn unit_rows(rng: &mut Rng, t: usize, d: usize) -> DMatrix<f64> {
-    let mut x = gaussian(rng, t, d, 1.0);
-    for mut r in x.row_iter_mut() {
-        let n = r.norm();
-        r /= n;
-    }
-    x
 }
 
 struct Case {
@@ -33,22 +24,16 @@ struct Case {
     s0: Option<DMatrix<f64>>,
 }
 
-/// A random case; per-step decays are `−strength · U(0, 1)`.
+/// A random case (unit q and k, β ~ U(0, 1), per-step decays `−strength · U(0, 1)`).
 fn case(seed: u64, t: usize, kd: usize, vd: usize, strength: f64, with_state: bool) -> Case {
-    let mut rng = seeded(seed);
-    let q = unit_rows(&mut rng, t, kd);
-    let k = unit_rows(&mut rng, t, kd);
-    let v = gaussian(&mut rng, t, vd, 1.0);
-    let g = DMatrix::from_fn(t, kd, |_, _| -strength * rng.random::<f64>());
-    let beta = DVector::from_fn(t, |_, _| rng.random::<f64>());
-    let s0 = with_state.then(|| gaussian(&mut rng, kd, vd, 1.0));
+    let (q, k, v, g, beta, s0) = random_input(seed, t, kd, vd, strength);
     Case {
         q,
         k,
         v,
         g,
         beta,
-        s0,
+        s0: with_state.then_some(s0),
     }
 }
 

@@ -5,6 +5,7 @@
 use plotters::prelude::*;
 
 use super::DrawError;
+use super::ch07::log_legend;
 use super::style::{color, svg, text};
 use crate::bench::Row;
 
@@ -59,14 +60,7 @@ pub fn draw(rows: &[Row], peak: f64) -> Result<String, DrawError> {
                 chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color(mi).filled())))?;
             }
         }
-        // log axes: `style::legend` takes linear charts only
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .label_font(text(12))
-            .border_style(BLACK)
-            .background_style(WHITE)
-            .draw()?;
+        log_legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         Ok(())
     })
 }

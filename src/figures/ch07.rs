@@ -7,8 +7,8 @@ use super::style::{Canvas, band, color, legend, span, svg, text};
 use super::{DrawError, Figure};
 use crate::delta::{flops_chunked, flops_recurrent, flops_softmax};
 use crate::experiment::delta::{
-    ALPHAS, CAPACITY_D, CAPACITY_N, COST_C, COST_D, PICTURE_L, SEEDS, WEIGHTS_T, Write, book,
-    chunk_picture, cost_lengths, crossover, token_weights,
+    ALPHAS, CAPACITY_D, CAPACITY_N, COST_C, COST_D, SEEDS, WEIGHTS_T, Write, book, chunk_picture,
+    cost_lengths, crossover, token_weights,
 };
 use crate::stats::Summary;
 
@@ -57,6 +57,26 @@ type Part = fn((f64, f64)) -> f64;
 type StabilityField = fn(&(f64, f64, f64)) -> f64;
 /// A flop count as a function of `T`.
 type Count = Box<dyn Fn(usize) -> f64>;
+
+/// A chart on log–log axes.
+pub(super) type LogChart<'a, 'b> =
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>;
+
+/// The series labels of a log–log chart, in the look of `style::legend`
+/// (which takes linear charts only).
+pub(super) fn log_legend<'a, 'b: 'a>(
+    chart: &mut LogChart<'a, 'b>,
+    position: SeriesLabelPosition,
+) -> Result<(), DrawError> {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .label_font(text(12))
+        .border_style(BLACK)
+        .background_style(WHITE)
+        .draw()?;
+    Ok(())
+}
 
 /// Diverging colour: blue below zero, vermillion above, white at zero; `x` in `[−1, 1]`.
 fn diverging(x: f64) -> RGBColor {
@@ -317,14 +337,7 @@ fn decay() -> Result<String, DrawError> {
                     PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
                 });
         }
-        // log axes: `style::legend` takes linear charts only
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::MiddleLeft)
-            .label_font(text(12))
-            .border_style(BLACK)
-            .background_style(WHITE)
-            .draw()?;
+        legend(&mut chart, SeriesLabelPosition::MiddleLeft)?;
         Ok(())
     })
 }
@@ -332,7 +345,6 @@ fn decay() -> Result<String, DrawError> {
 fn chunk_matrices_figure() -> Result<String, DrawError> {
     let m = chunk_picture();
     let range = m.a_kk.amax().max(m.t.amax()).max(m.a_qk.amax());
-    let _ = PICTURE_L;
     svg(1020, 360, |root| {
         let panels = root.split_evenly((1, 3));
         heatmap(
@@ -402,14 +414,7 @@ fn stability() -> Result<String, DrawError> {
             )?;
         }
         chart.draw_series([Text::new("× = NaN in the output", (0.01, nan_at), text(12))])?;
-        // log axes: `style::legend` takes linear charts only
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::MiddleLeft)
-            .label_font(text(12))
-            .border_style(BLACK)
-            .background_style(WHITE)
-            .draw()?;
+        log_legend(&mut chart, SeriesLabelPosition::MiddleLeft)?;
         Ok(())
     })
 }
@@ -473,14 +478,7 @@ fn cost() -> Result<String, DrawError> {
             (x * 1.1, 1e14),
             text(12),
         )])?;
-        // log axes: `style::legend` takes linear charts only
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .label_font(text(12))
-            .border_style(BLACK)
-            .background_style(WHITE)
-            .draw()?;
+        log_legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         Ok(())
     })
 }
