@@ -139,21 +139,16 @@ pub fn kda_chunked_with(
         solve_unit_lower(&c.a_kk, &mut t);
         // [W | U] = T diag(β) [K ⊙ e^Γ | V]  [L, K + V]
         let mut rhs = DMatrix::zeros(l, kd + vd);
-        for d in 0..kd {
-            let kd_ = &c.kq.as_slice()[d * 2 * l..d * 2 * l + l];
-            rhs.column_mut(d)
-                .iter_mut()
-                .zip(kd_)
-                .zip(c.beta.iter())
-                .for_each(|((x, k), b)| *x = k * b);
-        }
-        for j in 0..vd {
-            let vj = column(v, j, t0, l);
-            rhs.column_mut(kd + j)
-                .iter_mut()
-                .zip(vj)
-                .zip(c.beta.iter())
-                .for_each(|((x, v), b)| *x = v * b);
+        let beta_c = c.beta.as_slice();
+        for (j, col) in rhs.as_mut_slice().chunks_exact_mut(l).enumerate() {
+            let src = if j < kd {
+                &c.kq.as_slice()[j * 2 * l..j * 2 * l + l]
+            } else {
+                column(v, j - kd, t0, l)
+            };
+            for ((x, a), b) in col.iter_mut().zip(src).zip(beta_c) {
+                *x = a * b;
+            }
         }
         let mut wu = DMatrix::zeros(l, kd + vd);
         wu.gemm(1.0, &t, &rhs, 0.0);
@@ -168,8 +163,11 @@ pub fn kda_chunked_with(
         o.copy_from(&p.rows(l, l));
         o.gemm(1.0, &c.a_qk, &n, 1.0);
         // S ← Diag(e^{Γ_last}) S0 + (K ⊙ e^{Γ_last − Γ})ᵀ N  [K, V]
-        s.column_iter_mut()
-            .for_each(|mut col| col.component_mul_assign(&c.decay_last));
+        for col in s.as_mut_slice().chunks_exact_mut(kd) {
+            col.iter_mut()
+                .zip(c.decay_last.as_slice())
+                .for_each(|(x, a)| *x *= a);
+        }
         s.gemm(1.0, &c.k_to_last_t, &n, 1.0);
     }
     (out, s)
@@ -263,18 +261,21 @@ impl Chunk {
             if !factorise {
                 slow.push(d);
             }
+            let gamma_d = &gamma.as_slice()[d * l..(d + 1) * l];
+            let (k_col, q_col) = kq.as_mut_slice()[d * 2 * l..(d + 1) * 2 * l].split_at_mut(l);
+            let (inv_t, last_t) = (k_inv_t.as_mut_slice(), k_to_last_t.as_mut_slice());
             for r in 0..l {
-                let gr = gamma[(r, d)];
+                let gr = gamma_d[r];
                 let e = gr.exp();
-                kq[(r, d)] = kd_[r] * e;
-                kq[(l + r, d)] = scale * qd[r] * e;
+                k_col[r] = kd_[r] * e;
+                q_col[r] = scale * qd[r] * e;
                 if factorise {
                     // e^{−Γ_r} = 1 / e^{Γ_r} and e^{Γ_last − Γ_r} = e^{Γ_last} e^{−Γ_r}, all finite here
                     let inv = kd_[r] / e;
-                    k_inv_t[(d, r)] = inv;
-                    k_to_last_t[(d, r)] = inv * decay_last[d];
+                    inv_t[r * kd + d] = inv;
+                    last_t[r * kd + d] = inv * decay_last[d];
                 } else {
-                    k_to_last_t[(d, r)] = kd_[r] * (last - gr).exp();
+                    last_t[r * kd + d] = kd_[r] * (last - gr).exp();
                 }
             }
         }
