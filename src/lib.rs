@@ -10,8 +10,11 @@
 //! (with the default `render` feature) [`render`] builds the book.
 
 pub mod attention;
+pub mod attribution;
 pub mod bench;
+pub mod coverage;
 pub mod delta;
+pub mod multi_head;
 pub mod projection;
 pub mod random;
 pub mod stats;

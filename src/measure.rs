@@ -23,8 +23,12 @@ impl Measure {
 
 /// Every chapter's measures, in chapter order.
 pub fn all() -> Vec<Measure> {
-    let chapters: [fn() -> Vec<Measure>; 2] =
-        [experiment::mismatch::measures, experiment::delta::measures];
+    let chapters: [fn() -> Vec<Measure>; 4] = [
+        experiment::mismatch::measures,
+        experiment::coverage::measures,
+        experiment::heads::measures,
+        experiment::delta::measures,
+    ];
     chapters.iter().flat_map(|f| f()).collect()
 }
 

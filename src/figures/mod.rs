@@ -9,6 +9,8 @@ pub mod bench;
 pub mod style;
 
 mod ch01;
+mod ch02;
+mod ch03;
 mod ch07;
 
 use std::fs;
@@ -40,7 +42,7 @@ impl Figure {
 
 /// Every figure of the book, in chapter order.
 pub fn registry() -> Vec<Figure> {
-    [ch01::FIGURES, ch07::FIGURES].concat()
+    [ch01::FIGURES, ch02::FIGURES, ch03::FIGURES, ch07::FIGURES].concat()
 }
 
 /// Look up figures by name; an unknown name is an error that lists the valid ones.
