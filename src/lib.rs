@@ -11,7 +11,9 @@
 
 pub mod attention;
 pub mod attribution;
+pub mod bench;
 pub mod coverage;
+pub mod delta;
 pub mod multi_head;
 pub mod projection;
 pub mod random;

@@ -23,11 +23,12 @@ impl Measure {
 
 /// Every chapter's measures, in chapter order.
 pub fn all() -> Vec<Measure> {
-    let chapters: [fn() -> Vec<Measure>; 4] = [
+    let chapters: &[fn() -> Vec<Measure>] = &[
         experiment::mismatch::measures,
         experiment::coverage::measures,
         experiment::heads::measures,
         experiment::learning_cost::measures,
+        experiment::delta::measures,
     ];
     chapters.iter().flat_map(|f| f()).collect()
 }

@@ -5,12 +5,14 @@
 //! a result, it only draws one. Every figure is an SVG string that is
 //! byte-identical on every run.
 
+pub mod bench;
 pub mod style;
 
 mod ch01;
 mod ch02;
 mod ch03;
 mod ch06;
+mod ch07;
 
 use std::fs;
 use std::io::Write;
@@ -41,7 +43,14 @@ impl Figure {
 
 /// Every figure of the book, in chapter order.
 pub fn registry() -> Vec<Figure> {
-    [ch01::FIGURES, ch02::FIGURES, ch03::FIGURES, ch06::FIGURES].concat()
+    [
+        ch01::FIGURES,
+        ch02::FIGURES,
+        ch03::FIGURES,
+        ch06::FIGURES,
+        ch07::FIGURES,
+    ]
+    .concat()
 }
 
 /// Look up figures by name; an unknown name is an error that lists the valid ones.
