@@ -12,6 +12,7 @@
 pub mod attention;
 pub mod projection;
 pub mod random;
+pub mod relation;
 pub mod stats;
 
 pub mod experiment;

@@ -20,7 +20,7 @@ impl Measure {
 
 /// Every chapter's measures, in chapter order.
 pub fn all() -> Vec<Measure> {
-    let chapters: [fn() -> Vec<Measure>; 1] = [experiment::mismatch::measures];
+    let chapters: [fn() -> Vec<Measure>; 2] = [experiment::mismatch::measures, experiment::relations::measures];
     chapters.iter().flat_map(|f| f()).collect()
 }
 

@@ -6,3 +6,4 @@
 //! run, computed once per process.
 
 pub mod mismatch;
+pub mod relations;

@@ -1,0 +1,3 @@
+use attention_geometry::experiment::relations::measures;
+#[test]
+fn print() { for m in measures() { println!("{} = {}", m.key, m.value); } }
