@@ -9,7 +9,9 @@
 //! [`figures`] draws them, [`measure`] hands their numbers to the prose, and
 //! (with the default `render` feature) [`render`] builds the book.
 
+pub mod absorption;
 pub mod attention;
+pub mod fixed_point;
 pub mod projection;
 pub mod random;
 pub mod relation;

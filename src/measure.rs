@@ -20,7 +20,8 @@ impl Measure {
 
 /// Every chapter's measures, in chapter order.
 pub fn all() -> Vec<Measure> {
-    let chapters: [fn() -> Vec<Measure>; 2] = [experiment::mismatch::measures, experiment::relations::measures];
+    let chapters: [fn() -> Vec<Measure>; 3] =
+        [experiment::mismatch::measures, experiment::relations::measures, experiment::fixed_points::measures];
     chapters.iter().flat_map(|f| f()).collect()
 }
 

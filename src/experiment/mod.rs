@@ -5,5 +5,6 @@
 //! quotes as [`crate::measure::Measure`]s. Figures and prose read the same
 //! run, computed once per process.
 
+pub mod fixed_points;
 pub mod mismatch;
 pub mod relations;

@@ -9,6 +9,7 @@ pub mod style;
 
 mod ch01;
 mod ch04;
+mod ch05;
 
 use std::fs;
 use std::io::Write;
@@ -39,7 +40,7 @@ impl Figure {
 
 /// Every figure of the book, in chapter order.
 pub fn registry() -> Vec<Figure> {
-    [ch01::FIGURES, ch04::FIGURES].concat()
+    [ch01::FIGURES, ch04::FIGURES, ch05::FIGURES].concat()
 }
 
 /// Look up figures by name; an unknown name is an error that lists the valid ones.
