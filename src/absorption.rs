@@ -25,7 +25,9 @@ pub fn successor_accuracy(r: &DMatrix<f64>) -> f64 {
     let n = r.nrows();
     let hits = (0..n)
         .filter(|&i| {
-            let best = (0..n).filter(|&j| j != i).max_by(|&a, &b| r[(i, a)].total_cmp(&r[(i, b)]));
+            let best = (0..n)
+                .filter(|&j| j != i)
+                .max_by(|&a, &b| r[(i, a)].total_cmp(&r[(i, b)]));
             best == Some((i + 1) % n)
         })
         .count();
@@ -49,10 +51,17 @@ pub fn head_placing(e: &DMatrix<f64>, h_q: &DMatrix<f64>, h_k: &DMatrix<f64>) ->
         h_q.shape(),
         h_k.shape()
     );
-    let pinv = e.clone().pseudo_inverse(1e-12).expect("head_placing: no pseudo-inverse");
+    let pinv = e
+        .clone()
+        .pseudo_inverse(1e-12)
+        .expect("head_placing: no pseudo-inverse");
     // scores divide by √m, so each side carries m^{1/4}
     let scale = (h_q.ncols() as f64).powf(0.25);
-    Head { w_q: &pinv * h_q * scale, w_k: &pinv * h_k * scale, w_v: DMatrix::identity(e.ncols(), e.ncols()) }
+    Head {
+        w_q: &pinv * h_q * scale,
+        w_k: &pinv * h_k * scale,
+        w_v: DMatrix::identity(e.ncols(), e.ncols()),
+    }
 }
 
 /// A tied head (`W_Q = W_K`) placing token `a` at `h[a]`: scores `h_a·h_b`.
@@ -77,8 +86,13 @@ pub enum Mechanism {
 
 impl Mechanism {
     /// All five, in the book's order.
-    pub const ALL: [Mechanism; 5] =
-        [Mechanism::TiedHead, Mechanism::TiedResidual, Mechanism::TwoTiedHeads, Mechanism::TwoTiedLayers, Mechanism::UntiedHead];
+    pub const ALL: [Mechanism; 5] = [
+        Mechanism::TiedHead,
+        Mechanism::TiedResidual,
+        Mechanism::TwoTiedHeads,
+        Mechanism::TwoTiedLayers,
+        Mechanism::UntiedHead,
+    ];
 
     /// Name used in figures and measures.
     pub fn name(self) -> &'static str {
@@ -114,26 +128,42 @@ fn placement_b(strength: f64, big: f64) -> DMatrix<f64> {
 /// # Panics
 /// If `e` is not three tokens of width at least 3.
 pub fn constructed(mechanism: Mechanism, e: &DMatrix<f64>) -> DMatrix<f64> {
-    assert!(e.nrows() == 3 && e.ncols() >= 3, "constructed: e is {:?}; need three tokens of width ≥ 3", e.shape());
+    assert!(
+        e.nrows() == 3 && e.ncols() >= 3,
+        "constructed: e is {:?}; need three tokens of width ≥ 3",
+        e.shape()
+    );
     let (strength, big) = (2.0, 6.0);
-    let a = tied_placing(e, &placement_a(strength, big)).forward(e, false).weights;
+    let a = tied_placing(e, &placement_a(strength, big))
+        .forward(e, false)
+        .weights;
     match mechanism {
         Mechanism::TiedHead => a,
         Mechanism::TiedResidual => residual_mix(&a),
         Mechanism::TwoTiedHeads => {
-            let b = tied_placing(e, &placement_b(strength, big)).forward(e, false).weights;
+            let b = tied_placing(e, &placement_b(strength, big))
+                .forward(e, false)
+                .weights;
             residual_mix(&((a + b) * 0.5))
         }
         Mechanism::TwoTiedLayers => {
             // X_1 = X + A X, and layer 2 is placed on X_1
             let x1 = e + &a * e;
-            let b = tied_placing(&x1, &placement_b(strength, big)).forward(&x1, false).weights;
+            let b = tied_placing(&x1, &placement_b(strength, big))
+                .forward(&x1, false)
+                .weights;
             compose(&residual_mix(&b), &residual_mix(&a))
         }
         Mechanism::UntiedHead => {
             let id = DMatrix::identity(3, 3);
             // h_q[a] = s·c_{a+1}, h_k[b] = c_b: the score is s when b = a + 1
-            let shift = DMatrix::from_fn(3, 3, |i, j| if j == (i + 1) % 3 { 2.0 * strength } else { 0.0 });
+            let shift = DMatrix::from_fn(3, 3, |i, j| {
+                if j == (i + 1) % 3 {
+                    2.0 * strength
+                } else {
+                    0.0
+                }
+            });
             head_placing(e, &shift, &id).forward(e, false).weights
         }
     }

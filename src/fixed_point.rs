@@ -81,14 +81,22 @@ impl TiedLayer {
     /// # Panics
     /// If `z` and `x` differ in shape.
     pub fn apply(&self, variant: Variant, z: &DMatrix<f64>, x: &DMatrix<f64>) -> DMatrix<f64> {
-        assert_eq!(z.shape(), x.shape(), "TiedLayer::apply: z is {:?} but x is {:?}", z.shape(), x.shape());
+        assert_eq!(
+            z.shape(),
+            x.shape(),
+            "TiedLayer::apply: z is {:?} but x is {:?}",
+            z.shape(),
+            x.shape()
+        );
         match variant {
             // A(Z) Z
             Variant::Attention => self.head.forward(z, false).weights * z,
             // norm(Z + A(Z) Z W_V)
             Variant::ResidualNorm => normalise_rows(&(z + self.head.forward(z, false).output)),
             // X + γ A(X) Z W_V
-            Variant::Injected => x + self.head.forward(x, false).weights * z * &self.head.w_v * self.gamma,
+            Variant::Injected => {
+                x + self.head.forward(x, false).weights * z * &self.head.w_v * self.gamma
+            }
         }
     }
 
@@ -139,9 +147,18 @@ pub fn collapse(z: &DMatrix<f64>) -> f64 {
 ///
 /// # Panics
 /// If `data` is empty.
-pub fn lagrangian(layer: &TiedLayer, variant: Variant, data: &[DMatrix<f64>], lambda: f64) -> (f64, f64, f64) {
+pub fn lagrangian(
+    layer: &TiedLayer,
+    variant: Variant,
+    data: &[DMatrix<f64>],
+    lambda: f64,
+) -> (f64, f64, f64) {
     assert!(!data.is_empty(), "lagrangian: no data");
-    let fit = data.iter().map(|x| (layer.apply(variant, x, x) - x).norm_squared()).sum::<f64>() / data.len() as f64;
+    let fit = data
+        .iter()
+        .map(|x| (layer.apply(variant, x, x) - x).norm_squared())
+        .sum::<f64>()
+        / data.len() as f64;
     let g = (layer.contraction() - 1.0).max(0.0).powi(2);
     (fit, g, fit + lambda * g)
 }
@@ -149,7 +166,13 @@ pub fn lagrangian(layer: &TiedLayer, variant: Variant, data: &[DMatrix<f64>], la
 /// The hidden-state fixed point of a Deep Equilibrium layer: iterate
 /// `Z ← f(Z; x)` from `Z = x` until `‖f(Z) − Z‖_F / ‖Z‖_F < tol`.
 /// Returns `(Z*, steps)`; `steps = max_steps` means it did not get there.
-pub fn solve(layer: &TiedLayer, variant: Variant, x: &DMatrix<f64>, tol: f64, max_steps: usize) -> (DMatrix<f64>, usize) {
+pub fn solve(
+    layer: &TiedLayer,
+    variant: Variant,
+    x: &DMatrix<f64>,
+    tol: f64,
+    max_steps: usize,
+) -> (DMatrix<f64>, usize) {
     let mut z = x.clone();
     for step in 0..max_steps {
         let next = layer.apply(variant, &z, x);
@@ -196,7 +219,12 @@ pub fn hopfield_energy(x: &DMatrix<f64>, m: &DMatrix<f64>, xi: &DVector<f64>, be
 /// let next = hopfield_update(&x, &m, &xi, 4.0);
 /// assert!(hopfield_energy(&x, &m, &next, 4.0) <= hopfield_energy(&x, &m, &xi, 4.0));
 /// ```
-pub fn hopfield_update(x: &DMatrix<f64>, m: &DMatrix<f64>, xi: &DVector<f64>, beta: f64) -> DVector<f64> {
+pub fn hopfield_update(
+    x: &DMatrix<f64>,
+    m: &DMatrix<f64>,
+    xi: &DVector<f64>,
+    beta: f64,
+) -> DVector<f64> {
     assert!(
         x.ncols() == m.nrows() && m.is_square() && xi.len() == m.ncols(),
         "hopfield_update: x is {:?}, m is {:?}, xi has {}; need x: (n, d), m: (d, d), xi: d",
@@ -248,7 +276,9 @@ mod tests {
         let mut xi = gaussian(&mut rng, 5, 1, 1.0).column(0).into_owned();
         for _ in 0..20 {
             let next = hopfield_update(&x, &m, &xi, 2.0);
-            assert!(hopfield_energy(&x, &m, &next, 2.0) <= hopfield_energy(&x, &m, &xi, 2.0) + 1e-12);
+            assert!(
+                hopfield_energy(&x, &m, &next, 2.0) <= hopfield_energy(&x, &m, &xi, 2.0) + 1e-12
+            );
             xi = next;
         }
     }

@@ -72,7 +72,11 @@ pub fn random_stochastic(rng: &mut Rng, n: usize, m: usize, spread: f64) -> DMat
 /// # Panics
 /// If `a` is not square.
 pub fn residual_mix(a: &DMatrix<f64>) -> DMatrix<f64> {
-    assert!(a.is_square(), "residual_mix: attention {:?} is not square", a.shape());
+    assert!(
+        a.is_square(),
+        "residual_mix: attention {:?} is not square",
+        a.shape()
+    );
     (identity(a.nrows()) + a) * 0.5
 }
 
@@ -101,7 +105,12 @@ pub fn rollout(layers: &[DMatrix<f64>]) -> DMatrix<f64> {
     assert!(!layers.is_empty(), "rollout: no layers");
     let n = layers[0].nrows();
     layers.iter().fold(identity(n), |r, a| {
-        assert_eq!(a.shape(), (n, n), "rollout: layer {:?} differs from ({n}, {n})", a.shape());
+        assert_eq!(
+            a.shape(),
+            (n, n),
+            "rollout: layer {:?} differs from ({n}, {n})",
+            a.shape()
+        );
         // R_l = M_l R_{l−1}
         compose(&residual_mix(a), &r)
     })
@@ -113,14 +122,24 @@ pub fn rollout(layers: &[DMatrix<f64>]) -> DMatrix<f64> {
 /// # Panics
 /// If the shapes differ.
 pub fn total_variation(a: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
-    assert_eq!(a.shape(), b.shape(), "total_variation: shapes {:?} and {:?} differ", a.shape(), b.shape());
+    assert_eq!(
+        a.shape(),
+        b.shape(),
+        "total_variation: shapes {:?} and {:?} differ",
+        a.shape(),
+        b.shape()
+    );
     (a - b).abs().sum() / (2.0 * a.nrows() as f64)
 }
 
 /// For each row `i`, the column of its largest entry among `cols`.
 pub fn strongest(m: &DMatrix<f64>, cols: std::ops::Range<usize>) -> Vec<usize> {
     m.row_iter()
-        .map(|r| cols.clone().max_by(|&a, &b| r[a].total_cmp(&r[b])).expect("strongest: empty column range"))
+        .map(|r| {
+            cols.clone()
+                .max_by(|&a, &b| r[a].total_cmp(&r[b]))
+                .expect("strongest: empty column range")
+        })
         .collect()
 }
 
@@ -148,7 +167,11 @@ impl Stack {
     /// projection is multiplied by `sharpness` (larger: more peaked attention).
     pub fn random(rng: &mut Rng, layers: usize, d: usize, sharpness: f64) -> Stack {
         let heads = (0..layers)
-            .map(|_| Head { w_q: projection(rng, d, d) * sharpness, w_k: projection(rng, d, d), w_v: projection(rng, d, d) })
+            .map(|_| Head {
+                w_q: projection(rng, d, d) * sharpness,
+                w_k: projection(rng, d, d),
+                w_v: projection(rng, d, d),
+            })
             .collect();
         Stack { heads }
     }
@@ -175,7 +198,11 @@ impl Stack {
             states.push(h.clone());
         }
         states.pop();
-        Trace { weights, states, output: h }
+        Trace {
+            weights,
+            states,
+            output: h,
+        }
     }
 }
 
@@ -189,7 +216,11 @@ impl Stack {
 /// If `x` has fewer than two rows.
 pub fn leave_one_out(stack: &Stack, x: &DMatrix<f64>) -> Vec<f64> {
     let n = x.nrows();
-    assert!(n >= 2, "leave_one_out: x is {:?}; need at least two tokens", x.shape());
+    assert!(
+        n >= 2,
+        "leave_one_out: x is {:?}; need at least two tokens",
+        x.shape()
+    );
     let full = stack.forward(x).output.row(n - 1).into_owned();
     (0..n - 1)
         .map(|j| {

@@ -5,7 +5,10 @@ use attention_geometry::experiment::relations::{BOOK, INSTANCES, TOLERANCE, book
 #[test]
 fn stochastic_arrows_obey_the_category_laws() {
     let l = book().laws;
-    assert!(l.identity <= TOLERANCE && l.row_sum <= TOLERANCE && l.associativity <= TOLERANCE, "{l:?}");
+    assert!(
+        l.identity <= TOLERANCE && l.row_sum <= TOLERANCE && l.associativity <= TOLERANCE,
+        "{l:?}"
+    );
     assert!(l.min_entry >= 0.0);
     assert_eq!(l.closed, INSTANCES);
 }
@@ -14,8 +17,16 @@ fn stochastic_arrows_obey_the_category_laws() {
 fn rollout_agrees_with_leave_one_out_better_than_raw_attention() {
     let f = book();
     let (raw, rolled) = (f.summary(|t| t.rho_raw), f.summary(|t| t.rho_rollout));
-    assert!(rolled.mean > 0.7 && rolled.mean > raw.mean + 0.4, "raw {raw:?}, rollout {rolled:?}");
-    let wins = f.trials.iter().filter(|t| t.rho_rollout > t.rho_raw).count() as f64 / f.trials.len() as f64;
+    assert!(
+        rolled.mean > 0.7 && rolled.mean > raw.mean + 0.4,
+        "raw {raw:?}, rollout {rolled:?}"
+    );
+    let wins = f
+        .trials
+        .iter()
+        .filter(|t| t.rho_rollout > t.rho_raw)
+        .count() as f64
+        / f.trials.len() as f64;
     assert!(wins > 0.9, "{wins}");
 }
 
@@ -24,7 +35,10 @@ fn a_new_prefix_rewrites_suffix_relations_only_through_depth() {
     let f = book();
     assert_eq!(f.summary(|t| t.turnover[0]).mean, 0.0);
     for l in 1..=BOOK.layers {
-        assert!(f.summary(|t| t.turnover[l]).mean > 0.2, "layer or rollout {l}");
+        assert!(
+            f.summary(|t| t.turnover[l]).mean > 0.2,
+            "layer or rollout {l}"
+        );
     }
 }
 

@@ -6,16 +6,28 @@ use attention_geometry::fixed_point::Variant;
 use attention_geometry::stats::median;
 
 fn last_residuals(v: Variant) -> Vec<f64> {
-    book().variant(v).iter().map(|t| t.residual[BOOK.steps - 1]).collect()
+    book()
+        .variant(v)
+        .iter()
+        .map(|t| t.residual[BOOK.steps - 1])
+        .collect()
 }
 
 fn last_collapse(v: Variant) -> Vec<f64> {
-    book().variant(v).iter().map(|t| t.collapse[BOOK.steps]).collect()
+    book()
+        .variant(v)
+        .iter()
+        .map(|t| t.collapse[BOOK.steps])
+        .collect()
 }
 
 #[test]
 fn pure_attention_converges_only_by_collapsing() {
-    assert!(last_residuals(Variant::Attention).iter().all(|&r| r < 1e-12));
+    assert!(
+        last_residuals(Variant::Attention)
+            .iter()
+            .all(|&r| r < 1e-12)
+    );
     assert!(last_collapse(Variant::Attention).iter().all(|&c| c < 1e-12));
 }
 
@@ -39,15 +51,28 @@ fn the_injected_contraction_converges_within_its_bound_without_collapse() {
 fn a_hidden_fixed_point_exists_at_random_weights_but_the_data_are_not_one() {
     for e in &book().equilibria {
         assert_eq!(e.constraint, 0.0);
-        assert!(e.hidden_residual < 1e-12 && e.data_residual > 1e-3 && e.distance > 1e-3, "{e:?}");
+        assert!(
+            e.hidden_residual < 1e-12 && e.data_residual > 1e-3 && e.distance > 1e-3,
+            "{e:?}"
+        );
     }
 }
 
 #[test]
 fn the_energy_never_rises_with_a_tied_form_and_does_with_an_untied_one() {
     let f = book();
-    assert!(f.tied_energy.iter().map(EnergyRun::max_rise).all(|r| r < 1e-12));
-    let rises = f.untied_energy.iter().filter(|r| r.max_rise() > 1e-9).count() as f64 / f.untied_energy.len() as f64;
+    assert!(
+        f.tied_energy
+            .iter()
+            .map(EnergyRun::max_rise)
+            .all(|r| r < 1e-12)
+    );
+    let rises = f
+        .untied_energy
+        .iter()
+        .filter(|r| r.max_rise() > 1e-9)
+        .count() as f64
+        / f.untied_energy.len() as f64;
     assert!(rises > 0.5, "{rises}");
 }
 
@@ -63,7 +88,11 @@ fn a_tied_head_cannot_follow_the_cycle_but_two_heads_or_layers_can() {
         let s = f.mechanism(m);
         assert!((s.mean - 2.0 / 3.0).abs() < 1e-12 && s.sd < 1e-12, "{m:?}");
     }
-    for m in [Mechanism::TwoTiedHeads, Mechanism::TwoTiedLayers, Mechanism::UntiedHead] {
+    for m in [
+        Mechanism::TwoTiedHeads,
+        Mechanism::TwoTiedLayers,
+        Mechanism::UntiedHead,
+    ] {
         assert_eq!(f.mechanism(m).mean, 1.0, "{m:?}");
     }
 }

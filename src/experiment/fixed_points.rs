@@ -8,7 +8,9 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::absorption::{Mechanism, constructed, successor_accuracy};
 use crate::attention::Head;
-use crate::fixed_point::{TiedLayer, Variant, collapse, hopfield_energy, hopfield_update, lagrangian, residual, solve};
+use crate::fixed_point::{
+    TiedLayer, Variant, collapse, hopfield_energy, hopfield_update, lagrangian, residual, solve,
+};
 use crate::measure::{Measure, fixed, pm};
 use crate::random::{gaussian, projection, seeded};
 use crate::stats::{Summary, quantile};
@@ -24,7 +26,12 @@ pub struct Setup {
 }
 
 /// The size the book reports.
-pub const BOOK: Setup = Setup { n: 12, d: 16, steps: 40, contraction: 0.5 };
+pub const BOOK: Setup = Setup {
+    n: 12,
+    d: 16,
+    steps: 40,
+    contraction: 0.5,
+};
 
 /// Seeds behind every summary in the chapter.
 pub const SEEDS: u64 = 100;
@@ -44,7 +51,10 @@ pub fn sample(setup: Setup, seed: u64) -> (DMatrix<f64>, TiedLayer) {
     let mut rng = seeded(seed);
     let head = Head::random(&mut rng, setup.d, setup.d, setup.d);
     let gamma = setup.contraction / head.w_v.singular_values().max();
-    (gaussian(&mut rng, setup.n, setup.d, 1.0), TiedLayer { head, gamma })
+    (
+        gaussian(&mut rng, setup.n, setup.d, 1.0),
+        TiedLayer { head, gamma },
+    )
 }
 
 /// One variant's trajectory from one seed.
@@ -60,7 +70,10 @@ pub struct Trajectory {
 pub fn trajectory(setup: Setup, variant: Variant, seed: u64) -> Trajectory {
     let (x, layer) = sample(setup, seed);
     let zs = layer.iterate(variant, &x, setup.steps);
-    Trajectory { residual: zs.windows(2).map(|w| residual(&w[1], &w[0])).collect(), collapse: zs.iter().map(collapse).collect() }
+    Trajectory {
+        residual: zs.windows(2).map(|w| residual(&w[1], &w[0])).collect(),
+        collapse: zs.iter().map(collapse).collect(),
+    }
 }
 
 /// Data-level against hidden-state fixed point of the injected layer, one seed.
@@ -104,7 +117,10 @@ pub struct EnergyRun {
 impl EnergyRun {
     /// Largest single-step increase of the energy (≤ 0 when it never rises).
     pub fn max_rise(&self) -> f64 {
-        self.energy.windows(2).map(|w| w[1] - w[0]).fold(f64::NEG_INFINITY, f64::max)
+        self.energy
+            .windows(2)
+            .map(|w| w[1] - w[0])
+            .fold(f64::NEG_INFINITY, f64::max)
     }
 }
 
@@ -113,7 +129,11 @@ pub fn energy_run(setup: Setup, tied: bool, seed: u64) -> EnergyRun {
     let mut rng = seeded(seed);
     let x = gaussian(&mut rng, setup.n, setup.d, 1.0);
     let w_q = projection(&mut rng, setup.d, setup.d);
-    let w_k = if tied { w_q.clone() } else { projection(&mut rng, setup.d, setup.d) };
+    let w_k = if tied {
+        w_q.clone()
+    } else {
+        projection(&mut rng, setup.d, setup.d)
+    };
     let m = &w_q * w_k.transpose();
     let mut xi: DVector<f64> = gaussian(&mut rng, setup.d, 1, 1.0).column(0).into_owned();
     let mut energy = vec![hopfield_energy(&x, &m, &xi, HOPFIELD_BETA)];
@@ -146,11 +166,22 @@ pub fn absorption(seed: u64) -> Absorption {
     let e = gaussian(&mut rng, 3, SUCCESSOR_D, 1.0);
     let w = projection(&mut rng, SUCCESSOR_D, SUCCESSOR_D) * 2.0;
     let id = DMatrix::identity(SUCCESSOR_D, SUCCESSOR_D);
-    let tied = Head { w_q: w.clone(), w_k: w, w_v: id.clone() };
-    let untied = Head { w_q: projection(&mut rng, SUCCESSOR_D, SUCCESSOR_D) * 2.0, w_k: projection(&mut rng, SUCCESSOR_D, SUCCESSOR_D), w_v: id };
+    let tied = Head {
+        w_q: w.clone(),
+        w_k: w,
+        w_v: id.clone(),
+    };
+    let untied = Head {
+        w_q: projection(&mut rng, SUCCESSOR_D, SUCCESSOR_D) * 2.0,
+        w_k: projection(&mut rng, SUCCESSOR_D, SUCCESSOR_D),
+        w_v: id,
+    };
     let s = tied.scores(&e);
     Absorption {
-        constructed: Mechanism::ALL.iter().map(|&m| successor_accuracy(&constructed(m, &e))).collect(),
+        constructed: Mechanism::ALL
+            .iter()
+            .map(|&m| successor_accuracy(&constructed(m, &e)))
+            .collect(),
         random_tied: successor_accuracy(&tied.forward(&e, false).weights),
         random_untied: successor_accuracy(&untied.forward(&e, false).weights),
         tied_asymmetry: (&s - s.transpose()).abs().max(),
@@ -172,7 +203,10 @@ impl Findings {
     /// Run the chapter's experiments over `seeds` seeds.
     pub fn run(setup: Setup, seeds: u64) -> Findings {
         Findings {
-            trajectories: Variant::ALL.iter().map(|&v| (0..seeds).map(|s| trajectory(setup, v, s)).collect()).collect(),
+            trajectories: Variant::ALL
+                .iter()
+                .map(|&v| (0..seeds).map(|s| trajectory(setup, v, s)).collect())
+                .collect(),
             equilibria: (0..seeds).map(|s| equilibrium(setup, s)).collect(),
             tied_energy: (0..seeds).map(|s| energy_run(setup, true, s)).collect(),
             untied_energy: (0..seeds).map(|s| energy_run(setup, false, s)).collect(),
@@ -182,20 +216,42 @@ impl Findings {
 
     /// The trajectories of one variant.
     pub fn variant(&self, v: Variant) -> &[Trajectory] {
-        &self.trajectories[Variant::ALL.iter().position(|&w| w == v).expect("every variant is run")]
+        &self.trajectories[Variant::ALL
+            .iter()
+            .position(|&w| w == v)
+            .expect("every variant is run")]
     }
 
     /// Quantile `p` over seeds of a per-seed series at each step.
     pub fn band(&self, v: Variant, series: fn(&Trajectory) -> &[f64], p: f64) -> Vec<f64> {
         let runs = self.variant(v);
         let len = series(&runs[0]).len();
-        (0..len).map(|k| quantile(&runs.iter().map(|t| series(t)[k].max(FLOOR)).collect::<Vec<_>>(), p)).collect()
+        (0..len)
+            .map(|k| {
+                quantile(
+                    &runs
+                        .iter()
+                        .map(|t| series(t)[k].max(FLOOR))
+                        .collect::<Vec<_>>(),
+                    p,
+                )
+            })
+            .collect()
     }
 
     /// Accuracy of one mechanism over seeds.
     pub fn mechanism(&self, m: Mechanism) -> Summary {
-        let i = Mechanism::ALL.iter().position(|&w| w == m).expect("every mechanism is built");
-        Summary::of(&self.absorption.iter().map(|a| a.constructed[i]).collect::<Vec<_>>())
+        let i = Mechanism::ALL
+            .iter()
+            .position(|&w| w == m)
+            .expect("every mechanism is built");
+        Summary::of(
+            &self
+                .absorption
+                .iter()
+                .map(|a| a.constructed[i])
+                .collect::<Vec<_>>(),
+        )
     }
 }
 
@@ -231,35 +287,134 @@ pub fn measures() -> Vec<Measure> {
     for v in Variant::ALL {
         let name = v.name();
         let runs = f.variant(v);
-        let res = |p| quantile(&runs.iter().map(|t| t.residual[last].max(FLOOR)).collect::<Vec<_>>(), p);
-        let col = |p| quantile(&runs.iter().map(|t| t.collapse[BOOK.steps].max(FLOOR)).collect::<Vec<_>>(), p);
+        let res = |p| {
+            quantile(
+                &runs
+                    .iter()
+                    .map(|t| t.residual[last].max(FLOOR))
+                    .collect::<Vec<_>>(),
+                p,
+            )
+        };
+        let col = |p| {
+            quantile(
+                &runs
+                    .iter()
+                    .map(|t| t.collapse[BOOK.steps].max(FLOOR))
+                    .collect::<Vec<_>>(),
+                p,
+            )
+        };
         m.push(Measure::new(format!("ch05.residual_{name}"), sci(res(0.5))));
-        m.push(Measure::new(format!("ch05.residual_{name}_range"), format!("{} – {}", sci(res(0.1)), sci(res(0.9)))));
+        m.push(Measure::new(
+            format!("ch05.residual_{name}_range"),
+            format!("{} – {}", sci(res(0.1)), sci(res(0.9))),
+        ));
         m.push(Measure::new(format!("ch05.collapse_{name}"), sci(col(0.5))));
-        m.push(Measure::new(format!("ch05.collapse_{name}_range"), format!("{} – {}", sci(col(0.1)), sci(col(0.9)))));
-        m.push(Measure::new(format!("ch05.converged_{name}"), fixed(share(runs.iter().map(|t| t.residual[last] < 1e-12)), 2)));
+        m.push(Measure::new(
+            format!("ch05.collapse_{name}_range"),
+            format!("{} – {}", sci(col(0.1)), sci(col(0.9))),
+        ));
+        m.push(Measure::new(
+            format!("ch05.converged_{name}"),
+            fixed(share(runs.iter().map(|t| t.residual[last] < 1e-12)), 2),
+        ));
     }
     // observed per-step rate of the injected residual, steps 5..20, against c
-    let rates: Vec<f64> = f.variant(Variant::Injected).iter().map(|t| (t.residual[20] / t.residual[5]).powf(1.0 / 15.0)).collect();
-    m.push(Measure::new("ch05.injected_rate", pm(Summary::of(&rates), 2)));
+    let rates: Vec<f64> = f
+        .variant(Variant::Injected)
+        .iter()
+        .map(|t| (t.residual[20] / t.residual[5]).powf(1.0 / 15.0))
+        .collect();
+    m.push(Measure::new(
+        "ch05.injected_rate",
+        pm(Summary::of(&rates), 2),
+    ));
     let eq = &f.equilibria;
-    m.push(Measure::new("ch05.data_residual", pm(Summary::of(&eq.iter().map(|e| e.data_residual).collect::<Vec<_>>()), 2)));
-    m.push(Measure::new("ch05.distance", pm(Summary::of(&eq.iter().map(|e| e.distance).collect::<Vec<_>>()), 2)));
-    m.push(Measure::new("ch05.hidden_residual_max", sci(eq.iter().map(|e| e.hidden_residual).fold(0.0, f64::max))));
-    m.push(Measure::new("ch05.solve_steps", pm(Summary::of(&eq.iter().map(|e| e.steps as f64).collect::<Vec<_>>()), 1)));
-    m.push(Measure::new("ch05.constraint_max", fixed(eq.iter().map(|e| e.constraint).fold(0.0, f64::max), 2)));
-    m.push(Measure::new("ch05.tied_max_rise", sci(f.tied_energy.iter().map(EnergyRun::max_rise).fold(f64::NEG_INFINITY, f64::max))));
-    m.push(Measure::new("ch05.untied_rises", fixed(share(f.untied_energy.iter().map(|r| r.max_rise() > 1e-9)), 2)));
-    m.push(Measure::new("ch05.tied_settled", fixed(share(f.tied_energy.iter().map(|r| r.last_step < 1e-6)), 2)));
-    m.push(Measure::new("ch05.untied_settled", fixed(share(f.untied_energy.iter().map(|r| r.last_step < 1e-6)), 2)));
+    m.push(Measure::new(
+        "ch05.data_residual",
+        pm(
+            Summary::of(&eq.iter().map(|e| e.data_residual).collect::<Vec<_>>()),
+            2,
+        ),
+    ));
+    m.push(Measure::new(
+        "ch05.distance",
+        pm(
+            Summary::of(&eq.iter().map(|e| e.distance).collect::<Vec<_>>()),
+            2,
+        ),
+    ));
+    m.push(Measure::new(
+        "ch05.hidden_residual_max",
+        sci(eq.iter().map(|e| e.hidden_residual).fold(0.0, f64::max)),
+    ));
+    m.push(Measure::new(
+        "ch05.solve_steps",
+        pm(
+            Summary::of(&eq.iter().map(|e| e.steps as f64).collect::<Vec<_>>()),
+            1,
+        ),
+    ));
+    m.push(Measure::new(
+        "ch05.constraint_max",
+        fixed(eq.iter().map(|e| e.constraint).fold(0.0, f64::max), 2),
+    ));
+    m.push(Measure::new(
+        "ch05.tied_max_rise",
+        sci(f
+            .tied_energy
+            .iter()
+            .map(EnergyRun::max_rise)
+            .fold(f64::NEG_INFINITY, f64::max)),
+    ));
+    m.push(Measure::new(
+        "ch05.untied_rises",
+        fixed(
+            share(f.untied_energy.iter().map(|r| r.max_rise() > 1e-9)),
+            2,
+        ),
+    ));
+    m.push(Measure::new(
+        "ch05.tied_settled",
+        fixed(share(f.tied_energy.iter().map(|r| r.last_step < 1e-6)), 2),
+    ));
+    m.push(Measure::new(
+        "ch05.untied_settled",
+        fixed(share(f.untied_energy.iter().map(|r| r.last_step < 1e-6)), 2),
+    ));
     for mech in Mechanism::ALL {
-        m.push(Measure::new(format!("ch05.acc_{}", mech.name()), pm(f.mechanism(mech), 2)));
+        m.push(Measure::new(
+            format!("ch05.acc_{}", mech.name()),
+            pm(f.mechanism(mech), 2),
+        ));
     }
     let ab = &f.absorption;
-    m.push(Measure::new("ch05.random_tied", pm(Summary::of(&ab.iter().map(|a| a.random_tied).collect::<Vec<_>>()), 2)));
-    m.push(Measure::new("ch05.random_untied", pm(Summary::of(&ab.iter().map(|a| a.random_untied).collect::<Vec<_>>()), 2)));
-    m.push(Measure::new("ch05.random_tied_solved", fixed(share(ab.iter().map(|a| a.random_tied == 1.0)), 2)));
-    m.push(Measure::new("ch05.random_untied_solved", fixed(share(ab.iter().map(|a| a.random_untied == 1.0)), 2)));
-    m.push(Measure::new("ch05.tied_asymmetry", sci(ab.iter().map(|a| a.tied_asymmetry).fold(0.0, f64::max))));
+    m.push(Measure::new(
+        "ch05.random_tied",
+        pm(
+            Summary::of(&ab.iter().map(|a| a.random_tied).collect::<Vec<_>>()),
+            2,
+        ),
+    ));
+    m.push(Measure::new(
+        "ch05.random_untied",
+        pm(
+            Summary::of(&ab.iter().map(|a| a.random_untied).collect::<Vec<_>>()),
+            2,
+        ),
+    ));
+    m.push(Measure::new(
+        "ch05.random_tied_solved",
+        fixed(share(ab.iter().map(|a| a.random_tied == 1.0)), 2),
+    ));
+    m.push(Measure::new(
+        "ch05.random_untied_solved",
+        fixed(share(ab.iter().map(|a| a.random_untied == 1.0)), 2),
+    ));
+    m.push(Measure::new(
+        "ch05.tied_asymmetry",
+        sci(ab.iter().map(|a| a.tied_asymmetry).fold(0.0, f64::max)),
+    ));
     m
 }

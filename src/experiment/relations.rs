@@ -10,8 +10,8 @@ use nalgebra::DMatrix;
 use crate::measure::{Measure, fixed, pm};
 use crate::random::{gaussian, seeded};
 use crate::relation::{
-    Stack, compose, delta_token_weights, identity, is_stochastic, leave_one_out, random_stochastic, rollout, strongest,
-    total_variation,
+    Stack, compose, delta_token_weights, identity, is_stochastic, leave_one_out, random_stochastic,
+    rollout, strongest, total_variation,
 };
 use crate::stats::{Summary, spearman};
 
@@ -27,7 +27,13 @@ pub struct Setup {
 }
 
 /// The size the book reports.
-pub const BOOK: Setup = Setup { n: 12, d: 16, layers: 3, sharpness: 2.0, prefix: 6 };
+pub const BOOK: Setup = Setup {
+    n: 12,
+    d: 16,
+    layers: 3,
+    sharpness: 2.0,
+    prefix: 6,
+};
 
 /// Seeds behind every summary of the stacked model.
 pub const SEEDS: u64 = 200;
@@ -60,7 +66,13 @@ pub struct Laws {
 
 /// Check the laws on `instances` random triples (seeds `0..instances`).
 pub fn laws(instances: u64) -> Laws {
-    let mut l = Laws { identity: 0.0, row_sum: 0.0, min_entry: f64::INFINITY, associativity: 0.0, closed: 0 };
+    let mut l = Laws {
+        identity: 0.0,
+        row_sum: 0.0,
+        min_entry: f64::INFINITY,
+        associativity: 0.0,
+        closed: 0,
+    };
     let max_abs = |m: DMatrix<f64>| m.abs().max();
     for seed in 0..instances {
         let mut rng = seeded(seed);
@@ -68,15 +80,24 @@ pub fn laws(instances: u64) -> Laws {
         let f = random_stochastic(&mut rng, 4, 6, spread);
         let g = random_stochastic(&mut rng, 6, 5, spread);
         let h = random_stochastic(&mut rng, 5, 3, spread);
-        l.identity = l.identity.max(max_abs(compose(&identity(4), &f) - &f)).max(max_abs(compose(&f, &identity(6)) - &f));
+        l.identity = l
+            .identity
+            .max(max_abs(compose(&identity(4), &f) - &f))
+            .max(max_abs(compose(&f, &identity(6)) - &f));
         let (gf, hg) = (compose(&f, &g), compose(&g, &h));
         let (left, right) = (compose(&gf, &h), compose(&f, &hg));
         for c in [&gf, &hg, &left] {
-            l.row_sum = c.row_iter().fold(l.row_sum, |m, r| m.max((r.sum() - 1.0).abs()));
+            l.row_sum = c
+                .row_iter()
+                .fold(l.row_sum, |m, r| m.max((r.sum() - 1.0).abs()));
             l.min_entry = l.min_entry.min(c.min());
         }
         l.associativity = l.associativity.max(max_abs(&left - right));
-        l.closed += u64::from([&gf, &hg, &left].iter().all(|c| is_stochastic(c, TOLERANCE)));
+        l.closed += u64::from(
+            [&gf, &hg, &left]
+                .iter()
+                .all(|c| is_stochastic(c, TOLERANCE)),
+        );
     }
     l
 }
@@ -137,16 +158,31 @@ pub fn trial(setup: Setup, seed: u64) -> Trial {
     let (tx, ty) = (stack.forward(&x), stack.forward(&y));
     let suffix = setup.prefix..setup.n;
     let changed = |p: &DMatrix<f64>, q: &DMatrix<f64>| {
-        let rows = |m: &DMatrix<f64>| strongest(&m.rows(setup.prefix, setup.n - setup.prefix).into_owned(), suffix.clone());
+        let rows = |m: &DMatrix<f64>| {
+            strongest(
+                &m.rows(setup.prefix, setup.n - setup.prefix).into_owned(),
+                suffix.clone(),
+            )
+        };
         let (sp, sq) = (rows(p), rows(q));
         sp.iter().zip(&sq).filter(|(a, b)| a != b).count() as f64 / sp.len() as f64
     };
-    let mut turnover: Vec<f64> = tx.weights.iter().zip(&ty.weights).map(|(p, q)| changed(p, q)).collect();
+    let mut turnover: Vec<f64> = tx
+        .weights
+        .iter()
+        .zip(&ty.weights)
+        .map(|(p, q)| changed(p, q))
+        .collect();
     turnover.push(changed(&rollout(&tx.weights), &rollout(&ty.weights)));
     let path_tv = (1..setup.layers)
         .map(|l| total_variation(&tx.weights[l], &stack.heads[l].forward(&x, false).weights))
         .collect();
-    Trial { rho_raw: spearman(&a.raw, &a.leave_one_out), rho_rollout: spearman(&a.rollout, &a.leave_one_out), turnover, path_tv }
+    Trial {
+        rho_raw: spearman(&a.raw, &a.leave_one_out),
+        rho_rollout: spearman(&a.rollout, &a.leave_one_out),
+        turnover,
+        path_tv,
+    }
 }
 
 /// Signed weights of the delta rule against linear attention, on
@@ -176,7 +212,10 @@ pub fn delta_sample(seed: u64) -> (DMatrix<f64>, DMatrix<f64>, Vec<f64>) {
     };
     let q = unit_abs(gaussian(&mut rng, DELTA_T, DELTA_K, 1.0));
     let k = unit_abs(gaussian(&mut rng, DELTA_T, DELTA_K, 1.0));
-    let beta = gaussian(&mut rng, DELTA_T, 1, 1.0).iter().map(|z| 1.0 / (1.0 + (-z).exp())).collect();
+    let beta = gaussian(&mut rng, DELTA_T, 1, 1.0)
+        .iter()
+        .map(|z| 1.0 / (1.0 + (-z).exp()))
+        .collect();
     (q, k, beta)
 }
 
@@ -184,12 +223,22 @@ pub fn delta_sample(seed: u64) -> (DMatrix<f64>, DMatrix<f64>, Vec<f64>) {
 pub fn delta_trial(seed: u64) -> DeltaTrial {
     let (q, k, beta) = delta_sample(seed);
     let w = delta_token_weights(&q, &k, &beta);
-    let lower = |m: &DMatrix<f64>| (0..DELTA_T).flat_map(|t| (0..=t).map(move |j| (t, j))).map(|ix| m[ix]).collect::<Vec<_>>();
+    let lower = |m: &DMatrix<f64>| {
+        (0..DELTA_T)
+            .flat_map(|t| (0..=t).map(move |j| (t, j)))
+            .map(|ix| m[ix])
+            .collect::<Vec<_>>()
+    };
     let delta = lower(&w);
     let linear = lower(&(&q * k.transpose()));
     let neg = |xs: &[f64]| xs.iter().filter(|&&x| x < 0.0).count() as f64 / xs.len() as f64;
     let row_sum_gap = w.row_iter().map(|r| (r.sum() - 1.0).abs()).sum::<f64>() / DELTA_T as f64;
-    DeltaTrial { delta_negative: neg(&delta), linear_negative: neg(&linear), row_sum_gap, delta }
+    DeltaTrial {
+        delta_negative: neg(&delta),
+        linear_negative: neg(&linear),
+        row_sum_gap,
+        delta,
+    }
 }
 
 /// Everything chapter 4 reports, at book size.
@@ -205,11 +254,24 @@ impl Findings {
     pub fn run(setup: Setup, seeds: u64, instances: u64) -> Findings {
         let trials = std::thread::scope(|s| {
             let handles: Vec<_> = (0..2u64)
-                .map(|half| s.spawn(move || (half * seeds / 2..(half + 1) * seeds / 2).map(|seed| trial(setup, seed)).collect::<Vec<_>>()))
+                .map(|half| {
+                    s.spawn(move || {
+                        (half * seeds / 2..(half + 1) * seeds / 2)
+                            .map(|seed| trial(setup, seed))
+                            .collect::<Vec<_>>()
+                    })
+                })
                 .collect();
-            handles.into_iter().flat_map(|h| h.join().expect("a trial thread panicked")).collect()
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().expect("a trial thread panicked"))
+                .collect()
         });
-        Findings { laws: laws(instances), trials, delta: (0..seeds).map(delta_trial).collect() }
+        Findings {
+            laws: laws(instances),
+            trials,
+            delta: (0..seeds).map(delta_trial).collect(),
+        }
     }
 
     /// Summary of one number per trial.
@@ -258,22 +320,59 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("ch04.rho_rollout", pm(f.summary(|t| t.rho_rollout), 2)),
         Measure::new(
             "ch04.rollout_wins",
-            fixed(f.trials.iter().filter(|t| t.rho_rollout > t.rho_raw).count() as f64 / f.trials.len() as f64, 2),
+            fixed(
+                f.trials
+                    .iter()
+                    .filter(|t| t.rho_rollout > t.rho_raw)
+                    .count() as f64
+                    / f.trials.len() as f64,
+                2,
+            ),
         ),
-        Measure::new("ch04.turnover_chance", fixed(1.0 - 1.0 / (BOOK.n - BOOK.prefix) as f64, 2)),
-        Measure::new("ch04.turnover_rollout", pm(f.summary(|t| t.turnover[layers]), 2)),
+        Measure::new(
+            "ch04.turnover_chance",
+            fixed(1.0 - 1.0 / (BOOK.n - BOOK.prefix) as f64, 2),
+        ),
+        Measure::new(
+            "ch04.turnover_rollout",
+            pm(f.summary(|t| t.turnover[layers]), 2),
+        ),
         Measure::new("ch04.delta_t", DELTA_T.to_string()),
         Measure::new("ch04.delta_k", DELTA_K.to_string()),
-        Measure::new("ch04.delta_negative", pm(f.delta_summary(|t| t.delta_negative), 2)),
-        Measure::new("ch04.linear_negative", pm(f.delta_summary(|t| t.linear_negative), 2)),
-        Measure::new("ch04.delta_min", fixed(f.delta.iter().flat_map(|t| t.delta.iter().cloned()).fold(f64::INFINITY, f64::min), 2)),
-        Measure::new("ch04.delta_rowsum_gap", pm(f.delta_summary(|t| t.row_sum_gap), 2)),
+        Measure::new(
+            "ch04.delta_negative",
+            pm(f.delta_summary(|t| t.delta_negative), 2),
+        ),
+        Measure::new(
+            "ch04.linear_negative",
+            pm(f.delta_summary(|t| t.linear_negative), 2),
+        ),
+        Measure::new(
+            "ch04.delta_min",
+            fixed(
+                f.delta
+                    .iter()
+                    .flat_map(|t| t.delta.iter().cloned())
+                    .fold(f64::INFINITY, f64::min),
+                2,
+            ),
+        ),
+        Measure::new(
+            "ch04.delta_rowsum_gap",
+            pm(f.delta_summary(|t| t.row_sum_gap), 2),
+        ),
     ];
     for l in 0..layers {
-        m.push(Measure::new(format!("ch04.turnover_layer{}", l + 1), pm(f.summary(|t| t.turnover[l]), 2)));
+        m.push(Measure::new(
+            format!("ch04.turnover_layer{}", l + 1),
+            pm(f.summary(|t| t.turnover[l]), 2),
+        ));
     }
     for l in 1..layers {
-        m.push(Measure::new(format!("ch04.path_tv_layer{}", l + 1), pm(f.summary(|t| t.path_tv[l - 1]), 2)));
+        m.push(Measure::new(
+            format!("ch04.path_tv_layer{}", l + 1),
+            pm(f.summary(|t| t.path_tv[l - 1]), 2),
+        ));
     }
     m
 }

@@ -44,7 +44,13 @@ fn shade(c: RGBColor, t: f64) -> RGBColor {
 
 /// Draw `m` as a heat map in `area`, row 0 at the top. Non-negative entries
 /// shade to blue up to `top`; with `signed`, negative ones shade to vermillion.
-pub(super) fn heatmap(area: &Canvas, m: &DMatrix<f64>, title: &str, top: f64, signed: bool) -> Result<(), DrawError> {
+pub(super) fn heatmap(
+    area: &Canvas,
+    m: &DMatrix<f64>,
+    title: &str,
+    top: f64,
+    signed: bool,
+) -> Result<(), DrawError> {
     let (rows, cols) = m.shape();
     let mut chart = ChartBuilder::on(area)
         .caption(title, text(14))
@@ -64,11 +70,22 @@ pub(super) fn heatmap(area: &Canvas, m: &DMatrix<f64>, title: &str, top: f64, si
         .y_desc("query i")
         .axis_desc_style(text(11))
         .draw()?;
-    chart.draw_series((0..rows).flat_map(|i| (0..cols).map(move |j| (i, j))).map(|(i, j)| {
-        let v = m[(i, j)];
-        let c = if v >= 0.0 || !signed { shade(color(0), v / top) } else { shade(color(1), -v / top) };
-        Rectangle::new([(j as f64, i as f64), (j as f64 + 1.0, i as f64 + 1.0)], c.filled())
-    }))?;
+    chart.draw_series(
+        (0..rows)
+            .flat_map(|i| (0..cols).map(move |j| (i, j)))
+            .map(|(i, j)| {
+                let v = m[(i, j)];
+                let c = if v >= 0.0 || !signed {
+                    shade(color(0), v / top)
+                } else {
+                    shade(color(1), -v / top)
+                };
+                Rectangle::new(
+                    [(j as f64, i as f64), (j as f64 + 1.0, i as f64 + 1.0)],
+                    c.filled(),
+                )
+            }),
+    )?;
     Ok(())
 }
 
@@ -79,9 +96,21 @@ fn composition() -> Result<String, DrawError> {
     svg(1000, 290, |root| {
         let panels = root.split_evenly((1, 4));
         for (l, a) in t.weights.iter().enumerate() {
-            heatmap(&panels[l], a, &format!("layer {} attention A_{}", l + 1, l + 1), 1.0, false)?;
+            heatmap(
+                &panels[l],
+                a,
+                &format!("layer {} attention A_{}", l + 1, l + 1),
+                1.0,
+                false,
+            )?;
         }
-        heatmap(&panels[3], &r, "rollout (½I+½A_3)(½I+½A_2)(½I+½A_1)", 1.0, false)
+        heatmap(
+            &panels[3],
+            &r,
+            "rollout (½I+½A_3)(½I+½A_2)(½I+½A_1)",
+            1.0,
+            false,
+        )
     })
 }
 
@@ -89,7 +118,10 @@ fn attribution() -> Result<String, DrawError> {
     let f = book();
     svg(560, 460, |root| {
         let mut chart = ChartBuilder::on(root)
-            .caption(format!("agreement with leave-one-out, {SEEDS} seeds"), text(16))
+            .caption(
+                format!("agreement with leave-one-out, {SEEDS} seeds"),
+                text(16),
+            )
             .margin(12)
             .x_label_area_size(44)
             .y_label_area_size(54)
@@ -102,9 +134,20 @@ fn attribution() -> Result<String, DrawError> {
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;
-        chart.draw_series([PathElement::new(vec![(-1.0, -1.0), (1.0, 1.0)], BLACK.stroke_width(1))])?;
-        chart.draw_series(f.trials.iter().map(|t| Circle::new((t.rho_raw, t.rho_rollout), 3, color(0).mix(0.6).filled())))?;
-        chart.draw_series([Text::new("above the diagonal: rollout agrees better", (-0.2, -0.8), text(12))])?;
+        chart.draw_series([PathElement::new(
+            vec![(-1.0, -1.0), (1.0, 1.0)],
+            BLACK.stroke_width(1),
+        )])?;
+        chart.draw_series(
+            f.trials
+                .iter()
+                .map(|t| Circle::new((t.rho_raw, t.rho_rollout), 3, color(0).mix(0.6).filled())),
+        )?;
+        chart.draw_series([Text::new(
+            "above the diagonal: rollout agrees better",
+            (-0.2, -0.8),
+            text(12),
+        )])?;
         Ok(())
     })
 }
@@ -115,7 +158,10 @@ fn boundary() -> Result<String, DrawError> {
     let chance = 1.0 - 1.0 / (BOOK.n - BOOK.prefix) as f64;
     svg(960, 380, |root| {
         let (left, right) = root.split_horizontally(560);
-        let labels: Vec<String> = (1..=layers).map(|l| format!("layer {l}")).chain(["rollout".to_string()]).collect();
+        let labels: Vec<String> = (1..=layers)
+            .map(|l| format!("layer {l}"))
+            .chain(["rollout".to_string()])
+            .collect();
         let mut chart = ChartBuilder::on(&left)
             .caption("new prefix: suffix relations that change", text(15))
             .margin(10)
@@ -135,10 +181,22 @@ fn boundary() -> Result<String, DrawError> {
         for i in 0..=layers {
             let s = f.summary(|t| t.turnover[i]);
             let x = i as f64;
-            chart.draw_series([Rectangle::new([(x - 0.3, 0.0), (x + 0.3, s.mean)], color(2).filled())])?;
-            chart.draw_series(error_bar(x, (s.mean - s.sd).max(0.0), s.mean + s.sd, 0.08, BLACK.stroke_width(1)))?;
+            chart.draw_series([Rectangle::new(
+                [(x - 0.3, 0.0), (x + 0.3, s.mean)],
+                color(2).filled(),
+            )])?;
+            chart.draw_series(error_bar(
+                x,
+                (s.mean - s.sd).max(0.0),
+                s.mean + s.sd,
+                0.08,
+                BLACK.stroke_width(1),
+            ))?;
         }
-        chart.draw_series([PathElement::new(vec![(-0.5, chance), (layers as f64 + 0.5, chance)], BLACK.stroke_width(2))])?;
+        chart.draw_series([PathElement::new(
+            vec![(-0.5, chance), (layers as f64 + 0.5, chance)],
+            BLACK.stroke_width(2),
+        )])?;
         chart.draw_series([Text::new("chance", (-0.4, chance + 0.03), text(12))])?;
 
         let mut chart = ChartBuilder::on(&right)
@@ -159,8 +217,17 @@ fn boundary() -> Result<String, DrawError> {
         for l in 1..layers {
             let s = f.summary(|t| t.path_tv[l - 1]);
             let x = l as f64;
-            chart.draw_series([Rectangle::new([(x - 0.3, 0.0), (x + 0.3, s.mean)], color(3).filled())])?;
-            chart.draw_series(error_bar(x, s.mean - s.sd, s.mean + s.sd, 0.08, BLACK.stroke_width(1)))?;
+            chart.draw_series([Rectangle::new(
+                [(x - 0.3, 0.0), (x + 0.3, s.mean)],
+                color(3).filled(),
+            )])?;
+            chart.draw_series(error_bar(
+                x,
+                s.mean - s.sd,
+                s.mean + s.sd,
+                0.08,
+                BLACK.stroke_width(1),
+            ))?;
         }
         Ok(())
     })
@@ -177,7 +244,19 @@ fn delta_weights() -> Result<String, DrawError> {
     let delta = delta_token_weights(&q, &k, &beta);
     svg(760, 380, |root| {
         let panels = root.split_evenly((1, 2));
-        heatmap(&panels[0], &linear, "linear attention q_t·k_j", linear.abs().max(), true)?;
-        heatmap(&panels[1], &delta, "delta rule w_tj (vermillion: negative)", delta.abs().max(), true)
+        heatmap(
+            &panels[0],
+            &linear,
+            "linear attention q_t·k_j",
+            linear.abs().max(),
+            true,
+        )?;
+        heatmap(
+            &panels[1],
+            &delta,
+            "delta rule w_tj (vermillion: negative)",
+            delta.abs().max(),
+            true,
+        )
     })
 }

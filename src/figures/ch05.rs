@@ -35,9 +35,18 @@ pub const FIGURES: &[Figure] = &[
     },
 ];
 
-const LABELS: [&str; 3] = ["pure attention A(Z)Z", "residual + norm", "input-injected, c = 0.5"];
+const LABELS: [&str; 3] = [
+    "pure attention A(Z)Z",
+    "residual + norm",
+    "input-injected, c = 0.5",
+];
 
-fn log_trace(f: &Findings, series: fn(&Trajectory) -> &[f64], title: &str, y: &str) -> Result<String, DrawError> {
+fn log_trace(
+    f: &Findings,
+    series: fn(&Trajectory) -> &[f64],
+    title: &str,
+    y: &str,
+) -> Result<String, DrawError> {
     svg(760, 400, |root| {
         let len = series(&f.variant(Variant::Attention)[0]).len();
         let mut chart = ChartBuilder::on(root)
@@ -59,12 +68,21 @@ fn log_trace(f: &Findings, series: fn(&Trajectory) -> &[f64], title: &str, y: &s
         for (i, v) in Variant::ALL.iter().enumerate() {
             let col = color(i);
             let xs: Vec<f64> = (0..len).map(|k| k as f64).collect();
-            let (lo, mid, hi) = (f.band(*v, series, 0.1), f.band(*v, series, 0.5), f.band(*v, series, 0.9));
+            let (lo, mid, hi) = (
+                f.band(*v, series, 0.1),
+                f.band(*v, series, 0.5),
+                f.band(*v, series, 0.9),
+            );
             chart.draw_series([band(&xs, &lo, &hi, col)])?;
             chart
-                .draw_series(LineSeries::new(xs.iter().cloned().zip(mid), col.stroke_width(2)))?
+                .draw_series(LineSeries::new(
+                    xs.iter().cloned().zip(mid),
+                    col.stroke_width(2),
+                ))?
                 .label(LABELS[i])
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2)));
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2))
+                });
         }
         chart
             .configure_series_labels()
@@ -100,11 +118,18 @@ fn hopfield() -> Result<String, DrawError> {
     let shown = 20;
     svg(960, 380, |root| {
         let panels = root.split_evenly((1, 2));
-        for (p, (runs, title)) in
-            [(&f.tied_energy, "tied: M = W Wᵀ"), (&f.untied_energy, "untied: M = W_Q W_Kᵀ")].iter().enumerate()
+        for (p, (runs, title)) in [
+            (&f.tied_energy, "tied: M = W Wᵀ"),
+            (&f.untied_energy, "untied: M = W_Q W_Kᵀ"),
+        ]
+        .iter()
+        .enumerate()
         {
-            let traces: Vec<Vec<f64>> =
-                runs.iter().take(shown).map(|r| r.energy.iter().map(|e| e - r.energy[0]).collect()).collect();
+            let traces: Vec<Vec<f64>> = runs
+                .iter()
+                .take(shown)
+                .map(|r| r.energy.iter().map(|e| e - r.energy[0]).collect())
+                .collect();
             let lo = traces.iter().flatten().cloned().fold(0.0, f64::min);
             let hi = traces.iter().flatten().cloned().fold(0.0, f64::max);
             let pad = 0.05 * (hi - lo).max(1e-9);
@@ -125,7 +150,10 @@ fn hopfield() -> Result<String, DrawError> {
             for tr in &traces {
                 let rises = tr.windows(2).any(|w| w[1] > w[0] + 1e-9);
                 let col = if rises { color(1) } else { color(0) };
-                chart.draw_series(LineSeries::new(tr.iter().enumerate().map(|(k, &e)| (k as f64, e)), col.stroke_width(1)))?;
+                chart.draw_series(LineSeries::new(
+                    tr.iter().enumerate().map(|(k, &e)| (k as f64, e)),
+                    col.stroke_width(1),
+                ))?;
             }
         }
         Ok(())
@@ -134,11 +162,20 @@ fn hopfield() -> Result<String, DrawError> {
 
 fn absorption() -> Result<String, DrawError> {
     let f = book();
-    let names = ["tied head", "+ residual", "two tied heads", "two tied layers", "untied head"];
+    let names = [
+        "tied head",
+        "+ residual",
+        "two tied heads",
+        "two tied layers",
+        "untied head",
+    ];
     svg(960, 400, |root| {
         let (left, right) = root.split_horizontally(600);
         let mut chart = ChartBuilder::on(&left)
-            .caption(format!("hand-set weights, mean ± sd over {SEEDS} token draws"), text(15))
+            .caption(
+                format!("hand-set weights, mean ± sd over {SEEDS} token draws"),
+                text(15),
+            )
             .margin(10)
             .x_label_area_size(34)
             .y_label_area_size(50)
@@ -147,7 +184,12 @@ fn absorption() -> Result<String, DrawError> {
             .configure_mesh()
             .disable_x_mesh()
             .x_labels(5)
-            .x_label_formatter(&|x| names.get(x.round() as usize).map(|s| s.to_string()).unwrap_or_default())
+            .x_label_formatter(&|x| {
+                names
+                    .get(x.round() as usize)
+                    .map(|s| s.to_string())
+                    .unwrap_or_default()
+            })
             .y_desc("successor accuracy on a 3-cycle")
             .label_style(text(11))
             .axis_desc_style(text(12))
@@ -156,12 +198,28 @@ fn absorption() -> Result<String, DrawError> {
             let s = f.mechanism(*m);
             let x = i as f64;
             let col = if s.mean < 1.0 { color(1) } else { color(2) };
-            chart.draw_series([Rectangle::new([(x - 0.3, 0.0), (x + 0.3, s.mean)], col.filled())])?;
-            chart.draw_series(error_bar(x, s.mean - s.sd, s.mean + s.sd, 0.08, BLACK.stroke_width(1)))?;
+            chart.draw_series([Rectangle::new(
+                [(x - 0.3, 0.0), (x + 0.3, s.mean)],
+                col.filled(),
+            )])?;
+            chart.draw_series(error_bar(
+                x,
+                s.mean - s.sd,
+                s.mean + s.sd,
+                0.08,
+                BLACK.stroke_width(1),
+            ))?;
         }
         let bound = 2.0 / 3.0;
-        chart.draw_series([PathElement::new(vec![(-0.5, bound), (4.5, bound)], BLACK.stroke_width(2))])?;
-        chart.draw_series([Text::new("bound for any tied head: 2/3", (-0.45, bound + 0.06), text(12))])?;
+        chart.draw_series([PathElement::new(
+            vec![(-0.5, bound), (4.5, bound)],
+            BLACK.stroke_width(2),
+        )])?;
+        chart.draw_series([Text::new(
+            "bound for any tied head: 2/3",
+            (-0.45, bound + 0.06),
+            text(12),
+        )])?;
 
         let levels = [0.0, 1.0 / 3.0, 2.0 / 3.0, 1.0];
         let mut chart = ChartBuilder::on(&right)
@@ -174,26 +232,45 @@ fn absorption() -> Result<String, DrawError> {
             .configure_mesh()
             .disable_x_mesh()
             .x_labels(4)
-            .x_label_formatter(&|x| ["0", "1/3", "2/3", "1"].get(x.round() as usize).map(|s| s.to_string()).unwrap_or_default())
+            .x_label_formatter(&|x| {
+                ["0", "1/3", "2/3", "1"]
+                    .get(x.round() as usize)
+                    .map(|s| s.to_string())
+                    .unwrap_or_default()
+            })
             .x_desc("successor accuracy")
             .y_desc("share of seeds")
             .label_style(text(11))
             .axis_desc_style(text(12))
             .draw()?;
-        for (h, (name, pick)) in
-            [("tied", (|a: &crate::experiment::fixed_points::Absorption| a.random_tied) as fn(&_) -> f64), ("untied", |a| a.random_untied)]
-                .iter()
-                .enumerate()
+        for (h, (name, pick)) in [
+            (
+                "tied",
+                (|a: &crate::experiment::fixed_points::Absorption| a.random_tied) as fn(&_) -> f64,
+            ),
+            ("untied", |a| a.random_untied),
+        ]
+        .iter()
+        .enumerate()
         {
             let col = color(h * 3);
             let shares: Vec<f64> = levels
                 .iter()
-                .map(|&l| f.absorption.iter().filter(|a| (pick(a) - l).abs() < 1e-9).count() as f64 / f.absorption.len() as f64)
+                .map(|&l| {
+                    f.absorption
+                        .iter()
+                        .filter(|a| (pick(a) - l).abs() < 1e-9)
+                        .count() as f64
+                        / f.absorption.len() as f64
+                })
                 .collect();
             let off = h as f64 * 0.3 - 0.15;
             chart
                 .draw_series(shares.iter().enumerate().map(|(i, &s)| {
-                    Rectangle::new([(i as f64 + off - 0.14, 0.0), (i as f64 + off + 0.14, s)], col.filled())
+                    Rectangle::new(
+                        [(i as f64 + off - 0.14, 0.0), (i as f64 + off + 0.14, s)],
+                        col.filled(),
+                    )
                 }))?
                 .label(*name)
                 .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], col.filled()));
