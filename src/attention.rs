@@ -50,7 +50,10 @@ pub fn softmax_rows(logits: &DMatrix<f64>) -> DMatrix<f64> {
     let mut out = logits.clone();
     for mut row in out.row_iter_mut() {
         let max = row.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-        assert!(max.is_finite(), "softmax_rows: a row has no finite logit (max = {max})");
+        assert!(
+            max.is_finite(),
+            "softmax_rows: a row has no finite logit (max = {max})"
+        );
         // w_j = exp(l_j − max l) / Σ exp(l_i − max l)
         row.apply(|l| *l = (*l - max).exp());
         let z = row.sum();
@@ -92,7 +95,11 @@ pub struct Pass {
 impl Head {
     /// A head with independent N(0, 1/d) projections (untied, as at initialisation).
     pub fn random(rng: &mut Rng, d: usize, d_k: usize, d_v: usize) -> Head {
-        Head { w_q: projection(rng, d, d_k), w_k: projection(rng, d, d_k), w_v: projection(rng, d, d_v) }
+        Head {
+            w_q: projection(rng, d, d_k),
+            w_k: projection(rng, d, d_k),
+            w_v: projection(rng, d, d_v),
+        }
     }
 
     /// Width of queries and keys.
@@ -108,7 +115,11 @@ impl Head {
 
     /// Scaled scores `x w_q (x w_k)ᵀ / √d_k`, `(n, n)`.
     pub fn scores(&self, x: &DMatrix<f64>) -> DMatrix<f64> {
-        scores(&(x * &self.w_q), &(x * &self.w_k), 1.0 / (self.d_k() as f64).sqrt())
+        scores(
+            &(x * &self.w_q),
+            &(x * &self.w_k),
+            1.0 / (self.d_k() as f64).sqrt(),
+        )
     }
 
     /// Run the head on `x: (n, d)`; `causal` masks the future.

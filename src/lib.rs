@@ -16,6 +16,7 @@ pub mod projection;
 pub mod random;
 pub mod relation;
 pub mod stats;
+pub mod train;
 
 pub mod experiment;
 pub mod figures;

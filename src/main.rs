@@ -7,12 +7,13 @@
 //! attention-geometry list
 //! ```
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use attention_geometry::figures::{self, Figure};
 
-const USAGE: &str = "usage: attention-geometry [build | figures [NAME…] [--check] | render | list | help]";
+const USAGE: &str =
+    "usage: attention-geometry [build | figures [NAME…] [--check] | render | list | help]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -37,7 +38,10 @@ fn run(args: &[String]) -> Result<(), String> {
     };
     let no_args = |name: &str| match rest.is_empty() {
         true => Ok(()),
-        false => Err(format!("'{name}' takes no arguments (got '{}'); {USAGE}", rest.join(" "))),
+        false => Err(format!(
+            "'{name}' takes no arguments (got '{}'); {USAGE}",
+            rest.join(" ")
+        )),
     };
     match command {
         "build" => {
@@ -68,10 +72,20 @@ fn run(args: &[String]) -> Result<(), String> {
 fn figures_command(args: &[String]) -> Result<(), String> {
     let check = args.iter().any(|a| a == "--check");
     if let Some(flag) = args.iter().find(|a| a.starts_with('-') && *a != "--check") {
-        return Err(format!("unknown option '{flag}'; figures takes NAME… and --check"));
+        return Err(format!(
+            "unknown option '{flag}'; figures takes NAME… and --check"
+        ));
     }
-    let names: Vec<String> = args.iter().filter(|a| !a.starts_with('-')).cloned().collect();
-    let selected = if names.is_empty() { figures::registry() } else { figures::select(&names)? };
+    let names: Vec<String> = args
+        .iter()
+        .filter(|a| !a.starts_with('-'))
+        .cloned()
+        .collect();
+    let selected = if names.is_empty() {
+        figures::registry()
+    } else {
+        figures::select(&names)?
+    };
     if check {
         let stale = figures::stale(&selected, &figures_dir())?;
         if !stale.is_empty() {
@@ -93,22 +107,22 @@ fn figures_dir() -> PathBuf {
 
 fn write_figures(selected: &[Figure]) -> Result<(), String> {
     figures::write_all(selected, &figures_dir())?;
-    println!("wrote {} figures to {}", selected.len(), display(&figures_dir()));
+    println!(
+        "wrote {} figures to {}",
+        selected.len(),
+        figures_dir().display()
+    );
     Ok(())
 }
 
 #[cfg(feature = "render")]
 fn render() -> Result<(), String> {
     let index = attention_geometry::render::render(&root(), None)?;
-    println!("{}", display(&index));
+    println!("{}", index.display());
     Ok(())
 }
 
 #[cfg(not(feature = "render"))]
 fn render() -> Result<(), String> {
     Err("this binary was built without the `render` feature; rebuild with default features".into())
-}
-
-fn display(p: &Path) -> String {
-    p.display().to_string()
 }

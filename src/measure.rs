@@ -14,7 +14,10 @@ pub struct Measure {
 
 impl Measure {
     pub fn new(key: impl Into<String>, value: impl Into<String>) -> Measure {
-        Measure { key: key.into(), value: value.into() }
+        Measure {
+            key: key.into(),
+            value: value.into(),
+        }
     }
 }
 
@@ -34,7 +37,14 @@ pub fn all() -> Vec<Measure> {
 /// ```
 pub fn fixed(x: f64, digits: usize) -> String {
     let s = format!("{x:.digits$}");
-    if s.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') { s.trim_start_matches('-').to_string() } else { s }
+    if s.trim_start_matches('-')
+        .chars()
+        .all(|c| c == '0' || c == '.')
+    {
+        s.trim_start_matches('-').to_string()
+    } else {
+        s
+    }
 }
 
 /// `mean ± sd` with `digits` decimals.

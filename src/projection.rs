@@ -38,7 +38,9 @@ pub fn distances(x: &DMatrix<f64>) -> DMatrix<f64> {
 /// The off-diagonal entries `m_ij, i ≠ j`, row by row.
 pub fn off_diagonal(m: &DMatrix<f64>) -> Vec<f64> {
     let (n, c) = m.shape();
-    (0..n).flat_map(|i| (0..c).filter(move |&j| j != i).map(move |j| m[(i, j)])).collect()
+    (0..n)
+        .flat_map(|i| (0..c).filter(move |&j| j != i).map(move |j| m[(i, j)]))
+        .collect()
 }
 
 /// The `k` indices `j ≠ i` with the largest `sim[(i, j)]`.
@@ -63,7 +65,13 @@ fn top_k(sim: &DMatrix<f64>, i: usize, k: usize) -> Vec<usize> {
 /// # Panics
 /// If the shapes differ or `k` is not in `1..n`.
 pub fn knn_overlap(a: &DMatrix<f64>, b: &DMatrix<f64>, k: usize) -> f64 {
-    assert_eq!(a.shape(), b.shape(), "knn_overlap: shapes {:?} and {:?} differ", a.shape(), b.shape());
+    assert_eq!(
+        a.shape(),
+        b.shape(),
+        "knn_overlap: shapes {:?} and {:?} differ",
+        a.shape(),
+        b.shape()
+    );
     let n = a.nrows();
     assert!(k >= 1 && k < n, "knn_overlap: k = {k} must be in 1..{n}");
     let shared: usize = (0..n)
@@ -82,7 +90,9 @@ pub fn knn_overlap(a: &DMatrix<f64>, b: &DMatrix<f64>, k: usize) -> f64 {
 pub fn rank_shift(before: &DMatrix<f64>, after: &DMatrix<f64>) -> Vec<f64> {
     let upper = |m: &DMatrix<f64>| -> Vec<f64> {
         let n = m.nrows();
-        (0..n).flat_map(|i| ((i + 1)..n).map(move |j| m[(i, j)])).collect()
+        (0..n)
+            .flat_map(|i| ((i + 1)..n).map(move |j| m[(i, j)]))
+            .collect()
     };
     let (rb, ra) = (ranks(&upper(before)), ranks(&upper(after)));
     let p = rb.len() as f64;
@@ -92,7 +102,11 @@ pub fn rank_shift(before: &DMatrix<f64>, after: &DMatrix<f64>) -> Vec<f64> {
 /// The symmetric and antisymmetric parts of a square matrix:
 /// `w = (w + wᵀ)/2 + (w − wᵀ)/2`.
 pub fn split_symmetric(w: &DMatrix<f64>) -> (DMatrix<f64>, DMatrix<f64>) {
-    assert!(w.is_square(), "split_symmetric: {:?} is not square", w.shape());
+    assert!(
+        w.is_square(),
+        "split_symmetric: {:?} is not square",
+        w.shape()
+    );
     let wt = w.transpose();
     ((w + &wt) * 0.5, (w - &wt) * 0.5)
 }
@@ -144,7 +158,14 @@ pub fn self_match_rate(scores: &DMatrix<f64>) -> f64 {
 /// let (gq, gk) = regauge(&wq, &wk, &dmatrix![2.0, 1.0; 0.0, 1.0]);
 /// assert!((gq * gk.transpose() - wq * wk.transpose()).norm() < 1e-12);
 /// ```
-pub fn regauge(w_q: &DMatrix<f64>, w_k: &DMatrix<f64>, a: &DMatrix<f64>) -> (DMatrix<f64>, DMatrix<f64>) {
-    let inv = a.clone().try_inverse().expect("regauge: the change of coordinates is not invertible");
+pub fn regauge(
+    w_q: &DMatrix<f64>,
+    w_k: &DMatrix<f64>,
+    a: &DMatrix<f64>,
+) -> (DMatrix<f64>, DMatrix<f64>) {
+    let inv = a
+        .clone()
+        .try_inverse()
+        .expect("regauge: the change of coordinates is not invertible");
     (w_q * a, w_k * inv.transpose())
 }

@@ -51,7 +51,11 @@ impl Measures {
             let after = &rest[start + OPEN.len()..];
             let end = after.find(CLOSE).ok_or("an unclosed {{measure …")?;
             let key = after[..end].trim();
-            let m = self.0.iter().find(|m| m.key == key).ok_or_else(|| format!("unknown measure '{key}'"))?;
+            let m = self
+                .0
+                .iter()
+                .find(|m| m.key == key)
+                .ok_or_else(|| format!("unknown measure '{key}'"))?;
             out.push_str(&m.value);
             rest = &after[end + CLOSE.len()..];
         }
@@ -96,9 +100,15 @@ impl Preprocessor for Katex {
                 errors.push(format!("{}: LaTeX error: {snippet}", ch.name));
             }
             // a page at depth n (n folders below the book root) reaches the css through n × "../"
-            let depth = ch.path.as_ref().map_or(0, |p| p.components().count().saturating_sub(1));
+            let depth = ch
+                .path
+                .as_ref()
+                .map_or(0, |p| p.components().count().saturating_sub(1));
             let href = format!("{}katex/katex.min.css", "../".repeat(depth));
-            ch.content = format!("<link rel=\"stylesheet\" href=\"{href}\">\n\n{}", ch.content);
+            ch.content = format!(
+                "<link rel=\"stylesheet\" href=\"{href}\">\n\n{}",
+                ch.content
+            );
         });
         match errors.is_empty() {
             true => Ok(book),

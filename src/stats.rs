@@ -35,7 +35,11 @@ impl Summary {
         } else {
             0.0
         };
-        Summary { mean, sd: var.sqrt(), n }
+        Summary {
+            mean,
+            sd: var.sqrt(),
+            n,
+        }
     }
 }
 
@@ -75,7 +79,13 @@ pub fn ranks(xs: &[f64]) -> Vec<f64> {
 /// # Panics
 /// If the lengths differ.
 pub fn pearson(a: &[f64], b: &[f64]) -> f64 {
-    assert_eq!(a.len(), b.len(), "pearson: lengths {} and {} differ", a.len(), b.len());
+    assert_eq!(
+        a.len(),
+        b.len(),
+        "pearson: lengths {} and {} differ",
+        a.len(),
+        b.len()
+    );
     let (ma, mb) = (mean(a), mean(b));
     let (mut sab, mut saa, mut sbb) = (0.0, 0.0, 0.0);
     for (x, y) in a.iter().zip(b) {
@@ -110,7 +120,10 @@ pub fn spearman(a: &[f64], b: &[f64]) -> f64 {
 /// ```
 pub fn quantile(xs: &[f64], p: f64) -> f64 {
     assert!(!xs.is_empty(), "quantile of an empty sample");
-    assert!((0.0..=1.0).contains(&p), "quantile level {p} is outside [0, 1]");
+    assert!(
+        (0.0..=1.0).contains(&p),
+        "quantile level {p} is outside [0, 1]"
+    );
     let mut s = xs.to_vec();
     s.sort_by(f64::total_cmp);
     let h = p * (s.len() - 1) as f64;
@@ -161,7 +174,10 @@ pub fn ecdf(xs: &[f64]) -> Vec<(f64, f64)> {
     let mut s = xs.to_vec();
     s.sort_by(f64::total_cmp);
     let n = s.len() as f64;
-    s.iter().enumerate().map(|(i, &x)| (x, (i + 1) as f64 / n)).collect()
+    s.iter()
+        .enumerate()
+        .map(|(i, &x)| (x, (i + 1) as f64 / n))
+        .collect()
 }
 
 /// Histogram of `xs` on `bins` equal bins over `[lo, hi]`, as
@@ -185,6 +201,12 @@ pub fn histogram(xs: &[f64], lo: f64, hi: f64, bins: usize) -> Vec<(f64, f64, f6
     counts
         .iter()
         .enumerate()
-        .map(|(b, &c)| (lo + b as f64 * width, lo + (b + 1) as f64 * width, c as f64 / (n * width)))
+        .map(|(b, &c)| {
+            (
+                lo + b as f64 * width,
+                lo + (b + 1) as f64 * width,
+                c as f64 / (n * width),
+            )
+        })
         .collect()
 }

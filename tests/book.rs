@@ -20,12 +20,17 @@ fn summary_pages() -> Vec<String> {
 /// Every value of `attr="…"` in `html`.
 fn attributes<'a>(html: &'a str, attr: &str) -> Vec<&'a str> {
     let pat = format!("{attr}=\"");
-    html.split(pat.as_str()).skip(1).filter_map(|s| s.split('"').next()).collect()
+    html.split(pat.as_str())
+        .skip(1)
+        .filter_map(|s| s.split('"').next())
+        .collect()
 }
 
 fn render() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
-    let index = attention_geometry::render::render(Path::new(env!("CARGO_MANIFEST_DIR")), Some(dir.path())).unwrap();
+    let index =
+        attention_geometry::render::render(Path::new(env!("CARGO_MANIFEST_DIR")), Some(dir.path()))
+            .unwrap();
     let out = index.parent().unwrap().to_path_buf();
     (dir, out)
 }
@@ -44,7 +49,10 @@ fn the_rendered_book_is_whole() {
     for (md, html) in &pages {
         // images resolve
         for src in attributes(html, "src") {
-            assert!(!src.starts_with("http://") && !src.starts_with("https://"), "{md} loads {src}");
+            assert!(
+                !src.starts_with("http://") && !src.starts_with("https://"),
+                "{md} loads {src}"
+            );
             if src.ends_with(".svg") || src.ends_with(".png") {
                 assert!(out.join(src).is_file(), "{md}: image {src} is missing");
             }
@@ -56,7 +64,10 @@ fn the_rendered_book_is_whole() {
                 for href in attributes(tag, "href") {
                     assert!(!href.starts_with("http"), "{md} loads stylesheet {href}");
                     let local = href.split('?').next().unwrap();
-                    assert!(out.join(local).is_file(), "{md}: stylesheet {href} is missing");
+                    assert!(
+                        out.join(local).is_file(),
+                        "{md}: stylesheet {href} is missing"
+                    );
                 }
             }
         }
@@ -69,19 +80,28 @@ fn the_rendered_book_is_whole() {
                 Some((f, a)) => (f, Some(a)),
                 None => (href, None),
             };
-            let target = if file.is_empty() { out.join(md.replace(".md", ".html")) } else { out.join(file) };
+            let target = if file.is_empty() {
+                out.join(md.replace(".md", ".html"))
+            } else {
+                out.join(file)
+            };
             assert!(target.exists(), "{md}: link {href} points nowhere");
-            if let (Some(a), true) = (anchor, target.is_file()) {
-                if !a.is_empty() && target.extension().is_some_and(|e| e == "html") {
-                    let t = fs::read_to_string(&target).unwrap();
-                    assert!(t.contains(&format!("id=\"{a}\"")), "{md}: anchor #{a} missing in {file}");
-                }
+            let anchor = anchor.filter(|a| !a.is_empty());
+            if let Some(a) = anchor.filter(|_| target.extension().is_some_and(|e| e == "html")) {
+                let t = fs::read_to_string(&target).unwrap();
+                assert!(
+                    t.contains(&format!("id=\"{a}\"")),
+                    "{md}: anchor #{a} missing in {file}"
+                );
             }
         }
         // math is typeset
         let source = fs::read_to_string(Path::new("chapters").join(md)).unwrap();
         if source.contains("$$") || source.contains("\\(") || source.matches('$').count() >= 2 {
-            assert!(html.contains("class=\"katex"), "{md} has math but no KaTeX output");
+            assert!(
+                html.contains("class=\"katex"),
+                "{md} has math but no KaTeX output"
+            );
         }
         assert!(!html.contains("$$"), "{md} has raw $$ left");
         assert!(!html.contains("katex-error"), "{md} has a LaTeX error");
@@ -89,5 +109,43 @@ fn the_rendered_book_is_whole() {
     }
     assert!(out.join("katex/katex.min.css").is_file());
     assert!(out.join("katex/fonts/KaTeX_Main-Regular.woff2").is_file());
-    assert!(out.join("searchindex.js").is_file() || fs::read_dir(&out).unwrap().any(|e| e.unwrap().file_name().to_string_lossy().starts_with("searchindex")), "no search index");
+    assert!(
+        out.join("searchindex.js").is_file()
+            || fs::read_dir(&out).unwrap().any(|e| e
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with("searchindex")),
+        "no search index"
+    );
+}
+
+/// A one-page book in a temporary folder, with this book's configuration.
+fn tiny_book(page: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::copy("book.toml", dir.path().join("book.toml")).unwrap();
+    fs::create_dir(dir.path().join("chapters")).unwrap();
+    fs::write(
+        dir.path().join("chapters/SUMMARY.md"),
+        "# Summary\n\n[Page](page.md)\n",
+    )
+    .unwrap();
+    fs::write(dir.path().join("chapters/page.md"), page).unwrap();
+    dir
+}
+
+#[test]
+fn a_latex_error_fails_the_build_naming_the_page() {
+    let book = tiny_book("# Page\n\nBroken: $\\frac{1}{$ here.\n");
+    let out = tempfile::tempdir().unwrap();
+    let err = attention_geometry::render::render(book.path(), Some(out.path())).unwrap_err();
+    assert!(err.contains("Page") && err.contains("LaTeX error"), "{err}");
+}
+
+#[test]
+fn an_unknown_measure_fails_the_build_naming_it() {
+    let book = tiny_book("# Page\n\nValue: {{measure ch99.nothing}}.\n");
+    let out = tempfile::tempdir().unwrap();
+    let err = attention_geometry::render::render(book.path(), Some(out.path())).unwrap_err();
+    assert!(err.contains("unknown measure 'ch99.nothing'"), "{err}");
 }

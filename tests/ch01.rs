@@ -40,5 +40,8 @@ fn an_untied_bilinear_form_is_indefinite_and_half_antisymmetric() {
 fn a_collapsing_projection_moves_distance_ranks_further() {
     let f = book();
     let (full, collapsed) = (mean(&f.shift_full), mean(&f.shift_collapsed));
-    assert!(full > 0.05 && collapsed > full && collapsed < 1.0 / 3.0, "{full} {collapsed}");
+    assert!(
+        full > 0.05 && collapsed > full && collapsed < 1.0 / 3.0,
+        "{full} {collapsed}"
+    );
 }

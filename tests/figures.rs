@@ -34,8 +34,14 @@ fn registry_and_chapters_agree() {
     let referenced = referenced();
     let unshown: Vec<_> = registered.difference(&referenced).collect();
     let unregistered: Vec<_> = referenced.difference(&registered).collect();
-    assert!(unshown.is_empty(), "registered but shown by no chapter: {unshown:?}");
-    assert!(unregistered.is_empty(), "referenced by a chapter but not registered: {unregistered:?}");
+    assert!(
+        unshown.is_empty(),
+        "registered but shown by no chapter: {unshown:?}"
+    );
+    assert!(
+        unregistered.is_empty(),
+        "referenced by a chapter but not registered: {unregistered:?}"
+    );
 }
 
 #[test]
@@ -44,21 +50,33 @@ fn names_are_unique_and_prefixed_by_their_chapter() {
     let names: BTreeSet<_> = all.iter().map(|f| f.name).collect();
     assert_eq!(names.len(), all.len(), "duplicate figure names");
     for f in &all {
-        assert!(f.name.starts_with(&format!("ch{:02}-", f.chapter)), "{} is not named for chapter {}", f.name, f.chapter);
+        assert!(
+            f.name.starts_with(&format!("ch{:02}-", f.chapter)),
+            "{} is not named for chapter {}",
+            f.name,
+            f.chapter
+        );
     }
 }
 
 #[test]
 fn drawing_is_byte_identical() {
     let all = registry();
-    assert_eq!(figures::draw_all(&all).unwrap(), figures::draw_all(&all).unwrap());
+    assert_eq!(
+        figures::draw_all(&all).unwrap(),
+        figures::draw_all(&all).unwrap()
+    );
 }
 
 #[test]
 fn committed_figures_are_current_and_an_altered_one_is_named() {
     let all = registry();
     let committed = Path::new("figures");
-    assert_eq!(stale(&all, committed).unwrap(), Vec::<&str>::new(), "run `cargo run --release -- figures`");
+    assert_eq!(
+        stale(&all, committed).unwrap(),
+        Vec::<&str>::new(),
+        "run `cargo run --release -- figures`"
+    );
 
     let dir = tempfile::tempdir().unwrap();
     write_all(&all, dir.path()).unwrap();
@@ -71,32 +89,57 @@ fn committed_figures_are_current_and_an_altered_one_is_named() {
         .filter_map(|e| e.unwrap().file_name().into_string().ok())
         .filter(|n| n.ends_with(".tmp"))
         .collect();
-    assert!(leftovers.is_empty(), "temporary files left behind: {leftovers:?}");
+    assert!(
+        leftovers.is_empty(),
+        "temporary files left behind: {leftovers:?}"
+    );
 }
 
 #[test]
 fn unknown_names_are_refused_with_the_valid_ones() {
     let err = select(&["ch01-token-cloud".into(), "no-such-figure".into()]).unwrap_err();
-    assert!(err.contains("'no-such-figure'") && err.contains("ch01-token-cloud"), "{err}");
+    assert!(
+        err.contains("'no-such-figure'") && err.contains("ch01-token-cloud"),
+        "{err}"
+    );
     assert!(!err.contains('\n'));
 }
 
 #[test]
 fn the_command_line_refuses_an_unknown_figure_and_writes_nothing() {
-    let before: BTreeSet<_> = fs::read_dir("figures").unwrap().map(|e| e.unwrap().file_name()).collect();
-    let out = Command::new(env!("CARGO_BIN_EXE_attention-geometry")).args(["figures", "ch01-token-cloud", "nope"]).output().unwrap();
+    let before: BTreeSet<_> = fs::read_dir("figures")
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_attention-geometry"))
+        .args(["figures", "ch01-token-cloud", "nope"])
+        .output()
+        .unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(!out.status.success());
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("unknown figure 'nope'") && stderr.contains("valid names"), "{stderr}");
-    let after: BTreeSet<_> = fs::read_dir("figures").unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(
+        stderr.contains("unknown figure 'nope'") && stderr.contains("valid names"),
+        "{stderr}"
+    );
+    let after: BTreeSet<_> = fs::read_dir("figures")
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(before, after);
 }
 
 #[test]
 fn the_command_line_refuses_unknown_commands_and_options() {
-    for args in [&["frobnicate"][..], &["figures", "--force"], &["list", "extra"]] {
-        let out = Command::new(env!("CARGO_BIN_EXE_attention-geometry")).args(args).output().unwrap();
+    for args in [
+        &["frobnicate"][..],
+        &["figures", "--force"],
+        &["list", "extra"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_attention-geometry"))
+            .args(args)
+            .output()
+            .unwrap();
         let stderr = String::from_utf8(out.stderr).unwrap();
         assert!(!out.status.success(), "{args:?} succeeded");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");

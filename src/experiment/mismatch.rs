@@ -8,7 +8,8 @@ use nalgebra::DMatrix;
 use crate::attention::Head;
 use crate::measure::{Measure, fixed, pm};
 use crate::projection::{
-    distances, knn_overlap, off_diagonal, rank_shift, self_match_rate, symmetric_share, symmetric_spectrum,
+    distances, knn_overlap, off_diagonal, rank_shift, self_match_rate, symmetric_share,
+    symmetric_spectrum,
 };
 use crate::random::{gaussian, projection, seeded};
 use crate::stats::{Summary, mean, spearman};
@@ -46,14 +47,29 @@ impl Coupling {
         let w_v = projection(rng, d, d_k);
         match self {
             Coupling::Identity => {
-                assert_eq!(d, d_k, "the identity coupling needs d_k = d (got d = {d}, d_k = {d_k})");
-                Head { w_q: DMatrix::identity(d, d), w_k: DMatrix::identity(d, d), w_v }
+                assert_eq!(
+                    d, d_k,
+                    "the identity coupling needs d_k = d (got d = {d}, d_k = {d_k})"
+                );
+                Head {
+                    w_q: DMatrix::identity(d, d),
+                    w_k: DMatrix::identity(d, d),
+                    w_v,
+                }
             }
             Coupling::Tied => {
                 let w = projection(rng, d, d_k);
-                Head { w_q: w.clone(), w_k: w, w_v }
+                Head {
+                    w_q: w.clone(),
+                    w_k: w,
+                    w_v,
+                }
             }
-            Coupling::Untied => Head { w_q: projection(rng, d, d_k), w_k: projection(rng, d, d_k), w_v },
+            Coupling::Untied => Head {
+                w_q: projection(rng, d, d_k),
+                w_k: projection(rng, d, d_k),
+                w_v,
+            },
         }
     }
 }
@@ -69,7 +85,12 @@ pub struct Setup {
 }
 
 /// The size the book reports.
-pub const BOOK: Setup = Setup { n: 32, d: 16, d_k: 16, k: 5 };
+pub const BOOK: Setup = Setup {
+    n: 32,
+    d: 16,
+    d_k: 16,
+    k: 5,
+};
 
 /// Number of seeds behind every summary in the chapter.
 pub const SEEDS: u64 = 200;
@@ -100,7 +121,10 @@ pub fn sample(setup: Setup, coupling: Coupling, seed: u64) -> (DMatrix<f64>, Hea
 /// Raw dot products and scores of every pair `i ≠ j` of one sample.
 pub fn pairs(setup: Setup, coupling: Coupling, seed: u64) -> (Vec<f64>, Vec<f64>) {
     let (x, head) = sample(setup, coupling, seed);
-    (off_diagonal(&(&x * x.transpose())), off_diagonal(&head.scores(&x)))
+    (
+        off_diagonal(&(&x * x.transpose())),
+        off_diagonal(&head.scores(&x)),
+    )
 }
 
 /// Measure one sample.
@@ -116,7 +140,8 @@ pub fn trial(setup: Setup, coupling: Coupling, seed: u64) -> Trial {
         knn: knn_overlap(&raw, &scores, setup.k),
         self_match: self_match_rate(&scores),
         symmetric_share: symmetric_share(&w_qk),
-        negative_eigenvalues: eig.iter().filter(|&&e| e < -1e-9 * scale).count() as f64 / eig.len() as f64,
+        negative_eigenvalues: eig.iter().filter(|&&e| e < -1e-9 * scale).count() as f64
+            / eig.len() as f64,
     }
 }
 
@@ -130,7 +155,10 @@ pub struct Survey {
 impl Survey {
     /// Run `seeds` trials (seeds `0..seeds`).
     pub fn run(setup: Setup, coupling: Coupling, seeds: u64) -> Survey {
-        Survey { coupling, trials: (0..seeds).map(|s| trial(setup, coupling, s)).collect() }
+        Survey {
+            coupling,
+            trials: (0..seeds).map(|s| trial(setup, coupling, s)).collect(),
+        }
     }
 
     /// Summary of one field over the seeds, e.g. `survey.summary(|t| t.rho)`.
@@ -155,9 +183,12 @@ pub fn distance_rank_shift(setup: Setup, d_k: usize, seeds: u64) -> Vec<f64> {
 /// The spectrum of the symmetric part of `W_QK`, largest first, as mean and
 /// spread of each sorted position over `seeds` seeds.
 pub fn spectrum(setup: Setup, coupling: Coupling, seeds: u64) -> Vec<Summary> {
-    let spectra: Vec<Vec<f64>> =
-        (0..seeds).map(|s| symmetric_spectrum(&sample(setup, coupling, s).1.w_qk())).collect();
-    (0..setup.d).map(|i| Summary::of(&spectra.iter().map(|e| e[i]).collect::<Vec<_>>())).collect()
+    let spectra: Vec<Vec<f64>> = (0..seeds)
+        .map(|s| symmetric_spectrum(&sample(setup, coupling, s).1.w_qk()))
+        .collect();
+    (0..setup.d)
+        .map(|i| Summary::of(&spectra.iter().map(|e| e[i]).collect::<Vec<_>>()))
+        .collect()
 }
 
 /// Tokens in the plane and one untied head on them: the picture of chapter 1.
@@ -179,7 +210,12 @@ pub struct Plane {
 
 /// The plane picture for one seed, with `n` tokens.
 pub fn plane(n: usize, seed: u64) -> Plane {
-    let setup = Setup { n, d: 2, d_k: 2, k: 3 };
+    let setup = Setup {
+        n,
+        d: 2,
+        d_k: 2,
+        k: 3,
+    };
     let (x, head) = sample(setup, Coupling::Untied, seed);
     let (raw, scores) = (&x * x.transpose(), head.scores(&x));
     let top = |m: &DMatrix<f64>| {
@@ -188,7 +224,14 @@ pub fn plane(n: usize, seed: u64) -> Plane {
         js.truncate(3);
         js
     };
-    Plane { q: &x * &head.w_q, k: &x * &head.w_k, focus: 0, raw_partners: top(&raw), score_partners: top(&scores), x }
+    Plane {
+        q: &x * &head.w_q,
+        k: &x * &head.w_k,
+        focus: 0,
+        raw_partners: top(&raw),
+        score_partners: top(&scores),
+        x,
+    }
 }
 
 /// Everything chapter 1 reports, at book size.
@@ -205,7 +248,10 @@ impl Findings {
     /// Run the chapter's experiments at `setup` over `seeds` seeds.
     pub fn run(setup: Setup, seeds: u64) -> Findings {
         Findings {
-            surveys: Coupling::ALL.iter().map(|&c| Survey::run(setup, c, seeds)).collect(),
+            surveys: Coupling::ALL
+                .iter()
+                .map(|&c| Survey::run(setup, c, seeds))
+                .collect(),
             shift_full: distance_rank_shift(setup, setup.d, seeds),
             shift_collapsed: distance_rank_shift(setup, setup.d / 4, seeds),
         }
@@ -213,7 +259,10 @@ impl Findings {
 
     /// The survey of one coupling.
     pub fn survey(&self, coupling: Coupling) -> &Survey {
-        self.surveys.iter().find(|s| s.coupling == coupling).expect("every coupling is surveyed")
+        self.surveys
+            .iter()
+            .find(|s| s.coupling == coupling)
+            .expect("every coupling is surveyed")
     }
 }
 
@@ -231,18 +280,36 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("ch01.n", BOOK.n.to_string()),
         Measure::new("ch01.d", BOOK.d.to_string()),
         Measure::new("ch01.k", BOOK.k.to_string()),
-        Measure::new("ch01.knn_chance", fixed(BOOK.k as f64 / (BOOK.n - 1) as f64, 2)),
+        Measure::new(
+            "ch01.knn_chance",
+            fixed(BOOK.k as f64 / (BOOK.n - 1) as f64, 2),
+        ),
         Measure::new("ch01.shift_full", fixed(mean(&f.shift_full), 3)),
         Measure::new("ch01.shift_collapsed", fixed(mean(&f.shift_collapsed), 3)),
         Measure::new("ch01.d_collapsed", (BOOK.d / 4).to_string()),
     ];
     for s in &f.surveys {
         let c = s.coupling.name();
-        m.push(Measure::new(format!("ch01.rho_{c}"), pm(s.summary(|t| t.rho), 2)));
-        m.push(Measure::new(format!("ch01.knn_{c}"), pm(s.summary(|t| t.knn), 2)));
-        m.push(Measure::new(format!("ch01.self_{c}"), pm(s.summary(|t| t.self_match), 2)));
-        m.push(Measure::new(format!("ch01.sym_{c}"), pm(s.summary(|t| t.symmetric_share), 2)));
-        m.push(Measure::new(format!("ch01.neg_{c}"), pm(s.summary(|t| t.negative_eigenvalues), 2)));
+        m.push(Measure::new(
+            format!("ch01.rho_{c}"),
+            pm(s.summary(|t| t.rho), 2),
+        ));
+        m.push(Measure::new(
+            format!("ch01.knn_{c}"),
+            pm(s.summary(|t| t.knn), 2),
+        ));
+        m.push(Measure::new(
+            format!("ch01.self_{c}"),
+            pm(s.summary(|t| t.self_match), 2),
+        ));
+        m.push(Measure::new(
+            format!("ch01.sym_{c}"),
+            pm(s.summary(|t| t.symmetric_share), 2),
+        ));
+        m.push(Measure::new(
+            format!("ch01.neg_{c}"),
+            pm(s.summary(|t| t.negative_eigenvalues), 2),
+        ));
     }
     m
 }

@@ -2,9 +2,9 @@
 
 use plotters::prelude::*;
 
-use super::style::{Canvas, band, color, error_bar, span, svg, text};
+use super::style::{Canvas, band, color, error_bar, legend, span, svg, text};
 use super::{DrawError, Figure};
-use crate::experiment::mismatch::{BOOK, Coupling, SEEDS, book, pairs, plane, spectrum};
+use crate::experiment::mismatch::{BOOK, Coupling, SEEDS, Trial, book, pairs, plane, spectrum};
 use crate::stats::{histogram, spearman};
 
 pub const FIGURES: &[Figure] = &[
@@ -44,7 +44,11 @@ fn token_cloud() -> Result<String, DrawError> {
     let p = plane(24, 7);
     svg(960, 340, |root| {
         let panels = root.split_evenly((1, 3));
-        let views = [("tokens x", &p.x, 0), ("queries q = x W_Q", &p.q, 1), ("keys k = x W_K", &p.k, 2)];
+        let views = [
+            ("tokens x (colour: angle)", &p.x, 0),
+            ("queries q = x W_Q", &p.q, 1),
+            ("keys k = x W_K", &p.k, 2),
+        ];
         for (area, (title, m, view)) in panels.iter().zip(views) {
             let r = span(m.iter().cloned(), 0.08);
             let mut chart = ChartBuilder::on(area)
@@ -53,9 +57,16 @@ fn token_cloud() -> Result<String, DrawError> {
                 .x_label_area_size(28)
                 .y_label_area_size(36)
                 .build_cartesian_2d(r.clone(), r)?;
-            chart.configure_mesh().disable_mesh().label_style(text(11)).draw()?;
-            let n = m.nrows();
-            chart.draw_series((0..n).map(|i| Circle::new((m[(i, 0)], m[(i, 1)]), 3, color(6).filled())))?;
+            chart
+                .configure_mesh()
+                .disable_mesh()
+                .label_style(text(11))
+                .draw()?;
+            // each token keeps the colour of its angle in the raw plane, so it can be followed
+            chart.draw_series((0..m.nrows()).map(|i| {
+                let hue = (p.x[(i, 1)].atan2(p.x[(i, 0)]) / std::f64::consts::TAU).rem_euclid(1.0);
+                Circle::new((m[(i, 0)], m[(i, 1)]), 4, HSLColor(hue, 0.7, 0.45).filled())
+            }))?;
             // the focus token is marked in the raw and query views, its partners in the raw and key views
             let marked: &[usize] = match view {
                 0 => &p.raw_partners,
@@ -63,10 +74,18 @@ fn token_cloud() -> Result<String, DrawError> {
                 _ => &[],
             };
             let c = if view == 0 { color(0) } else { color(1) };
-            chart.draw_series(marked.iter().map(|&j| Circle::new((m[(j, 0)], m[(j, 1)]), 6, c.stroke_width(2))))?;
+            chart.draw_series(
+                marked
+                    .iter()
+                    .map(|&j| Circle::new((m[(j, 0)], m[(j, 1)]), 6, c.stroke_width(2))),
+            )?;
             if view != 2 {
                 let f = p.focus;
-                chart.draw_series([TriangleMarker::new((m[(f, 0)], m[(f, 1)]), 7, BLACK.filled())])?;
+                chart.draw_series([TriangleMarker::new(
+                    (m[(f, 0)], m[(f, 1)]),
+                    7,
+                    BLACK.filled(),
+                )])?;
             }
         }
         Ok(())
@@ -75,7 +94,12 @@ fn token_cloud() -> Result<String, DrawError> {
 
 fn score_vs_similarity() -> Result<String, DrawError> {
     svg(960, 340, |root| {
-        for (i, (area, c)) in root.split_evenly((1, 3)).iter().zip(Coupling::ALL).enumerate() {
+        for (i, (area, c)) in root
+            .split_evenly((1, 3))
+            .iter()
+            .zip(Coupling::ALL)
+            .enumerate()
+        {
             let (raw, score) = pairs(BOOK, c, 0);
             let rho = spearman(&raw, &score);
             let mut chart = ChartBuilder::on(area)
@@ -83,7 +107,10 @@ fn score_vs_similarity() -> Result<String, DrawError> {
                 .margin(8)
                 .x_label_area_size(36)
                 .y_label_area_size(44)
-                .build_cartesian_2d(span(raw.iter().cloned(), 0.05), span(score.iter().cloned(), 0.05))?;
+                .build_cartesian_2d(
+                    span(raw.iter().cloned(), 0.05),
+                    span(score.iter().cloned(), 0.05),
+                )?;
             chart
                 .configure_mesh()
                 .disable_mesh()
@@ -92,29 +119,52 @@ fn score_vs_similarity() -> Result<String, DrawError> {
                 .y_desc("score q_i·k_j/√d_k")
                 .axis_desc_style(text(12))
                 .draw()?;
-            chart.draw_series(raw.iter().zip(&score).map(|(&a, &b)| Circle::new((a, b), 1, color(i).mix(0.5).filled())))?;
+            chart.draw_series(
+                raw.iter()
+                    .zip(&score)
+                    .map(|(&a, &b)| Circle::new((a, b), 1, color(i).mix(0.5).filled())),
+            )?;
         }
         Ok(())
     })
 }
 
+/// A named field of a trial.
+type Field = fn(&Trial) -> f64;
+
 fn agreement() -> Result<String, DrawError> {
     let f = book();
-    let metrics: [(&str, fn(&crate::experiment::mismatch::Trial) -> f64); 3] =
-        [("Spearman ρ", |t| t.rho), ("k-NN overlap", |t| t.knn), ("self-match", |t| t.self_match)];
-    let chance = [0.0, BOOK.k as f64 / (BOOK.n - 1) as f64, 1.0 / BOOK.n as f64];
+    let metrics: [(&str, Field); 3] = [
+        ("Spearman ρ", |t| t.rho),
+        ("k-NN overlap", |t| t.knn),
+        ("self-match", |t| t.self_match),
+    ];
+    let chance = [
+        0.0,
+        BOOK.k as f64 / (BOOK.n - 1) as f64,
+        1.0 / BOOK.n as f64,
+    ];
     svg(760, 380, |root: &Canvas| {
         let mut chart = ChartBuilder::on(root)
-            .caption(format!("raw similarity vs score, mean ± sd over {SEEDS} seeds"), text(16))
+            .caption(
+                format!("raw similarity vs score, mean ± sd over {SEEDS} seeds"),
+                text(16),
+            )
             .margin(10)
             .x_label_area_size(36)
             .y_label_area_size(44)
-            .build_cartesian_2d(-0.5f64..2.5f64, -0.3f64..1.05f64)?;
+            .build_cartesian_2d(-0.5f64..2.5f64, -0.3f64..1.5f64)?;
         chart
             .configure_mesh()
             .disable_x_mesh()
+            .max_light_lines(0)
             .x_labels(3)
-            .x_label_formatter(&|x| metrics.get(x.round() as usize).map(|m| m.0.to_string()).unwrap_or_default())
+            .x_label_formatter(&|x| {
+                metrics
+                    .get(x.round() as usize)
+                    .map(|m| m.0.to_string())
+                    .unwrap_or_default()
+            })
             .label_style(text(12))
             .draw()?;
         for (ci, c) in Coupling::ALL.iter().enumerate() {
@@ -126,17 +176,27 @@ fn agreement() -> Result<String, DrawError> {
                 let bar = Rectangle::new([(x - 0.1, 0.0), (x + 0.1, sum.mean)], color(ci).filled());
                 let series = chart.draw_series([bar])?;
                 if mi == 0 {
-                    series.label(c.name()).legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color(ci).filled()));
+                    series.label(c.name()).legend(move |(x, y)| {
+                        Rectangle::new([(x, y - 5), (x + 10, y + 5)], color(ci).filled())
+                    });
                 }
-                chart.draw_series(error_bar(x, sum.mean - sum.sd, sum.mean + sum.sd, 0.04, BLACK.stroke_width(1)))?;
+                chart.draw_series(error_bar(
+                    x,
+                    sum.mean - sum.sd,
+                    sum.mean + sum.sd,
+                    0.04,
+                    BLACK.stroke_width(1),
+                ))?;
             }
         }
-        for (mi, &ch) in chance.iter().enumerate() {
-            let x = mi as f64;
-            chart.draw_series([PathElement::new(vec![(x - 0.4, ch), (x + 0.4, ch)], BLACK.stroke_width(2))])?;
-        }
-        chart.draw_series([Text::new("black line: chance", (1.6, 1.0), text(12))])?;
-        chart.configure_series_labels().position(SeriesLabelPosition::UpperRight).label_font(text(12)).border_style(BLACK).background_style(WHITE).draw()?;
+        chart
+            .draw_series(chance.iter().enumerate().map(|(mi, &ch)| {
+                let x = mi as f64;
+                PathElement::new(vec![(x - 0.4, ch), (x + 0.4, ch)], BLACK.stroke_width(2))
+            }))?
+            .label("chance")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 12, y)], BLACK.stroke_width(2)));
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         Ok(())
     })
 }
@@ -145,13 +205,22 @@ fn rank_shift() -> Result<String, DrawError> {
     let f = book();
     let sets = [
         (format!("d_k = d = {}", BOOK.d), &f.shift_full),
-        (format!("d_k = {} (collapse)", BOOK.d / 4), &f.shift_collapsed),
+        (
+            format!("d_k = {} (collapse)", BOOK.d / 4),
+            &f.shift_collapsed,
+        ),
     ];
-    let hists: Vec<_> = sets.iter().map(|(_, xs)| histogram(xs, 0.0, 1.0, 40)).collect();
+    let hists: Vec<_> = sets
+        .iter()
+        .map(|(_, xs)| histogram(xs, 0.0, 1.0, 40))
+        .collect();
     let top = hists.iter().flatten().map(|b| b.2).fold(0.0, f64::max) * 1.08;
     svg(760, 380, |root| {
         let mut chart = ChartBuilder::on(root)
-            .caption(format!("pairwise-distance rank shift under one projection ({SEEDS} seeds)"), text(16))
+            .caption(
+                format!("pairwise-distance rank shift under one projection ({SEEDS} seeds)"),
+                text(16),
+            )
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(50)
@@ -167,22 +236,36 @@ fn rank_shift() -> Result<String, DrawError> {
         for (i, ((label, _), h)) in sets.iter().zip(&hists).enumerate() {
             let c = color(i);
             chart
-                .draw_series(h.iter().map(|&(l, r, d)| Rectangle::new([(l, 0.0), (r, d)], c.mix(0.45).filled())))?
+                .draw_series(
+                    h.iter()
+                        .map(|&(l, r, d)| Rectangle::new([(l, 0.0), (r, d)], c.mix(0.45).filled())),
+                )?
                 .label(label.as_str())
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], c.mix(0.45).filled()));
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 10, y + 5)], c.mix(0.45).filled())
+                });
         }
-        chart.configure_series_labels().label_font(text(12)).border_style(BLACK).background_style(WHITE).draw()?;
+        legend(&mut chart, SeriesLabelPosition::MiddleRight)?;
         Ok(())
     })
 }
 
 fn bilinear_spectrum() -> Result<String, DrawError> {
     let couplings = [Coupling::Tied, Coupling::Untied];
-    let spectra: Vec<_> = couplings.iter().map(|&c| spectrum(BOOK, c, SEEDS)).collect();
-    let ys = spectra.iter().flatten().flat_map(|s| [s.mean - s.sd, s.mean + s.sd]);
+    let spectra: Vec<_> = couplings
+        .iter()
+        .map(|&c| spectrum(BOOK, c, SEEDS))
+        .collect();
+    let ys = spectra
+        .iter()
+        .flatten()
+        .flat_map(|s| [s.mean - s.sd, s.mean + s.sd]);
     svg(760, 380, |root| {
         let mut chart = ChartBuilder::on(root)
-            .caption(format!("eigenvalues of (W_QK + W_QKᵀ)/2, mean ± sd over {SEEDS} seeds"), text(16))
+            .caption(
+                format!("eigenvalues of (W_QK + W_QKᵀ)/2, mean ± sd over {SEEDS} seeds"),
+                text(16),
+            )
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(50)
@@ -195,7 +278,10 @@ fn bilinear_spectrum() -> Result<String, DrawError> {
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;
-        chart.draw_series([PathElement::new(vec![(0.5, 0.0), (BOOK.d as f64 + 0.5, 0.0)], BLACK.stroke_width(1))])?;
+        chart.draw_series([PathElement::new(
+            vec![(0.5, 0.0), (BOOK.d as f64 + 0.5, 0.0)],
+            BLACK.stroke_width(1),
+        )])?;
         for (i, (c, s)) in couplings.iter().zip(&spectra).enumerate() {
             let col = color(i);
             let xs: Vec<f64> = (1..=s.len()).map(|x| x as f64).collect();
@@ -203,11 +289,16 @@ fn bilinear_spectrum() -> Result<String, DrawError> {
             let hi: Vec<f64> = s.iter().map(|v| v.mean + v.sd).collect();
             chart.draw_series([band(&xs, &lo, &hi, col)])?;
             chart
-                .draw_series(LineSeries::new(xs.iter().zip(s).map(|(&x, v)| (x, v.mean)), col.stroke_width(2)))?
+                .draw_series(LineSeries::new(
+                    xs.iter().zip(s).map(|(&x, v)| (x, v.mean)),
+                    col.stroke_width(2),
+                ))?
                 .label(c.name())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2)));
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2))
+                });
         }
-        chart.configure_series_labels().label_font(text(12)).border_style(BLACK).background_style(WHITE).draw()?;
+        legend(&mut chart, SeriesLabelPosition::MiddleRight)?;
         Ok(())
     })
 }

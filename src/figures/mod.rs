@@ -49,10 +49,13 @@ pub fn select(names: &[String]) -> Result<Vec<Figure>, String> {
     names
         .iter()
         .map(|n| {
-            all.iter().find(|f| f.name == n.as_str()).copied().ok_or_else(|| {
-                let valid: Vec<&str> = all.iter().map(|f| f.name).collect();
-                format!("unknown figure '{n}'; valid names: {}", valid.join(", "))
-            })
+            all.iter()
+                .find(|f| f.name == n.as_str())
+                .copied()
+                .ok_or_else(|| {
+                    let valid: Vec<&str> = all.iter().map(|f| f.name).collect();
+                    format!("unknown figure '{n}'; valid names: {}", valid.join(", "))
+                })
         })
         .collect()
 }
@@ -63,7 +66,9 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let tmp = dir.join(format!(
         ".{}.tmp",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("figure")
+        path.file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("figure")
     ));
     let result = (|| {
         let mut f = fs::File::create(&tmp)?;
@@ -84,14 +89,18 @@ pub fn write_all(figures: &[Figure], dir: &Path) -> Result<(), String> {
     fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     for (f, svg) in figures.iter().zip(drawn) {
         let path = dir.join(f.file_name());
-        write_atomic(&path, svg.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        write_atomic(&path, svg.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())
 }
 
 /// Draw every figure in memory.
 pub fn draw_all(figures: &[Figure]) -> Result<Vec<String>, String> {
-    figures.iter().map(|f| (f.draw)().map_err(|e| format!("figure '{}' failed to draw: {e}", f.name))).collect()
+    figures
+        .iter()
+        .map(|f| (f.draw)().map_err(|e| format!("figure '{}' failed to draw: {e}", f.name)))
+        .collect()
 }
 
 /// Names of the figures whose file in `dir` is missing or differs from a
@@ -101,7 +110,9 @@ pub fn stale(figures: &[Figure], dir: &Path) -> Result<Vec<&'static str>, String
     Ok(figures
         .iter()
         .zip(drawn)
-        .filter(|(f, svg)| fs::read(dir.join(f.file_name())).ok().as_deref() != Some(svg.as_bytes()))
+        .filter(|(f, svg)| {
+            fs::read(dir.join(f.file_name())).ok().as_deref() != Some(svg.as_bytes())
+        })
         .map(|(f, _)| f.name)
         .collect())
 }

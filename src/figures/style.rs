@@ -4,6 +4,7 @@
 use std::sync::Once;
 
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use super::DrawError;
@@ -48,7 +49,11 @@ pub fn text(size: u32) -> TextStyle<'static> {
 }
 
 /// Draw on a white `width × height` SVG canvas and return the SVG.
-pub fn svg(width: u32, height: u32, draw: impl FnOnce(&Canvas) -> Result<(), DrawError>) -> Result<String, DrawError> {
+pub fn svg(
+    width: u32,
+    height: u32,
+    draw: impl FnOnce(&Canvas) -> Result<(), DrawError>,
+) -> Result<String, DrawError> {
     register_font();
     let mut out = String::new();
     {
@@ -62,13 +67,23 @@ pub fn svg(width: u32, height: u32, draw: impl FnOnce(&Canvas) -> Result<(), Dra
 
 /// A range `[lo, hi]` covering `values` with a margin of `pad` of its width.
 pub fn span(values: impl IntoIterator<Item = f64>, pad: f64) -> std::ops::Range<f64> {
-    let (lo, hi) = values.into_iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| (l.min(v), h.max(v)));
+    let (lo, hi) = values
+        .into_iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
+            (l.min(v), h.max(v))
+        });
     let w = if hi > lo { hi - lo } else { 1.0 };
     (lo - pad * w)..(hi + pad * w)
 }
 
 /// A vertical error bar from `lo` to `hi` at `x`, with caps of half-width `cap`.
-pub fn error_bar(x: f64, lo: f64, hi: f64, cap: f64, style: ShapeStyle) -> Vec<PathElement<(f64, f64)>> {
+pub fn error_bar(
+    x: f64,
+    lo: f64,
+    hi: f64,
+    cap: f64,
+    style: ShapeStyle,
+) -> Vec<PathElement<(f64, f64)>> {
     vec![
         PathElement::new(vec![(x, lo), (x, hi)], style),
         PathElement::new(vec![(x - cap, lo), (x + cap, lo)], style),
@@ -77,13 +92,30 @@ pub fn error_bar(x: f64, lo: f64, hi: f64, cap: f64, style: ShapeStyle) -> Vec<P
 }
 
 /// A mean line with a shaded band `[lo, hi]` over `xs`.
-pub fn band(
-    xs: &[f64],
-    lo: &[f64],
-    hi: &[f64],
-    color: RGBColor,
-) -> Polygon<(f64, f64)> {
+pub fn band(xs: &[f64], lo: &[f64], hi: &[f64], color: RGBColor) -> Polygon<(f64, f64)> {
     let upper = xs.iter().zip(hi).map(|(&x, &y)| (x, y));
     let lower = xs.iter().zip(lo).rev().map(|(&x, &y)| (x, y));
-    Polygon::new(upper.chain(lower).collect::<Vec<_>>(), color.mix(0.2).filled())
+    Polygon::new(
+        upper.chain(lower).collect::<Vec<_>>(),
+        color.mix(0.2).filled(),
+    )
+}
+
+/// A chart with two continuous axes on an SVG canvas.
+pub type Chart<'a, 'b> =
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// Draw the series labels in the book's style (boxed, white, 12 px) at `position`.
+pub fn legend<'a, 'b: 'a>(
+    chart: &mut Chart<'a, 'b>,
+    position: SeriesLabelPosition,
+) -> Result<(), DrawError> {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .label_font(text(12))
+        .border_style(BLACK)
+        .background_style(WHITE)
+        .draw()?;
+    Ok(())
 }

@@ -1,0 +1,167 @@
+//! Seeded recall tasks that separate a symmetric relation from a directional one.
+//!
+//! Each example is a context of `n` (key, label) pairs and a query key. The
+//! context always holds the query's own key `q`, its successor `q + 1` and
+//! its predecessor `q − 1` (mod `vocab`), plus `n − 3` other distinct keys,
+//! shuffled; every position carries a uniformly random label. Token rows are
+//!
+//! ```text
+//! context:  x_j = e[key_j] + u[label_j] + noise,   query: x_T = e[q] + noise
+//! Match:     target = label of the position whose key is q        (symmetric)
+//! Successor: target = label of the position whose key is q + 1    (directional)
+//! ```
+//! with `e, u: (vocab, d)` fixed N(0, 1) embedding tables and noise
+//! N(0, noise²) drawn fresh for every token. Both relations share the same
+//! inputs; only the relation read differs. Introduced in chapter 6.
+
+use nalgebra::DMatrix;
+use rand::RngExt;
+
+use crate::random::{Rng, gaussian};
+
+/// Which context position holds the answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Relation {
+    /// The position whose key equals the query: raw similarity is the right geometry.
+    Match,
+    /// The position whose key is the query's successor in the cyclic order `0 → 1 → … → vocab−1 → 0`.
+    Successor,
+}
+
+impl Relation {
+    /// Both, in the book's order.
+    pub const ALL: [Relation; 2] = [Relation::Match, Relation::Successor];
+
+    /// Lower-case name used in figures and measures.
+    pub fn name(self) -> &'static str {
+        match self {
+            Relation::Match => "match",
+            Relation::Successor => "successor",
+        }
+    }
+}
+
+/// The knobs of a task.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Task {
+    pub relation: Relation,
+    /// Number of keys (and of labels).
+    pub vocab: usize,
+    /// Context length `n` (the input has `n + 1` rows).
+    pub context: usize,
+    /// Token width `d`.
+    pub d: usize,
+    /// Standard deviation of the per-token embedding noise.
+    pub noise: f64,
+    /// Size of the fixed training set; `None` draws fresh examples every step.
+    pub examples: Option<usize>,
+}
+
+/// One input and its answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Example {
+    /// `(context + 1, d)`; the last row is the query.
+    pub x: DMatrix<f64>,
+    /// The label to predict.
+    pub target: usize,
+    /// The context position holding the answer.
+    pub position: usize,
+}
+
+/// A task's fixed embedding tables, from which examples are drawn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct World {
+    pub task: Task,
+    /// Key embeddings `e: (vocab, d)`.
+    pub keys: DMatrix<f64>,
+    /// Label embeddings `u: (vocab, d)`.
+    pub labels: DMatrix<f64>,
+}
+
+impl Task {
+    /// Draw the embedding tables.
+    ///
+    /// # Panics
+    /// If `context < 3` or `vocab < context` (the context needs `q − 1, q, q + 1`
+    /// and distinct keys).
+    pub fn world(&self, rng: &mut Rng) -> World {
+        assert!(
+            self.context >= 3 && self.vocab >= self.context.max(4),
+            "Task::world: need context ≥ 3 and vocab ≥ max(context, 4), got context {} and vocab {}",
+            self.context,
+            self.vocab
+        );
+        World {
+            task: *self,
+            keys: gaussian(rng, self.vocab, self.d, 1.0),
+            labels: gaussian(rng, self.vocab, self.d, 1.0),
+        }
+    }
+}
+
+impl World {
+    /// One seeded example.
+    ///
+    /// ```
+    /// use attention_geometry::random::seeded;
+    /// use attention_geometry::train::{Relation, Task};
+    /// let task = Task { relation: Relation::Successor, vocab: 12, context: 5, d: 8, noise: 0.0, examples: None };
+    /// let mut rng = seeded(1);
+    /// let world = task.world(&mut rng);
+    /// let ex = world.example(&mut rng);
+    /// assert_eq!(ex.x.shape(), (6, 8));
+    /// assert!(ex.target < 12 && ex.position < 5);
+    /// ```
+    pub fn example(&self, rng: &mut Rng) -> Example {
+        let Task {
+            relation,
+            vocab,
+            context,
+            d,
+            noise,
+            ..
+        } = self.task;
+        let q = rng.random_range(0..vocab);
+        let mut keys = vec![q, (q + 1) % vocab, (q + vocab - 1) % vocab];
+        while keys.len() < context {
+            let k = rng.random_range(0..vocab);
+            if !keys.contains(&k) {
+                keys.push(k);
+            }
+        }
+        // Fisher–Yates shuffle of the context keys
+        for i in (1..context).rev() {
+            keys.swap(i, rng.random_range(0..=i));
+        }
+        let labels: Vec<usize> = (0..context).map(|_| rng.random_range(0..vocab)).collect();
+        let wanted = match relation {
+            Relation::Match => q,
+            Relation::Successor => (q + 1) % vocab,
+        };
+        let position = keys
+            .iter()
+            .position(|&k| k == wanted)
+            .expect("the context holds q and q + 1");
+        let mut x = if noise > 0.0 {
+            gaussian(rng, context + 1, d, noise)
+        } else {
+            DMatrix::zeros(context + 1, d)
+        };
+        for (j, (&k, &b)) in keys.iter().zip(&labels).enumerate() {
+            let mut row = x.row_mut(j);
+            row += self.keys.row(k) + self.labels.row(b);
+        }
+        let mut row = x.row_mut(context);
+        row += self.keys.row(q);
+        Example {
+            x,
+            target: labels[position],
+            position,
+        }
+    }
+
+    /// `count` seeded examples.
+    pub fn examples(&self, rng: &mut Rng, count: usize) -> Vec<Example> {
+        (0..count).map(|_| self.example(rng)).collect()
+    }
+}
