@@ -23,8 +23,11 @@ impl Measure {
 
 /// Every chapter's measures, in chapter order.
 pub fn all() -> Vec<Measure> {
-    let chapters: [fn() -> Vec<Measure>; 3] =
-        [experiment::mismatch::measures, experiment::relations::measures, experiment::fixed_points::measures];
+    let chapters: [fn() -> Vec<Measure>; 3] = [
+        experiment::mismatch::measures,
+        experiment::relations::measures,
+        experiment::fixed_points::measures,
+    ];
     chapters.iter().flat_map(|f| f()).collect()
 }
 

@@ -301,10 +301,10 @@ mod tests {
         let w = delta_token_weights(&q, &k, &beta);
         // S_t = S_{t−1} + β_t k_t (v_t − S_{t−1}ᵀ k_t)ᵀ,  o_t = S_tᵀ q_t
         let mut s = DMatrix::<f64>::zeros(kd, vd);
-        for t in 0..t_len {
+        for (t, &b) in beta.iter().enumerate() {
             let kt = k.row(t).transpose();
             let err = v.row(t).transpose() - s.transpose() * &kt;
-            s += &kt * err.transpose() * beta[t];
+            s += &kt * err.transpose() * b;
             let o = s.transpose() * q.row(t).transpose();
             let via_weights = (w.row(t) * &v).transpose();
             assert!((o - via_weights).norm() < 1e-12);

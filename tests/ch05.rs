@@ -96,3 +96,17 @@ fn a_tied_head_cannot_follow_the_cycle_but_two_heads_or_layers_can() {
         assert_eq!(f.mechanism(m).mean, 1.0, "{m:?}");
     }
 }
+
+#[test]
+fn trained_tied_models_stay_far_below_a_trained_untied_head() {
+    let f = book();
+    let untied = f.trained_accuracy(4);
+    assert!(untied.mean > 0.8, "{untied:?}");
+    for a in 0..4 {
+        let tied = f.trained_accuracy(a);
+        assert!(
+            tied.mean > 0.2 && tied.mean < untied.mean - 0.3,
+            "architecture {a}: {tied:?}"
+        );
+    }
+}

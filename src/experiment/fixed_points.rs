@@ -14,6 +14,7 @@ use crate::fixed_point::{
 use crate::measure::{Measure, fixed, pm};
 use crate::random::{gaussian, projection, seeded};
 use crate::stats::{Summary, quantile};
+use crate::train::{Config, History, Qk, Relation, Schedule, Task, train};
 
 /// Sizes: `n` tokens of width `d`, `steps` iterations, the injected
 /// variant's contraction factor `c = γ ‖W_V‖₂`.
@@ -188,6 +189,88 @@ pub fn absorption(seed: u64) -> Absorption {
     }
 }
 
+/// The trained successor task (the `train` module's recall task): the
+/// query must read the label stored next to its key's successor.
+pub const TRAIN_TASK: Task = Task {
+    relation: Relation::Successor,
+    vocab: 8,
+    context: 4,
+    d: 8,
+    noise: 0.0,
+    examples: None,
+};
+
+/// How long each architecture trains.
+pub const TRAIN_SCHEDULE: Schedule = Schedule {
+    steps: 400,
+    batch: 16,
+    lr: 0.03,
+    eval_every: 50,
+    test: 100,
+    threshold: 0.9,
+};
+
+/// Training seeds per architecture.
+pub const TRAIN_SEEDS: u64 = 5;
+
+/// The trained architectures, in the book's order: a name and a config.
+pub fn architectures() -> [(&'static str, Config); 5] {
+    let tied = Config::single(TRAIN_TASK.d, TRAIN_TASK.vocab, Qk::Tied);
+    [
+        ("tied head", tied),
+        (
+            "+ residual",
+            Config {
+                residual: true,
+                self_attention: true,
+                ..tied
+            },
+        ),
+        ("two tied heads", Config { heads: 2, ..tied }),
+        (
+            "two tied layers",
+            Config {
+                layers: 2,
+                residual: true,
+                self_attention: true,
+                ..tied
+            },
+        ),
+        (
+            "untied head",
+            Config {
+                qk: Qk::Untied,
+                ..tied
+            },
+        ),
+    ]
+}
+
+/// Train every architecture on seeds `0..seeds`; `[architecture][seed]`.
+pub fn trained(seeds: u64) -> Vec<Vec<History>> {
+    let jobs: Vec<(usize, u64)> = (0..architectures().len())
+        .flat_map(|a| (0..seeds).map(move |s| (a, s)))
+        .collect();
+    let run = |&(a, s): &(usize, u64)| train(architectures()[a].1, TRAIN_TASK, TRAIN_SCHEDULE, s);
+    let mut done: Vec<History> = std::thread::scope(|scope| {
+        let (even, odd): (Vec<_>, Vec<_>) = jobs.iter().enumerate().partition(|(i, _)| i % 2 == 0);
+        let h = scope.spawn(move || {
+            odd.into_iter()
+                .map(|(i, j)| (i, run(j)))
+                .collect::<Vec<_>>()
+        });
+        let mut out: Vec<(usize, History)> = even.into_iter().map(|(i, j)| (i, run(j))).collect();
+        out.extend(h.join().expect("a training thread panicked"));
+        out.sort_by_key(|(i, _)| *i);
+        out.into_iter().map(|(_, h)| h).collect()
+    });
+    let mut by_arch = Vec::new();
+    for _ in 0..architectures().len() {
+        by_arch.push(done.drain(..seeds as usize).collect());
+    }
+    by_arch
+}
+
 /// Everything chapter 5 reports, at book size.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Findings {
@@ -197,6 +280,8 @@ pub struct Findings {
     pub tied_energy: Vec<EnergyRun>,
     pub untied_energy: Vec<EnergyRun>,
     pub absorption: Vec<Absorption>,
+    /// Training histories, `[architecture][seed]` (see [`architectures`]).
+    pub trained: Vec<Vec<History>>,
 }
 
 impl Findings {
@@ -211,6 +296,7 @@ impl Findings {
             tied_energy: (0..seeds).map(|s| energy_run(setup, true, s)).collect(),
             untied_energy: (0..seeds).map(|s| energy_run(setup, false, s)).collect(),
             absorption: (0..seeds).map(absorption).collect(),
+            trained: trained(TRAIN_SEEDS),
         }
     }
 
@@ -237,6 +323,16 @@ impl Findings {
                 )
             })
             .collect()
+    }
+
+    /// Final test accuracy of architecture `a` over the training seeds.
+    pub fn trained_accuracy(&self, a: usize) -> Summary {
+        Summary::of(
+            &self.trained[a]
+                .iter()
+                .map(|h| h.final_accuracy)
+                .collect::<Vec<_>>(),
+        )
     }
 
     /// Accuracy of one mechanism over seeds.
@@ -416,5 +512,41 @@ pub fn measures() -> Vec<Measure> {
         "ch05.tied_asymmetry",
         sci(ab.iter().map(|a| a.tied_asymmetry).fold(0.0, f64::max)),
     ));
+    m.push(Measure::new("ch05.train_seeds", TRAIN_SEEDS.to_string()));
+    m.push(Measure::new(
+        "ch05.train_steps",
+        TRAIN_SCHEDULE.steps.to_string(),
+    ));
+    m.push(Measure::new(
+        "ch05.train_batch",
+        TRAIN_SCHEDULE.batch.to_string(),
+    ));
+    m.push(Measure::new(
+        "ch05.train_vocab",
+        TRAIN_TASK.vocab.to_string(),
+    ));
+    m.push(Measure::new(
+        "ch05.train_context",
+        TRAIN_TASK.context.to_string(),
+    ));
+    m.push(Measure::new(
+        "ch05.train_chance",
+        fixed(1.0 / TRAIN_TASK.vocab as f64, 3),
+    ));
+    for (a, key) in TRAINED_KEYS.iter().enumerate() {
+        m.push(Measure::new(
+            format!("ch05.trained_{key}"),
+            pm(f.trained_accuracy(a), 2),
+        ));
+    }
     m
 }
+
+/// Measure keys of the trained architectures, in [`architectures`] order.
+const TRAINED_KEYS: [&str; 5] = [
+    "tied_head",
+    "tied_residual",
+    "two_heads",
+    "two_layers",
+    "untied_head",
+];

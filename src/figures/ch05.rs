@@ -2,11 +2,15 @@
 
 use plotters::prelude::*;
 
-use super::style::{band, color, error_bar, svg, text};
+use super::style::{band, color, error_bar, legend, svg, text};
 use super::{DrawError, Figure};
 use crate::absorption::Mechanism;
-use crate::experiment::fixed_points::{FLOOR, Findings, HOPFIELD_STEPS, SEEDS, Trajectory, book};
+use crate::experiment::fixed_points::{
+    FLOOR, Findings, HOPFIELD_STEPS, SEEDS, TRAIN_SCHEDULE, TRAIN_SEEDS, TRAIN_TASK, Trajectory,
+    architectures, book,
+};
 use crate::fixed_point::Variant;
+use crate::stats::Summary;
 
 pub const FIGURES: &[Figure] = &[
     Figure {
@@ -32,6 +36,12 @@ pub const FIGURES: &[Figure] = &[
         chapter: 5,
         about: "successor accuracy on a 3-cycle: tied head, residual, two heads, two layers, untied; random heads",
         draw: absorption,
+    },
+    Figure {
+        name: "ch05-trained",
+        chapter: 5,
+        about: "test accuracy while training tied, multi-head, two-layer and untied models on the successor task",
+        draw: trained,
     },
 ];
 
@@ -283,5 +293,59 @@ fn absorption() -> Result<String, DrawError> {
             .background_style(WHITE)
             .draw()?;
         Ok(())
+    })
+}
+
+fn trained() -> Result<String, DrawError> {
+    let f = book();
+    let chance = 1.0 / TRAIN_TASK.vocab as f64;
+    svg(760, 420, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(
+                format!("trained on the successor task, mean ± sd over {TRAIN_SEEDS} seeds"),
+                text(16),
+            )
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(0f64..TRAIN_SCHEDULE.steps as f64, 0f64..1.05f64)?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc("Adam step")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_desc("test accuracy")
+            .label_style(text(12))
+            .axis_desc_style(text(13))
+            .draw()?;
+        for (a, (name, _)) in architectures().iter().enumerate() {
+            let runs = &f.trained[a];
+            let xs: Vec<f64> = runs[0].steps.iter().map(|&s| s as f64).collect();
+            let at =
+                |k: usize| Summary::of(&runs.iter().map(|h| h.accuracy[k]).collect::<Vec<_>>());
+            let sums: Vec<Summary> = (0..xs.len()).map(at).collect();
+            let lo: Vec<f64> = sums.iter().map(|s| s.mean - s.sd).collect();
+            let hi: Vec<f64> = sums.iter().map(|s| s.mean + s.sd).collect();
+            let col = color(a);
+            chart.draw_series([band(&xs, &lo, &hi, col)])?;
+            chart
+                .draw_series(LineSeries::new(
+                    xs.iter().cloned().zip(sums.iter().map(|s| s.mean)),
+                    col.stroke_width(2),
+                ))?
+                .label(*name)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2))
+                });
+        }
+        let end = TRAIN_SCHEDULE.steps as f64;
+        chart
+            .draw_series([PathElement::new(
+                vec![(0.0, chance), (end, chance)],
+                BLACK.stroke_width(1),
+            )])?
+            .label("chance")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], BLACK.stroke_width(1)));
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)
     })
 }
