@@ -3,10 +3,11 @@
 use nalgebra::DMatrix;
 use plotters::prelude::*;
 
-use super::style::{Canvas, color, error_bar, svg, text};
+use super::style::{Canvas, Chart, color, error_bar, svg, text};
 use super::{DrawError, Figure};
 use crate::experiment::relations::{BOOK, SEEDS, book, delta_sample, sample};
 use crate::relation::{delta_token_weights, rollout};
+use crate::stats::Summary;
 
 pub const FIGURES: &[Figure] = &[
     Figure {
@@ -86,6 +87,27 @@ pub(super) fn heatmap(
                 )
             }),
     )?;
+    Ok(())
+}
+
+/// A bar from 0 to `s.mean` at `x` (half-width 0.3) with a ± sd error bar.
+pub(super) fn mean_bar(
+    chart: &mut Chart,
+    x: f64,
+    s: Summary,
+    col: RGBColor,
+) -> Result<(), DrawError> {
+    chart.draw_series([Rectangle::new(
+        [(x - 0.3, 0.0), (x + 0.3, s.mean)],
+        col.filled(),
+    )])?;
+    chart.draw_series(error_bar(
+        x,
+        s.mean - s.sd,
+        s.mean + s.sd,
+        0.08,
+        BLACK.stroke_width(1),
+    ))?;
     Ok(())
 }
 
@@ -181,17 +203,7 @@ fn boundary() -> Result<String, DrawError> {
         for i in 0..=layers {
             let s = f.summary(|t| t.turnover[i]);
             let x = i as f64;
-            chart.draw_series([Rectangle::new(
-                [(x - 0.3, 0.0), (x + 0.3, s.mean)],
-                color(2).filled(),
-            )])?;
-            chart.draw_series(error_bar(
-                x,
-                (s.mean - s.sd).max(0.0),
-                s.mean + s.sd,
-                0.08,
-                BLACK.stroke_width(1),
-            ))?;
+            mean_bar(&mut chart, x, s, color(2))?;
         }
         chart.draw_series([PathElement::new(
             vec![(-0.5, chance), (layers as f64 + 0.5, chance)],
@@ -217,17 +229,7 @@ fn boundary() -> Result<String, DrawError> {
         for l in 1..layers {
             let s = f.summary(|t| t.path_tv[l - 1]);
             let x = l as f64;
-            chart.draw_series([Rectangle::new(
-                [(x - 0.3, 0.0), (x + 0.3, s.mean)],
-                color(3).filled(),
-            )])?;
-            chart.draw_series(error_bar(
-                x,
-                s.mean - s.sd,
-                s.mean + s.sd,
-                0.08,
-                BLACK.stroke_width(1),
-            ))?;
+            mean_bar(&mut chart, x, s, color(3))?;
         }
         Ok(())
     })

@@ -2,7 +2,8 @@
 
 use plotters::prelude::*;
 
-use super::style::{band, color, error_bar, legend, svg, text};
+use super::ch04::mean_bar;
+use super::style::{band, color, legend, svg, text};
 use super::{DrawError, Figure};
 use crate::absorption::Mechanism;
 use crate::experiment::fixed_points::{
@@ -94,6 +95,7 @@ fn log_trace(
                     PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2))
                 });
         }
+        // a log-scale chart: `style::legend` takes linear axes only
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::UpperRight)
@@ -208,17 +210,7 @@ fn absorption() -> Result<String, DrawError> {
             let s = f.mechanism(*m);
             let x = i as f64;
             let col = if s.mean < 1.0 { color(1) } else { color(2) };
-            chart.draw_series([Rectangle::new(
-                [(x - 0.3, 0.0), (x + 0.3, s.mean)],
-                col.filled(),
-            )])?;
-            chart.draw_series(error_bar(
-                x,
-                s.mean - s.sd,
-                s.mean + s.sd,
-                0.08,
-                BLACK.stroke_width(1),
-            ))?;
+            mean_bar(&mut chart, x, s, col)?;
         }
         let bound = 2.0 / 3.0;
         chart.draw_series([PathElement::new(
@@ -285,14 +277,7 @@ fn absorption() -> Result<String, DrawError> {
                 .label(*name)
                 .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], col.filled()));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .label_font(text(12))
-            .border_style(BLACK)
-            .background_style(WHITE)
-            .draw()?;
-        Ok(())
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)
     })
 }
 
