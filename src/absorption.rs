@@ -127,6 +127,14 @@ fn placement_b(strength: f64, big: f64) -> DMatrix<f64> {
 ///
 /// # Panics
 /// If `e` is not three tokens of width at least 3.
+///
+/// ```
+/// use attention_geometry::absorption::{constructed, successor_accuracy, Mechanism};
+/// use attention_geometry::random::{gaussian, seeded};
+/// let e = gaussian(&mut seeded(0), 3, 8, 1.0);
+/// assert_eq!(successor_accuracy(&constructed(Mechanism::TwoTiedLayers, &e)), 1.0);
+/// assert!(successor_accuracy(&constructed(Mechanism::TiedHead, &e)) < 1.0);
+/// ```
 pub fn constructed(mechanism: Mechanism, e: &DMatrix<f64>) -> DMatrix<f64> {
     assert!(
         e.nrows() == 3 && e.ncols() >= 3,

@@ -80,6 +80,17 @@ impl TiedLayer {
     ///
     /// # Panics
     /// If `z` and `x` differ in shape.
+    ///
+    /// ```
+    /// use attention_geometry::attention::Head;
+    /// use attention_geometry::fixed_point::{TiedLayer, Variant};
+    /// use attention_geometry::random::{gaussian, seeded};
+    /// let mut rng = seeded(0);
+    /// let layer = TiedLayer { head: Head::random(&mut rng, 4, 4, 4), gamma: 0.0 };
+    /// let x = gaussian(&mut rng, 3, 4, 1.0);
+    /// // with γ = 0 the injected layer maps everything to its input
+    /// assert_eq!(layer.apply(Variant::Injected, &gaussian(&mut rng, 3, 4, 1.0), &x), x);
+    /// ```
     pub fn apply(&self, variant: Variant, z: &DMatrix<f64>, x: &DMatrix<f64>) -> DMatrix<f64> {
         assert_eq!(
             z.shape(),
@@ -113,6 +124,13 @@ impl TiedLayer {
 }
 
 /// Relative fixed-point residual `‖f(Z) − Z‖_F / ‖Z‖_F`.
+///
+/// ```
+/// use attention_geometry::fixed_point::residual;
+/// use nalgebra::dmatrix;
+/// // f(Z) − Z = (3, −1): √10 / 5
+/// assert!((residual(&dmatrix![3.0, 4.0], &dmatrix![0.0, 5.0]) - 10f64.sqrt() / 5.0).abs() < 1e-15);
+/// ```
 pub fn residual(f_z: &DMatrix<f64>, z: &DMatrix<f64>) -> f64 {
     (f_z - z).norm() / z.norm()
 }
@@ -147,6 +165,18 @@ pub fn collapse(z: &DMatrix<f64>) -> f64 {
 ///
 /// # Panics
 /// If `data` is empty.
+///
+/// ```
+/// use attention_geometry::attention::Head;
+/// use attention_geometry::fixed_point::{lagrangian, TiedLayer, Variant};
+/// use attention_geometry::random::{gaussian, seeded};
+/// let mut rng = seeded(2);
+/// let head = Head::random(&mut rng, 4, 4, 4);
+/// let gamma = 3.0 / head.w_v.singular_values().max(); // c = 3 breaks the constraint
+/// let data = [gaussian(&mut rng, 3, 4, 1.0)];
+/// let (fit, g, l) = lagrangian(&TiedLayer { head, gamma }, Variant::Injected, &data, 0.5);
+/// assert!((g - 4.0).abs() < 1e-9 && (l - fit - 2.0).abs() < 1e-9);
+/// ```
 pub fn lagrangian(
     layer: &TiedLayer,
     variant: Variant,
@@ -184,6 +214,16 @@ pub fn solve(
     (z, max_steps)
 }
 
+fn check_hopfield_shapes(name: &str, x: &DMatrix<f64>, m: &DMatrix<f64>, xi: &DVector<f64>) {
+    assert!(
+        x.ncols() == m.nrows() && m.is_square() && xi.len() == m.ncols(),
+        "{name}: x is {:?}, m is {:?}, xi has {}; need x: (n, d), m: (d, d), xi: d",
+        x.shape(),
+        m.shape(),
+        xi.len()
+    );
+}
+
 /// Log-sum-exp, stable for large arguments.
 fn log_sum_exp(v: &DVector<f64>) -> f64 {
     let max = v.max();
@@ -202,7 +242,11 @@ fn log_sum_exp(v: &DVector<f64>) -> f64 {
 ///
 /// # Shapes
 /// `x: (n, d)`, `m: (d, d)`, `xi: d`.
+///
+/// # Panics
+/// If the shapes disagree.
 pub fn hopfield_energy(x: &DMatrix<f64>, m: &DMatrix<f64>, xi: &DVector<f64>, beta: f64) -> f64 {
+    check_hopfield_shapes("hopfield_energy", x, m, xi);
     let mx = m * xi;
     -log_sum_exp(&(x * &mx * beta)) / beta + 0.5 * xi.dot(&mx)
 }
@@ -225,13 +269,7 @@ pub fn hopfield_update(
     xi: &DVector<f64>,
     beta: f64,
 ) -> DVector<f64> {
-    assert!(
-        x.ncols() == m.nrows() && m.is_square() && xi.len() == m.ncols(),
-        "hopfield_update: x is {:?}, m is {:?}, xi has {}; need x: (n, d), m: (d, d), xi: d",
-        x.shape(),
-        m.shape(),
-        xi.len()
-    );
+    check_hopfield_shapes("hopfield_update", x, m, xi);
     let logits = (x * (m * xi) * beta).transpose();
     let p = softmax_rows(&DMatrix::from_row_slice(1, logits.len(), logits.as_slice()));
     x.transpose() * p.transpose().column(0)

@@ -63,6 +63,14 @@ pub fn compose(f: &DMatrix<f64>, g: &DMatrix<f64>) -> DMatrix<f64> {
 
 /// A random arrow `(n, m)`: `softmax_rows` of N(0, spread²) logits.
 /// Larger `spread` gives sharper rows.
+///
+/// ```
+/// use attention_geometry::random::seeded;
+/// use attention_geometry::relation::{is_stochastic, random_stochastic};
+/// let f = random_stochastic(&mut seeded(0), 3, 4, 2.0);
+/// assert_eq!(f.shape(), (3, 4));
+/// assert!(is_stochastic(&f, 1e-12));
+/// ```
 pub fn random_stochastic(rng: &mut Rng, n: usize, m: usize, spread: f64) -> DMatrix<f64> {
     softmax_rows(&gaussian(rng, n, m, spread))
 }
@@ -121,6 +129,13 @@ pub fn rollout(layers: &[DMatrix<f64>]) -> DMatrix<f64> {
 ///
 /// # Panics
 /// If the shapes differ.
+///
+/// ```
+/// use attention_geometry::relation::{identity, total_variation};
+/// use nalgebra::dmatrix;
+/// assert_eq!(total_variation(&identity(2), &dmatrix![0.0, 1.0; 1.0, 0.0]), 1.0);
+/// assert_eq!(total_variation(&identity(2), &identity(2)), 0.0);
+/// ```
 pub fn total_variation(a: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
     assert_eq!(
         a.shape(),
@@ -133,6 +148,17 @@ pub fn total_variation(a: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
 }
 
 /// For each row `i`, the column of its largest entry among `cols`.
+///
+/// # Panics
+/// If `cols` is empty.
+///
+/// ```
+/// use attention_geometry::relation::strongest;
+/// use nalgebra::dmatrix;
+/// let m = dmatrix![0.1, 0.5, 0.4; 0.9, 0.04, 0.06];
+/// assert_eq!(strongest(&m, 0..3), vec![1, 0]);
+/// assert_eq!(strongest(&m, 1..3), vec![1, 2]);
+/// ```
 pub fn strongest(m: &DMatrix<f64>, cols: std::ops::Range<usize>) -> Vec<usize> {
     m.row_iter()
         .map(|r| {
@@ -214,6 +240,16 @@ impl Stack {
 ///
 /// # Panics
 /// If `x` has fewer than two rows.
+///
+/// ```
+/// use attention_geometry::random::{gaussian, seeded};
+/// use attention_geometry::relation::{leave_one_out, Stack};
+/// let mut rng = seeded(1);
+/// let stack = Stack::random(&mut rng, 2, 4, 1.0);
+/// let e = leave_one_out(&stack, &gaussian(&mut rng, 5, 4, 1.0));
+/// assert_eq!(e.len(), 4);
+/// assert!(e.iter().all(|&v| v > 0.0));
+/// ```
 pub fn leave_one_out(stack: &Stack, x: &DMatrix<f64>) -> Vec<f64> {
     let n = x.nrows();
     assert!(
