@@ -202,7 +202,7 @@ pub const TRAIN_TASK: Task = Task {
 
 /// How long each architecture trains.
 pub const TRAIN_SCHEDULE: Schedule = Schedule {
-    steps: 400,
+    steps: 300,
     batch: 16,
     lr: 0.03,
     eval_every: 50,

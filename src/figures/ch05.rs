@@ -7,8 +7,8 @@ use super::style::{band, color, legend, svg, text};
 use super::{DrawError, Figure};
 use crate::absorption::Mechanism;
 use crate::experiment::fixed_points::{
-    FLOOR, Findings, HOPFIELD_STEPS, SEEDS, TRAIN_SCHEDULE, TRAIN_SEEDS, TRAIN_TASK, Trajectory,
-    architectures, book,
+    BOOK, FLOOR, Findings, HOPFIELD_STEPS, SEEDS, TRAIN_SCHEDULE, TRAIN_SEEDS, TRAIN_TASK,
+    Trajectory, architectures, book,
 };
 use crate::fixed_point::Variant;
 use crate::stats::Summary;
@@ -44,12 +44,6 @@ pub const FIGURES: &[Figure] = &[
         about: "test accuracy while training tied, multi-head, two-layer and untied models on the successor task",
         draw: trained,
     },
-];
-
-const LABELS: [&str; 3] = [
-    "pure attention A(Z)Z",
-    "residual + norm",
-    "input-injected, c = 0.5",
 ];
 
 fn log_trace(
@@ -90,7 +84,11 @@ fn log_trace(
                     xs.iter().cloned().zip(mid),
                     col.stroke_width(2),
                 ))?
-                .label(LABELS[i])
+                .label(match v {
+                    Variant::Attention => "pure attention A(Z)Z".to_string(),
+                    Variant::ResidualNorm => "residual + norm".to_string(),
+                    Variant::Injected => format!("input-injected, c = {}", BOOK.contraction),
+                })
                 .legend(move |(x, y)| {
                     PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2))
                 });
