@@ -11,7 +11,10 @@
 
 pub mod absorption;
 pub mod attention;
+pub mod attribution;
+pub mod coverage;
 pub mod fixed_point;
+pub mod multi_head;
 pub mod projection;
 pub mod random;
 pub mod relation;

@@ -23,8 +23,10 @@ impl Measure {
 
 /// Every chapter's measures, in chapter order.
 pub fn all() -> Vec<Measure> {
-    let chapters: [fn() -> Vec<Measure>; 3] = [
+    let chapters: [fn() -> Vec<Measure>; 5] = [
         experiment::mismatch::measures,
+        experiment::coverage::measures,
+        experiment::heads::measures,
         experiment::relations::measures,
         experiment::fixed_points::measures,
     ];

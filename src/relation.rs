@@ -234,6 +234,8 @@ impl Stack {
 
 /// Leave-one-out effect of each earlier token on the last token's output:
 /// `e_j = ‖y_{n−1}(X) − y_{n−2}(X without row j)‖` for `j < n − 1`.
+/// The token is deleted from the prompt, so every layer of the stack runs
+/// without it (for one head, see `attribution::leave_one_out`).
 ///
 /// # Shapes
 /// `x: (n, d)` → `n − 1` effects.

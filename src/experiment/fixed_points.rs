@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 
 use nalgebra::{DMatrix, DVector};
 
+use super::par_map;
 use crate::absorption::{Mechanism, constructed, successor_accuracy};
 use crate::attention::Head;
 use crate::fixed_point::{
@@ -251,18 +252,10 @@ pub fn trained(seeds: u64) -> Vec<Vec<History>> {
     let jobs: Vec<(usize, u64)> = (0..architectures().len())
         .flat_map(|a| (0..seeds).map(move |s| (a, s)))
         .collect();
-    let run = |&(a, s): &(usize, u64)| train(architectures()[a].1, TRAIN_TASK, TRAIN_SCHEDULE, s);
-    let mut done: Vec<History> = std::thread::scope(|scope| {
-        let (even, odd): (Vec<_>, Vec<_>) = jobs.iter().enumerate().partition(|(i, _)| i % 2 == 0);
-        let h = scope.spawn(move || {
-            odd.into_iter()
-                .map(|(i, j)| (i, run(j)))
-                .collect::<Vec<_>>()
-        });
-        let mut out: Vec<(usize, History)> = even.into_iter().map(|(i, j)| (i, run(j))).collect();
-        out.extend(h.join().expect("a training thread panicked"));
-        out.sort_by_key(|(i, _)| *i);
-        out.into_iter().map(|(_, h)| h).collect()
+    // job i trains architecture i / seeds on seed i % seeds
+    let mut done = par_map(jobs.len() as u64, |i| {
+        let (a, s) = jobs[i as usize];
+        train(architectures()[a].1, TRAIN_TASK, TRAIN_SCHEDULE, s)
     });
     let mut by_arch = Vec::new();
     for _ in 0..architectures().len() {

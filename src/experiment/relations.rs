@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 
 use nalgebra::DMatrix;
 
+use super::par_map;
 use crate::measure::{Measure, fixed, pm};
 use crate::random::{gaussian, seeded};
 use crate::relation::{
@@ -252,21 +253,7 @@ pub struct Findings {
 impl Findings {
     /// Run the chapter's experiments over `seeds` seeds.
     pub fn run(setup: Setup, seeds: u64, instances: u64) -> Findings {
-        let trials = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..2u64)
-                .map(|half| {
-                    s.spawn(move || {
-                        (half * seeds / 2..(half + 1) * seeds / 2)
-                            .map(|seed| trial(setup, seed))
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().expect("a trial thread panicked"))
-                .collect()
-        });
+        let trials = par_map(seeds, |seed| trial(setup, seed));
         Findings {
             laws: laws(instances),
             trials,

@@ -3,11 +3,11 @@
 use nalgebra::DMatrix;
 use plotters::prelude::*;
 
-use super::style::{Canvas, Chart, color, error_bar, svg, text};
+use super::ch02::{bar, heatmap};
+use super::style::{Canvas, color, svg, text};
 use super::{DrawError, Figure};
 use crate::experiment::relations::{BOOK, SEEDS, book, delta_sample, sample};
 use crate::relation::{delta_token_weights, rollout};
-use crate::stats::Summary;
 
 pub const FIGURES: &[Figure] = &[
     Figure {
@@ -43,15 +43,9 @@ fn shade(c: RGBColor, t: f64) -> RGBColor {
     RGBColor(mix(c.0), mix(c.1), mix(c.2))
 }
 
-/// Draw `m` as a heat map in `area`, row 0 at the top. Non-negative entries
-/// shade to blue up to `top`; with `signed`, negative ones shade to vermillion.
-pub(super) fn heatmap(
-    area: &Canvas,
-    m: &DMatrix<f64>,
-    title: &str,
-    top: f64,
-    signed: bool,
-) -> Result<(), DrawError> {
+/// Draw a signed `m` as a heat map in `area`, row 0 at the top: positive
+/// entries shade to blue, negative ones to vermillion, full colour at `|m| = top`.
+fn signed_heatmap(area: &Canvas, m: &DMatrix<f64>, title: &str, top: f64) -> Result<(), DrawError> {
     let (rows, cols) = m.shape();
     let mut chart = ChartBuilder::on(area)
         .caption(title, text(14))
@@ -76,7 +70,7 @@ pub(super) fn heatmap(
             .flat_map(|i| (0..cols).map(move |j| (i, j)))
             .map(|(i, j)| {
                 let v = m[(i, j)];
-                let c = if v >= 0.0 || !signed {
+                let c = if v >= 0.0 {
                     shade(color(0), v / top)
                 } else {
                     shade(color(1), -v / top)
@@ -87,27 +81,6 @@ pub(super) fn heatmap(
                 )
             }),
     )?;
-    Ok(())
-}
-
-/// A bar from 0 to `s.mean` at `x` (half-width 0.3) with a ± sd error bar.
-pub(super) fn mean_bar(
-    chart: &mut Chart,
-    x: f64,
-    s: Summary,
-    col: RGBColor,
-) -> Result<(), DrawError> {
-    chart.draw_series([Rectangle::new(
-        [(x - 0.3, 0.0), (x + 0.3, s.mean)],
-        col.filled(),
-    )])?;
-    chart.draw_series(error_bar(
-        x,
-        s.mean - s.sd,
-        s.mean + s.sd,
-        0.08,
-        BLACK.stroke_width(1),
-    ))?;
     Ok(())
 }
 
@@ -122,16 +95,18 @@ fn composition() -> Result<String, DrawError> {
                 &panels[l],
                 a,
                 &format!("layer {} attention A_{}", l + 1, l + 1),
-                1.0,
-                false,
+                color(0),
+                "key j",
+                "query i",
             )?;
         }
         heatmap(
             &panels[3],
             &r,
             "rollout (½I+½A_3)(½I+½A_2)(½I+½A_1)",
-            1.0,
-            false,
+            color(0),
+            "input token j",
+            "query i",
         )
     })
 }
@@ -203,7 +178,7 @@ fn boundary() -> Result<String, DrawError> {
         for i in 0..=layers {
             let s = f.summary(|t| t.turnover[i]);
             let x = i as f64;
-            mean_bar(&mut chart, x, s, color(2))?;
+            bar(&mut chart, x, 0.3, s, color(2))?;
         }
         chart.draw_series([PathElement::new(
             vec![(-0.5, chance), (layers as f64 + 0.5, chance)],
@@ -229,7 +204,7 @@ fn boundary() -> Result<String, DrawError> {
         for l in 1..layers {
             let s = f.summary(|t| t.path_tv[l - 1]);
             let x = l as f64;
-            mean_bar(&mut chart, x, s, color(3))?;
+            bar(&mut chart, x, 0.3, s, color(3))?;
         }
         Ok(())
     })
@@ -246,19 +221,17 @@ fn delta_weights() -> Result<String, DrawError> {
     let delta = delta_token_weights(&q, &k, &beta);
     svg(760, 380, |root| {
         let panels = root.split_evenly((1, 2));
-        heatmap(
+        signed_heatmap(
             &panels[0],
             &linear,
             "linear attention q_t·k_j",
             linear.abs().max(),
-            true,
         )?;
-        heatmap(
+        signed_heatmap(
             &panels[1],
             &delta,
             "delta rule w_tj (vermillion: negative)",
             delta.abs().max(),
-            true,
         )
     })
 }

@@ -2,7 +2,7 @@
 
 use plotters::prelude::*;
 
-use super::ch04::mean_bar;
+use super::ch02::bar;
 use super::style::{band, color, legend, svg, text};
 use super::{DrawError, Figure};
 use crate::absorption::Mechanism;
@@ -208,7 +208,7 @@ fn absorption() -> Result<String, DrawError> {
             let s = f.mechanism(*m);
             let x = i as f64;
             let col = if s.mean < 1.0 { color(1) } else { color(2) };
-            mean_bar(&mut chart, x, s, col)?;
+            bar(&mut chart, x, 0.3, s, col)?;
         }
         let bound = 2.0 / 3.0;
         chart.draw_series([PathElement::new(

@@ -8,6 +8,8 @@
 pub mod style;
 
 mod ch01;
+mod ch02;
+mod ch03;
 mod ch04;
 mod ch05;
 
@@ -40,7 +42,14 @@ impl Figure {
 
 /// Every figure of the book, in chapter order.
 pub fn registry() -> Vec<Figure> {
-    [ch01::FIGURES, ch04::FIGURES, ch05::FIGURES].concat()
+    [
+        ch01::FIGURES,
+        ch02::FIGURES,
+        ch03::FIGURES,
+        ch04::FIGURES,
+        ch05::FIGURES,
+    ]
+    .concat()
 }
 
 /// Look up figures by name; an unknown name is an error that lists the valid ones.

@@ -1,0 +1,476 @@
+//! Figures of chapter 2: mathematical and physical coverage.
+
+use nalgebra::DMatrix;
+use plotters::prelude::*;
+
+use super::style::{Canvas, Chart, band, color, error_bar, legend, span, svg, text};
+use super::{DrawError, Figure};
+use crate::experiment::coverage::{
+    BOOK, GRID, NETS, PIECE_SEEDS, SEEDS, SMALL, Tokens, TrialField, attribution_pairs, book,
+    epsilons, equivalent_example, net_name, pieces, two_prompts,
+};
+use crate::stats::{Summary, quantile};
+
+pub const FIGURES: &[Figure] = &[
+    Figure {
+        name: "ch02-linear-pieces",
+        chapter: 2,
+        about: "the linear pieces of two ReLU networks on the plane, and piece counts over seeds",
+        draw: linear_pieces,
+    },
+    Figure {
+        name: "ch02-physical-coverage",
+        chapter: 2,
+        about: "one head, fixed weights, two prompts: attention pattern and Jacobian influence of each pass",
+        draw: physical_coverage,
+    },
+    Figure {
+        name: "ch02-jacobian-drift",
+        chapter: 2,
+        about: "how the local linear map changes with a small input change: ReLU network vs attention head",
+        draw: jacobian_drift,
+    },
+    Figure {
+        name: "ch02-attribution",
+        chapter: 2,
+        about: "attention weight vs carried norm vs leave-one-out effect: scatter and rank correlations over seeds",
+        draw: attribution,
+    },
+    Figure {
+        name: "ch02-equivalent-patterns",
+        chapter: 2,
+        about: "two different attention distributions over the same tokens with the same output",
+        draw: equivalent_patterns,
+    },
+];
+
+/// Draw `m` as a heatmap on `area`: white is 0, `c` is the largest entry;
+/// row 0 at the top.
+pub(super) fn heatmap(
+    area: &Canvas,
+    m: &DMatrix<f64>,
+    title: &str,
+    c: RGBColor,
+    x_desc: &str,
+    y_desc: &str,
+) -> Result<(), DrawError> {
+    let (r, k) = m.shape();
+    let top = m.iter().cloned().fold(0.0, f64::max).max(1e-300);
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, text(14))
+        .margin(6)
+        .x_label_area_size(34)
+        .y_label_area_size(34)
+        .build_cartesian_2d(0.0..k as f64, r as f64..0.0)?;
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .label_style(text(10))
+        .axis_desc_style(text(11))
+        .x_labels(k.min(9))
+        .y_labels(r.min(9))
+        .x_label_formatter(&|v| format!("{v:.0}"))
+        .y_label_formatter(&|v| format!("{v:.0}"))
+        .draw()?;
+    chart.draw_series(
+        (0..r)
+            .flat_map(|i| (0..k).map(move |j| (i, j)))
+            .map(|(i, j)| {
+                let t = (m[(i, j)] / top).clamp(0.0, 1.0);
+                let shade = RGBColor(
+                    (255.0 + t * (c.0 as f64 - 255.0)) as u8,
+                    (255.0 + t * (c.1 as f64 - 255.0)) as u8,
+                    (255.0 + t * (c.2 as f64 - 255.0)) as u8,
+                );
+                Rectangle::new(
+                    [(j as f64, i as f64), (j as f64 + 1.0, i as f64 + 1.0)],
+                    shade.filled(),
+                )
+            }),
+    )?;
+    Ok(())
+}
+
+/// A bar of height `s.mean` at `x`, `±half` wide, with a `± sd` error bar.
+pub(super) fn bar(
+    chart: &mut Chart,
+    x: f64,
+    half: f64,
+    s: Summary,
+    c: RGBColor,
+) -> Result<(), DrawError> {
+    chart.draw_series([Rectangle::new(
+        [(x - half, 0.0), (x + half, s.mean)],
+        c.filled(),
+    )])?;
+    let cap = half / 3.0;
+    chart.draw_series(error_bar(
+        x,
+        s.mean - s.sd,
+        s.mean + s.sd,
+        cap,
+        BLACK.stroke_width(1),
+    ))?;
+    Ok(())
+}
+
+fn piece_color(label: usize) -> RGBColor {
+    // golden-ratio hues, pale enough for black boundaries to read
+    let h = (label as f64 * 0.618_033_988_75).fract();
+    let rgb = HSLColor(h, 0.55, 0.72).to_rgba();
+    RGBColor(rgb.0, rgb.1, rgb.2)
+}
+
+fn linear_pieces() -> Result<String, DrawError> {
+    let f = book();
+    let shown = [1usize, 3];
+    let grid = 96;
+    svg(1080, 360, |root| {
+        let panels = root.split_evenly((1, 3));
+        for (area, &k) in panels.iter().zip(&shown) {
+            let p = pieces(NETS[k], 0, grid);
+            let step = (p.hi - p.lo) / (grid - 1) as f64;
+            let mut chart = ChartBuilder::on(area)
+                .caption(
+                    format!("[2, {}, 1]: {} pieces (seed 0)", net_name(NETS[k]), p.count),
+                    text(14),
+                )
+                .margin(8)
+                .x_label_area_size(30)
+                .y_label_area_size(34)
+                .build_cartesian_2d(
+                    p.lo - step / 2.0..p.hi + step / 2.0,
+                    p.lo - step / 2.0..p.hi + step / 2.0,
+                )?;
+            chart
+                .configure_mesh()
+                .disable_mesh()
+                .x_desc("input x₁")
+                .y_desc("input x₂")
+                .label_style(text(10))
+                .axis_desc_style(text(11))
+                .draw()?;
+            // one rectangle per run of equal labels along a lattice row
+            let mut runs = Vec::new();
+            for r in 0..grid {
+                let mut c0 = 0;
+                for c in 1..=grid {
+                    if c == grid || p.labels[r * grid + c] != p.labels[r * grid + c0] {
+                        let (x0, x1) = (
+                            p.lo + (c0 as f64 - 0.5) * step,
+                            p.lo + (c as f64 - 0.5) * step,
+                        );
+                        let y = p.lo + r as f64 * step;
+                        runs.push(Rectangle::new(
+                            [(x0, y - step / 2.0), (x1, y + step / 2.0)],
+                            piece_color(p.labels[r * grid + c0]).filled(),
+                        ));
+                        c0 = c;
+                    }
+                }
+            }
+            chart.draw_series(runs)?;
+        }
+        let counts: Vec<Summary> = (0..NETS.len()).map(|k| f.count(k)).collect();
+        let top = counts.iter().map(|s| s.mean + s.sd).fold(0.0, f64::max) * 1.1;
+        let mut chart = ChartBuilder::on(&panels[2])
+            .caption(
+                format!("pieces in [-3, 3]², mean ± sd, {PIECE_SEEDS} seeds"),
+                text(14),
+            )
+            .margin(8)
+            .x_label_area_size(44)
+            .y_label_area_size(44)
+            .build_cartesian_2d(-0.5f64..(NETS.len() as f64 - 0.5), 0.0..top)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(NETS.len())
+            .x_label_formatter(&|x| {
+                NETS.get(x.round() as usize)
+                    .map(|h| net_name(h))
+                    .unwrap_or_default()
+            })
+            .x_desc("hidden widths")
+            .y_desc(format!("linear pieces ({GRID}×{GRID} lattice)"))
+            .label_style(text(10))
+            .axis_desc_style(text(11))
+            .draw()?;
+        for (k, s) in counts.iter().enumerate() {
+            let x = k as f64;
+            bar(&mut chart, x, 0.3, *s, color(k))?;
+        }
+        Ok(())
+    })
+}
+
+fn physical_coverage() -> Result<String, DrawError> {
+    let t = two_prompts(SMALL, 0);
+    svg(760, 700, |root| {
+        let cells = root.split_evenly((2, 2));
+        for p in 0..2 {
+            let name = ["prompt A", "prompt B"][p];
+            heatmap(
+                &cells[p],
+                &t.weights[p],
+                &format!("{name}: attention α_ij"),
+                color(0),
+                "key j",
+                "query i",
+            )?;
+            heatmap(
+                &cells[2 + p],
+                &t.influence[p],
+                &format!("{name}: ‖∂o_i/∂x_m‖"),
+                color(1),
+                "input token m",
+                "output i",
+            )?;
+        }
+        Ok(())
+    })
+}
+
+fn jacobian_drift() -> Result<String, DrawError> {
+    let f = book();
+    let eps = epsilons();
+    let xs: Vec<f64> = eps.iter().map(|e| e.log10()).collect();
+    let changed: Vec<(f64, f64)> = (0..eps.len()).map(|e| f.changed(e)).collect();
+    // (lower quartile, median, upper quartile) of log₁₀ of the change, floored at 10⁻⁶
+    let log_quartiles = |runs: &Vec<Vec<f64>>, e: usize| {
+        let v: Vec<f64> = runs.iter().map(|r| r[e].max(1e-6).log10()).collect();
+        (quantile(&v, 0.25), quantile(&v, 0.5), quantile(&v, 0.75))
+    };
+    svg(960, 380, |root| {
+        let panels = root.split_evenly((1, 2));
+        let mut chart = ChartBuilder::on(&panels[0])
+            .caption(
+                format!("seeds whose local linear map changed ({SEEDS} seeds)"),
+                text(14),
+            )
+            .margin(8)
+            .x_label_area_size(40)
+            .y_label_area_size(44)
+            .build_cartesian_2d(-3.1f64..0.1, 0.0f64..1.05)?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc("log₁₀ ε (input moved by ε·z)")
+            .y_desc("fraction of seeds with J(x + εz) ≠ J(x)")
+            .label_style(text(10))
+            .axis_desc_style(text(11))
+            .draw()?;
+        for (k, label) in ["ReLU net [2, 16, 16, 1]", "attention head"]
+            .iter()
+            .enumerate()
+        {
+            let c = color(k);
+            let pts: Vec<(f64, f64)> = xs
+                .iter()
+                .zip(&changed)
+                .map(|(&x, ch)| (x, if k == 0 { ch.0 } else { ch.1 }))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))?
+                .label(*label)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
+                });
+            chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))?;
+        }
+        legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+
+        let runs = [&f.drift.relu, &f.drift.head];
+        let sums: Vec<Vec<(f64, f64, f64)>> = runs
+            .iter()
+            .map(|r| (0..eps.len()).map(|e| log_quartiles(r, e)).collect())
+            .collect();
+        let ys = sums.iter().flatten().flat_map(|s| [s.0, s.2]);
+        let mut chart = ChartBuilder::on(&panels[1])
+            .caption("relative change ‖J(x + εz) − J(x)‖ / ‖J(x)‖", text(14))
+            .margin(8)
+            .x_label_area_size(40)
+            .y_label_area_size(44)
+            .build_cartesian_2d(-3.1f64..0.1, span(ys, 0.05))?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc("log₁₀ ε")
+            .y_desc("log₁₀ relative change (floor 10⁻⁶): median, quartiles")
+            .label_style(text(10))
+            .axis_desc_style(text(11))
+            .draw()?;
+        for (k, s) in sums.iter().enumerate() {
+            let c = color(k);
+            let lo: Vec<f64> = s.iter().map(|v| v.0).collect();
+            let hi: Vec<f64> = s.iter().map(|v| v.2).collect();
+            chart.draw_series([band(&xs, &lo, &hi, c)])?;
+            chart.draw_series(LineSeries::new(
+                xs.iter().zip(s).map(|(&x, v)| (x, v.1)),
+                c.stroke_width(2),
+            ))?;
+        }
+        Ok(())
+    })
+}
+
+fn attribution() -> Result<String, DrawError> {
+    let f = book();
+    let (w, _, loo) = attribution_pairs(BOOK, Tokens::Varied, 0);
+    let metrics: [(&str, TrialField); 4] = [
+        ("ρ(α, ‖αv‖)", |t| t.weight_norm),
+        ("ρ(α, LOO)", |t| t.weight_loo),
+        ("ρ(‖αv‖, LOO)", |t| t.norm_loo),
+        ("same top token", |t| t.top_agree),
+    ];
+    svg(1000, 400, |root| {
+        let panels = root.split_evenly((1, 2));
+        let mut chart = ChartBuilder::on(&panels[0])
+            .caption(
+                "one head, varied token norms (seed 0): every pair (i, j)",
+                text(14),
+            )
+            .margin(8)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(
+                span(w.iter().cloned(), 0.03),
+                span(loo.iter().cloned(), 0.03),
+            )?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc("attention weight α_ij")
+            .y_desc("leave-one-out effect ‖o_i − o_i⁽⁻ʲ⁾‖")
+            .label_style(text(10))
+            .axis_desc_style(text(11))
+            .draw()?;
+        chart.draw_series(
+            w.iter()
+                .zip(&loo)
+                .map(|(&a, &b)| Circle::new((a, b), 2, color(0).mix(0.5).filled())),
+        )?;
+
+        let mut chart = ChartBuilder::on(&panels[1])
+            .caption(
+                format!(
+                    "mean ± sd over {SEEDS} seeds (n = {}, d_v = {})",
+                    BOOK.n, BOOK.d_head
+                ),
+                text(14),
+            )
+            .margin(8)
+            .x_label_area_size(40)
+            .y_label_area_size(44)
+            .build_cartesian_2d(-0.5f64..3.5, 0.0f64..1.1)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(4)
+            .x_label_formatter(&|x| {
+                metrics
+                    .get(x.round() as usize)
+                    .map(|m| m.0.to_string())
+                    .unwrap_or_default()
+            })
+            .y_desc("rank correlation over keys / agreement")
+            .label_style(text(10))
+            .axis_desc_style(text(11))
+            .draw()?;
+        for (ti, tokens) in Tokens::ALL.iter().enumerate() {
+            for (mi, (_, field)) in metrics.iter().enumerate() {
+                let s = f.summary(*tokens, *field);
+                let x = mi as f64 + ti as f64 * 0.3 - 0.15;
+                let series = chart.draw_series([Rectangle::new(
+                    [(x - 0.13, 0.0), (x + 0.13, s.mean)],
+                    color(ti).filled(),
+                )])?;
+                if mi == 0 {
+                    series
+                        .label(format!("{} tokens", tokens.name()))
+                        .legend(move |(x, y)| {
+                            Rectangle::new([(x, y - 5), (x + 10, y + 5)], color(ti).filled())
+                        });
+                }
+                chart.draw_series(error_bar(
+                    x,
+                    s.mean - s.sd,
+                    (s.mean + s.sd).min(1.0),
+                    0.05,
+                    BLACK.stroke_width(1),
+                ))?;
+            }
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        Ok(())
+    })
+}
+
+fn equivalent_patterns() -> Result<String, DrawError> {
+    let (a, b, oa, ob) = equivalent_example(BOOK, 0, 0);
+    let n = a.len();
+    let top = a.iter().chain(&b).cloned().fold(0.0, f64::max) * 1.15;
+    svg(960, 380, |root| {
+        let panels = root.split_evenly((1, 2));
+        let mut chart = ChartBuilder::on(&panels[0])
+            .caption("query 0 of seed 0: two attention distributions", text(14))
+            .margin(8)
+            .x_label_area_size(40)
+            .y_label_area_size(44)
+            .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0.0..top)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(n)
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .x_desc("key j")
+            .y_desc("weight")
+            .label_style(text(10))
+            .axis_desc_style(text(11))
+            .draw()?;
+        for (k, (ws, label)) in [(&a, "α (the head's pattern)"), (&b, "α' = α + tδ, Vᵀδ = 0")]
+            .iter()
+            .enumerate()
+        {
+            let c = color(k);
+            chart
+                .draw_series(ws.iter().enumerate().map(|(j, &w)| {
+                    let x = j as f64 + k as f64 * 0.38 - 0.19;
+                    Rectangle::new([(x - 0.18, 0.0), (x + 0.18, w)], c.filled())
+                }))?
+                .label(*label)
+                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], c.filled()));
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+
+        let d_v = oa.len();
+        let mut chart = ChartBuilder::on(&panels[1])
+            .caption("their outputs αᵀV and α'ᵀV", text(14))
+            .margin(8)
+            .x_label_area_size(40)
+            .y_label_area_size(44)
+            .build_cartesian_2d(
+                -0.5f64..(d_v as f64 - 0.5),
+                span(oa.iter().chain(&ob).cloned().chain([0.0]), 0.15),
+            )?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(d_v)
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .x_desc("output coordinate")
+            .y_desc("value")
+            .label_style(text(10))
+            .axis_desc_style(text(11))
+            .draw()?;
+        for (k, os) in [&oa, &ob].iter().enumerate() {
+            chart.draw_series(os.iter().enumerate().map(|(j, &o)| {
+                let x = j as f64 + k as f64 * 0.3 - 0.15;
+                Rectangle::new([(x - 0.14, 0.0), (x + 0.14, o)], color(k).filled())
+            }))?;
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,355 @@
+//! Figures of chapter 3: multi-head attention as stacked local coverings.
+
+use plotters::prelude::*;
+
+use super::ch02::{bar, heatmap};
+use super::style::{Chart, band, color, error_bar, legend, svg, text};
+use super::{DrawError, Figure};
+use crate::experiment::heads::{
+    H, RANDOM_HEADS, RANK_SEEDS, RELATION_N, SEEDS, SPLITS, TRAIN_SCHEDULE, TRAIN_SEEDS,
+    TRAIN_TASK, Task, V, book, patterns, total_widths,
+};
+use crate::stats::Summary;
+
+pub const FIGURES: &[Figure] = &[
+    Figure {
+        name: "ch03-head-patterns",
+        chapter: 3,
+        about: "four heads on one repeated sequence: previous-token, content, random, and the layer-2 induction head",
+        draw: head_patterns,
+    },
+    Figure {
+        name: "ch03-rank-bottleneck",
+        chapter: 3,
+        about: "pattern error against head rank, and one wide head against two narrow heads of the same total width",
+        draw: rank_bottleneck,
+    },
+    Figure {
+        name: "ch03-trained-split",
+        chapter: 3,
+        about: "trained accuracy of one layer of fixed total width split into 1, 2, 4 or 8 heads",
+        draw: trained_split,
+    },
+    Figure {
+        name: "ch03-ablation",
+        chapter: 3,
+        about: "induction accuracy with each head removed, and how concentrated ablation effects are",
+        draw: ablation,
+    },
+];
+
+fn head_patterns() -> Result<String, DrawError> {
+    let p = patterns(0);
+    let shown = [
+        (&p[0][0], "layer 1, head 0: previous token"),
+        (&p[0][1], "layer 1, head 1: same token"),
+        (&p[0][2], "layer 1, head 2: random"),
+        (&p[1][0], "layer 2, head 0: induction"),
+    ];
+    svg(1200, 330, |root| {
+        for (k, (area, (m, title))) in root.split_evenly((1, 4)).iter().zip(shown).enumerate() {
+            heatmap(
+                area,
+                m,
+                title,
+                color([0, 2, 6, 1][k]),
+                "key position j",
+                "query position i",
+            )?;
+        }
+        Ok(())
+    })
+}
+
+fn line_with_band(
+    chart: &mut Chart,
+    xs: &[f64],
+    s: &[Summary],
+    c: RGBColor,
+    dashed: bool,
+    label: &str,
+) -> Result<(), DrawError> {
+    let lo: Vec<f64> = s.iter().map(|v| v.mean - v.sd).collect();
+    let hi: Vec<f64> = s.iter().map(|v| v.mean + v.sd).collect();
+    chart.draw_series([band(xs, &lo, &hi, c)])?;
+    let pts: Vec<(f64, f64)> = xs.iter().zip(s).map(|(&x, v)| (x, v.mean)).collect();
+    let style = c.stroke_width(2);
+    if dashed {
+        chart
+            .draw_series(DashedLineSeries::new(pts.clone(), 6, 4, style))?
+            .label(label)
+            .legend(move |(x, y)| {
+                plotters::element::DashedPathElement::new(vec![(x, y), (x + 16, y)], 4, 3, style)
+            });
+    } else {
+        chart
+            .draw_series(LineSeries::new(pts.clone(), style))?
+            .label(label)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], style));
+    }
+    chart.draw_series(pts.iter().map(|&p| Circle::new(p, 2, c.filled())))?;
+    Ok(())
+}
+
+fn rank_bottleneck() -> Result<String, DrawError> {
+    let f = book();
+    let ranks: Vec<f64> = (1..=RELATION_N).map(|r| r as f64).collect();
+    let widths = total_widths();
+    let wx: Vec<f64> = widths.iter().map(|&d| d as f64).collect();
+    svg(1040, 400, |root| {
+        let panels = root.split_evenly((1, 2));
+        let mut chart = ChartBuilder::on(&panels[0])
+            .caption(
+                format!("one head of rank r, mean ± sd over {RANK_SEEDS} seeds"),
+                text(14),
+            )
+            .margin(8)
+            .x_label_area_size(40)
+            .y_label_area_size(44)
+            .build_cartesian_2d(0.5f64..(RELATION_N as f64 + 0.5), 0.0f64..1.0)?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc("rank r of the head's logits (its d_k)")
+            .y_desc("pattern error (mean total variation)")
+            .label_style(text(10))
+            .axis_desc_style(text(11))
+            .draw()?;
+        let curves = [
+            (Task::PositionAndContent, 0, "previous token", 0, false),
+            (Task::PositionAndContent, 1, "same attribute", 2, false),
+            (
+                Task::PositionAndContent,
+                2,
+                "task: previous + same",
+                1,
+                true,
+            ),
+            (Task::TwoContents, 2, "task: same a + same b", 3, true),
+        ];
+        for (task, rel, label, c, dashed) in curves {
+            let s: Vec<Summary> = (1..=RELATION_N).map(|r| f.rank(task, rel, r)).collect();
+            line_with_band(&mut chart, &ranks, &s, color(c), dashed, label)?;
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+
+        let mut chart = ChartBuilder::on(&panels[1])
+            .caption(
+                "same total width: one wide head vs two narrow heads",
+                text(14),
+            )
+            .margin(8)
+            .x_label_area_size(40)
+            .y_label_area_size(44)
+            .build_cartesian_2d(1.0f64..(RELATION_N as f64 + 1.0), 0.0f64..0.8)?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc("total width D (wide: one head of D; narrow: two heads of D/2)")
+            .y_desc("task pattern error (mean total variation)")
+            .label_style(text(10))
+            .axis_desc_style(text(11))
+            .draw()?;
+        for (k, task) in Task::ALL.iter().enumerate() {
+            let (wide, narrow): (Vec<Summary>, Vec<Summary>) =
+                (0..widths.len()).map(|w| f.width(*task, w)).unzip();
+            let c = color([1, 3][k]);
+            line_with_band(
+                &mut chart,
+                &wx,
+                &wide,
+                c,
+                false,
+                &format!("{}: one wide", task.name()),
+            )?;
+            line_with_band(
+                &mut chart,
+                &wx,
+                &narrow,
+                c,
+                true,
+                &format!("{}: two narrow", task.name()),
+            )?;
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        Ok(())
+    })
+}
+
+fn ablation() -> Result<String, DrawError> {
+    let f = book();
+    let full = Summary::of(&f.full);
+    let names = [
+        "all",
+        "L1 prev",
+        "L1 same",
+        "L1 rnd",
+        "L1 rnd",
+        "L2 induct",
+        "L2 rnd",
+        "L2 rnd",
+        "L2 rnd",
+    ];
+    let bars: Vec<Summary> = std::iter::once(full)
+        .chain((0..2 * H).map(|k| f.without(k)))
+        .collect();
+    let chance = 1.0 / (V - 1) as f64;
+    let shares = f.drop_shares();
+    let mut model_sorted: Vec<f64> = shares.iter().map(|s| s.mean).collect();
+    model_sorted.sort_by(|a, b| b.total_cmp(a));
+    let random: Vec<Summary> = (0..RANDOM_HEADS)
+        .map(|k| Summary::of(&f.random_shares.iter().map(|s| s[k]).collect::<Vec<_>>()))
+        .collect();
+    svg(1040, 400, |root| {
+        let panels = root.split_evenly((1, 2));
+        let mut chart = ChartBuilder::on(&panels[0])
+            .caption(
+                format!("induction accuracy, one head removed ({SEEDS} seeds)"),
+                text(14),
+            )
+            .margin(8)
+            .x_label_area_size(40)
+            .y_label_area_size(44)
+            .build_cartesian_2d(-0.5f64..(bars.len() as f64 - 0.5), 0.0f64..1.1)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(bars.len())
+            .x_label_formatter(&|x| {
+                names
+                    .get(x.round() as usize)
+                    .map(|s| s.to_string())
+                    .unwrap_or_default()
+            })
+            .x_desc("head removed")
+            .y_desc("accuracy on the repeat, mean ± sd")
+            .label_style(text(10))
+            .axis_desc_style(text(11))
+            .draw()?;
+        for (k, s) in bars.iter().enumerate() {
+            let x = k as f64;
+            let c = if k == 0 {
+                color(6)
+            } else if k <= H {
+                color(0)
+            } else {
+                color(1)
+            };
+            chart.draw_series([Rectangle::new(
+                [(x - 0.3, 0.0), (x + 0.3, s.mean)],
+                c.filled(),
+            )])?;
+            chart.draw_series(error_bar(
+                x,
+                (s.mean - s.sd).max(0.0),
+                (s.mean + s.sd).min(1.0),
+                0.1,
+                BLACK.stroke_width(1),
+            ))?;
+        }
+        chart.draw_series([PathElement::new(
+            vec![(-0.5, chance), (bars.len() as f64 - 0.5, chance)],
+            BLACK.stroke_width(1),
+        )])?;
+        chart.draw_series([Text::new("chance", (7.3, chance + 0.07), text(11))])?;
+
+        let mut chart = ChartBuilder::on(&panels[1])
+            .caption("share of the total ablation effect, heads sorted", text(14))
+            .margin(8)
+            .x_label_area_size(40)
+            .y_label_area_size(44)
+            .build_cartesian_2d(0.5f64..(2 * H) as f64 + 0.5, 0.0f64..0.6)?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc("head rank (largest effect first)")
+            .y_desc("share of total effect")
+            .label_style(text(10))
+            .axis_desc_style(text(11))
+            .draw()?;
+        let xs: Vec<f64> = (1..=RANDOM_HEADS).map(|k| k as f64).collect();
+        line_with_band(
+            &mut chart,
+            &xs,
+            &random,
+            color(0),
+            false,
+            "random layer, 8 heads: ‖Δ output‖",
+        )?;
+        let c = color(1);
+        chart
+            .draw_series(LineSeries::new(
+                model_sorted
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &s)| ((k + 1) as f64, s)),
+                c.stroke_width(2),
+            ))?
+            .label("induction model, 8 heads: accuracy drop")
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2)));
+        chart.draw_series(
+            model_sorted
+                .iter()
+                .enumerate()
+                .map(|(k, &s)| Circle::new(((k + 1) as f64, s), 3, c.filled())),
+        )?;
+        let u = 1.0 / RANDOM_HEADS as f64;
+        chart.draw_series([PathElement::new(
+            vec![(0.5, u), ((2 * H) as f64 + 0.5, u)],
+            BLACK.stroke_width(1),
+        )])?;
+        chart.draw_series([Text::new("equal shares 1/8", (5.5, u + 0.02), text(11))])?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        Ok(())
+    })
+}
+
+fn trained_split() -> Result<String, DrawError> {
+    let f = book();
+    let sums: Vec<Summary> = (0..SPLITS.len()).map(|k| f.trained(k)).collect();
+    let chance = 1.0 / TRAIN_TASK.context as f64;
+    svg(640, 380, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(
+                format!(
+                    "match task, total width 8, {} steps, {TRAIN_SEEDS} seeds",
+                    TRAIN_SCHEDULE.steps
+                ),
+                text(14),
+            )
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(-0.5f64..(SPLITS.len() as f64 - 0.5), 0.0f64..1.0)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(SPLITS.len())
+            .x_label_formatter(&|x| {
+                SPLITS
+                    .get(x.round() as usize)
+                    .map(|(h, d_k)| format!("{h} × d_k = {d_k}"))
+                    .unwrap_or_default()
+            })
+            .x_desc("heads × width per head")
+            .y_desc("test accuracy, mean ± sd")
+            .label_style(text(11))
+            .axis_desc_style(text(12))
+            .draw()?;
+        for (k, s) in sums.iter().enumerate() {
+            let x = k as f64;
+            bar(&mut chart, x, 0.3, *s, color(0))?;
+        }
+        let end = SPLITS.len() as f64 - 0.5;
+        chart.draw_series([PathElement::new(
+            vec![(-0.5, chance), (end, chance)],
+            BLACK.stroke_width(1),
+        )])?;
+        chart.draw_series([Text::new(
+            "one of the context labels at random",
+            (1.6, chance + 0.03),
+            text(11),
+        )])?;
+        Ok(())
+    })
+}
