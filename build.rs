@@ -3,13 +3,19 @@
 use std::{env, fs, path::Path};
 
 fn main() {
-    println!("cargo:rerun-if-changed=chapters");
     let mut pages: Vec<_> = fs::read_dir("chapters")
         .expect("chapters/ exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "md") && !p.ends_with("SUMMARY.md"))
         .collect();
     pages.sort();
+    // watch the pages themselves, not the folder: chapters/figures links to
+    // the generated figures, which must not trigger a rebuild (a new page
+    // also changes SUMMARY.md)
+    println!("cargo:rerun-if-changed=chapters/SUMMARY.md");
+    for page in &pages {
+        println!("cargo:rerun-if-changed={}", page.display());
+    }
     skeptic::generate_doc_tests(&pages);
 
     // skeptic names each test after its page; `01-…md` would start the name

@@ -23,12 +23,13 @@ impl Measure {
 
 /// Every chapter's measures, in chapter order.
 pub fn all() -> Vec<Measure> {
-    let chapters: [fn() -> Vec<Measure>; 5] = [
+    let chapters: [fn() -> Vec<Measure>; 6] = [
         experiment::mismatch::measures,
         experiment::coverage::measures,
         experiment::heads::measures,
         experiment::relations::measures,
         experiment::fixed_points::measures,
+        experiment::learning_cost::measures,
     ];
     chapters.iter().flat_map(|f| f()).collect()
 }

@@ -8,6 +8,7 @@
 pub mod coverage;
 pub mod fixed_points;
 pub mod heads;
+pub mod learning_cost;
 pub mod mismatch;
 pub mod relations;
 

@@ -12,6 +12,7 @@ mod ch02;
 mod ch03;
 mod ch04;
 mod ch05;
+mod ch06;
 
 use std::fs;
 use std::io::Write;
@@ -48,6 +49,7 @@ pub fn registry() -> Vec<Figure> {
         ch03::FIGURES,
         ch04::FIGURES,
         ch05::FIGURES,
+        ch06::FIGURES,
     ]
     .concat()
 }
@@ -91,13 +93,17 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     result
 }
 
-/// Draw `figures` and write each into `dir`. Every figure is drawn before
+/// Draw `figures` and write each changed one into `dir`. Every figure is drawn before
 /// any is written, so a failing figure leaves the directory untouched.
 pub fn write_all(figures: &[Figure], dir: &Path) -> Result<(), String> {
     let drawn = draw_all(figures)?;
     fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     for (f, svg) in figures.iter().zip(drawn) {
         let path = dir.join(f.file_name());
+        // an unchanged figure is left alone, so its modification time stays
+        if fs::read(&path).is_ok_and(|old| old == svg.as_bytes()) {
+            continue;
+        }
         write_atomic(&path, svg.as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }

@@ -64,14 +64,20 @@ pub struct History {
 
 /// Test cross-entropy and accuracy of `model` on `examples`.
 pub fn evaluate(model: &Model, examples: &[Example]) -> (f64, f64) {
-    let (mut loss, mut hits) = (0.0, 0usize);
-    for e in examples {
-        let f = model.forward(&e.x);
-        loss += f.loss(e.target);
-        hits += usize::from(f.predicted() == e.target);
-    }
+    let xs: Vec<&DMatrix<f64>> = examples.iter().map(|e| &e.x).collect();
+    let targets: Vec<usize> = examples.iter().map(|e| e.target).collect();
+    let fwd = model.forward_batch(&xs);
+    let hits = fwd
+        .predicted()
+        .iter()
+        .zip(&targets)
+        .filter(|(p, t)| p == t)
+        .count();
     let n = examples.len() as f64;
-    (loss / n, hits as f64 / n)
+    (
+        fwd.losses(&targets).iter().sum::<f64>() / n,
+        hits as f64 / n,
+    )
 }
 
 /// Train a `config` model on `task` for `schedule`, from `seed` (embeddings,

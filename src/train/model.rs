@@ -110,43 +110,80 @@ pub struct Model {
     pub w_r: DMatrix<f64>,
 }
 
-/// What the forward pass keeps for the backward pass, for one head.
+/// What the forward pass keeps for the backward pass, for one head. With
+/// `B` inputs of `T` tokens and `m` query rows per input (`T`, or 1 in the
+/// last layer), rows of `q, a, o` are `b·m + i` and rows of `k, v` are `b·T + j`.
 #[derive(Clone, Debug)]
 struct HeadCache {
+    /// `(B·m, d_k)`
     q: DMatrix<f64>,
+    /// `(B·T, d_k)`
     k: DMatrix<f64>,
+    /// `(B·T, d_v)`
     v: DMatrix<f64>,
+    /// `(B·m, T)`
     a: DMatrix<f64>,
+    /// `(B·m, d_v)`
     o: DMatrix<f64>,
 }
 
-/// The forward pass of one input.
+/// The forward pass of a batch of `B` inputs of `T` tokens each.
 #[derive(Clone, Debug)]
 pub struct Forward {
-    /// Layer inputs `z⁰ … z^L`, each `(T, d)`.
+    /// Tokens per input.
+    pub t: usize,
+    /// Layer inputs `z⁰ … z^{L−1}`, each `(B·T, d)` (input `b` in rows
+    /// `b·T …`), and the output `z^L`, `(B, d)`: the query rows.
     pub z: Vec<DMatrix<f64>>,
-    /// Class probabilities at the query position, `(1, outputs)`.
+    /// The query rows of each layer's input, `(B·m, d)`.
+    zq: Vec<DMatrix<f64>>,
+    /// Class probabilities at the query positions, `(B, outputs)`.
     pub probs: DMatrix<f64>,
     heads: Vec<Vec<HeadCache>>,
 }
 
 impl Forward {
-    /// Attention weights `(T, T)` of `head` in `layer`.
+    /// Attention weights of `head` in `layer`, `(B·m, T)`: row `b·m + i` is
+    /// query `i` of input `b`; `m = T`, or 1 (the query row) in the last layer.
     pub fn weights(&self, layer: usize, head: usize) -> &DMatrix<f64> {
         &self.heads[layer][head].a
     }
 
-    /// The predicted class.
-    pub fn predicted(&self) -> usize {
-        self.probs.iter().enumerate().fold(
-            0,
-            |best, (i, &p)| if p > self.probs[best] { i } else { best },
-        )
+    /// The predicted class of each input.
+    pub fn predicted(&self) -> Vec<usize> {
+        self.probs
+            .row_iter()
+            .map(|r| (0..r.len()).fold(0, |best, i| if r[i] > r[best] { i } else { best }))
+            .collect()
     }
 
-    /// Cross-entropy `−log p[target]`.
-    pub fn loss(&self, target: usize) -> f64 {
-        -self.probs[target].max(f64::MIN_POSITIVE).ln()
+    /// Cross-entropy `−log p_b[target_b]` of each input.
+    pub fn losses(&self, targets: &[usize]) -> Vec<f64> {
+        targets
+            .iter()
+            .enumerate()
+            .map(|(b, &t)| -self.probs[(b, t)].max(f64::MIN_POSITIVE).ln())
+            .collect()
+    }
+}
+
+/// Rows `b·t + r0 + i` (`i < m`) of `z`, for every input `b`: `(B·m, d)`.
+fn query_rows(z: &DMatrix<f64>, t: usize, m: usize) -> DMatrix<f64> {
+    if m == t {
+        return z.clone();
+    }
+    let batch = z.nrows() / t;
+    DMatrix::from_fn(batch * m, z.ncols(), |r, c| {
+        z[((r / m) * t + t - m + r % m, c)]
+    })
+}
+
+/// Add `dq: (B·m, d)` into the query rows of `dz: (B·T, d)`.
+fn add_query_rows(dz: &mut DMatrix<f64>, dq: &DMatrix<f64>, t: usize, m: usize) {
+    for c in 0..dq.ncols() {
+        for r in 0..dq.nrows() {
+            dz[((r / m) * t + t - m + r % m, c)] += dq[(r, c)];
+        }
     }
 }
 
@@ -283,147 +320,232 @@ impl Model {
         w_q * w_k.transpose()
     }
 
-    /// Run the model on one input `x: (T, d)`, keeping what the backward pass needs.
+    /// Run the model on one input `x: (T, d)`; see [`Model::forward_batch`].
+    pub fn forward(&self, x: &DMatrix<f64>) -> Forward {
+        self.forward_batch(&[x])
+    }
+
+    /// Run the model on `B` inputs of `T` tokens, keeping what the backward
+    /// pass needs. Only the query (last) row is read out, so the last layer
+    /// computes its query rows alone.
+    ///
+    /// ```
+    /// use attention_geometry::random::{gaussian, seeded};
+    /// use attention_geometry::train::{Config, Model, Qk};
+    /// let mut rng = seeded(0);
+    /// let model = Model::init(Config { layers: 2, ..Config::single(6, 5, Qk::Untied) }, &mut rng);
+    /// let (a, b) = (gaussian(&mut rng, 4, 6, 1.0), gaussian(&mut rng, 4, 6, 1.0));
+    /// let fwd = model.forward_batch(&[&a, &b]);
+    /// assert_eq!(fwd.probs.shape(), (2, 5));
+    /// assert!((fwd.probs.row(1).sum() - 1.0).abs() < 1e-12);
+    /// assert_eq!(fwd.weights(0, 0).shape(), (8, 4)); // inner layer: every row asks
+    /// assert_eq!(fwd.weights(1, 0).shape(), (2, 4)); // last layer: the query rows
+    /// assert_eq!(fwd.weights(1, 0)[(0, 3)], 0.0);     // no self-attention
+    /// ```
     ///
     /// # Panics
-    /// If `x` is not `d` wide, or has one row without self-attention.
-    pub fn forward(&self, x: &DMatrix<f64>) -> Forward {
+    /// If the batch is empty, an input is not `d` wide or not `T` long, or
+    /// has one row without self-attention.
+    pub fn forward_batch(&self, xs: &[&DMatrix<f64>]) -> Forward {
         let c = self.config;
-        assert_eq!(
-            x.ncols(),
-            c.d,
-            "Model::forward: x is {:?} but the model expects width {}",
-            x.shape(),
-            c.d
-        );
-        let t = x.nrows();
+        assert!(!xs.is_empty(), "Model::forward_batch: the batch is empty");
+        let t = xs[0].nrows();
+        for x in xs {
+            assert_eq!(
+                x.shape(),
+                (t, c.d),
+                "Model::forward: an input is {:?} but the model expects ({t}, {}) like the first",
+                x.shape(),
+                c.d
+            );
+        }
         assert!(
             c.self_attention || t > 1,
             "Model::forward: one token and no self-attention leaves nothing to attend to"
         );
+        let batch = xs.len();
         let scale = 1.0 / (c.d_k as f64).sqrt();
-        let mut z = vec![x.clone()];
-        let mut caches = Vec::with_capacity(c.layers);
+        // z⁰: inputs stacked  (B·T, d)
+        let mut z = vec![DMatrix::from_fn(batch * t, c.d, |r, col| {
+            xs[r / t][(r % t, col)]
+        })];
+        let (mut zqs, mut caches) = (Vec::new(), Vec::new());
         for l in 0..c.layers {
             let zl = &z[l];
+            // queries: every row, or the query row alone in the last layer
+            let m = if l + 1 == c.layers { 1 } else { t };
+            let r0 = t - m;
+            let zq = query_rows(zl, t, m);
             let mut next = if c.residual {
-                zl.clone()
+                zq.clone()
             } else {
-                DMatrix::zeros(t, c.d)
+                DMatrix::zeros(batch * m, c.d)
             };
             let mut layer = Vec::with_capacity(c.heads);
             for p in &self.heads[l] {
                 let (q, k) = match c.qk {
-                    Qk::Untied | Qk::Mimetic => (zl * &p.w_q, zl * &p.w_k),
-                    Qk::Tied => {
-                        let q = zl * &p.w_q;
-                        (q.clone(), q)
-                    }
-                    Qk::Identity => (zl.clone(), zl.clone()),
+                    Qk::Untied | Qk::Mimetic => (&zq * &p.w_q, zl * &p.w_k),
+                    Qk::Tied => (&zq * &p.w_q, zl * &p.w_q),
+                    Qk::Identity => (zq.clone(), zl.clone()),
                 };
-                // s = q kᵀ / √d_k  (T, T)
-                let mut s = &q * k.transpose() * scale;
-                if !c.self_attention {
-                    s.fill_diagonal(f64::NEG_INFINITY);
+                let v = zl * &p.w_v;
+                // s_{b,i,j} = q_{b,i} · k_{b,j} / √d_k  (B·m, T)
+                let mut s = DMatrix::zeros(batch * m, t);
+                for r in 0..batch * m {
+                    let (b, i) = (r / m, r % m);
+                    for j in 0..t {
+                        s[(r, j)] = if !c.self_attention && j == r0 + i {
+                            f64::NEG_INFINITY
+                        } else {
+                            (0..q.ncols())
+                                .map(|e| q[(r, e)] * k[(b * t + j, e)])
+                                .sum::<f64>()
+                                * scale
+                        };
+                    }
                 }
                 let a = softmax_rows(&s);
-                let v = zl * &p.w_v;
-                let o = &a * &v;
-                // z^{l+1} += a v W_O  (T, d)
+                // o_{b,i} = Σ_j a_{b,i,j} v_{b,j}  (B·m, d_v)
+                let o = DMatrix::from_fn(batch * m, v.ncols(), |r, e| {
+                    let b = r / m;
+                    (0..t).map(|j| a[(r, j)] * v[(b * t + j, e)]).sum()
+                });
+                // z^{l+1} += o W_O  (B·m, d)
                 next += &o * &p.w_o;
                 layer.push(HeadCache { q, k, v, a, o });
             }
+            zqs.push(zq);
             caches.push(layer);
             z.push(next);
         }
-        let last = z[c.layers].row(t - 1) * &self.w_r;
-        let probs = softmax_rows(&DMatrix::from_row_slice(1, c.outputs, last.as_slice()));
+        // logits = z^L W_R  (B, outputs)
+        let probs = softmax_rows(&(&z[c.layers] * &self.w_r));
         Forward {
+            t,
             z,
+            zq: zqs,
             probs,
             heads: caches,
         }
     }
 
-    /// Gradient of `−log p[target]` with respect to every tensor, given the
-    /// forward pass of the same input; added into `grad` (same shape as `self`).
+    /// Gradient of `Σ_b −log p_b[target_b]` with respect to every tensor,
+    /// given the forward pass of the same batch; added into `grad` (same
+    /// shape as `self`).
     ///
     /// ```text
-    /// ∂logits = p − onehot(target);  ∂W_R = z^L_{T−1}ᵀ ∂logits
+    /// ∂logits = p − onehot(target);  ∂W_R = z^Lᵀ ∂logits,  ∂z^L = ∂logits W_Rᵀ
     /// per head: ∂W_O = oᵀ ∂y, ∂o = ∂y W_Oᵀ, ∂a = ∂o vᵀ, ∂v = aᵀ ∂o
     ///           ∂s = a ⊙ (∂a − rowsum(∂a ⊙ a))          (softmax Jacobian)
     ///           ∂q = ∂s k / √d_k,  ∂k = ∂sᵀ q / √d_k
-    ///           ∂W_Q = zᵀ ∂q, ∂W_K = zᵀ ∂k (tied: ∂W = zᵀ(∂q + ∂k)), ∂W_V = zᵀ ∂v
+    ///           ∂W_Q = z_qᵀ ∂q, ∂W_K = zᵀ ∂k (tied: ∂W = z_qᵀ ∂q + zᵀ ∂k), ∂W_V = zᵀ ∂v
     /// ```
     ///
     /// # Panics
-    /// If `target` is not a class or `grad` has another shape.
-    pub fn backward(&self, fwd: &Forward, target: usize, grad: &mut Model) {
+    /// If a target is not a class, the targets do not match the batch, or
+    /// `grad` has another configuration.
+    pub fn backward(&self, fwd: &Forward, targets: &[usize], grad: &mut Model) {
         let c = self.config;
-        assert!(
-            target < c.outputs,
-            "Model::backward: target {target} is not one of {} classes",
-            c.outputs
+        let (t, batch) = (fwd.t, fwd.probs.nrows());
+        assert_eq!(
+            targets.len(),
+            batch,
+            "Model::backward: {} targets for a batch of {batch}",
+            targets.len()
         );
         assert_eq!(
             grad.config, c,
             "Model::backward: the gradient has another configuration"
         );
-        let t = fwd.z[0].nrows();
         let scale = 1.0 / (c.d_k as f64).sqrt();
-        // ∂logits (1, outputs)
+        // ∂logits = p − onehot  (B, outputs)
         let mut dlogits = fwd.probs.clone();
-        dlogits[target] -= 1.0;
-        let zl_last = fwd.z[c.layers].row(t - 1);
-        // ∂W_R += z_{T−1}ᵀ ∂logits  (d, outputs)
-        grad.w_r += zl_last.transpose() * &dlogits;
-        // ∂z^L: zero except the query row, ∂logits W_Rᵀ
-        let mut dz = DMatrix::zeros(t, c.d);
-        dz.row_mut(t - 1)
-            .copy_from(&(&dlogits * self.w_r.transpose()));
+        for (b, &target) in targets.iter().enumerate() {
+            assert!(
+                target < c.outputs,
+                "Model::backward: target {target} is not one of {} classes",
+                c.outputs
+            );
+            dlogits[(b, target)] -= 1.0;
+        }
+        grad.w_r += fwd.z[c.layers].tr_mul(&dlogits);
+        // ∂z^L  (B, d)
+        let mut dz = &dlogits * self.w_r.transpose();
         for l in (0..c.layers).rev() {
-            let zl = &fwd.z[l];
-            let mut dprev = if c.residual {
+            let (zl, zq) = (&fwd.z[l], &fwd.zq[l]);
+            let m = dz.nrows() / batch;
+            let first = l == 0;
+            // ∂z^l  (B·T, d), not needed for the input
+            let mut dprev = DMatrix::zeros(if first { 0 } else { batch * t }, c.d);
+            let mut dzq = if c.residual && !first {
                 dz.clone()
             } else {
-                DMatrix::zeros(t, c.d)
+                DMatrix::zeros(batch * m, c.d)
             };
             for (h, p) in self.heads[l].iter().enumerate() {
-                let cache = &fwd.heads[l][h];
+                let hc = &fwd.heads[l][h];
                 let g = &mut grad.heads[l][h];
-                // ∂W_O = oᵀ ∂y  (d_v, d);  ∂o = ∂y W_Oᵀ  (T, d_v)
-                g.w_o += cache.o.transpose() * &dz;
+                g.w_o += hc.o.tr_mul(&dz);
+                // ∂o = ∂y W_Oᵀ  (B·m, d_v)
                 let d_o = &dz * p.w_o.transpose();
-                // ∂a = ∂o vᵀ  (T, T);  ∂v = aᵀ ∂o  (T, d_v)
-                let da = &d_o * cache.v.transpose();
-                let dv = cache.a.transpose() * &d_o;
-                g.w_v += zl.transpose() * &dv;
-                dprev += &dv * p.w_v.transpose();
-                // ∂s_ij = a_ij (∂a_ij − Σ_m ∂a_im a_im)
-                let mut ds = da.component_mul(&cache.a);
-                for i in 0..t {
-                    let r: f64 = ds.row(i).sum();
-                    for j in 0..t {
-                        ds[(i, j)] -= cache.a[(i, j)] * r;
+                let mut dv = DMatrix::zeros(batch * t, hc.v.ncols());
+                let mut dq = DMatrix::zeros(batch * m, hc.q.ncols());
+                let mut dk = DMatrix::zeros(batch * t, hc.k.ncols());
+                for r in 0..batch * m {
+                    let b = r / m;
+                    // ∂a_j = ∂o · v_j
+                    let da: Vec<f64> = (0..t)
+                        .map(|j| {
+                            (0..d_o.ncols())
+                                .map(|e| d_o[(r, e)] * hc.v[(b * t + j, e)])
+                                .sum()
+                        })
+                        .collect();
+                    let mean: f64 = (0..t).map(|j| hc.a[(r, j)] * da[j]).sum();
+                    for (j, &da_j) in da.iter().enumerate() {
+                        let (a, row) = (hc.a[(r, j)], b * t + j);
+                        // ∂v_j += a_j ∂o
+                        for e in 0..d_o.ncols() {
+                            dv[(row, e)] += a * d_o[(r, e)];
+                        }
+                        // ∂s_j = a_j (∂a_j − Σ_m a_m ∂a_m) / √d_k
+                        let ds = a * (da_j - mean) * scale;
+                        for e in 0..dq.ncols() {
+                            dq[(r, e)] += ds * hc.k[(row, e)];
+                            dk[(row, e)] += ds * hc.q[(r, e)];
+                        }
                     }
                 }
-                ds *= scale;
-                // ∂q = ∂s k,  ∂k = ∂sᵀ q  (T, d_k)
-                let dq = &ds * &cache.k;
-                let dk = ds.transpose() * &cache.q;
+                g.w_v += zl.tr_mul(&dv);
                 match c.qk {
                     Qk::Untied | Qk::Mimetic => {
-                        g.w_q += zl.transpose() * &dq;
-                        g.w_k += zl.transpose() * &dk;
-                        dprev += &dq * p.w_q.transpose() + &dk * p.w_k.transpose();
+                        g.w_q += zq.tr_mul(&dq);
+                        g.w_k += zl.tr_mul(&dk);
+                    }
+                    Qk::Tied => g.w_q += zq.tr_mul(&dq) + zl.tr_mul(&dk),
+                    Qk::Identity => {}
+                }
+                if first {
+                    continue;
+                }
+                dprev += &dv * p.w_v.transpose();
+                match c.qk {
+                    Qk::Untied | Qk::Mimetic => {
+                        dzq += &dq * p.w_q.transpose();
+                        dprev += &dk * p.w_k.transpose();
                     }
                     Qk::Tied => {
-                        let dqk = dq + dk;
-                        g.w_q += zl.transpose() * &dqk;
-                        dprev += &dqk * p.w_q.transpose();
+                        dzq += &dq * p.w_q.transpose();
+                        dprev += &dk * p.w_q.transpose();
                     }
-                    Qk::Identity => dprev += dq + dk,
+                    Qk::Identity => {
+                        dzq += &dq;
+                        dprev += &dk;
+                    }
                 }
+            }
+            if !first {
+                add_query_rows(&mut dprev, &dzq, t, m);
             }
             dz = dprev;
         }
@@ -431,26 +553,21 @@ impl Model {
 
     /// Mean cross-entropy over a batch of `(x, target)` pairs (forward only).
     pub fn mean_loss(&self, batch: &[(&DMatrix<f64>, usize)]) -> f64 {
-        batch
-            .iter()
-            .map(|&(x, t)| self.forward(x).loss(t))
-            .sum::<f64>()
-            / batch.len() as f64
+        let (xs, targets): (Vec<_>, Vec<_>) = batch.iter().cloned().unzip();
+        let losses = self.forward_batch(&xs).losses(&targets);
+        losses.iter().sum::<f64>() / losses.len() as f64
     }
 
-    /// Mean loss and gradient over a batch of `(x, target)` pairs.
+    /// Mean loss and its gradient over a batch of `(x, target)` pairs.
     pub fn loss_and_grad(&self, batch: &[(&DMatrix<f64>, usize)]) -> (f64, Model) {
+        let (xs, targets): (Vec<_>, Vec<_>) = batch.iter().cloned().unzip();
+        let fwd = self.forward_batch(&xs);
         let mut grad = self.zeros_like();
-        let mut loss = 0.0;
-        for &(x, target) in batch {
-            let fwd = self.forward(x);
-            loss += fwd.loss(target);
-            self.backward(&fwd, target, &mut grad);
-        }
+        self.backward(&fwd, &targets, &mut grad);
         let n = batch.len() as f64;
         for g in grad.tensors_mut() {
             *g /= n;
         }
-        (loss / n, grad)
+        (fwd.losses(&targets).iter().sum::<f64>() / n, grad)
     }
 }

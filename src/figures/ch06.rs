@@ -1,0 +1,300 @@
+//! Figures of chapter 6: the learning cost.
+
+use plotters::prelude::*;
+
+use super::style::{Canvas, Chart, band, color, error_bar, legend, svg, text};
+use super::{DrawError, Figure};
+use crate::experiment::learning_cost::{Arm, Run, Variant, book};
+use crate::stats::ecdf;
+use crate::train::{Qk, Relation};
+
+pub const FIGURES: &[Figure] = &[
+    Figure {
+        name: "ch06-steps-ecdf",
+        chapter: 6,
+        about: "ECDF over seeds of the steps each parameterisation needs to reach the accuracy threshold",
+        draw: steps_ecdf,
+    },
+    Figure {
+        name: "ch06-loss-curves",
+        chapter: 6,
+        about: "training loss against step, mean and 10–90% band over seeds, per parameterisation",
+        draw: loss_curves,
+    },
+    Figure {
+        name: "ch06-examples",
+        chapter: 6,
+        about: "final accuracy of the match task against the number of training examples",
+        draw: examples,
+    },
+    Figure {
+        name: "ch06-geometry",
+        chapter: 6,
+        about: "how W_QK's agreement with raw similarity and its symmetric share move during training",
+        draw: geometry,
+    },
+];
+
+/// A legend entry line of colour `i`.
+fn legend_line(i: usize) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
+    move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], color(i).stroke_width(3))
+}
+
+fn steps_ecdf() -> Result<String, DrawError> {
+    let f = book();
+    let s = f.setup;
+    svg(960, 380, |root: &Canvas| {
+        for (area, relation) in root.split_evenly((1, 2)).iter().zip(Relation::ALL) {
+            let mut chart = ChartBuilder::on(area)
+                .caption(
+                    format!("{} task, {} seeds", relation.name(), s.seeds),
+                    text(16),
+                )
+                .margin(10)
+                .x_label_area_size(40)
+                .y_label_area_size(50)
+                .build_cartesian_2d(0f64..s.steps as f64, 0f64..1.02f64)?;
+            chart
+                .configure_mesh()
+                .x_desc(format!("steps to test accuracy ≥ {}", s.threshold))
+                .y_desc("fraction of seeds")
+                .label_style(text(12))
+                .axis_desc_style(text(13))
+                .draw()?;
+            for (i, qk) in Qk::ALL.iter().enumerate() {
+                let arm = f.arm(relation, *qk, Variant::Clean);
+                let reached: Vec<f64> = arm
+                    .runs
+                    .iter()
+                    .filter_map(|r| r.history.steps_to_threshold)
+                    .map(|x| x as f64)
+                    .collect();
+                let n = arm.runs.len() as f64;
+                // a step function: 0 until the first seed arrives, then the share of seeds that have arrived
+                let mut pts = vec![(0.0, 0.0)];
+                let mut level = 0.0;
+                for (x, _) in ecdf(&reached) {
+                    pts.push((x, level));
+                    level += 1.0 / n;
+                    pts.push((x, level));
+                }
+                pts.dedup();
+                pts.push((s.steps as f64, level));
+                chart
+                    .draw_series(LineSeries::new(pts, color(i).stroke_width(3)))?
+                    .label(format!(
+                        "{} ({}/{})",
+                        qk.name(),
+                        arm.reached(),
+                        arm.runs.len()
+                    ))
+                    .legend(legend_line(i));
+            }
+            legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+        }
+        Ok(())
+    })
+}
+
+/// A per-evaluation curve of a run.
+type Curve = fn(&Run) -> &[f64];
+
+/// Mean and band of one curve of an arm against the evaluation steps.
+fn draw_curve(
+    chart: &mut Chart<'_, '_>,
+    arm: &Arm,
+    field: Curve,
+    i: usize,
+    label: &str,
+) -> Result<(), DrawError> {
+    let xs: Vec<f64> = arm.runs[0]
+        .history
+        .steps
+        .iter()
+        .map(|&s| s as f64)
+        .collect();
+    let c = arm.curve(field);
+    let lo: Vec<f64> = c.iter().map(|p| p.1).collect();
+    let hi: Vec<f64> = c.iter().map(|p| p.2).collect();
+    chart.draw_series([band(&xs, &lo, &hi, color(i))])?;
+    chart
+        .draw_series(LineSeries::new(
+            xs.iter().zip(&c).map(|(&x, p)| (x, p.0)),
+            color(i).stroke_width(2),
+        ))?
+        .label(label)
+        .legend(legend_line(i));
+    Ok(())
+}
+
+fn loss_curves() -> Result<String, DrawError> {
+    let f = book();
+    let s = f.setup;
+    let top = (s.vocab as f64).ln() * 1.25;
+    svg(960, 380, |root: &Canvas| {
+        for (area, relation) in root.split_evenly((1, 2)).iter().zip(Relation::ALL) {
+            let mut chart = ChartBuilder::on(area)
+                .caption(
+                    format!(
+                        "{} task: training loss (mean, 10–90% band)",
+                        relation.name()
+                    ),
+                    text(16),
+                )
+                .margin(10)
+                .x_label_area_size(40)
+                .y_label_area_size(50)
+                .build_cartesian_2d(0f64..s.steps as f64, 0f64..top)?;
+            chart
+                .configure_mesh()
+                .x_desc("Adam step")
+                .y_desc("cross-entropy (nats)")
+                .label_style(text(12))
+                .axis_desc_style(text(13))
+                .draw()?;
+            for (i, qk) in Qk::ALL.iter().enumerate() {
+                let arm = f.arm(relation, *qk, Variant::Clean);
+                draw_curve(&mut chart, arm, |r| &r.history.train_loss, i, qk.name())?;
+            }
+            let chance = (s.vocab as f64).ln();
+            chart
+                .draw_series([PathElement::new(
+                    vec![(0.0, chance), (s.steps as f64, chance)],
+                    BLACK.stroke_width(1),
+                )])?
+                .label("ln(vocab): a uniform guess")
+                .legend(|(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], BLACK.stroke_width(1))
+                });
+            legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        }
+        Ok(())
+    })
+}
+
+fn examples() -> Result<String, DrawError> {
+    let f = book();
+    let s = f.setup;
+    let variants = [
+        Variant::Examples(s.examples[0]),
+        Variant::Examples(s.examples[1]),
+        Variant::Clean,
+    ];
+    let names = [
+        s.examples[0].to_string(),
+        s.examples[1].to_string(),
+        "fresh every step".to_string(),
+    ];
+    svg(760, 400, |root: &Canvas| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(
+                format!(
+                    "match task: final test accuracy, mean ± sd over {} seeds",
+                    s.seeds
+                ),
+                text(16),
+            )
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(-0.5f64..2.5f64, 0f64..1.05f64)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(3)
+            .x_label_formatter(&|x| names.get(x.round() as usize).cloned().unwrap_or_default())
+            .x_desc("training examples")
+            .y_desc("test accuracy")
+            .label_style(text(12))
+            .axis_desc_style(text(13))
+            .draw()?;
+        for (i, qk) in Qk::ALL.iter().enumerate() {
+            let dx = i as f64 * 0.08 - 0.12;
+            let pts: Vec<(f64, f64, f64)> = variants
+                .iter()
+                .enumerate()
+                .map(|(v, &variant)| {
+                    let a = f.arm(Relation::Match, *qk, variant).accuracy();
+                    (v as f64 + dx, a.mean, a.sd)
+                })
+                .collect();
+            chart
+                .draw_series(LineSeries::new(
+                    pts.iter().map(|p| (p.0, p.1)),
+                    color(i).stroke_width(2),
+                ))?
+                .label(qk.name())
+                .legend(legend_line(i));
+            chart.draw_series(
+                pts.iter()
+                    .map(|p| Circle::new((p.0, p.1), 4, color(i).filled())),
+            )?;
+            for p in &pts {
+                chart.draw_series(error_bar(
+                    p.0,
+                    p.1 - p.2,
+                    p.1 + p.2,
+                    0.03,
+                    color(i).stroke_width(1),
+                ))?;
+            }
+        }
+        let chance = 1.0 / s.vocab as f64;
+        chart
+            .draw_series([PathElement::new(
+                vec![(-0.5, chance), (2.5, chance)],
+                BLACK.stroke_width(1),
+            )])?
+            .label("chance")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], BLACK.stroke_width(1)));
+        legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+        Ok(())
+    })
+}
+
+fn geometry() -> Result<String, DrawError> {
+    let f = book();
+    let s = f.setup;
+    let rows: [(&str, Curve, std::ops::Range<f64>); 2] = [
+        (
+            "Spearman ρ(raw x_q·x_j, x_q W_QK x_jᵀ)",
+            |r| &r.rho,
+            -0.6..1.05,
+        ),
+        (
+            "symmetric share of ‖W_QK‖²",
+            |r| &r.symmetric_share,
+            0.3..1.05,
+        ),
+    ];
+    svg(960, 640, |root: &Canvas| {
+        let areas = root.split_evenly((2, 2));
+        for (k, area) in areas.iter().enumerate() {
+            let (row, relation) = (&rows[k / 2], Relation::ALL[k % 2]);
+            let mut chart = ChartBuilder::on(area)
+                .caption(format!("{} task", relation.name()), text(15))
+                .margin(10)
+                .x_label_area_size(36)
+                .y_label_area_size(50)
+                .build_cartesian_2d(0f64..s.steps as f64, row.2.clone())?;
+            chart
+                .configure_mesh()
+                .x_desc("Adam step")
+                .y_desc(row.0)
+                .label_style(text(11))
+                .axis_desc_style(text(12))
+                .draw()?;
+            for (i, qk) in Qk::ALL.iter().enumerate() {
+                draw_curve(
+                    &mut chart,
+                    f.arm(relation, *qk, Variant::Clean),
+                    row.1,
+                    i,
+                    qk.name(),
+                )?;
+            }
+            legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
+        }
+        Ok(())
+    })
+}
