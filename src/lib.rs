@@ -12,7 +12,9 @@
 pub mod absorption;
 pub mod attention;
 pub mod attribution;
+pub mod bench;
 pub mod coverage;
+pub mod delta;
 pub mod fixed_point;
 pub mod multi_head;
 pub mod projection;

@@ -5,6 +5,7 @@
 //! attention-geometry figures [NAME…] [--check]
 //! attention-geometry render
 //! attention-geometry list
+//! attention-geometry bench                   time the chapter 7 kernels; writes figures/bench-delta.svg
 //! ```
 
 use std::path::PathBuf;
@@ -13,7 +14,7 @@ use std::process::ExitCode;
 use attention_geometry::figures::{self, Figure};
 
 const USAGE: &str =
-    "usage: attention-geometry [build | figures [NAME…] [--check] | render | list | help]";
+    "usage: attention-geometry [build | figures [NAME…] [--check] | render | list | bench | help]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -61,6 +62,10 @@ fn run(args: &[String]) -> Result<(), String> {
             }
             Ok(())
         }
+        "bench" => {
+            no_args("bench")?;
+            bench()
+        }
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())
@@ -99,6 +104,41 @@ fn figures_command(args: &[String]) -> Result<(), String> {
     } else {
         write_figures(&selected)
     }
+}
+
+/// Time softmax attention, `kda` and `kda_chunked`, print the table and
+/// write the appendix figure (not registered: it differs run to run).
+fn bench() -> Result<(), String> {
+    use attention_geometry::bench;
+    let before = bench::matmul_gflops(512, 7);
+    let rows = bench::run(&[256, 1024, 4096, 16384], &[64, 128], |r| {
+        eprintln!(
+            "  {:<12} T = {:>5}, K = V = {:>3}: {:>10.3} ms",
+            r.mixer,
+            r.t,
+            r.d,
+            r.seconds * 1e3
+        )
+    });
+    // the larger of two measurements, before and after: other jobs only slow it down
+    let peak = before.max(bench::matmul_gflops(512, 7));
+    println!(
+        "matrix multiply (512 × 512 × 512, nalgebra gemm, best of before and after): {peak:.2} GFLOP/s"
+    );
+    print!("{}", bench::table(&rows, peak));
+    if let Some(x) = bench::speedup(&rows, 4096, 128) {
+        println!(
+            "kda_chunked is {x:.2}× faster than kda at T = 4096, K = V = 128 (chunk {})",
+            bench::CHUNK
+        );
+    }
+    let svg = figures::bench::draw(&rows, peak)
+        .map_err(|e| format!("bench figure failed to draw: {e}"))?;
+    let path = figures_dir().join("bench-delta.svg");
+    figures::write_atomic(&path, svg.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    println!("wrote {}", path.display());
+    Ok(())
 }
 
 fn figures_dir() -> PathBuf {

@@ -23,13 +23,14 @@ impl Measure {
 
 /// Every chapter's measures, in chapter order.
 pub fn all() -> Vec<Measure> {
-    let chapters: [fn() -> Vec<Measure>; 6] = [
+    let chapters: &[fn() -> Vec<Measure>] = &[
         experiment::mismatch::measures,
         experiment::coverage::measures,
         experiment::heads::measures,
         experiment::relations::measures,
         experiment::fixed_points::measures,
         experiment::learning_cost::measures,
+        experiment::delta::measures,
     ];
     chapters.iter().flat_map(|f| f()).collect()
 }

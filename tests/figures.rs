@@ -18,7 +18,9 @@ fn referenced() -> BTreeSet<String> {
             for piece in text.split("figures/").skip(1) {
                 if let Some(end) = piece.find(".svg") {
                     let name = &piece[..end];
-                    if name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+                    if name.starts_with("ch")
+                        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+                    {
                         names.insert(name.to_string());
                     }
                 }

@@ -6,6 +6,7 @@
 //! run, computed once per process.
 
 pub mod coverage;
+pub mod delta;
 pub mod fixed_points;
 pub mod heads;
 pub mod learning_cost;

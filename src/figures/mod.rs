@@ -5,6 +5,7 @@
 //! a result, it only draws one. Every figure is an SVG string that is
 //! byte-identical on every run.
 
+pub mod bench;
 pub mod style;
 
 mod ch01;
@@ -13,6 +14,7 @@ mod ch03;
 mod ch04;
 mod ch05;
 mod ch06;
+mod ch07;
 
 use std::fs;
 use std::io::Write;
@@ -50,6 +52,7 @@ pub fn registry() -> Vec<Figure> {
         ch04::FIGURES,
         ch05::FIGURES,
         ch06::FIGURES,
+        ch07::FIGURES,
     ]
     .concat()
 }

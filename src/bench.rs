@@ -1,0 +1,152 @@
+//! Wall-clock measurements of the mixers (`cargo run --release -- bench`):
+//! softmax attention, recurrent KDA and chunked KDA against sequence length,
+//! and the machine's matrix-multiply throughput through the same nalgebra
+//! path. Timing only; the figure is drawn in `figures`. Introduced in chapter 7.
+
+use std::time::Instant;
+
+use nalgebra::{DMatrix, DVector};
+
+use crate::delta::{
+    flops_chunked, flops_recurrent, flops_softmax, kda, kda_chunked, l2_normalize,
+    softmax_attention,
+};
+use crate::random::{gaussian, seeded};
+
+/// The chunk size the bench runs `kda_chunked` with (fla's default).
+pub const CHUNK: usize = 32;
+
+/// Median wall-clock seconds of `repeats` runs of `f` (after one warm-up run).
+pub fn median_seconds(repeats: usize, mut f: impl FnMut()) -> f64 {
+    f();
+    let mut times: Vec<f64> = (0..repeats.max(1))
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed().as_secs_f64()
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+/// Matrix-multiply throughput in GFLOP/s: `C = A B` for `n × n` matrices
+/// (`2n³` flops), through nalgebra's `gemm` as the kernels use it.
+pub fn matmul_gflops(n: usize, repeats: usize) -> f64 {
+    let mut rng = seeded(0);
+    let (a, b) = (gaussian(&mut rng, n, n, 1.0), gaussian(&mut rng, n, n, 1.0));
+    let mut c = DMatrix::zeros(n, n);
+    let secs = median_seconds(repeats, || c.gemm(1.0, &a, &b, 0.0));
+    2.0 * (n as f64).powi(3) / secs / 1e9
+}
+
+/// One measured kernel at one size.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// `softmax`, `kda` or `kda_chunked`.
+    pub mixer: &'static str,
+    /// Sequence length `T`.
+    pub t: usize,
+    /// Head width `K = V`.
+    pub d: usize,
+    /// Median seconds.
+    pub seconds: f64,
+    /// Counted flops (see [`crate::delta::flops_softmax`] and its siblings).
+    pub flops: f64,
+}
+
+impl Row {
+    /// Achieved GFLOP/s.
+    pub fn gflops(&self) -> f64 {
+        self.flops / self.seconds / 1e9
+    }
+}
+
+/// Runs of fewer repeats at larger `T`: 7 up to 1024, 5 up to 4096, then 1.
+pub fn repeats(t: usize) -> usize {
+    match t {
+        0..=1024 => 7,
+        1025..=4096 => 5,
+        _ => 1,
+    }
+}
+
+/// Time the three mixers at every `T` in `ts` and `K = V = d` in `ds`, on
+/// L2-normalised random q, k, `g ~ −U(0, 0.1)`-like decays and `β = 0.5`.
+pub fn run(ts: &[usize], ds: &[usize], mut progress: impl FnMut(&Row)) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for &d in ds {
+        for &t in ts {
+            let mut rng = seeded(t as u64 + d as u64);
+            let q = l2_normalize(&gaussian(&mut rng, t, d, 1.0));
+            let k = l2_normalize(&gaussian(&mut rng, t, d, 1.0));
+            let v = gaussian(&mut rng, t, d, 1.0);
+            let g = gaussian(&mut rng, t, d, 0.05).map(|x| -x.abs());
+            let beta = DVector::from_element(t, 0.5);
+            let scale = 1.0 / (d as f64).sqrt();
+            let r = repeats(t);
+            let timed: [(&'static str, f64, f64); 3] = [
+                (
+                    "softmax",
+                    median_seconds(r, || drop(softmax_attention(&q, &k, &v, scale))),
+                    flops_softmax(t, d, d),
+                ),
+                (
+                    "kda",
+                    median_seconds(r, || drop(kda(&q, &k, &v, &g, &beta, scale, None))),
+                    flops_recurrent(t, d, d),
+                ),
+                (
+                    "kda_chunked",
+                    median_seconds(r, || {
+                        drop(kda_chunked(&q, &k, &v, &g, &beta, scale, None, CHUNK))
+                    }),
+                    flops_chunked(t, d, d, CHUNK),
+                ),
+            ];
+            for (mixer, seconds, flops) in timed {
+                let row = Row {
+                    mixer,
+                    t,
+                    d,
+                    seconds,
+                    flops,
+                };
+                progress(&row);
+                rows.push(row);
+            }
+        }
+    }
+    rows
+}
+
+/// The table the bench prints: one line per kernel and size, with the share
+/// of the measured matrix-multiply throughput `peak` (GFLOP/s).
+pub fn table(rows: &[Row], peak: f64) -> String {
+    let mut s = format!(
+        "{:<12} {:>6} {:>4} {:>12} {:>10} {:>9}\n",
+        "mixer", "T", "K=V", "median ms", "GFLOP/s", "of gemm"
+    );
+    for r in rows {
+        s += &format!(
+            "{:<12} {:>6} {:>4} {:>12.3} {:>10.2} {:>8.0}%\n",
+            r.mixer,
+            r.t,
+            r.d,
+            r.seconds * 1e3,
+            r.gflops(),
+            100.0 * r.gflops() / peak
+        );
+    }
+    s
+}
+
+/// The speed-up of `kda_chunked` over `kda` at `(t, d)`, if both were measured.
+pub fn speedup(rows: &[Row], t: usize, d: usize) -> Option<f64> {
+    let find = |m: &str| {
+        rows.iter()
+            .find(|r| r.mixer == m && r.t == t && r.d == d)
+            .map(|r| r.seconds)
+    };
+    Some(find("kda")? / find("kda_chunked")?)
+}

@@ -1,0 +1,484 @@
+//! Figures of chapter 7: delta attention.
+
+use nalgebra::DMatrix;
+use plotters::prelude::*;
+
+use super::style::{Canvas, band, color, legend, span, svg, text};
+use super::{DrawError, Figure};
+use crate::delta::{flops_chunked, flops_recurrent, flops_softmax};
+use crate::experiment::delta::{
+    ALPHAS, CAPACITY_D, CAPACITY_N, COST_C, COST_D, SEEDS, WEIGHTS_T, Write, book, chunk_picture,
+    cost_lengths, crossover, token_weights,
+};
+use crate::stats::Summary;
+
+pub const FIGURES: &[Figure] = &[
+    Figure {
+        name: "ch07-token-weights",
+        chapter: 7,
+        about: "linear attention's weights are similarities; DeltaNet's effective weights are not",
+        draw: token_weights_figure,
+    },
+    Figure {
+        name: "ch07-capacity",
+        chapter: 7,
+        about: "retrieval error against stored pairs for additive and delta writes",
+        draw: capacity,
+    },
+    Figure {
+        name: "ch07-decay",
+        chapter: 7,
+        about: "task error over per-channel retentions; the scalar gate is the diagonal",
+        draw: decay,
+    },
+    Figure {
+        name: "ch07-chunk-matrices",
+        chapter: 7,
+        about: "the matrices of one chunk: A_kk, its inverse T and A_qk",
+        draw: chunk_matrices_figure,
+    },
+    Figure {
+        name: "ch07-stability",
+        chapter: 7,
+        about: "chunked against recurrent under strong decay: difference vs factorised exponentials",
+        draw: stability,
+    },
+    Figure {
+        name: "ch07-cost",
+        chapter: 7,
+        about: "counted flops against sequence length: softmax T², recurrent and chunked KDA T",
+        draw: cost,
+    },
+];
+
+/// One part of a `(slow, fast)` error pair.
+type Part = fn((f64, f64)) -> f64;
+/// One error of a `(decay, difference, factorised)` stability row.
+type StabilityField = fn(&(f64, f64, f64)) -> f64;
+/// A flop count as a function of `T`.
+type Count = Box<dyn Fn(usize) -> f64>;
+
+/// A chart on log–log axes.
+pub(super) type LogChart<'a, 'b> =
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>;
+
+/// The series labels of a log–log chart, in the look of `style::legend`
+/// (which takes linear charts only).
+pub(super) fn log_legend<'a, 'b: 'a>(
+    chart: &mut LogChart<'a, 'b>,
+    position: SeriesLabelPosition,
+) -> Result<(), DrawError> {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .label_font(text(12))
+        .border_style(BLACK)
+        .background_style(WHITE)
+        .draw()?;
+    Ok(())
+}
+
+/// Diverging colour: blue below zero, vermillion above, white at zero; `x` in `[−1, 1]`.
+fn diverging(x: f64) -> RGBColor {
+    let t = x.clamp(-1.0, 1.0).abs();
+    let c = if x < 0.0 { color(0) } else { color(1) };
+    let mix = |a: u8| (255.0 + (a as f64 - 255.0) * t).round() as u8;
+    RGBColor(mix(c.0), mix(c.1), mix(c.2))
+}
+
+/// A heatmap of `m` (row 0 at the top) with a symmetric colour range `±range`.
+fn heatmap(
+    area: &Canvas,
+    title: &str,
+    row_name: &str,
+    m: &DMatrix<f64>,
+    range: f64,
+) -> Result<(), DrawError> {
+    let (rows, cols) = m.shape();
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, text(15))
+        .margin(8)
+        .x_label_area_size(30)
+        .y_label_area_size(30)
+        .build_cartesian_2d(0f64..cols as f64, rows as f64..0f64)?;
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .x_desc("j")
+        .y_desc(row_name)
+        .x_labels(5)
+        .y_labels(5)
+        .label_style(text(11))
+        .axis_desc_style(text(12))
+        .draw()?;
+    chart.draw_series(
+        (0..rows)
+            .flat_map(|r| (0..cols).map(move |c| (r, c)))
+            .map(|(r, c)| {
+                let fill = diverging(m[(r, c)] / range);
+                Rectangle::new(
+                    [(c as f64, r as f64), (c as f64 + 1.0, r as f64 + 1.0)],
+                    fill.filled(),
+                )
+            }),
+    )?;
+    Ok(())
+}
+
+fn token_weights_figure() -> Result<String, DrawError> {
+    let w = token_weights(16, 0);
+    let range = w.similarity.amax().max(w.delta.amax());
+    let (mut s, mut d) = (Vec::new(), Vec::new());
+    for seed in 0..SEEDS / 4 {
+        let (a, b) = token_weights(WEIGHTS_T, seed).pairs();
+        s.extend(a);
+        d.extend(b);
+    }
+    svg(1020, 360, |root| {
+        let panels = root.split_evenly((1, 3));
+        heatmap(
+            &panels[0],
+            "linear attention: q_t·k_j",
+            "t",
+            &w.similarity,
+            range,
+        )?;
+        heatmap(
+            &panels[1],
+            "DeltaNet: effective weight W[t, j]",
+            "t",
+            &w.delta,
+            range,
+        )?;
+        let mut chart = ChartBuilder::on(&panels[2])
+            .caption(format!("every causal pair, {} seeds", SEEDS / 4), text(15))
+            .margin(8)
+            .x_label_area_size(36)
+            .y_label_area_size(44)
+            .build_cartesian_2d(span(s.iter().cloned(), 0.05), span(d.iter().cloned(), 0.05))?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc("similarity q_t·k_j")
+            .y_desc("DeltaNet weight W[t, j]")
+            .label_style(text(11))
+            .axis_desc_style(text(12))
+            .draw()?;
+        let flip = |a: f64, b: f64| a.signum() != b.signum();
+        chart.draw_series(s.iter().zip(&d).step_by(2).map(|(&a, &b)| {
+            let c = if flip(a, b) { color(1) } else { color(6) };
+            Circle::new((a, b), 1, c.mix(0.6).filled())
+        }))?;
+        chart.draw_series([Text::new(
+            "vermillion: opposite sign",
+            (s[0].min(-0.9), d.iter().cloned().fold(0.0, f64::max)),
+            text(11),
+        )])?;
+        Ok(())
+    })
+}
+
+fn capacity() -> Result<String, DrawError> {
+    let f = book();
+    let xs: Vec<f64> = CAPACITY_N.iter().map(|&n| n as f64).collect();
+    let top = f.capacity_at(Write::Additive, *CAPACITY_N.last().unwrap_or(&1));
+    svg(760, 400, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(format!("retrieval error after storing n pairs, K = V = {CAPACITY_D}, mean ± sd over {SEEDS} seeds"), text(15))
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(0f64..xs[xs.len() - 1] * 1.02, 0f64..(top.mean + top.sd) * 1.05)?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc("stored key–value pairs n")
+            .y_desc("Σ‖Sᵀk_i − v_i‖² / Σ‖v_i‖²")
+            .label_style(text(12))
+            .axis_desc_style(text(13))
+            .draw()?;
+        let k = CAPACITY_D as f64;
+        chart.draw_series([PathElement::new(
+            vec![(k, 0.0), (k, (top.mean + top.sd) * 1.05)],
+            BLACK.stroke_width(1),
+        )])?;
+        chart.draw_series([Text::new("n = K", (k + 1.0, 0.1), text(12))])?;
+        for (i, w) in Write::ALL.iter().enumerate() {
+            let sums: Vec<Summary> = CAPACITY_N.iter().map(|&n| f.capacity_at(*w, n)).collect();
+            let lo: Vec<f64> = sums.iter().map(|s| s.mean - s.sd).collect();
+            let hi: Vec<f64> = sums.iter().map(|s| s.mean + s.sd).collect();
+            let c = color(i);
+            chart.draw_series([band(&xs, &lo, &hi, c)])?;
+            let label = match w {
+                Write::Additive => "additive (linear attention)",
+                Write::Delta => "delta rule, β = 1",
+            };
+            chart
+                .draw_series(LineSeries::new(
+                    xs.iter().zip(&sums).map(|(&x, s)| (x, s.mean)),
+                    c.stroke_width(2),
+                ))?
+                .label(label)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
+                });
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+        Ok(())
+    })
+}
+
+fn decay() -> Result<String, DrawError> {
+    let f = book();
+    let n = ALPHAS.len();
+    let total = |e: (f64, f64)| (e.0 + e.1) / 2.0;
+    let (a_s, a_f, _) = f.decay.best_kda();
+    let (a_g, _) = f.decay.best_gdn();
+    let idx = |a: f64| ALPHAS.iter().position(|&x| x == a).unwrap_or(0) as f64 + 0.5;
+    let label = |x: &f64| {
+        ALPHAS
+            .get(x.floor() as usize)
+            .map(|a| format!("{a}"))
+            .unwrap_or_default()
+    };
+    svg(1000, 440, |root| {
+        let panels = root.split_evenly((1, 2));
+        let best_row = ALPHAS.iter().position(|&a| a == a_s).unwrap_or(n - 1);
+        let top = f
+            .decay
+            .scalar
+            .iter()
+            .chain(&f.decay.grid[best_row])
+            .map(|&e| total(e))
+            .fold(0.0, f64::max);
+        let mut chart = ChartBuilder::on(&panels[0])
+            .caption("mean error of the task (facts and stream)", text(15))
+            .margin(10)
+            .x_label_area_size(44)
+            .y_label_area_size(50)
+            .build_cartesian_2d(0f64..n as f64, 0f64..top * 1.1)?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_labels(n)
+            .x_label_formatter(&label)
+            .x_desc("α (scalar), or α on the stream channels (per-channel)")
+            .y_desc("(slow + fast error) / 2")
+            .label_style(text(9))
+            .axis_desc_style(text(12))
+            .draw()?;
+        let curves: [(String, Vec<(f64, f64)>); 2] = [
+            (
+                "scalar α on every channel (Gated DeltaNet)".to_string(),
+                f.decay.scalar.clone(),
+            ),
+            (
+                format!("per channel: α = {a_s} on facts (KDA)"),
+                f.decay.grid[best_row].clone(),
+            ),
+        ];
+        for (i, (name, errs)) in curves.iter().enumerate() {
+            let c = color(i + 2);
+            chart
+                .draw_series(LineSeries::new(
+                    errs.iter()
+                        .enumerate()
+                        .map(|(j, &e)| (j as f64 + 0.5, total(e))),
+                    c.stroke_width(2),
+                ))?
+                .label(name.as_str())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
+                });
+        }
+        let best = f.decay.best_kda().2;
+        chart.draw_series([Circle::new(
+            (idx(a_f), total(best)),
+            6,
+            color(1).stroke_width(2),
+        )])?;
+        chart.draw_series([TriangleMarker::new(
+            (idx(a_g), total(f.decay.best_gdn().1)),
+            6,
+            color(2).filled(),
+        )])?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+
+        let mut chart = ChartBuilder::on(&panels[1])
+            .caption("one scalar α for both (Gated DeltaNet)", text(15))
+            .margin(10)
+            .x_label_area_size(44)
+            .y_label_area_size(50)
+            .build_cartesian_2d(0f64..n as f64, 0f64..1.05f64)?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_labels(n)
+            .x_label_formatter(&label)
+            .x_desc("α, every channel")
+            .y_desc("mean squared read-out error")
+            .label_style(text(9))
+            .axis_desc_style(text(12))
+            .draw()?;
+        let parts: [(&str, Part); 2] = [("facts (slow)", |e| e.0), ("stream (fast)", |e| e.1)];
+        for (i, (name, part)) in parts.iter().enumerate() {
+            let c = color(i);
+            chart
+                .draw_series(LineSeries::new(
+                    f.decay
+                        .scalar
+                        .iter()
+                        .enumerate()
+                        .map(|(j, &e)| (j as f64 + 0.5, part(e))),
+                    c.stroke_width(2),
+                ))?
+                .label(*name)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
+                });
+        }
+        legend(&mut chart, SeriesLabelPosition::MiddleLeft)?;
+        Ok(())
+    })
+}
+
+fn chunk_matrices_figure() -> Result<String, DrawError> {
+    let m = chunk_picture();
+    let range = m.a_kk.amax().max(m.t.amax()).max(m.a_qk.amax());
+    svg(1020, 360, |root| {
+        let panels = root.split_evenly((1, 3));
+        heatmap(
+            &panels[0],
+            "A_kk (strictly lower, rows × β_r)",
+            "r",
+            &m.a_kk,
+            range,
+        )?;
+        heatmap(&panels[1], "T = (I + A_kk)⁻¹", "r", &m.t, range)?;
+        heatmap(
+            &panels[2],
+            "A_qk (lower, with diagonal)",
+            "r",
+            &m.a_qk,
+            range,
+        )?;
+        Ok(())
+    })
+}
+
+fn stability() -> Result<String, DrawError> {
+    let f = book();
+    let floor = 1e-17;
+    let nan_at = 1e3;
+    svg(760, 400, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(
+                "chunks of 64 against the recurrence, constant decay g = −s per step",
+                text(15),
+            )
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d((0.007f64..30f64).log_scale(), (floor..1e4f64).log_scale())?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc("per-step decay s (the chunk decays by e^(−64 s))")
+            .y_desc("largest |error| of the outputs")
+            .y_label_formatter(&|y| format!("{y:.0e}"))
+            .label_style(text(12))
+            .axis_desc_style(text(13))
+            .draw()?;
+        let forms: [(&str, StabilityField); 2] = [
+            ("difference form exp(Γ_r − Γ_j)", |s| s.1),
+            ("factorised exp(Γ_r)·exp(−Γ_j)", |s| s.2),
+        ];
+        for (i, (name, field)) in forms.iter().enumerate() {
+            let c = color(i);
+            let pts: Vec<(f64, f64)> = f.stability.iter().map(|s| (s.0, field(s))).collect();
+            chart
+                .draw_series(LineSeries::new(
+                    pts.iter()
+                        .filter(|p| p.1.is_finite())
+                        .map(|&(x, y)| (x, y.max(floor))),
+                    c.stroke_width(2),
+                ))?
+                .label(*name)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
+                });
+            chart.draw_series(
+                pts.iter()
+                    .filter(|p| p.1.is_nan())
+                    .map(|&(x, _)| Cross::new((x, nan_at), 6, c.stroke_width(2))),
+            )?;
+        }
+        chart.draw_series([Text::new("× = NaN in the output", (0.01, nan_at), text(12))])?;
+        log_legend(&mut chart, SeriesLabelPosition::MiddleLeft)?;
+        Ok(())
+    })
+}
+
+fn cost() -> Result<String, DrawError> {
+    let ts = cost_lengths();
+    let (d, c) = (COST_D, COST_C);
+    let series: [(&str, Count); 3] = [
+        (
+            "softmax attention, T(T+1)(K+V)",
+            Box::new(move |t| flops_softmax(t, d, d)),
+        ),
+        (
+            "recurrent KDA, 7TKV",
+            Box::new(move |t| flops_recurrent(t, d, d)),
+        ),
+        (
+            "chunked KDA, C = 64",
+            Box::new(move |t| flops_chunked(t, d, d, c)),
+        ),
+    ];
+    let x = crossover() as f64;
+    let (lo, hi) = (ts[0] as f64, ts[ts.len() - 1] as f64);
+    svg(760, 420, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(
+                format!("counted flops per head and layer, K = V = {d}"),
+                text(15),
+            )
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d((lo..hi).log_scale(), (1e6f64..1e15f64).log_scale())?;
+        chart
+            .configure_mesh()
+            .x_desc("sequence length T")
+            .y_desc("flops (multiply-add = 2)")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0e}"))
+            .label_style(text(12))
+            .axis_desc_style(text(13))
+            .draw()?;
+        for (i, (name, f)) in series.iter().enumerate() {
+            let col = color(i);
+            chart
+                .draw_series(LineSeries::new(
+                    ts.iter().map(|&t| (t as f64, f(t))),
+                    col.stroke_width(2),
+                ))?
+                .label(*name)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2))
+                });
+        }
+        chart.draw_series([PathElement::new(
+            vec![(x, 1e6), (x, 1e15)],
+            BLACK.stroke_width(1),
+        )])?;
+        chart.draw_series([Text::new(
+            format!("T = {x}: chunked < softmax"),
+            (x * 1.1, 1e14),
+            text(12),
+        )])?;
+        log_legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+        Ok(())
+    })
+}
