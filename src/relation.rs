@@ -278,6 +278,8 @@ pub fn leave_one_out(stack: &Stack, x: &DMatrix<f64>) -> Vec<f64> {
 /// The weights are signed and their rows need not sum to 1: the delta
 /// rule's relation is not a stochastic map. The query is used as given; pass
 /// `s q` to include the read-out scale `s = K^{−1/2}` of the delta-rule spec.
+/// Equal to chapter 7's `delta::effective_weights` with `g = 0` and scale 1,
+/// which runs the recurrence on `V = I`; this computes the product directly.
 ///
 /// # Shapes
 /// `q, k: (T, K)`, `beta`: `T` values → `(T, T)`, lower triangular.
@@ -325,9 +327,11 @@ mod tests {
     use crate::random::seeded;
 
     #[test]
-    fn delta_weights_reproduce_the_recurrence() {
+    fn delta_weights_match_chapter_7s_delta_rule() {
+        use crate::delta::{delta_rule, effective_weights};
+        use nalgebra::DVector;
         let mut rng = seeded(4);
-        let (t_len, kd, vd) = (7, 3, 2);
+        let (t_len, kd, vd) = (9, 3, 2);
         let q = gaussian(&mut rng, t_len, kd, 1.0);
         let mut k = gaussian(&mut rng, t_len, kd, 1.0);
         for mut row in k.row_iter_mut() {
@@ -337,16 +341,12 @@ mod tests {
         let v = gaussian(&mut rng, t_len, vd, 1.0);
         let beta: Vec<f64> = (0..t_len).map(|t| 0.2 + 0.1 * t as f64).collect();
         let w = delta_token_weights(&q, &k, &beta);
-        // S_t = S_{t−1} + β_t k_t (v_t − S_{t−1}ᵀ k_t)ᵀ,  o_t = S_tᵀ q_t
-        let mut s = DMatrix::<f64>::zeros(kd, vd);
-        for (t, &b) in beta.iter().enumerate() {
-            let kt = k.row(t).transpose();
-            let err = v.row(t).transpose() - s.transpose() * &kt;
-            s += &kt * err.transpose() * b;
-            let o = s.transpose() * q.row(t).transpose();
-            let via_weights = (w.row(t) * &v).transpose();
-            assert!((o - via_weights).norm() < 1e-12);
-        }
+        let b = DVector::from_vec(beta.clone());
+        // o = W v against the recurrence S_t = (I − β_t k_t k_tᵀ) S_{t−1} + β_t k_t v_tᵀ, o_t = S_tᵀ q_t
+        let (o, _) = delta_rule(&q, &k, &v, &b, 1.0, None);
+        assert!((&w * &v - o).norm() < 1e-12);
+        let g = DMatrix::zeros(t_len, kd);
+        assert!((&w - effective_weights(&q, &k, &g, &b, 1.0)).norm() < 1e-12);
         assert!((0..t_len).all(|t| (t + 1..t_len).all(|j| w[(t, j)] == 0.0)));
     }
 
@@ -366,7 +366,7 @@ mod tests {
     }
 
     #[test]
-    fn leave_one_out_is_zero_for_a_token_nobody_reads() {
+    fn leave_one_out_effects_are_positive_and_finite() {
         let mut rng = seeded(2);
         let stack = Stack::random(&mut rng, 1, 3, 1.0);
         let x = gaussian(&mut rng, 4, 3, 1.0);
