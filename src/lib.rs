@@ -9,14 +9,17 @@
 //! [`figures`] draws them, [`measure`] hands their numbers to the prose, and
 //! (with the default `render` feature) [`render`] builds the book.
 
+pub mod absorption;
 pub mod attention;
 pub mod attribution;
 pub mod bench;
 pub mod coverage;
 pub mod delta;
+pub mod fixed_point;
 pub mod multi_head;
 pub mod projection;
 pub mod random;
+pub mod relation;
 pub mod stats;
 pub mod train;
 

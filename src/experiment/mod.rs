@@ -7,9 +7,11 @@
 
 pub mod coverage;
 pub mod delta;
+pub mod fixed_points;
 pub mod heads;
 pub mod learning_cost;
 pub mod mismatch;
+pub mod relations;
 
 /// `f` over seeds `0..seeds` on two threads, in seed order: each seed's
 /// result depends only on that seed, so the output is deterministic.

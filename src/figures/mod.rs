@@ -11,6 +11,8 @@ pub mod style;
 mod ch01;
 mod ch02;
 mod ch03;
+mod ch04;
+mod ch05;
 mod ch06;
 mod ch07;
 
@@ -47,6 +49,8 @@ pub fn registry() -> Vec<Figure> {
         ch01::FIGURES,
         ch02::FIGURES,
         ch03::FIGURES,
+        ch04::FIGURES,
+        ch05::FIGURES,
         ch06::FIGURES,
         ch07::FIGURES,
     ]

@@ -1,0 +1,365 @@
+//! Chapter 4: attention matrices as composable relations — the category
+//! laws, rollout against leave-one-out, the prompt as boundary condition,
+//! and the two places the picture breaks (input-dependent arrows, signed
+//! delta-rule weights).
+
+use std::sync::OnceLock;
+
+use nalgebra::DMatrix;
+
+use super::par_map;
+use crate::measure::{Measure, fixed, pm};
+use crate::random::{gaussian, seeded};
+use crate::relation::{
+    Stack, compose, delta_token_weights, identity, is_stochastic, leave_one_out, random_stochastic,
+    rollout, strongest, total_variation,
+};
+use crate::stats::{Summary, spearman};
+
+/// Sizes of the stacked model: `n` tokens of width `d`, `layers` layers,
+/// query sharpness, and the split of a prompt into prefix and suffix.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Setup {
+    pub n: usize,
+    pub d: usize,
+    pub layers: usize,
+    pub sharpness: f64,
+    pub prefix: usize,
+}
+
+/// The size the book reports.
+pub const BOOK: Setup = Setup {
+    n: 12,
+    d: 16,
+    layers: 3,
+    sharpness: 2.0,
+    prefix: 6,
+};
+
+/// Seeds behind every summary of the stacked model.
+pub const SEEDS: u64 = 200;
+
+/// Random instances behind each category law.
+pub const INSTANCES: u64 = 1000;
+
+/// Tolerance the category laws are checked to.
+pub const TOLERANCE: f64 = 1e-12;
+
+/// Sizes of the delta-rule example: sequence length and key width.
+pub const DELTA_T: usize = 12;
+pub const DELTA_K: usize = 4;
+
+/// Largest deviations from the category laws over random arrows
+/// `f: 4 → 6`, `g: 6 → 5`, `h: 5 → 3`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Laws {
+    /// `max |id ∘ f − f|, |f ∘ id − f|`.
+    pub identity: f64,
+    /// `max |row sum of g ∘ f − 1|`.
+    pub row_sum: f64,
+    /// Smallest entry of any composite (must be ≥ 0).
+    pub min_entry: f64,
+    /// `max |(h ∘ g) ∘ f − h ∘ (g ∘ f)|`.
+    pub associativity: f64,
+    /// Instances for which every composite passed `is_stochastic` at [`TOLERANCE`].
+    pub closed: u64,
+}
+
+/// Check the laws on `instances` random triples (seeds `0..instances`).
+pub fn laws(instances: u64) -> Laws {
+    let mut l = Laws {
+        identity: 0.0,
+        row_sum: 0.0,
+        min_entry: f64::INFINITY,
+        associativity: 0.0,
+        closed: 0,
+    };
+    let max_abs = |m: DMatrix<f64>| m.abs().max();
+    for seed in 0..instances {
+        let mut rng = seeded(seed);
+        let spread = 0.5 + 3.0 * (seed % 4) as f64;
+        let f = random_stochastic(&mut rng, 4, 6, spread);
+        let g = random_stochastic(&mut rng, 6, 5, spread);
+        let h = random_stochastic(&mut rng, 5, 3, spread);
+        l.identity = l
+            .identity
+            .max(max_abs(compose(&identity(4), &f) - &f))
+            .max(max_abs(compose(&f, &identity(6)) - &f));
+        let (gf, hg) = (compose(&f, &g), compose(&g, &h));
+        let (left, right) = (compose(&gf, &h), compose(&f, &hg));
+        for c in [&gf, &hg, &left] {
+            l.row_sum = c
+                .row_iter()
+                .fold(l.row_sum, |m, r| m.max((r.sum() - 1.0).abs()));
+            l.min_entry = l.min_entry.min(c.min());
+        }
+        l.associativity = l.associativity.max(max_abs(&left - right));
+        l.closed += u64::from(
+            [&gf, &hg, &left]
+                .iter()
+                .all(|c| is_stochastic(c, TOLERANCE)),
+        );
+    }
+    l
+}
+
+/// Tokens `(n, d)` and a stack, from one seed.
+pub fn sample(setup: Setup, seed: u64) -> (DMatrix<f64>, Stack) {
+    let mut rng = seeded(seed);
+    let stack = Stack::random(&mut rng, setup.layers, setup.d, setup.sharpness);
+    (gaussian(&mut rng, setup.n, setup.d, 1.0), stack)
+}
+
+/// The last token's relation to each earlier token, three ways.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attribution {
+    /// Last layer's attention, row `n − 1`, columns `0..n−1`.
+    pub raw: Vec<f64>,
+    /// Rollout, row `n − 1`, columns `0..n−1`.
+    pub rollout: Vec<f64>,
+    /// Leave-one-out effect on the last output.
+    pub leave_one_out: Vec<f64>,
+}
+
+/// The three attributions for one seed.
+pub fn attribution(setup: Setup, seed: u64) -> Attribution {
+    let (x, stack) = sample(setup, seed);
+    let t = stack.forward(&x);
+    let last = setup.n - 1;
+    let row = |m: &DMatrix<f64>| (0..last).map(|j| m[(last, j)]).collect::<Vec<_>>();
+    Attribution {
+        raw: row(t.weights.last().expect("at least one layer")),
+        rollout: row(&rollout(&t.weights)),
+        leave_one_out: leave_one_out(&stack, &x),
+    }
+}
+
+/// What one seed measures on the stacked model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trial {
+    /// Spearman ρ of raw last-layer attention with leave-one-out.
+    pub rho_raw: f64,
+    /// Spearman ρ of rollout with leave-one-out.
+    pub rho_rollout: f64,
+    /// For each layer, then rollout: fraction of suffix tokens whose
+    /// strongest suffix partner changes when the prefix changes.
+    pub turnover: Vec<f64>,
+    /// For layers `2..=L`: mean row TV between the layer's attention along
+    /// the path (on its own input) and on the prompt itself.
+    pub path_tv: Vec<f64>,
+}
+
+/// One seed: attribution, and a second prompt with the same suffix and a new prefix.
+pub fn trial(setup: Setup, seed: u64) -> Trial {
+    let a = attribution(setup, seed);
+    let (x, stack) = sample(setup, seed);
+    let mut y = x.clone();
+    let fresh = gaussian(&mut seeded(seed + 1_000_000), setup.prefix, setup.d, 1.0);
+    y.rows_mut(0, setup.prefix).copy_from(&fresh);
+    let (tx, ty) = (stack.forward(&x), stack.forward(&y));
+    let suffix = setup.prefix..setup.n;
+    let changed = |p: &DMatrix<f64>, q: &DMatrix<f64>| {
+        let rows = |m: &DMatrix<f64>| {
+            strongest(
+                &m.rows(setup.prefix, setup.n - setup.prefix).into_owned(),
+                suffix.clone(),
+            )
+        };
+        let (sp, sq) = (rows(p), rows(q));
+        sp.iter().zip(&sq).filter(|(a, b)| a != b).count() as f64 / sp.len() as f64
+    };
+    let mut turnover: Vec<f64> = tx
+        .weights
+        .iter()
+        .zip(&ty.weights)
+        .map(|(p, q)| changed(p, q))
+        .collect();
+    turnover.push(changed(&rollout(&tx.weights), &rollout(&ty.weights)));
+    let path_tv = (1..setup.layers)
+        .map(|l| total_variation(&tx.weights[l], &stack.heads[l].forward(&x, false).weights))
+        .collect();
+    Trial {
+        rho_raw: spearman(&a.raw, &a.leave_one_out),
+        rho_rollout: spearman(&a.rollout, &a.leave_one_out),
+        turnover,
+        path_tv,
+    }
+}
+
+/// Signed weights of the delta rule against linear attention, on
+/// non-negative unit features (so linear attention's weights are all ≥ 0).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeltaTrial {
+    /// Every `w_tj, j ≤ t` of the delta rule.
+    pub delta: Vec<f64>,
+    /// Fraction of them that are negative.
+    pub delta_negative: f64,
+    /// Fraction of linear attention's `q_t·k_j, j ≤ t` that are negative.
+    pub linear_negative: f64,
+    /// Mean `|Σ_j w_tj − 1|` of the delta rule's rows.
+    pub row_sum_gap: f64,
+}
+
+/// Non-negative unit queries and keys `(T, K)` and gates `β ∈ (0, 1)`, from one seed.
+pub fn delta_sample(seed: u64) -> (DMatrix<f64>, DMatrix<f64>, Vec<f64>) {
+    let mut rng = seeded(seed);
+    let unit_abs = |m: DMatrix<f64>| {
+        let mut m = m.abs();
+        for mut r in m.row_iter_mut() {
+            let n = r.norm();
+            r /= n;
+        }
+        m
+    };
+    let q = unit_abs(gaussian(&mut rng, DELTA_T, DELTA_K, 1.0));
+    let k = unit_abs(gaussian(&mut rng, DELTA_T, DELTA_K, 1.0));
+    let beta = gaussian(&mut rng, DELTA_T, 1, 1.0)
+        .iter()
+        .map(|z| 1.0 / (1.0 + (-z).exp()))
+        .collect();
+    (q, k, beta)
+}
+
+/// One seed of the delta-rule comparison.
+pub fn delta_trial(seed: u64) -> DeltaTrial {
+    let (q, k, beta) = delta_sample(seed);
+    let w = delta_token_weights(&q, &k, &beta);
+    let lower = |m: &DMatrix<f64>| {
+        (0..DELTA_T)
+            .flat_map(|t| (0..=t).map(move |j| (t, j)))
+            .map(|ix| m[ix])
+            .collect::<Vec<_>>()
+    };
+    let delta = lower(&w);
+    let linear = lower(&(&q * k.transpose()));
+    let neg = |xs: &[f64]| xs.iter().filter(|&&x| x < 0.0).count() as f64 / xs.len() as f64;
+    let row_sum_gap = w.row_iter().map(|r| (r.sum() - 1.0).abs()).sum::<f64>() / DELTA_T as f64;
+    DeltaTrial {
+        delta_negative: neg(&delta),
+        linear_negative: neg(&linear),
+        row_sum_gap,
+        delta,
+    }
+}
+
+/// Everything chapter 4 reports, at book size.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Findings {
+    pub laws: Laws,
+    pub trials: Vec<Trial>,
+    pub delta: Vec<DeltaTrial>,
+}
+
+impl Findings {
+    /// Run the chapter's experiments over `seeds` seeds.
+    pub fn run(setup: Setup, seeds: u64, instances: u64) -> Findings {
+        let trials = par_map(seeds, |seed| trial(setup, seed));
+        Findings {
+            laws: laws(instances),
+            trials,
+            delta: (0..seeds).map(delta_trial).collect(),
+        }
+    }
+
+    /// Summary of one number per trial.
+    pub fn summary(&self, field: impl Fn(&Trial) -> f64) -> Summary {
+        Summary::of(&self.trials.iter().map(field).collect::<Vec<_>>())
+    }
+
+    /// Summary of one number per delta trial.
+    pub fn delta_summary(&self, field: impl Fn(&DeltaTrial) -> f64) -> Summary {
+        Summary::of(&self.delta.iter().map(field).collect::<Vec<_>>())
+    }
+}
+
+/// The book-size findings, computed once per process.
+pub fn book() -> &'static Findings {
+    static FINDINGS: OnceLock<Findings> = OnceLock::new();
+    FINDINGS.get_or_init(|| Findings::run(BOOK, SEEDS, INSTANCES))
+}
+
+/// `x` in scientific notation with one decimal, e.g. `2.2e-16`.
+fn sci(x: f64) -> String {
+    format!("{x:.1e}")
+}
+
+/// The numbers chapter 4's prose quotes.
+pub fn measures() -> Vec<Measure> {
+    let f = book();
+    let l = f.laws;
+    let layers = BOOK.layers;
+    let mut m = vec![
+        Measure::new("ch04.instances", INSTANCES.to_string()),
+        Measure::new("ch04.tolerance", sci(TOLERANCE)),
+        Measure::new("ch04.law_identity", sci(l.identity)),
+        Measure::new("ch04.law_rowsum", sci(l.row_sum)),
+        Measure::new("ch04.law_assoc", sci(l.associativity)),
+        Measure::new("ch04.law_min", sci(l.min_entry)),
+        Measure::new("ch04.law_closed", l.closed.to_string()),
+        Measure::new("ch04.seeds", SEEDS.to_string()),
+        Measure::new("ch04.n", BOOK.n.to_string()),
+        Measure::new("ch04.d", BOOK.d.to_string()),
+        Measure::new("ch04.layers", layers.to_string()),
+        Measure::new("ch04.sharpness", fixed(BOOK.sharpness, 0)),
+        Measure::new("ch04.prefix", BOOK.prefix.to_string()),
+        Measure::new("ch04.suffix", (BOOK.n - BOOK.prefix).to_string()),
+        Measure::new("ch04.rho_raw", pm(f.summary(|t| t.rho_raw), 2)),
+        Measure::new("ch04.rho_rollout", pm(f.summary(|t| t.rho_rollout), 2)),
+        Measure::new(
+            "ch04.rollout_wins",
+            fixed(
+                f.trials
+                    .iter()
+                    .filter(|t| t.rho_rollout > t.rho_raw)
+                    .count() as f64
+                    / f.trials.len() as f64,
+                2,
+            ),
+        ),
+        Measure::new(
+            "ch04.turnover_chance",
+            fixed(1.0 - 1.0 / (BOOK.n - BOOK.prefix) as f64, 2),
+        ),
+        Measure::new(
+            "ch04.turnover_rollout",
+            pm(f.summary(|t| t.turnover[layers]), 2),
+        ),
+        Measure::new("ch04.delta_t", DELTA_T.to_string()),
+        Measure::new("ch04.delta_k", DELTA_K.to_string()),
+        Measure::new(
+            "ch04.delta_negative",
+            pm(f.delta_summary(|t| t.delta_negative), 2),
+        ),
+        Measure::new(
+            "ch04.linear_negative",
+            pm(f.delta_summary(|t| t.linear_negative), 2),
+        ),
+        Measure::new(
+            "ch04.delta_min",
+            fixed(
+                f.delta
+                    .iter()
+                    .flat_map(|t| t.delta.iter().cloned())
+                    .fold(f64::INFINITY, f64::min),
+                2,
+            ),
+        ),
+        Measure::new(
+            "ch04.delta_rowsum_gap",
+            pm(f.delta_summary(|t| t.row_sum_gap), 2),
+        ),
+    ];
+    for l in 0..layers {
+        m.push(Measure::new(
+            format!("ch04.turnover_layer{}", l + 1),
+            pm(f.summary(|t| t.turnover[l]), 2),
+        ));
+    }
+    for l in 1..layers {
+        m.push(Measure::new(
+            format!("ch04.path_tv_layer{}", l + 1),
+            pm(f.summary(|t| t.path_tv[l - 1]), 2),
+        ));
+    }
+    m
+}

@@ -1,0 +1,334 @@
+//! Figures of chapter 5: why the geometric error is tolerable.
+
+use plotters::prelude::*;
+
+use super::ch02::bar;
+use super::style::{band, color, legend, svg, text};
+use super::{DrawError, Figure};
+use crate::absorption::Mechanism;
+use crate::experiment::fixed_points::{
+    BOOK, FLOOR, Findings, HOPFIELD_STEPS, SEEDS, TRAIN_SCHEDULE, TRAIN_SEEDS, TRAIN_TASK,
+    Trajectory, architectures, book,
+};
+use crate::fixed_point::Variant;
+use crate::stats::Summary;
+
+pub const FIGURES: &[Figure] = &[
+    Figure {
+        name: "ch05-residual",
+        chapter: 5,
+        about: "fixed-point residual against iteration, log scale: pure attention, residual + norm, input-injected",
+        draw: residual,
+    },
+    Figure {
+        name: "ch05-collapse",
+        chapter: 5,
+        about: "distance of the token states from rank one against iteration, log scale, three variants",
+        draw: collapse,
+    },
+    Figure {
+        name: "ch05-hopfield",
+        chapter: 5,
+        about: "Hopfield energy along retrieval: never rises with a tied form, rises with an untied one",
+        draw: hopfield,
+    },
+    Figure {
+        name: "ch05-absorption",
+        chapter: 5,
+        about: "successor accuracy on a 3-cycle: tied head, residual, two heads, two layers, untied; random heads",
+        draw: absorption,
+    },
+    Figure {
+        name: "ch05-trained",
+        chapter: 5,
+        about: "test accuracy while training tied, multi-head, two-layer and untied models on the successor task",
+        draw: trained,
+    },
+];
+
+fn log_trace(
+    f: &Findings,
+    series: fn(&Trajectory) -> &[f64],
+    title: &str,
+    y: &str,
+) -> Result<String, DrawError> {
+    svg(760, 400, |root| {
+        let len = series(&f.variant(Variant::Attention)[0]).len();
+        let mut chart = ChartBuilder::on(root)
+            .caption(title, text(16))
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0f64..(len - 1) as f64, (FLOOR * 0.5..1e4f64).log_scale())?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc("iteration k")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_desc(y)
+            .y_label_formatter(&|v| format!("{v:.0e}"))
+            .label_style(text(12))
+            .axis_desc_style(text(13))
+            .draw()?;
+        for (i, v) in Variant::ALL.iter().enumerate() {
+            let col = color(i);
+            let xs: Vec<f64> = (0..len).map(|k| k as f64).collect();
+            let (lo, mid, hi) = (
+                f.band(*v, series, 0.1),
+                f.band(*v, series, 0.5),
+                f.band(*v, series, 0.9),
+            );
+            chart.draw_series([band(&xs, &lo, &hi, col)])?;
+            chart
+                .draw_series(LineSeries::new(
+                    xs.iter().cloned().zip(mid),
+                    col.stroke_width(2),
+                ))?
+                .label(match v {
+                    Variant::Attention => "pure attention A(Z)Z".to_string(),
+                    Variant::ResidualNorm => "residual + norm".to_string(),
+                    Variant::Injected => format!("input-injected, c = {}", BOOK.contraction),
+                })
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2))
+                });
+        }
+        // a log-scale chart: `style::legend` takes linear axes only
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .label_font(text(12))
+            .border_style(BLACK)
+            .background_style(WHITE)
+            .draw()?;
+        Ok(())
+    })
+}
+
+fn residual() -> Result<String, DrawError> {
+    log_trace(
+        book(),
+        |t| &t.residual,
+        &format!("weight-tied layer: median and 10–90% band over {SEEDS} seeds"),
+        "‖f(Z_k) − Z_k‖ / ‖Z_k‖",
+    )
+}
+
+fn collapse() -> Result<String, DrawError> {
+    log_trace(
+        book(),
+        |t| &t.collapse,
+        &format!("rank collapse: median and 10–90% band over {SEEDS} seeds"),
+        "‖Z_k − 1 z̄ᵀ‖ / ‖Z_k‖",
+    )
+}
+
+fn hopfield() -> Result<String, DrawError> {
+    let f = book();
+    let shown = 20;
+    svg(960, 380, |root| {
+        let panels = root.split_evenly((1, 2));
+        for (p, (runs, title)) in [
+            (&f.tied_energy, "tied: M = W Wᵀ"),
+            (&f.untied_energy, "untied: M = W_Q W_Kᵀ"),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let traces: Vec<Vec<f64>> = runs
+                .iter()
+                .take(shown)
+                .map(|r| r.energy.iter().map(|e| e - r.energy[0]).collect())
+                .collect();
+            let lo = traces.iter().flatten().cloned().fold(0.0, f64::min);
+            let hi = traces.iter().flatten().cloned().fold(0.0, f64::max);
+            let pad = 0.05 * (hi - lo).max(1e-9);
+            let mut chart = ChartBuilder::on(&panels[p])
+                .caption(format!("{title} ({shown} seeds)"), text(15))
+                .margin(10)
+                .x_label_area_size(40)
+                .y_label_area_size(56)
+                .build_cartesian_2d(0f64..HOPFIELD_STEPS as f64, (lo - pad)..(hi + pad))?;
+            chart
+                .configure_mesh()
+                .disable_mesh()
+                .x_desc("retrieval step k")
+                .y_desc("E(ξ_k) − E(ξ_0)")
+                .label_style(text(11))
+                .axis_desc_style(text(12))
+                .draw()?;
+            for tr in &traces {
+                let rises = tr.windows(2).any(|w| w[1] > w[0] + 1e-9);
+                let col = if rises { color(1) } else { color(0) };
+                chart.draw_series(LineSeries::new(
+                    tr.iter().enumerate().map(|(k, &e)| (k as f64, e)),
+                    col.stroke_width(1),
+                ))?;
+            }
+        }
+        Ok(())
+    })
+}
+
+fn absorption() -> Result<String, DrawError> {
+    let f = book();
+    let names = [
+        "tied head",
+        "+ residual",
+        "two tied heads",
+        "two tied layers",
+        "untied head",
+    ];
+    svg(960, 400, |root| {
+        let (left, right) = root.split_horizontally(600);
+        let mut chart = ChartBuilder::on(&left)
+            .caption(
+                format!("hand-set weights, mean ± sd over {SEEDS} token draws"),
+                text(15),
+            )
+            .margin(10)
+            .x_label_area_size(34)
+            .y_label_area_size(50)
+            .build_cartesian_2d(-0.5f64..4.5f64, 0f64..1.1f64)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(5)
+            .x_label_formatter(&|x| {
+                names
+                    .get(x.round() as usize)
+                    .map(|s| s.to_string())
+                    .unwrap_or_default()
+            })
+            .y_desc("successor accuracy on a 3-cycle")
+            .label_style(text(11))
+            .axis_desc_style(text(12))
+            .draw()?;
+        for (i, m) in Mechanism::ALL.iter().enumerate() {
+            let s = f.mechanism(*m);
+            let x = i as f64;
+            let col = if s.mean < 1.0 { color(1) } else { color(2) };
+            bar(&mut chart, x, 0.3, s, col)?;
+        }
+        let bound = 2.0 / 3.0;
+        chart.draw_series([PathElement::new(
+            vec![(-0.5, bound), (4.5, bound)],
+            BLACK.stroke_width(2),
+        )])?;
+        chart.draw_series([Text::new(
+            "bound for any tied head: 2/3",
+            (-0.45, bound + 0.06),
+            text(12),
+        )])?;
+
+        let levels = [0.0, 1.0 / 3.0, 2.0 / 3.0, 1.0];
+        let mut chart = ChartBuilder::on(&right)
+            .caption("random heads: share of seeds at each accuracy", text(15))
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(-0.5f64..3.5f64, 0f64..1f64)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(4)
+            .x_label_formatter(&|x| {
+                ["0", "1/3", "2/3", "1"]
+                    .get(x.round() as usize)
+                    .map(|s| s.to_string())
+                    .unwrap_or_default()
+            })
+            .x_desc("successor accuracy")
+            .y_desc("share of seeds")
+            .label_style(text(11))
+            .axis_desc_style(text(12))
+            .draw()?;
+        for (h, (name, pick)) in [
+            (
+                "tied",
+                (|a: &crate::experiment::fixed_points::Absorption| a.random_tied) as fn(&_) -> f64,
+            ),
+            ("untied", |a| a.random_untied),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let col = color(h * 3);
+            let shares: Vec<f64> = levels
+                .iter()
+                .map(|&l| {
+                    f.absorption
+                        .iter()
+                        .filter(|a| (pick(a) - l).abs() < 1e-9)
+                        .count() as f64
+                        / f.absorption.len() as f64
+                })
+                .collect();
+            let off = h as f64 * 0.3 - 0.15;
+            chart
+                .draw_series(shares.iter().enumerate().map(|(i, &s)| {
+                    Rectangle::new(
+                        [(i as f64 + off - 0.14, 0.0), (i as f64 + off + 0.14, s)],
+                        col.filled(),
+                    )
+                }))?
+                .label(*name)
+                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], col.filled()));
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)
+    })
+}
+
+fn trained() -> Result<String, DrawError> {
+    let f = book();
+    let chance = 1.0 / TRAIN_TASK.vocab as f64;
+    svg(760, 420, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(
+                format!("trained on the successor task, mean ± sd over {TRAIN_SEEDS} seeds"),
+                text(16),
+            )
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(0f64..TRAIN_SCHEDULE.steps as f64, 0f64..1.05f64)?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc("Adam step")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_desc("test accuracy")
+            .label_style(text(12))
+            .axis_desc_style(text(13))
+            .draw()?;
+        for (a, (name, _)) in architectures().iter().enumerate() {
+            let runs = &f.trained[a];
+            let xs: Vec<f64> = runs[0].steps.iter().map(|&s| s as f64).collect();
+            let at =
+                |k: usize| Summary::of(&runs.iter().map(|h| h.accuracy[k]).collect::<Vec<_>>());
+            let sums: Vec<Summary> = (0..xs.len()).map(at).collect();
+            let lo: Vec<f64> = sums.iter().map(|s| s.mean - s.sd).collect();
+            let hi: Vec<f64> = sums.iter().map(|s| s.mean + s.sd).collect();
+            let col = color(a);
+            chart.draw_series([band(&xs, &lo, &hi, col)])?;
+            chart
+                .draw_series(LineSeries::new(
+                    xs.iter().cloned().zip(sums.iter().map(|s| s.mean)),
+                    col.stroke_width(2),
+                ))?
+                .label(*name)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2))
+                });
+        }
+        let end = TRAIN_SCHEDULE.steps as f64;
+        chart
+            .draw_series([PathElement::new(
+                vec![(0.0, chance), (end, chance)],
+                BLACK.stroke_width(1),
+            )])?
+            .label("chance")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], BLACK.stroke_width(1)));
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)
+    })
+}

@@ -1,0 +1,112 @@
+//! Chapter 5's verdict, checked on the book-size findings the prose quotes.
+
+use attention_geometry::absorption::Mechanism;
+use attention_geometry::experiment::fixed_points::{BOOK, EnergyRun, book};
+use attention_geometry::fixed_point::Variant;
+use attention_geometry::stats::median;
+
+fn last_residuals(v: Variant) -> Vec<f64> {
+    book()
+        .variant(v)
+        .iter()
+        .map(|t| t.residual[BOOK.steps - 1])
+        .collect()
+}
+
+fn last_collapse(v: Variant) -> Vec<f64> {
+    book()
+        .variant(v)
+        .iter()
+        .map(|t| t.collapse[BOOK.steps])
+        .collect()
+}
+
+#[test]
+fn pure_attention_converges_only_by_collapsing() {
+    assert!(
+        last_residuals(Variant::Attention)
+            .iter()
+            .all(|&r| r < 1e-12)
+    );
+    assert!(last_collapse(Variant::Attention).iter().all(|&c| c < 1e-12));
+}
+
+#[test]
+fn residual_and_norm_neither_converge_nor_keep_the_rank() {
+    assert!(median(&last_residuals(Variant::ResidualNorm)) > 1e-3);
+    assert!(median(&last_collapse(Variant::ResidualNorm)) < 1e-6);
+}
+
+#[test]
+fn the_injected_contraction_converges_within_its_bound_without_collapse() {
+    assert!(last_residuals(Variant::Injected).iter().all(|&r| r < 1e-12));
+    assert!(last_collapse(Variant::Injected).iter().all(|&c| c > 0.5));
+    for t in book().variant(Variant::Injected) {
+        let rate = (t.residual[20] / t.residual[5]).powf(1.0 / 15.0);
+        assert!(rate < BOOK.contraction, "{rate}");
+    }
+}
+
+#[test]
+fn a_hidden_fixed_point_exists_at_random_weights_but_the_data_are_not_one() {
+    for e in &book().equilibria {
+        assert_eq!(e.constraint, 0.0);
+        assert!(
+            e.hidden_residual < 1e-12 && e.data_residual > 1e-3 && e.distance > 1e-3,
+            "{e:?}"
+        );
+    }
+}
+
+#[test]
+fn the_energy_never_rises_with_a_tied_form_and_does_with_an_untied_one() {
+    let f = book();
+    assert!(
+        f.tied_energy
+            .iter()
+            .map(EnergyRun::max_rise)
+            .all(|r| r < 1e-12)
+    );
+    let rises = f
+        .untied_energy
+        .iter()
+        .filter(|r| r.max_rise() > 1e-9)
+        .count() as f64
+        / f.untied_energy.len() as f64;
+    assert!(rises > 0.5, "{rises}");
+}
+
+#[test]
+fn a_tied_head_cannot_follow_the_cycle_but_two_heads_or_layers_can() {
+    let f = book();
+    for a in &f.absorption {
+        assert_eq!(a.tied_asymmetry, 0.0);
+        assert!(a.random_tied > 0.0 && a.random_tied < 1.0);
+    }
+    assert!(f.absorption.iter().any(|a| a.random_untied == 1.0));
+    for m in [Mechanism::TiedHead, Mechanism::TiedResidual] {
+        let s = f.mechanism(m);
+        assert!((s.mean - 2.0 / 3.0).abs() < 1e-12 && s.sd < 1e-12, "{m:?}");
+    }
+    for m in [
+        Mechanism::TwoTiedHeads,
+        Mechanism::TwoTiedLayers,
+        Mechanism::UntiedHead,
+    ] {
+        assert_eq!(f.mechanism(m).mean, 1.0, "{m:?}");
+    }
+}
+
+#[test]
+fn trained_tied_models_stay_far_below_a_trained_untied_head() {
+    let f = book();
+    let untied = f.trained_accuracy(4);
+    assert!(untied.mean > 0.8, "{untied:?}");
+    for a in 0..4 {
+        let tied = f.trained_accuracy(a);
+        assert!(
+            tied.mean > 0.2 && tied.mean < untied.mean - 0.3,
+            "architecture {a}: {tied:?}"
+        );
+    }
+}
