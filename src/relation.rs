@@ -9,7 +9,7 @@
 //! the positions before it: row `i` says where token `i` reads from.
 //! Introduced in chapter 4.
 
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DMatrix;
 
 use crate::attention::{Head, softmax_rows};
 use crate::random::{Rng, gaussian, projection};
@@ -268,87 +268,10 @@ pub fn leave_one_out(stack: &Stack, x: &DMatrix<f64>) -> Vec<f64> {
         .collect()
 }
 
-/// The delta rule's effective token weights: with `S_t = (I − β_t k_t k_tᵀ) S_{t−1} + β_t k_t v_tᵀ`,
-/// `S_0 = 0` and `o_t = S_tᵀ q_t`, the output is `o_t = Σ_{j≤t} w_tj v_j` with
-///
-/// ```text
-/// w_tj = β_j q_tᵀ (I − β_t k_t k_tᵀ)(I − β_{t−1} k_{t−1} k_{t−1}ᵀ) ⋯ (I − β_{j+1} k_{j+1} k_{j+1}ᵀ) k_j
-/// ```
-///
-/// The weights are signed and their rows need not sum to 1: the delta
-/// rule's relation is not a stochastic map. The query is used as given; pass
-/// `s q` to include the read-out scale `s = K^{−1/2}` of the delta-rule spec.
-/// Equal to chapter 7's `delta::effective_weights` with `g = 0` and scale 1,
-/// which runs the recurrence on `V = I`; this computes the product directly.
-///
-/// # Shapes
-/// `q, k: (T, K)`, `beta`: `T` values → `(T, T)`, lower triangular.
-///
-/// # Panics
-/// If the shapes disagree.
-///
-/// ```
-/// use attention_geometry::relation::delta_token_weights;
-/// use nalgebra::dmatrix;
-/// let h = 0.5_f64.sqrt();
-/// let k = dmatrix![1.0, 0.0; h, h];
-/// let q = dmatrix![1.0, 0.0; 0.0, 1.0];
-/// let w = delta_token_weights(&q, &k, &[1.0, 1.0]);
-/// // the second key overwrites part of the first: q_2 sees v_1 with weight −½
-/// assert!((w[(1, 0)] + 0.5).abs() < 1e-12 && (w[(1, 1)] - h).abs() < 1e-12);
-/// ```
-pub fn delta_token_weights(q: &DMatrix<f64>, k: &DMatrix<f64>, beta: &[f64]) -> DMatrix<f64> {
-    let t_len = q.nrows();
-    assert!(
-        k.shape() == q.shape() && beta.len() == t_len,
-        "delta_token_weights: q is {:?}, k is {:?} and beta has {} values; need q, k: (T, K) and T betas",
-        q.shape(),
-        k.shape(),
-        beta.len()
-    );
-    let mut w = DMatrix::zeros(t_len, t_len);
-    for t in 0..t_len {
-        // r = q_tᵀ (I − β_t k_t k_tᵀ) ⋯ (I − β_{j+1} k_{j+1} k_{j+1}ᵀ), built from j = t downwards
-        let mut r: DVector<f64> = q.row(t).transpose();
-        for j in (0..=t).rev() {
-            let kj = k.row(j).transpose();
-            let rk = r.dot(&kj);
-            w[(t, j)] = beta[j] * rk;
-            // r ← (I − β_j k_j k_jᵀ) r
-            r -= &kj * (beta[j] * rk);
-        }
-    }
-    w
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::random::seeded;
-
-    #[test]
-    fn delta_weights_match_chapter_7s_delta_rule() {
-        use crate::delta::{delta_rule, effective_weights};
-        use nalgebra::DVector;
-        let mut rng = seeded(4);
-        let (t_len, kd, vd) = (9, 3, 2);
-        let q = gaussian(&mut rng, t_len, kd, 1.0);
-        let mut k = gaussian(&mut rng, t_len, kd, 1.0);
-        for mut row in k.row_iter_mut() {
-            let n = row.norm();
-            row /= n;
-        }
-        let v = gaussian(&mut rng, t_len, vd, 1.0);
-        let beta: Vec<f64> = (0..t_len).map(|t| 0.2 + 0.1 * t as f64).collect();
-        let w = delta_token_weights(&q, &k, &beta);
-        let b = DVector::from_vec(beta.clone());
-        // o = W v against the recurrence S_t = (I − β_t k_t k_tᵀ) S_{t−1} + β_t k_t v_tᵀ, o_t = S_tᵀ q_t
-        let (o, _) = delta_rule(&q, &k, &v, &b, 1.0, None);
-        assert!((&w * &v - o).norm() < 1e-12);
-        let g = DMatrix::zeros(t_len, kd);
-        assert!((&w - effective_weights(&q, &k, &g, &b, 1.0)).norm() < 1e-12);
-        assert!((0..t_len).all(|t| (t + 1..t_len).all(|j| w[(t, j)] == 0.0)));
-    }
 
     #[test]
     fn composition_of_arrows_is_an_arrow() {

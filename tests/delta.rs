@@ -295,3 +295,20 @@ fn a_zero_chunk_is_refused() {
         0,
     );
 }
+
+#[test]
+fn effective_weights_reproduce_the_delta_rule_outputs() {
+    use attention_geometry::delta::effective_weights;
+
+    let mut rng = seeded(4);
+    let (t_len, kd, vd) = (9, 3, 2);
+    let q = gaussian(&mut rng, t_len, kd, 1.0);
+    let k = attention_geometry::delta::l2_normalize(&gaussian(&mut rng, t_len, kd, 1.0));
+    let v = gaussian(&mut rng, t_len, vd, 1.0);
+    let beta = DVector::from_fn(t_len, |t, _| 0.2 + 0.1 * t as f64);
+    let w = effective_weights(&q, &k, &DMatrix::zeros(t_len, kd), &beta, 0.7);
+    // o = W v, with S_t = (I − β_t k_t k_tᵀ) S_{t−1} + β_t k_t v_tᵀ and o_t = S_tᵀ (s q_t)
+    let (o, _) = delta_rule(&q, &k, &v, &beta, 0.7, None);
+    assert!((&w * &v - o).norm() < 1e-12);
+    assert!((0..t_len).all(|t| (t + 1..t_len).all(|j| w[(t, j)] == 0.0)));
+}

@@ -5,14 +5,16 @@
 
 use std::sync::OnceLock;
 
-use nalgebra::DMatrix;
+use nalgebra::{DMatrix, DVector};
+
+use crate::delta::{beta_from_logits, effective_weights, l2_normalize};
 
 use super::par_map;
 use crate::measure::{Measure, fixed, pm};
 use crate::random::{gaussian, seeded};
 use crate::relation::{
-    Stack, compose, delta_token_weights, identity, is_stochastic, leave_one_out, random_stochastic,
-    rollout, strongest, total_variation,
+    Stack, compose, identity, is_stochastic, leave_one_out, random_stochastic, rollout, strongest,
+    total_variation,
 };
 use crate::stats::{Summary, spearman};
 
@@ -201,29 +203,27 @@ pub struct DeltaTrial {
 }
 
 /// Non-negative unit queries and keys `(T, K)` and gates `β ∈ (0, 1)`, from one seed.
-pub fn delta_sample(seed: u64) -> (DMatrix<f64>, DMatrix<f64>, Vec<f64>) {
+pub fn delta_sample(seed: u64) -> (DMatrix<f64>, DMatrix<f64>, DVector<f64>) {
     let mut rng = seeded(seed);
-    let unit_abs = |m: DMatrix<f64>| {
-        let mut m = m.abs();
-        for mut r in m.row_iter_mut() {
-            let n = r.norm();
-            r /= n;
-        }
-        m
-    };
-    let q = unit_abs(gaussian(&mut rng, DELTA_T, DELTA_K, 1.0));
-    let k = unit_abs(gaussian(&mut rng, DELTA_T, DELTA_K, 1.0));
-    let beta = gaussian(&mut rng, DELTA_T, 1, 1.0)
-        .iter()
-        .map(|z| 1.0 / (1.0 + (-z).exp()))
-        .collect();
+    let q = l2_normalize(&gaussian(&mut rng, DELTA_T, DELTA_K, 1.0).abs());
+    let k = l2_normalize(&gaussian(&mut rng, DELTA_T, DELTA_K, 1.0).abs());
+    let beta = beta_from_logits(&gaussian(&mut rng, DELTA_T, 1, 1.0).column(0).into_owned());
     (q, k, beta)
+}
+
+/// The token weights of one sample: linear attention's `q_t · k_j` (causal)
+/// and the delta rule's effective weights `w_tj` (DeltaNet, scale 1; see
+/// chapter 7's [`effective_weights`]), both `(T, T)` lower triangular.
+pub fn delta_weights(seed: u64) -> (DMatrix<f64>, DMatrix<f64>) {
+    let (q, k, beta) = delta_sample(seed);
+    let linear = (&q * k.transpose()).lower_triangle();
+    let delta = effective_weights(&q, &k, &DMatrix::zeros(DELTA_T, DELTA_K), &beta, 1.0);
+    (linear, delta)
 }
 
 /// One seed of the delta-rule comparison.
 pub fn delta_trial(seed: u64) -> DeltaTrial {
-    let (q, k, beta) = delta_sample(seed);
-    let w = delta_token_weights(&q, &k, &beta);
+    let (linear_w, w) = delta_weights(seed);
     let lower = |m: &DMatrix<f64>| {
         (0..DELTA_T)
             .flat_map(|t| (0..=t).map(move |j| (t, j)))
@@ -231,7 +231,7 @@ pub fn delta_trial(seed: u64) -> DeltaTrial {
             .collect::<Vec<_>>()
     };
     let delta = lower(&w);
-    let linear = lower(&(&q * k.transpose()));
+    let linear = lower(&linear_w);
     let neg = |xs: &[f64]| xs.iter().filter(|&&x| x < 0.0).count() as f64 / xs.len() as f64;
     let row_sum_gap = w.row_iter().map(|r| (r.sum() - 1.0).abs()).sum::<f64>() / DELTA_T as f64;
     DeltaTrial {

@@ -5,8 +5,7 @@
 use plotters::prelude::*;
 
 use super::DrawError;
-use super::ch07::log_legend;
-use super::style::{color, svg, text};
+use super::style::{color, legend, svg, text};
 use crate::bench::Row;
 
 /// Median time per call against `T` (log–log), one line per mixer and width,
@@ -60,7 +59,7 @@ pub fn draw(rows: &[Row], peak: f64) -> Result<String, DrawError> {
                 chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color(mi).filled())))?;
             }
         }
-        log_legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         Ok(())
     })
 }

@@ -1,9 +1,8 @@
 //! Figures of chapter 2: mathematical and physical coverage.
 
-use nalgebra::DMatrix;
 use plotters::prelude::*;
 
-use super::style::{Canvas, Chart, band, color, error_bar, legend, span, svg, text};
+use super::style::{Shading, band, bar, color, error_bar, heatmap, legend, span, svg, text};
 use super::{DrawError, Figure};
 use crate::experiment::coverage::{
     BOOK, GRID, NETS, PIECE_SEEDS, SEEDS, SMALL, Tokens, TrialField, attribution_pairs, book,
@@ -43,78 +42,6 @@ pub const FIGURES: &[Figure] = &[
         draw: equivalent_patterns,
     },
 ];
-
-/// Draw `m` as a heatmap on `area`: white is 0, `c` is the largest entry;
-/// row 0 at the top.
-pub(super) fn heatmap(
-    area: &Canvas,
-    m: &DMatrix<f64>,
-    title: &str,
-    c: RGBColor,
-    x_desc: &str,
-    y_desc: &str,
-) -> Result<(), DrawError> {
-    let (r, k) = m.shape();
-    let top = m.iter().cloned().fold(0.0, f64::max).max(1e-300);
-    let mut chart = ChartBuilder::on(area)
-        .caption(title, text(14))
-        .margin(6)
-        .x_label_area_size(34)
-        .y_label_area_size(34)
-        .build_cartesian_2d(0.0..k as f64, r as f64..0.0)?;
-    chart
-        .configure_mesh()
-        .disable_mesh()
-        .x_desc(x_desc)
-        .y_desc(y_desc)
-        .label_style(text(10))
-        .axis_desc_style(text(11))
-        .x_labels(k.min(9))
-        .y_labels(r.min(9))
-        .x_label_formatter(&|v| format!("{v:.0}"))
-        .y_label_formatter(&|v| format!("{v:.0}"))
-        .draw()?;
-    chart.draw_series(
-        (0..r)
-            .flat_map(|i| (0..k).map(move |j| (i, j)))
-            .map(|(i, j)| {
-                let t = (m[(i, j)] / top).clamp(0.0, 1.0);
-                let shade = RGBColor(
-                    (255.0 + t * (c.0 as f64 - 255.0)) as u8,
-                    (255.0 + t * (c.1 as f64 - 255.0)) as u8,
-                    (255.0 + t * (c.2 as f64 - 255.0)) as u8,
-                );
-                Rectangle::new(
-                    [(j as f64, i as f64), (j as f64 + 1.0, i as f64 + 1.0)],
-                    shade.filled(),
-                )
-            }),
-    )?;
-    Ok(())
-}
-
-/// A bar of height `s.mean` at `x`, `±half` wide, with a `± sd` error bar.
-pub(super) fn bar(
-    chart: &mut Chart,
-    x: f64,
-    half: f64,
-    s: Summary,
-    c: RGBColor,
-) -> Result<(), DrawError> {
-    chart.draw_series([Rectangle::new(
-        [(x - half, 0.0), (x + half, s.mean)],
-        c.filled(),
-    )])?;
-    let cap = half / 3.0;
-    chart.draw_series(error_bar(
-        x,
-        s.mean - s.sd,
-        s.mean + s.sd,
-        cap,
-        BLACK.stroke_width(1),
-    ))?;
-    Ok(())
-}
 
 fn piece_color(label: usize) -> RGBColor {
     // golden-ratio hues, pale enough for black boundaries to read
@@ -216,7 +143,7 @@ fn physical_coverage() -> Result<String, DrawError> {
                 &cells[p],
                 &t.weights[p],
                 &format!("{name}: attention α_ij"),
-                color(0),
+                Shading::Sequential(color(0)),
                 "key j",
                 "query i",
             )?;
@@ -224,7 +151,7 @@ fn physical_coverage() -> Result<String, DrawError> {
                 &cells[2 + p],
                 &t.influence[p],
                 &format!("{name}: ‖∂o_i/∂x_m‖"),
-                color(1),
+                Shading::Sequential(color(1)),
                 "input token m",
                 "output i",
             )?;

@@ -2,8 +2,7 @@
 
 use plotters::prelude::*;
 
-use super::ch02::{bar, heatmap};
-use super::style::{Chart, band, color, error_bar, legend, svg, text};
+use super::style::{Chart, Shading, band, bar, color, error_bar, heatmap, legend, svg, text};
 use super::{DrawError, Figure};
 use crate::experiment::heads::{
     H, RANDOM_HEADS, RANK_SEEDS, RELATION_N, SEEDS, SPLITS, TRAIN_SCHEDULE, TRAIN_SEEDS,
@@ -52,7 +51,7 @@ fn head_patterns() -> Result<String, DrawError> {
                 area,
                 m,
                 title,
-                color([0, 2, 6, 1][k]),
+                Shading::Sequential(color([0, 2, 6, 1][k])),
                 "key position j",
                 "query position i",
             )?;

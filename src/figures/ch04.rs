@@ -1,13 +1,11 @@
 //! Figures of chapter 4: relations before objects.
 
-use nalgebra::DMatrix;
 use plotters::prelude::*;
 
-use super::ch02::{bar, heatmap};
-use super::style::{Canvas, color, svg, text};
+use super::style::{Shading, bar, color, heatmap, svg, text};
 use super::{DrawError, Figure};
-use crate::experiment::relations::{BOOK, SEEDS, book, delta_sample, sample};
-use crate::relation::{delta_token_weights, rollout};
+use crate::experiment::relations::{self, BOOK, SEEDS, book, sample};
+use crate::relation::rollout;
 
 pub const FIGURES: &[Figure] = &[
     Figure {
@@ -36,54 +34,6 @@ pub const FIGURES: &[Figure] = &[
     },
 ];
 
-/// `c` faded towards white by `1 − t`, `t ∈ [0, 1]`.
-fn shade(c: RGBColor, t: f64) -> RGBColor {
-    let t = t.clamp(0.0, 1.0);
-    let mix = |a: u8| (255.0 - t * (255.0 - a as f64)).round() as u8;
-    RGBColor(mix(c.0), mix(c.1), mix(c.2))
-}
-
-/// Draw a signed `m` as a heat map in `area`, row 0 at the top: positive
-/// entries shade to blue, negative ones to vermillion, full colour at `|m| = top`.
-fn signed_heatmap(area: &Canvas, m: &DMatrix<f64>, title: &str, top: f64) -> Result<(), DrawError> {
-    let (rows, cols) = m.shape();
-    let mut chart = ChartBuilder::on(area)
-        .caption(title, text(14))
-        .margin(6)
-        .x_label_area_size(30)
-        .y_label_area_size(30)
-        .build_cartesian_2d(0f64..cols as f64, rows as f64..0f64)?;
-    chart
-        .configure_mesh()
-        .disable_mesh()
-        .x_labels(cols.min(7))
-        .y_labels(rows.min(7))
-        .x_label_formatter(&|x| format!("{}", x.floor() as usize))
-        .y_label_formatter(&|y| format!("{}", y.floor() as usize))
-        .label_style(text(10))
-        .x_desc("key j")
-        .y_desc("query i")
-        .axis_desc_style(text(11))
-        .draw()?;
-    chart.draw_series(
-        (0..rows)
-            .flat_map(|i| (0..cols).map(move |j| (i, j)))
-            .map(|(i, j)| {
-                let v = m[(i, j)];
-                let c = if v >= 0.0 {
-                    shade(color(0), v / top)
-                } else {
-                    shade(color(1), -v / top)
-                };
-                Rectangle::new(
-                    [(j as f64, i as f64), (j as f64 + 1.0, i as f64 + 1.0)],
-                    c.filled(),
-                )
-            }),
-    )?;
-    Ok(())
-}
-
 fn composition() -> Result<String, DrawError> {
     let (x, stack) = sample(BOOK, 0);
     let t = stack.forward(&x);
@@ -95,7 +45,7 @@ fn composition() -> Result<String, DrawError> {
                 &panels[l],
                 a,
                 &format!("layer {} attention A_{}", l + 1, l + 1),
-                color(0),
+                Shading::Sequential(color(0)),
                 "key j",
                 "query i",
             )?;
@@ -104,7 +54,7 @@ fn composition() -> Result<String, DrawError> {
             &panels[3],
             &r,
             "rollout (½I+½A_3)(½I+½A_2)(½I+½A_1)",
-            color(0),
+            Shading::Sequential(color(0)),
             "input token j",
             "query i",
         )
@@ -211,27 +161,24 @@ fn boundary() -> Result<String, DrawError> {
 }
 
 fn delta_weights() -> Result<String, DrawError> {
-    let (q, k, beta) = delta_sample(0);
-    let mut linear = &q * k.transpose();
-    for t in 0..q.nrows() {
-        for j in t + 1..q.nrows() {
-            linear[(t, j)] = 0.0;
-        }
-    }
-    let delta = delta_token_weights(&q, &k, &beta);
+    let (linear, delta) = relations::delta_weights(0);
     svg(760, 380, |root| {
         let panels = root.split_evenly((1, 2));
-        signed_heatmap(
+        heatmap(
             &panels[0],
             &linear,
             "linear attention q_t·k_j",
-            linear.abs().max(),
+            Shading::Diverging(linear.abs().max()),
+            "key j",
+            "query i",
         )?;
-        signed_heatmap(
+        heatmap(
             &panels[1],
             &delta,
             "delta rule w_tj (vermillion: negative)",
-            delta.abs().max(),
+            Shading::Diverging(delta.abs().max()),
+            "key j",
+            "query i",
         )
     })
 }

@@ -2,8 +2,7 @@
 
 use plotters::prelude::*;
 
-use super::ch02::bar;
-use super::style::{band, color, legend, svg, text};
+use super::style::{band, bar, color, legend, svg, text};
 use super::{DrawError, Figure};
 use crate::absorption::Mechanism;
 use crate::experiment::fixed_points::{

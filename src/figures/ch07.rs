@@ -1,9 +1,8 @@
 //! Figures of chapter 7: delta attention.
 
-use nalgebra::DMatrix;
 use plotters::prelude::*;
 
-use super::style::{Canvas, band, color, legend, span, svg, text};
+use super::style::{Shading, band, color, heatmap, legend, span, svg, text};
 use super::{DrawError, Figure};
 use crate::delta::{flops_chunked, flops_recurrent, flops_softmax};
 use crate::experiment::delta::{
@@ -58,73 +57,6 @@ type StabilityField = fn(&(f64, f64, f64)) -> f64;
 /// A flop count as a function of `T`.
 type Count = Box<dyn Fn(usize) -> f64>;
 
-/// A chart on log–log axes.
-pub(super) type LogChart<'a, 'b> =
-    ChartContext<'a, SVGBackend<'b>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>;
-
-/// The series labels of a log–log chart, in the look of `style::legend`
-/// (which takes linear charts only).
-pub(super) fn log_legend<'a, 'b: 'a>(
-    chart: &mut LogChart<'a, 'b>,
-    position: SeriesLabelPosition,
-) -> Result<(), DrawError> {
-    chart
-        .configure_series_labels()
-        .position(position)
-        .label_font(text(12))
-        .border_style(BLACK)
-        .background_style(WHITE)
-        .draw()?;
-    Ok(())
-}
-
-/// Diverging colour: blue below zero, vermillion above, white at zero; `x` in `[−1, 1]`.
-fn diverging(x: f64) -> RGBColor {
-    let t = x.clamp(-1.0, 1.0).abs();
-    let c = if x < 0.0 { color(0) } else { color(1) };
-    let mix = |a: u8| (255.0 + (a as f64 - 255.0) * t).round() as u8;
-    RGBColor(mix(c.0), mix(c.1), mix(c.2))
-}
-
-/// A heatmap of `m` (row 0 at the top) with a symmetric colour range `±range`.
-fn heatmap(
-    area: &Canvas,
-    title: &str,
-    row_name: &str,
-    m: &DMatrix<f64>,
-    range: f64,
-) -> Result<(), DrawError> {
-    let (rows, cols) = m.shape();
-    let mut chart = ChartBuilder::on(area)
-        .caption(title, text(15))
-        .margin(8)
-        .x_label_area_size(30)
-        .y_label_area_size(30)
-        .build_cartesian_2d(0f64..cols as f64, rows as f64..0f64)?;
-    chart
-        .configure_mesh()
-        .disable_mesh()
-        .x_desc("j")
-        .y_desc(row_name)
-        .x_labels(5)
-        .y_labels(5)
-        .label_style(text(11))
-        .axis_desc_style(text(12))
-        .draw()?;
-    chart.draw_series(
-        (0..rows)
-            .flat_map(|r| (0..cols).map(move |c| (r, c)))
-            .map(|(r, c)| {
-                let fill = diverging(m[(r, c)] / range);
-                Rectangle::new(
-                    [(c as f64, r as f64), (c as f64 + 1.0, r as f64 + 1.0)],
-                    fill.filled(),
-                )
-            }),
-    )?;
-    Ok(())
-}
-
 fn token_weights_figure() -> Result<String, DrawError> {
     let w = token_weights(16, 0);
     let range = w.similarity.amax().max(w.delta.amax());
@@ -138,17 +70,19 @@ fn token_weights_figure() -> Result<String, DrawError> {
         let panels = root.split_evenly((1, 3));
         heatmap(
             &panels[0],
-            "linear attention: q_t·k_j",
-            "t",
             &w.similarity,
-            range,
+            "linear attention: q_t·k_j",
+            Shading::Diverging(range),
+            "j",
+            "t",
         )?;
         heatmap(
             &panels[1],
-            "DeltaNet: effective weight W[t, j]",
-            "t",
             &w.delta,
-            range,
+            "DeltaNet: effective weight W[t, j]",
+            Shading::Diverging(range),
+            "j",
+            "t",
         )?;
         let mut chart = ChartBuilder::on(&panels[2])
             .caption(format!("every causal pair, {} seeds", SEEDS / 4), text(15))
@@ -349,18 +283,27 @@ fn chunk_matrices_figure() -> Result<String, DrawError> {
         let panels = root.split_evenly((1, 3));
         heatmap(
             &panels[0],
-            "A_kk (strictly lower, rows × β_r)",
-            "r",
             &m.a_kk,
-            range,
+            "A_kk (strictly lower, rows × β_r)",
+            Shading::Diverging(range),
+            "j",
+            "r",
         )?;
-        heatmap(&panels[1], "T = (I + A_kk)⁻¹", "r", &m.t, range)?;
+        heatmap(
+            &panels[1],
+            &m.t,
+            "T = (I + A_kk)⁻¹",
+            Shading::Diverging(range),
+            "j",
+            "r",
+        )?;
         heatmap(
             &panels[2],
-            "A_qk (lower, with diagonal)",
-            "r",
             &m.a_qk,
-            range,
+            "A_qk (lower, with diagonal)",
+            Shading::Diverging(range),
+            "j",
+            "r",
         )?;
         Ok(())
     })
@@ -414,7 +357,7 @@ fn stability() -> Result<String, DrawError> {
             )?;
         }
         chart.draw_series([Text::new("× = NaN in the output", (0.01, nan_at), text(12))])?;
-        log_legend(&mut chart, SeriesLabelPosition::MiddleLeft)?;
+        legend(&mut chart, SeriesLabelPosition::MiddleLeft)?;
         Ok(())
     })
 }
@@ -478,7 +421,7 @@ fn cost() -> Result<String, DrawError> {
             (x * 1.1, 1e14),
             text(12),
         )])?;
-        log_legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+        legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         Ok(())
     })
 }
