@@ -14,7 +14,7 @@ use crate::delta::{
 use crate::random::{gaussian, seeded};
 
 /// The chunk size the bench runs `kda_chunked` with (fla's default).
-pub const CHUNK: usize = 32;
+pub const CHUNK: usize = 64;
 
 /// Median wall-clock seconds of `repeats` runs of `f` (after one warm-up run).
 pub fn median_seconds(repeats: usize, mut f: impl FnMut()) -> f64 {
@@ -149,4 +149,33 @@ pub fn speedup(rows: &[Row], t: usize, d: usize) -> Option<f64> {
             .map(|r| r.seconds)
     };
     Some(find("kda")? / find("kda_chunked")?)
+}
+
+/// The whole report of one bench run: the reference throughput, the table,
+/// and the two goals of chapter 7 checked at `T = 4096`, `K = V = 128`
+/// (chunked at least 3× the recurrence, and at least 25% of `peak`).
+pub fn report(rows: &[Row], peak: f64) -> String {
+    let verdict = |ok: bool| if ok { "met" } else { "NOT met" };
+    let mut s = format!(
+        "matrix multiply (512 × 512 × 512, nalgebra gemm, best of before and after): {peak:.2} GFLOP/s\n"
+    );
+    s += &table(rows, peak);
+    if let Some(x) = speedup(rows, 4096, 128) {
+        s += &format!(
+            "kda_chunked is {x:.2}× faster than kda at T = 4096, K = V = 128 (chunk {CHUNK}); goal ≥ 3×: {}\n",
+            verdict(x >= 3.0)
+        );
+    }
+    let chunked = rows
+        .iter()
+        .find(|r| r.mixer == "kda_chunked" && r.t == 4096 && r.d == 128);
+    if let Some(r) = chunked {
+        let share = r.gflops() / peak;
+        s += &format!(
+            "kda_chunked reaches {:.0}% of the matrix-multiply throughput there; goal ≥ 25%: {}\n",
+            100.0 * share,
+            verdict(share >= 0.25)
+        );
+    }
+    s
 }

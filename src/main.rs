@@ -122,16 +122,11 @@ fn bench() -> Result<(), String> {
     });
     // the larger of two measurements, before and after: other jobs only slow it down
     let peak = before.max(bench::matmul_gflops(512, 7));
-    println!(
-        "matrix multiply (512 × 512 × 512, nalgebra gemm, best of before and after): {peak:.2} GFLOP/s"
-    );
-    print!("{}", bench::table(&rows, peak));
-    if let Some(x) = bench::speedup(&rows, 4096, 128) {
-        println!(
-            "kda_chunked is {x:.2}× faster than kda at T = 4096, K = V = 128 (chunk {})",
-            bench::CHUNK
-        );
-    }
+    let report = bench::report(&rows, peak);
+    print!("{report}");
+    let text = figures_dir().join("bench-delta.txt");
+    figures::write_atomic(&text, report.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", text.display()))?;
     let svg = figures::bench::draw(&rows, peak)
         .map_err(|e| format!("bench figure failed to draw: {e}"))?;
     let path = figures_dir().join("bench-delta.svg");

@@ -106,6 +106,10 @@ fn the_rendered_book_is_whole() {
         assert!(!html.contains("$$"), "{md} has raw $$ left");
         assert!(!html.contains("katex-error"), "{md} has a LaTeX error");
         assert!(!html.contains("{{measure"), "{md} has an unfilled measure");
+        assert!(
+            !html.contains("{{#"),
+            "{md} has an unresolved mdBook include"
+        );
     }
     assert!(out.join("katex/katex.min.css").is_file());
     assert!(out.join("katex/fonts/KaTeX_Main-Regular.woff2").is_file());
