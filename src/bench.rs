@@ -16,18 +16,27 @@ use crate::random::{gaussian, seeded};
 /// The chunk size the bench runs `kda_chunked` with (fla's default).
 pub const CHUNK: usize = 64;
 
-/// Median wall-clock seconds of `repeats` runs of `f` (after one warm-up run).
-pub fn median_seconds(repeats: usize, mut f: impl FnMut()) -> f64 {
-    f();
-    let mut times: Vec<f64> = (0..repeats.max(1))
-        .map(|_| {
+/// Median wall-clock seconds of each of `kernels` over `repeats` rounds, after
+/// one warm-up round. Every round runs each kernel once, in turn, so that a
+/// change in the machine's load (the bench shares its cores) touches all of
+/// them alike and their ratios stay fair.
+pub fn median_seconds(repeats: usize, kernels: &mut [&mut dyn FnMut()]) -> Vec<f64> {
+    kernels.iter_mut().for_each(|f| f());
+    let mut times = vec![Vec::new(); kernels.len()];
+    for _ in 0..repeats.max(1) {
+        for (f, t) in kernels.iter_mut().zip(&mut times) {
             let start = Instant::now();
             f();
-            start.elapsed().as_secs_f64()
+            t.push(start.elapsed().as_secs_f64());
+        }
+    }
+    times
+        .into_iter()
+        .map(|mut t| {
+            t.sort_by(f64::total_cmp);
+            t[t.len() / 2]
         })
-        .collect();
-    times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
+        .collect()
 }
 
 /// Matrix-multiply throughput in GFLOP/s: `C = A B` for `n × n` matrices
@@ -36,7 +45,7 @@ pub fn matmul_gflops(n: usize, repeats: usize) -> f64 {
     let mut rng = seeded(0);
     let (a, b) = (gaussian(&mut rng, n, n, 1.0), gaussian(&mut rng, n, n, 1.0));
     let mut c = DMatrix::zeros(n, n);
-    let secs = median_seconds(repeats, || c.gemm(1.0, &a, &b, 0.0));
+    let secs = median_seconds(repeats, &mut [&mut || c.gemm(1.0, &a, &b, 0.0)])[0];
     2.0 * (n as f64).powi(3) / secs / 1e9
 }
 
@@ -84,25 +93,18 @@ pub fn run(ts: &[usize], ds: &[usize], mut progress: impl FnMut(&Row)) -> Vec<Ro
             let g = gaussian(&mut rng, t, d, 0.05).map(|x| -x.abs());
             let beta = DVector::from_element(t, 0.5);
             let scale = 1.0 / (d as f64).sqrt();
-            let r = repeats(t);
-            let timed: [(&'static str, f64, f64); 3] = [
-                (
-                    "softmax",
-                    median_seconds(r, || drop(softmax_attention(&q, &k, &v, scale))),
-                    flops_softmax(t, d, d),
-                ),
-                (
-                    "kda",
-                    median_seconds(r, || drop(kda(&q, &k, &v, &g, &beta, scale, None))),
-                    flops_recurrent(t, d, d),
-                ),
-                (
-                    "kda_chunked",
-                    median_seconds(r, || {
-                        drop(kda_chunked(&q, &k, &v, &g, &beta, scale, None, CHUNK))
-                    }),
-                    flops_chunked(t, d, d, CHUNK),
-                ),
+            let seconds = median_seconds(
+                repeats(t),
+                &mut [
+                    &mut || drop(softmax_attention(&q, &k, &v, scale)),
+                    &mut || drop(kda(&q, &k, &v, &g, &beta, scale, None)),
+                    &mut || drop(kda_chunked(&q, &k, &v, &g, &beta, scale, None, CHUNK)),
+                ],
+            );
+            let timed = [
+                ("softmax", seconds[0], flops_softmax(t, d, d)),
+                ("kda", seconds[1], flops_recurrent(t, d, d)),
+                ("kda_chunked", seconds[2], flops_chunked(t, d, d, CHUNK)),
             ];
             for (mixer, seconds, flops) in timed {
                 let row = Row {

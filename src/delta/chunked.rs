@@ -1,7 +1,7 @@
 //! The chunkwise-parallel form of KDA: within a chunk the delta corrections
 //! are solved at once by the WY/UT transform; between chunks the state carries.
 
-use nalgebra::{DMatrix, DVector};
+use nalgebra::{DMatrix, DMatrixView, DVector, Dyn};
 
 use super::check_shapes;
 
@@ -30,7 +30,7 @@ pub const SAFE_EXPONENT: f64 = 300.0;
 /// ```text
 /// Γ_r = Σ_{i≤r} g_i,   E_rj = exp(Γ_r − Γ_j)              (j ≤ r)
 /// A_kk[r,j] = β_r Σ_d k_r[d] k_j[d] E_rj[d]   (j < r),   A_qk[r,j] = Σ_d s q_r[d] k_j[d] E_rj[d]   (j ≤ r)
-/// W = (I + A_kk)⁻¹ diag(β) (K ⊙ e^Γ),   U = (I + A_kk)⁻¹ diag(β) V,   N = U − W S0
+/// N = (I + A_kk)⁻¹ diag(β) (V − (K ⊙ e^Γ) S0)       the chunk's delta corrections, [L, V]
 /// O = (sQ ⊙ e^Γ) S0 + A_qk N,   S_next = Diag(e^{Γ_{L−1}}) S0 + (K ⊙ e^{Γ_{L−1} − Γ})ᵀ N
 /// ```
 /// Any `T` (the last chunk is partial) and any `chunk_size ≥ 1`. Memory beyond
@@ -88,7 +88,7 @@ pub fn kda_chunked(
 ///
 /// ```
 /// use attention_geometry::delta::{kda_chunked_with, DecayForm};
-/// use nalgebra::{DMatrix, DVector};
+/// use nalgebra::{DMatrix, DMatrixView, DVector, Dyn};
 /// let (t, d) = (64, 2);
 /// let x = DMatrix::from_element(t, d, 0.5);
 /// let g = DMatrix::from_element(t, d, -20.0); // the chunk decays to e^-1280
@@ -131,44 +131,42 @@ pub fn kda_chunked_with(
         .cloned()
         .unwrap_or_else(|| DMatrix::zeros(kd, vd));
     let mut out = DMatrix::zeros(t_len, vd);
+    // buffers for full chunks, rebuilt once for a partial last chunk
+    let mut c = Chunk::new(chunk_size.min(t_len), kd);
+    let mut p = DMatrix::zeros(2 * c.l, vd);
+    let mut n = DMatrix::zeros(c.l, vd);
     for t0 in (0..t_len).step_by(chunk_size) {
         let l = chunk_size.min(t_len - t0);
-        let mut c = Chunk::new(q, k, g, beta, scale, form, t0, l);
-        // T = (I + A_kk)⁻¹  [L, L]
-        let mut t = DMatrix::identity(l, l);
-        solve_unit_lower(&c.a_kk, &mut t);
-        // [W | U] = T diag(β) [K ⊙ e^Γ | V]  [L, K + V]
-        let mut rhs = DMatrix::zeros(l, kd + vd);
-        let beta_c = c.beta.as_slice();
-        for (j, col) in rhs.as_mut_slice().chunks_exact_mut(l).enumerate() {
-            let src = if j < kd {
-                &c.kq.as_slice()[j * 2 * l..j * 2 * l + l]
-            } else {
-                column(v, j - kd, t0, l)
-            };
-            for ((x, a), b) in col.iter_mut().zip(src).zip(beta_c) {
-                *x = a * b;
-            }
+        if l != c.l {
+            c = Chunk::new(l, kd);
+            p = DMatrix::zeros(2 * l, vd);
+            n = DMatrix::zeros(l, vd);
         }
-        let mut wu = DMatrix::zeros(l, kd + vd);
-        wu.gemm(1.0, &t, &rhs, 0.0);
-        // [W; sQ ⊙ e^Γ] S0  [2L, V]: the top half is W S0, the bottom the read of S0
-        c.kq.rows_mut(0, l).copy_from(&wu.columns(0, kd));
-        let mut p = DMatrix::zeros(2 * l, vd);
+        c.fill(q, k, g, beta, scale, form, t0);
+        // [K ⊙ e^Γ; sQ ⊙ e^Γ] S0  [2L, V]: what S0 recalls for the chunk's keys, and reads out
         p.gemm(1.0, &c.kq, &s, 0.0);
-        // N = U − W S0  [L, V]
-        let n = wu.columns(kd, vd) - p.rows(0, l);
+        // the corrections diag(β) (V − (K ⊙ e^Γ) S0), in place of the recall  [L, V]
+        let beta_c = &beta.as_slice()[t0..t0 + l];
+        for (j, col) in p.as_mut_slice().chunks_exact_mut(2 * l).enumerate() {
+            col[..l]
+                .iter_mut()
+                .zip(column(v, j, t0, l))
+                .zip(beta_c)
+                .for_each(|((x, v), b)| *x = b * (v - *x));
+        }
+        // N = T diag(β) (V − (K ⊙ e^Γ) S0)  [L, V]
+        n.gemm(1.0, &c.t, &p.rows(0, l), 0.0);
         // O = (sQ ⊙ e^Γ) S0 + A_qk N  [L, V]
         let mut o = out.rows_mut(t0, l);
         o.copy_from(&p.rows(l, l));
-        o.gemm(1.0, &c.a_qk, &n, 1.0);
+        o.gemm(1.0, &c.a.rows(l, l), &n, 1.0);
         // S ← Diag(e^{Γ_last}) S0 + (K ⊙ e^{Γ_last − Γ})ᵀ N  [K, V]
         for col in s.as_mut_slice().chunks_exact_mut(kd) {
             col.iter_mut()
                 .zip(c.decay_last.as_slice())
                 .for_each(|(x, a)| *x *= a);
         }
-        s.gemm(1.0, &c.k_to_last_t, &n, 1.0);
+        with_transpose(&c.k_last, vd, |kt| s.gemm(1.0, &kt, &n, 1.0));
     }
     (out, s)
 }
@@ -179,47 +177,82 @@ fn column(m: &DMatrix<f64>, d: usize, t0: usize, l: usize) -> &[f64] {
     &m.as_slice()[d * n + t0..d * n + t0 + l]
 }
 
-/// Solve `(I + A) X = B` in place for strictly lower triangular `A` `[L, L]`, `B: [L, n]`.
-fn solve_unit_lower(a: &DMatrix<f64>, b: &mut DMatrix<f64>) {
-    let l = a.nrows();
-    let a = a.as_slice();
-    for mut x in b.column_iter_mut() {
-        let x = x.as_mut_slice();
-        // x[i+1..] −= A[i+1.., i] x[i], once x[i] is final
-        for i in 0..l {
-            let xi = x[i];
-            if xi != 0.0 {
-                let a_col = &a[i * l + i + 1..(i + 1) * l];
-                x[i + 1..]
-                    .iter_mut()
-                    .zip(a_col)
-                    .for_each(|(x, a)| *x -= a * xi);
-            }
-        }
+/// Call `f` with `mᵀ`, for a product whose third dimension is `other`.
+///
+/// Without a copy where it can: a view with swapped strides goes straight to
+/// matrixmultiply, which packs its operands anyway. nalgebra 0.35 hands a
+/// product to matrixmultiply only when every dimension exceeds 5; its fallback
+/// loop for smaller ones runs past the end of a strided view (nalgebra issue
+/// #1616), so small products get an owned transpose.
+fn with_transpose<R>(
+    m: &DMatrix<f64>,
+    other: usize,
+    f: impl FnOnce(DMatrixView<'_, f64, Dyn, Dyn>) -> R,
+) -> R {
+    let (rows, cols) = m.shape();
+    if rows.min(cols).min(other) > 5 {
+        f(DMatrixView::from_slice_with_strides(
+            m.as_slice(),
+            cols,
+            rows,
+            rows,
+            1,
+        ))
+    } else {
+        let t = m.transpose();
+        f(DMatrixView::from_slice_with_strides(
+            t.as_slice(),
+            cols,
+            rows,
+            1,
+            cols,
+        ))
     }
 }
 
-/// The in-chunk quantities shared by [`kda_chunked`] and [`chunk_matrices`].
+/// The matrices of one chunk of `L` steps (local `r, j < L`), in buffers
+/// that [`Chunk::fill`] overwrites from chunk to chunk.
 struct Chunk {
-    beta: DVector<f64>,
+    l: usize,
     /// `Γ`, `[L, K]`
     gamma: DMatrix<f64>,
     /// `[K ⊙ e^Γ; sQ ⊙ e^Γ]`, stacked, `[2L, K]`
     kq: DMatrix<f64>,
+    /// `K ⊙ e^{−Γ}` on factorised channels, zero on the others, `[L, K]`
+    k_inv: DMatrix<f64>,
+    /// `K ⊙ e^{Γ_{L−1} − Γ}`, `[L, K]`
+    k_last: DMatrix<f64>,
     /// `e^{Γ_{L−1}}`, `[K]`
     decay_last: DVector<f64>,
-    /// `(K ⊙ e^{Γ_{L−1} − Γ})ᵀ`, `[K, L]`
-    k_to_last_t: DMatrix<f64>,
-    /// strictly lower, rows scaled by β, `[L, L]`
-    a_kk: DMatrix<f64>,
-    /// lower with the diagonal, `[L, L]`
-    a_qk: DMatrix<f64>,
+    /// `[A_kk; A_qk]`, `[2L, L]`: `A_kk` strictly lower with row `r` scaled
+    /// by `β_r`, `A_qk` lower with the diagonal
+    a: DMatrix<f64>,
+    /// `T = (I + A_kk)⁻¹`, unit lower triangular, `[L, L]`
+    t: DMatrix<f64>,
+    /// channels in the difference form
+    slow: Vec<usize>,
 }
 
 impl Chunk {
-    /// The chunk of steps `t0..t0 + l` of the inputs.
+    /// Buffers for a chunk of `l ≥ 1` steps and `kd` key channels.
+    fn new(l: usize, kd: usize) -> Chunk {
+        Chunk {
+            l,
+            gamma: DMatrix::zeros(l, kd),
+            kq: DMatrix::zeros(2 * l, kd),
+            k_inv: DMatrix::zeros(l, kd),
+            k_last: DMatrix::zeros(l, kd),
+            decay_last: DVector::zeros(kd),
+            a: DMatrix::zeros(2 * l, l),
+            t: DMatrix::zeros(l, l),
+            slow: Vec::with_capacity(kd),
+        }
+    }
+
+    /// Compute the matrices for steps `t0..t0 + L` of the inputs.
     #[allow(clippy::too_many_arguments)]
-    fn new(
+    fn fill(
+        &mut self,
         q: &DMatrix<f64>,
         k: &DMatrix<f64>,
         g: &DMatrix<f64>,
@@ -227,99 +260,97 @@ impl Chunk {
         scale: f64,
         form: DecayForm,
         t0: usize,
-        l: usize,
-    ) -> Chunk {
-        let kd = k.ncols();
-        let mut gamma = DMatrix::zeros(l, kd);
-        let mut kq = DMatrix::zeros(2 * l, kd);
-        let mut decay_last = DVector::zeros(kd);
-        // K ⊙ e^{−Γ}, transposed, on factorised channels only  [K, L]
-        let mut k_inv_t = DMatrix::zeros(kd, l);
-        let mut k_to_last_t = DMatrix::zeros(kd, l);
-        let mut slow = Vec::new();
+    ) {
+        let (l, kd) = (self.l, k.ncols());
+        self.slow.clear();
+        // the chunk's rows first, in one pass: [K; Q] and g, scaled in place below
+        self.kq.rows_mut(0, l).copy_from(&k.rows(t0, l));
+        self.kq.rows_mut(l, l).copy_from(&q.rows(t0, l));
+        self.gamma.copy_from(&g.rows(t0, l));
         for d in 0..kd {
-            let (qd, kd_, gd) = (
-                column(q, d, t0, l),
-                column(k, d, t0, l),
-                column(g, d, t0, l),
-            );
-            // Γ_r = Σ_{i≤r} g_i
-            let mut acc = 0.0;
-            let mut gamma_d = gamma.column_mut(d);
-            for r in 0..l {
-                acc += gd[r];
-                gamma_d[r] = acc;
+            // Γ_r = Σ_{i≤r} g_i, and the largest |Γ_r|
+            let gamma_d = &mut self.gamma.as_mut_slice()[d * l..(d + 1) * l];
+            let (mut acc, mut bound) = (0.0, 0.0_f64);
+            for x in gamma_d.iter_mut() {
+                acc += *x;
+                *x = acc;
+                bound = bound.max(acc.abs());
             }
-            let bound = gamma_d.amax();
             let last = gamma_d[l - 1];
-            decay_last[d] = last.exp();
+            let decay_last = last.exp();
+            self.decay_last[d] = decay_last;
             let factorise = match form {
                 DecayForm::Difference => false,
                 DecayForm::Factorised => true,
                 DecayForm::Auto => bound <= SAFE_EXPONENT,
             };
-            if !factorise {
-                slow.push(d);
-            }
-            let gamma_d = &gamma.as_slice()[d * l..(d + 1) * l];
-            let (k_col, q_col) = kq.as_mut_slice()[d * 2 * l..(d + 1) * 2 * l].split_at_mut(l);
-            let (inv_t, last_t) = (k_inv_t.as_mut_slice(), k_to_last_t.as_mut_slice());
-            for r in 0..l {
-                let gr = gamma_d[r];
-                let e = gr.exp();
-                k_col[r] = kd_[r] * e;
-                q_col[r] = scale * qd[r] * e;
-                if factorise {
-                    // e^{−Γ_r} = 1 / e^{Γ_r} and e^{Γ_last − Γ_r} = e^{Γ_last} e^{−Γ_r}, all finite here
-                    let inv = kd_[r] / e;
-                    inv_t[r * kd + d] = inv;
-                    last_t[r * kd + d] = inv * decay_last[d];
-                } else {
-                    last_t[r * kd + d] = kd_[r] * (last - gr).exp();
+            let (k_col, q_col) = self.kq.as_mut_slice()[d * 2 * l..(d + 1) * 2 * l].split_at_mut(l);
+            let inv_col = &mut self.k_inv.as_mut_slice()[d * l..(d + 1) * l];
+            let last_col = &mut self.k_last.as_mut_slice()[d * l..(d + 1) * l];
+            if factorise {
+                // e^{−Γ_r} = 1 / e^{Γ_r} and e^{Γ_last − Γ_r} = e^{Γ_last} e^{−Γ_r}, all finite here
+                for r in 0..l {
+                    let e = gamma_d[r].exp();
+                    let inv = k_col[r] / e;
+                    inv_col[r] = inv;
+                    last_col[r] = inv * decay_last;
+                    k_col[r] *= e;
+                    q_col[r] *= scale * e;
+                }
+            } else {
+                self.slow.push(d);
+                inv_col.fill(0.0);
+                for r in 0..l {
+                    last_col[r] = k_col[r] * (last - gamma_d[r]).exp();
+                    let e = gamma_d[r].exp();
+                    k_col[r] *= e;
+                    q_col[r] *= scale * e;
                 }
             }
         }
-        // factorised channels: A[r, j] = Σ_d (x_r[d] e^{Γ_r[d]}) (k_j[d] e^{−Γ_j[d]})  [L, L]
+        // factorised channels: A[r, j] = Σ_d (x_r[d] e^{Γ_r[d]}) (k_j[d] e^{−Γ_j[d]})
         // [A_kk; A_qk] before masking  [2L, L]
-        let mut a = DMatrix::zeros(2 * l, l);
-        a.gemm(1.0, &kq, &k_inv_t, 0.0);
-        let mut a_kk = a.rows(0, l).clone_owned();
-        let mut a_qk = a.rows(l, l).clone_owned();
+        with_transpose(&self.k_inv, 2 * l, |kt| {
+            self.a.gemm(1.0, &self.kq, &kt, 0.0)
+        });
         // other channels: E_rj = exp(Γ_r − Γ_j), masked to j ≤ r before exp
-        for &d in &slow {
+        for &d in &self.slow {
             let (qd, kd_) = (column(q, d, t0, l), column(k, d, t0, l));
-            let gamma_d = gamma.column(d);
+            let gamma_d = self.gamma.column(d);
             for j in 0..l {
                 for r in j..l {
                     let kj = kd_[j] * (gamma_d[r] - gamma_d[j]).exp();
-                    a_qk[(r, j)] += scale * qd[r] * kj;
+                    self.a[(l + r, j)] += scale * qd[r] * kj;
                     if j < r {
-                        a_kk[(r, j)] += kd_[r] * kj;
+                        self.a[(r, j)] += kd_[r] * kj;
                     }
                 }
             }
         }
-        let beta = beta.rows(t0, l).clone_owned();
-        for j in 0..l {
-            for r in 0..l {
-                if j >= r {
-                    a_kk[(r, j)] = 0.0;
-                } else {
-                    a_kk[(r, j)] *= beta[r];
-                }
-                if j > r {
-                    a_qk[(r, j)] = 0.0;
-                }
-            }
+        // mask: A_kk to j < r with row r scaled by β_r, A_qk to j ≤ r
+        let beta = &beta.as_slice()[t0..t0 + l];
+        for (j, col) in self.a.as_mut_slice().chunks_exact_mut(2 * l).enumerate() {
+            let (kk, qk) = col.split_at_mut(l);
+            kk[..=j].fill(0.0);
+            kk[j + 1..]
+                .iter_mut()
+                .zip(&beta[j + 1..])
+                .for_each(|(x, b)| *x *= b);
+            qk[..j].fill(0.0);
         }
-        Chunk {
-            beta,
-            gamma,
-            kq,
-            decay_last,
-            k_to_last_t,
-            a_kk,
-            a_qk,
+        // T = (I + A_kk)⁻¹, column by column: x[i+1..] −= A_kk[i+1.., i] x[i], once x[i] is final
+        self.t.fill(0.0);
+        let a = self.a.as_slice();
+        for (c, x) in self.t.as_mut_slice().chunks_exact_mut(l).enumerate() {
+            x[c] = 1.0;
+            for i in c..l {
+                let xi = x[i];
+                let a_col = &a[i * 2 * l + i + 1..i * 2 * l + l];
+                x[i + 1..]
+                    .iter_mut()
+                    .zip(a_col)
+                    .for_each(|(x, a)| *x -= a * xi);
+            }
         }
     }
 }
@@ -373,13 +404,13 @@ pub fn chunk_matrices(
         k.shape()
     );
     check_shapes("chunk_matrices", q, k, k, Some(beta), Some(g_shape), None);
-    let c = Chunk::new(q, k, g, beta, scale, DecayForm::Difference, 0, k.nrows());
-    let mut t = DMatrix::identity(k.nrows(), k.nrows());
-    solve_unit_lower(&c.a_kk, &mut t);
+    let l = k.nrows();
+    let mut c = Chunk::new(l, k.ncols());
+    c.fill(q, k, g, beta, scale, DecayForm::Difference, 0);
     ChunkMatrices {
+        a_kk: c.a.rows(0, l).into_owned(),
+        a_qk: c.a.rows(l, l).into_owned(),
         gamma: c.gamma,
-        a_kk: c.a_kk,
-        t,
-        a_qk: c.a_qk,
+        t: c.t,
     }
 }

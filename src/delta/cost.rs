@@ -40,10 +40,10 @@ pub fn flops_recurrent(t: usize, k: usize, v: usize) -> f64 {
 /// products per chunk of `L` steps (the inverse by forward substitution, `L³/3`):
 ///
 /// ```text
-/// A_kk, A_qk: 2 · 2L²K     T: L³/3     W, U: 2L²(K + V)     N: 2LKV
-/// O: 2LKV + 2L²V           S: KV + 2LKV
+/// A_kk, A_qk: 2 · 2L²K     T: L³/3     [K ⊙ e^Γ; sQ ⊙ e^Γ] S0: 4LKV     N: 2L²V
+/// O: 2L²V                  S: KV + 2LKV
 /// ```
-/// In total `~ T(6KV + C(4K + 2(K + V) + 2V) + C²/3)`: `T d²` plus `T C d`.
+/// In total `~ T(6KV + C(4K + 4V) + C²/3)`: `T d²` plus `T C d`.
 ///
 /// ```
 /// use attention_geometry::delta::{flops_chunked, flops_recurrent};
@@ -58,9 +58,8 @@ pub fn flops_chunked(t: usize, k: usize, v: usize, c: usize) -> f64 {
     let chunk = |l: f64| {
         4.0 * l * l * k
             + l * l * l / 3.0
-            + 2.0 * l * l * (k + v)
-            + 2.0 * l * k * v
-            + 2.0 * l * k * v
+            + 4.0 * l * k * v
+            + 2.0 * l * l * v
             + 2.0 * l * l * v
             + k * v
             + 2.0 * l * k * v
