@@ -106,7 +106,7 @@ fn figures_command(args: &[String]) -> Result<(), String> {
     }
 }
 
-/// Time softmax attention, `kda` and `kda_chunked`, print the table and
+/// Time softmax attention, `kda` and `kda_chunked` (and its chunk sizes), print the table and
 /// write the appendix figure (not registered: it differs run to run).
 fn bench() -> Result<(), String> {
     use attention_geometry::bench;
@@ -120,9 +120,10 @@ fn bench() -> Result<(), String> {
             r.seconds * 1e3
         )
     });
+    let sweep = bench::chunk_sweep();
     // the larger of two measurements, before and after: other jobs only slow it down
     let peak = before.max(bench::matmul_gflops(512, 7));
-    let report = bench::report(&rows, peak);
+    let report = bench::report(&rows, &sweep, peak);
     print!("{report}");
     let text = figures_dir().join("bench-delta.txt");
     figures::write_atomic(&text, report.as_bytes())
