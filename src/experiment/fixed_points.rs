@@ -201,18 +201,24 @@ pub const TRAIN_TASK: Task = Task {
     examples: None,
 };
 
-/// How long each architecture trains.
+/// How long each architecture trains: long enough for slow absorption to show.
 pub const TRAIN_SCHEDULE: Schedule = Schedule {
-    steps: 300,
+    steps: 4000,
     batch: 16,
-    lr: 0.03,
-    eval_every: 50,
+    lr: 0.01,
+    eval_every: 100,
     test: 100,
     threshold: 0.9,
 };
 
+/// The early checkpoint: by this step the untied head has learned the task.
+pub const TRAIN_EARLY: usize = 300;
+
+/// Test accuracy at which a training run counts as having solved the task.
+pub const SOLVED: f64 = 0.99;
+
 /// Training seeds per architecture.
-pub const TRAIN_SEEDS: u64 = 5;
+pub const TRAIN_SEEDS: u64 = 10;
 
 /// The trained architectures, in the book's order: a name and a config.
 pub fn architectures() -> [(&'static str, Config); 5] {
@@ -318,14 +324,27 @@ impl Findings {
             .collect()
     }
 
-    /// Final test accuracy of architecture `a` over the training seeds.
-    pub fn trained_accuracy(&self, a: usize) -> Summary {
+    /// Test accuracy of architecture `a` after `step` Adam steps (an
+    /// evaluation step of [`TRAIN_SCHEDULE`]), over the training seeds.
+    pub fn trained_accuracy(&self, a: usize, step: usize) -> Summary {
         Summary::of(
             &self.trained[a]
                 .iter()
-                .map(|h| h.final_accuracy)
+                .map(|h| {
+                    let k = h.steps.iter().position(|&s| s == step);
+                    h.accuracy[k.expect("the step is an evaluation step")]
+                })
                 .collect::<Vec<_>>(),
         )
+    }
+
+    /// How many runs of the architectures `archs` end at test accuracy ≥ [`SOLVED`].
+    pub fn trained_solved(&self, archs: impl IntoIterator<Item = usize>) -> usize {
+        archs
+            .into_iter()
+            .flat_map(|a| &self.trained[a])
+            .filter(|h| h.final_accuracy >= SOLVED)
+            .count()
     }
 
     /// Accuracy of one mechanism over seeds.
@@ -526,14 +545,38 @@ pub fn measures() -> Vec<Measure> {
         "ch05.train_chance",
         fixed(1.0 / TRAIN_TASK.vocab as f64, 3),
     ));
+    m.push(Measure::new("ch05.train_early", TRAIN_EARLY.to_string()));
+    m.push(Measure::new("ch05.train_lr", TRAIN_SCHEDULE.lr.to_string()));
+    m.push(Measure::new("ch05.solved", SOLVED.to_string()));
     for (a, key) in TRAINED_KEYS.iter().enumerate() {
         m.push(Measure::new(
             format!("ch05.trained_{key}"),
-            pm(f.trained_accuracy(a), 2),
+            pm(f.trained_accuracy(a, TRAIN_EARLY), 2),
+        ));
+        m.push(Measure::new(
+            format!("ch05.trained_{key}_final"),
+            pm(f.trained_accuracy(a, TRAIN_SCHEDULE.steps), 2),
         ));
     }
+    m.push(Measure::new(
+        "ch05.trained_tied_solved",
+        f.trained_solved(TIED).to_string(),
+    ));
+    m.push(Measure::new(
+        "ch05.trained_tied_runs",
+        (TIED.len() as u64 * TRAIN_SEEDS).to_string(),
+    ));
+    m.push(Measure::new(
+        "ch05.trained_untied_solved",
+        f.trained_solved([UNTIED]).to_string(),
+    ));
     m
 }
+
+/// The tied architectures and the untied head, as indices into [`architectures`].
+pub const TIED: [usize; 4] = [0, 1, 2, 3];
+/// See [`TIED`].
+pub const UNTIED: usize = 4;
 
 /// Measure keys of the trained architectures, in [`architectures`] order.
 const TRAINED_KEYS: [&str; 5] = [

@@ -6,8 +6,8 @@ use super::style::{band, bar, color, legend, svg, text};
 use super::{DrawError, Figure};
 use crate::absorption::Mechanism;
 use crate::experiment::fixed_points::{
-    BOOK, FLOOR, Findings, HOPFIELD_STEPS, SEEDS, TRAIN_SCHEDULE, TRAIN_SEEDS, TRAIN_TASK,
-    Trajectory, architectures, book,
+    BOOK, FLOOR, Findings, HOPFIELD_STEPS, SEEDS, TRAIN_EARLY, TRAIN_SCHEDULE, TRAIN_SEEDS,
+    TRAIN_TASK, Trajectory, architectures, book,
 };
 use crate::fixed_point::Variant;
 use crate::stats::Summary;
@@ -281,7 +281,7 @@ fn absorption() -> Result<String, DrawError> {
 fn trained() -> Result<String, DrawError> {
     let f = book();
     let chance = 1.0 / TRAIN_TASK.vocab as f64;
-    svg(760, 420, |root| {
+    svg(760, 500, |root| {
         let mut chart = ChartBuilder::on(root)
             .caption(
                 format!("trained on the successor task, mean ± sd over {TRAIN_SEEDS} seeds"),
@@ -328,6 +328,17 @@ fn trained() -> Result<String, DrawError> {
             )])?
             .label("chance")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], BLACK.stroke_width(1)));
-        legend(&mut chart, SeriesLabelPosition::UpperLeft)
+        let early = TRAIN_EARLY as f64;
+        let grey = RGBColor(150, 150, 150);
+        chart.draw_series([PathElement::new(
+            vec![(early, 0.0), (early, 1.05)],
+            grey.stroke_width(1),
+        )])?;
+        chart.draw_series([Text::new(
+            format!("step {TRAIN_EARLY}"),
+            (early + 40.0, 0.04),
+            text(12),
+        )])?;
+        legend(&mut chart, SeriesLabelPosition::LowerRight)
     })
 }
