@@ -2,7 +2,9 @@
 
 use plotters::prelude::*;
 
-use super::style::{Chart, Shading, band, bar, color, error_bar, heatmap, legend, svg, text};
+use super::style::{
+    Chart, Shading, band, bar, color, error_bar, heatmap, legend, marked_line, svg, text,
+};
 use super::{DrawError, Figure};
 use crate::experiment::heads::{
     H, RANDOM_HEADS, RANK_SEEDS, RELATION_N, SEEDS, SPLITS, TRAIN_SCHEDULE, TRAIN_SEEDS,
@@ -246,11 +248,15 @@ fn ablation() -> Result<String, DrawError> {
                 BLACK.stroke_width(1),
             ))?;
         }
-        chart.draw_series([PathElement::new(
-            vec![(-0.5, chance), (bars.len() as f64 - 0.5, chance)],
+        marked_line(
+            &mut chart,
+            (-0.5, chance),
+            (bars.len() as f64 - 0.5, chance),
             BLACK.stroke_width(1),
-        )])?;
-        chart.draw_series([Text::new("chance", (7.3, chance + 0.07), text(11))])?;
+            "chance",
+            (7.3, chance + 0.07),
+            11,
+        )?;
 
         let mut chart = ChartBuilder::on(&panels[1])
             .caption("share of the total ablation effect, heads sorted", text(14))
@@ -293,11 +299,15 @@ fn ablation() -> Result<String, DrawError> {
                 .map(|(k, &s)| Circle::new(((k + 1) as f64, s), 3, c.filled())),
         )?;
         let u = 1.0 / RANDOM_HEADS as f64;
-        chart.draw_series([PathElement::new(
-            vec![(0.5, u), ((2 * H) as f64 + 0.5, u)],
+        marked_line(
+            &mut chart,
+            (0.5, u),
+            ((2 * H) as f64 + 0.5, u),
             BLACK.stroke_width(1),
-        )])?;
-        chart.draw_series([Text::new("equal shares 1/8", (5.5, u + 0.02), text(11))])?;
+            "equal shares 1/8",
+            (5.5, u + 0.02),
+            11,
+        )?;
         legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         Ok(())
     })
@@ -340,15 +350,15 @@ fn trained_split() -> Result<String, DrawError> {
             bar(&mut chart, x, 0.3, *s, color(0))?;
         }
         let end = SPLITS.len() as f64 - 0.5;
-        chart.draw_series([PathElement::new(
-            vec![(-0.5, chance), (end, chance)],
+        marked_line(
+            &mut chart,
+            (-0.5, chance),
+            (end, chance),
             BLACK.stroke_width(1),
-        )])?;
-        chart.draw_series([Text::new(
             "one of the context labels at random",
             (1.6, chance + 0.03),
-            text(11),
-        )])?;
+            11,
+        )?;
         Ok(())
     })
 }

@@ -2,7 +2,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{Shading, bar, color, heatmap, svg, text};
+use super::style::{Shading, bar, color, heatmap, marked_line, svg, text};
 use super::{DrawError, Figure};
 use crate::experiment::relations::{self, BOOK, SEEDS, book, sample};
 use crate::relation::rollout;
@@ -130,11 +130,15 @@ fn boundary() -> Result<String, DrawError> {
             let x = i as f64;
             bar(&mut chart, x, 0.3, s, color(2))?;
         }
-        chart.draw_series([PathElement::new(
-            vec![(-0.5, chance), (layers as f64 + 0.5, chance)],
+        marked_line(
+            &mut chart,
+            (-0.5, chance),
+            (layers as f64 + 0.5, chance),
             BLACK.stroke_width(2),
-        )])?;
-        chart.draw_series([Text::new("chance", (-0.4, chance + 0.03), text(12))])?;
+            "chance",
+            (-0.4, chance + 0.03),
+            12,
+        )?;
 
         let mut chart = ChartBuilder::on(&right)
             .caption("arrow on its own input vs on the prompt", text(15))

@@ -2,7 +2,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{band, bar, color, legend, svg, text};
+use super::style::{band, bar, color, legend, marked_line, svg, text};
 use super::{DrawError, Figure};
 use crate::absorption::Mechanism;
 use crate::experiment::fixed_points::{
@@ -210,15 +210,15 @@ fn absorption() -> Result<String, DrawError> {
             bar(&mut chart, x, 0.3, s, col)?;
         }
         let bound = 2.0 / 3.0;
-        chart.draw_series([PathElement::new(
-            vec![(-0.5, bound), (4.5, bound)],
+        marked_line(
+            &mut chart,
+            (-0.5, bound),
+            (4.5, bound),
             BLACK.stroke_width(2),
-        )])?;
-        chart.draw_series([Text::new(
             "bound for any tied head: 2/3",
             (-0.45, bound + 0.06),
-            text(12),
-        )])?;
+            12,
+        )?;
 
         let levels = [0.0, 1.0 / 3.0, 2.0 / 3.0, 1.0];
         let mut chart = ChartBuilder::on(&right)
@@ -329,16 +329,15 @@ fn trained() -> Result<String, DrawError> {
             .label("chance")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], BLACK.stroke_width(1)));
         let early = TRAIN_EARLY as f64;
-        let grey = RGBColor(150, 150, 150);
-        chart.draw_series([PathElement::new(
-            vec![(early, 0.0), (early, 1.05)],
-            grey.stroke_width(1),
-        )])?;
-        chart.draw_series([Text::new(
-            format!("step {TRAIN_EARLY}"),
+        marked_line(
+            &mut chart,
+            (early, 0.0),
+            (early, 1.05),
+            RGBColor(150, 150, 150).stroke_width(1),
+            &format!("step {TRAIN_EARLY}"),
             (early + 40.0, 0.04),
-            text(12),
-        )])?;
+            12,
+        )?;
         legend(&mut chart, SeriesLabelPosition::LowerRight)
     })
 }

@@ -2,7 +2,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{Shading, band, color, heatmap, legend, span, svg, text};
+use super::style::{Shading, band, color, heatmap, legend, marked_line, span, svg, text};
 use super::{DrawError, Figure};
 use crate::delta::{flops_chunked, flops_recurrent, flops_softmax};
 use crate::experiment::delta::{
@@ -132,11 +132,15 @@ fn capacity() -> Result<String, DrawError> {
             .axis_desc_style(text(13))
             .draw()?;
         let k = CAPACITY_D as f64;
-        chart.draw_series([PathElement::new(
-            vec![(k, 0.0), (k, (top.mean + top.sd) * 1.05)],
+        marked_line(
+            &mut chart,
+            (k, 0.0),
+            (k, (top.mean + top.sd) * 1.05),
             BLACK.stroke_width(1),
-        )])?;
-        chart.draw_series([Text::new("n = K", (k + 1.0, 0.1), text(12))])?;
+            "n = K",
+            (k + 1.0, 0.1),
+            12,
+        )?;
         for (i, w) in Write::ALL.iter().enumerate() {
             let sums: Vec<Summary> = CAPACITY_N.iter().map(|&n| f.capacity_at(*w, n)).collect();
             let lo: Vec<f64> = sums.iter().map(|s| s.mean - s.sd).collect();
@@ -412,15 +416,15 @@ fn cost() -> Result<String, DrawError> {
                     PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2))
                 });
         }
-        chart.draw_series([PathElement::new(
-            vec![(x, 1e6), (x, 1e15)],
+        marked_line(
+            &mut chart,
+            (x, 1e6),
+            (x, 1e15),
             BLACK.stroke_width(1),
-        )])?;
-        chart.draw_series([Text::new(
-            format!("T = {x}: chunked < softmax"),
+            &format!("T = {x}: chunked < softmax"),
             (x * 1.1, 1e14),
-            text(12),
-        )])?;
+            12,
+        )?;
         legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         Ok(())
     })

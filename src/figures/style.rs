@@ -104,6 +104,23 @@ pub fn band(xs: &[f64], lo: &[f64], hi: &[f64], color: RGBColor) -> Polygon<(f64
     )
 }
 
+/// A straight reference line from `from` to `to` (a chance level, a bound, a
+/// marked step) in `style`, labelled `label` at `at` in `size`-px text, on a
+/// chart with any axes.
+pub fn marked_line<'a, 'b: 'a, CT: CoordTranslate<From = (f64, f64)>>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, CT>,
+    from: (f64, f64),
+    to: (f64, f64),
+    style: ShapeStyle,
+    label: &str,
+    at: (f64, f64),
+    size: u32,
+) -> Result<(), DrawError> {
+    chart.draw_series([PathElement::new(vec![from, to], style)])?;
+    chart.draw_series([Text::new(label.to_string(), at, text(size))])?;
+    Ok(())
+}
+
 /// A chart with two continuous axes on an SVG canvas.
 pub type Chart<'a, 'b> =
     ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
