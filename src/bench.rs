@@ -11,6 +11,7 @@ use crate::delta::{
     flops_chunked, flops_recurrent, flops_softmax, kda, kda_chunked, l2_normalize,
     softmax_attention,
 };
+use crate::measure::Measure;
 use crate::random::{gaussian, seeded};
 
 /// The chunk size the bench runs `kda_chunked` with: the fastest of
@@ -19,6 +20,20 @@ pub const CHUNK: usize = 32;
 
 /// The chunk sizes [`chunk_sweep`] times at `T = 4096`, `K = V = 128`.
 pub const CHUNK_SWEEP: [usize; 4] = [16, 32, 64, 128];
+
+/// The bench's settings quoted in the How fast appendix (no timings: those
+/// are in the report each run writes).
+pub fn measures() -> Vec<Measure> {
+    let sweep: Vec<String> = CHUNK_SWEEP.iter().map(|c| c.to_string()).collect();
+    let (last, rest) = sweep.split_last().expect("the sweep is not empty");
+    vec![
+        Measure::new("bench.chunk", CHUNK.to_string()),
+        Measure::new(
+            "bench.chunk_sweep",
+            format!("{} and {last}", rest.join(", ")),
+        ),
+    ]
+}
 
 /// Median wall-clock seconds of each of `n` kernels, where `run(i)` runs
 /// kernel `i`, over `repeats` rounds after one warm-up round. Every round runs

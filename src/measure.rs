@@ -21,7 +21,7 @@ impl Measure {
     }
 }
 
-/// Every chapter's measures, in chapter order.
+/// Every chapter's measures, in chapter order, then the bench's settings.
 pub fn all() -> Vec<Measure> {
     let chapters: &[fn() -> Vec<Measure>] = &[
         experiment::mismatch::measures,
@@ -31,6 +31,7 @@ pub fn all() -> Vec<Measure> {
         experiment::fixed_points::measures,
         experiment::learning_cost::measures,
         experiment::delta::measures,
+        crate::bench::measures,
     ];
     chapters.iter().flat_map(|f| f()).collect()
 }
