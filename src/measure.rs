@@ -27,6 +27,7 @@ pub fn all() -> Vec<Measure> {
         experiment::mismatch::measures,
         experiment::coverage::measures,
         experiment::heads::measures,
+        experiment::specialisation::measures,
         experiment::relations::measures,
         experiment::fixed_points::measures,
         experiment::learning_cost::measures,

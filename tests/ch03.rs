@@ -59,3 +59,24 @@ fn trained_accuracy_falls_as_a_fixed_width_is_split_into_narrower_heads() {
     let acc: Vec<f64> = (0..SPLITS.len()).map(|k| f.trained(k).mean).collect();
     assert!(acc[0] > acc[2] + 0.1 && acc[2] > acc[3], "{acc:?}");
 }
+
+#[test]
+fn trained_pairs_of_heads_split_two_relations_and_one_head_mixes_them() {
+    use attention_geometry::experiment::specialisation::{SEEDS, accuracy, book};
+    let f = book();
+    let (one, two) = (accuracy(&f.one), accuracy(&f.two));
+    // the pair is more accurate, the single head far above chance
+    assert!(
+        two.mean > 0.98 && one.mean > 0.8 && one.mean < two.mean,
+        "{one:?} {two:?}"
+    );
+    // the pair splits the relations on (nearly) every seed
+    assert!(f.splits() as f64 >= 0.8 * SEEDS as f64, "{}", f.splits());
+    // the single head spreads an unequal mixture over both answers
+    let (major, minor) = f.single_mixture();
+    assert!(
+        minor.mean > 0.2 && major.mean > minor.mean + 0.2,
+        "{major:?} {minor:?}"
+    );
+    assert!(f.one.iter().all(|t| !t.split()));
+}

@@ -173,3 +173,35 @@ fn training_is_deterministic_and_learns_the_match_task() {
         a.final_accuracy
     );
 }
+
+#[test]
+fn the_two_relation_task_asks_for_the_ordered_pair_of_labels() {
+    use attention_geometry::random::seeded;
+    let task = |relation| Task {
+        relation,
+        vocab: 7,
+        context: 5,
+        d: 6,
+        noise: 0.0,
+        examples: None,
+    };
+    assert_eq!(task(Relation::Both).classes(), 49);
+    assert_eq!(task(Relation::Match).classes(), 7);
+    // the same draws under each relation: same context, different answers
+    for seed in 0..50 {
+        let example = |relation| {
+            let mut rng = seeded(seed);
+            let world = task(relation).world(&mut rng);
+            world.example(&mut rng)
+        };
+        let (m, s, b) = (
+            example(Relation::Match),
+            example(Relation::Successor),
+            example(Relation::Both),
+        );
+        assert_eq!(m.x, b.x);
+        assert_eq!((m.pair, s.pair), (b.pair, b.pair));
+        assert_eq!((m.position, s.position), (b.pair[0], b.pair[1]));
+        assert_eq!(b.target, 7 * m.target + s.target);
+    }
+}

@@ -12,6 +12,7 @@ pub mod heads;
 pub mod learning_cost;
 pub mod mismatch;
 pub mod relations;
+pub mod specialisation;
 
 /// `f` over seeds `0..seeds` on two threads, in seed order: each seed's
 /// result depends only on that seed, so the output is deterministic.

@@ -10,6 +10,7 @@ use crate::experiment::heads::{
     H, RANDOM_HEADS, RANK_SEEDS, RELATION_N, SEEDS, SPLITS, TRAIN_SCHEDULE, TRAIN_SEEDS,
     TRAIN_TASK, Task, V, book, patterns, total_widths,
 };
+use crate::experiment::specialisation;
 use crate::stats::Summary;
 
 pub const FIGURES: &[Figure] = &[
@@ -30,6 +31,12 @@ pub const FIGURES: &[Figure] = &[
         chapter: 3,
         about: "trained accuracy of one layer of fixed total width split into 1, 2, 4 or 8 heads",
         draw: trained_split,
+    },
+    Figure {
+        name: "ch03-specialisation",
+        chapter: 3,
+        about: "where trained heads attend on a task that needs two relations at once: one head against two",
+        draw: specialisation,
     },
     Figure {
         name: "ch03-ablation",
@@ -360,5 +367,65 @@ fn trained_split() -> Result<String, DrawError> {
             11,
         )?;
         Ok(())
+    })
+}
+
+fn specialisation() -> Result<String, DrawError> {
+    let f = specialisation::book();
+    let d = specialisation::TASK.d;
+    svg(560, 520, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(
+                format!(
+                    "two relations at once, {} seeds: where each head attends",
+                    specialisation::SEEDS
+                ),
+                text(15),
+            )
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(0f64..1.05f64, 0f64..1.05f64)?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc("attention on the query's key q (match)")
+            .y_desc("attention on q + 1 (successor)")
+            .label_style(text(12))
+            .axis_desc_style(text(13))
+            .draw()?;
+        marked_line(
+            &mut chart,
+            (0.0, 1.0),
+            (1.0, 0.0),
+            BLACK.stroke_width(1),
+            "all attention on the two answers",
+            (0.5, 0.56),
+            11,
+        )?;
+        let points = |runs: &[specialisation::Trained]| -> Vec<(f64, f64)> {
+            runs.iter()
+                .flat_map(|t| t.mass.iter().map(|m| (m[0], m[1])))
+                .collect()
+        };
+        let one = color(0);
+        chart
+            .draw_series(
+                points(&f.one)
+                    .into_iter()
+                    .map(|p| TriangleMarker::new(p, 6, one.filled())),
+            )?
+            .label(format!("one head of width {d}"))
+            .legend(move |(x, y)| TriangleMarker::new((x + 5, y), 6, one.filled()));
+        let two = color(1);
+        chart
+            .draw_series(
+                points(&f.two)
+                    .into_iter()
+                    .map(|p| Circle::new(p, 4, two.filled())),
+            )?
+            .label(format!("two heads of width {}", d / 2))
+            .legend(move |(x, y)| Circle::new((x + 5, y), 4, two.filled()));
+        legend(&mut chart, SeriesLabelPosition::UpperRight)
     })
 }

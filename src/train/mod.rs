@@ -107,12 +107,12 @@ pub fn train_observed(
     mut observe: impl FnMut(usize, &Model, &[Example]),
 ) -> History {
     assert!(
-        config.d == task.d && config.outputs == task.vocab,
-        "train: the model is {} wide with {} outputs but the task has width {} and {} labels",
+        config.d == task.d && config.outputs == task.classes(),
+        "train: the model is {} wide with {} outputs but the task has width {} and {} classes",
         config.d,
         config.outputs,
         task.d,
-        task.vocab
+        task.classes()
     );
     assert!(
         schedule.batch > 0 && schedule.eval_every > 0 && schedule.test > 0,

@@ -9,6 +9,7 @@
 //! context:  x_j = e[key_j] + u[label_j] + noise,   query: x_T = e[q] + noise
 //! Match:     target = label of the position whose key is q        (symmetric)
 //! Successor: target = label of the position whose key is q + 1    (directional)
+//! Both:      target = vocab · (label at q) + (label at q + 1)     (two relations at once)
 //! ```
 //! with `e, u: (vocab, d)` fixed N(0, 1) embedding tables and noise
 //! N(0, noise²) drawn fresh for every token. Both relations share the same
@@ -26,10 +27,12 @@ pub enum Relation {
     Match,
     /// The position whose key is the query's successor in the cyclic order `0 → 1 → … → vocab−1 → 0`.
     Successor,
+    /// Both labels as one ordered pair: `vocab²` classes, two positions to read.
+    Both,
 }
 
 impl Relation {
-    /// Both, in the book's order.
+    /// The two single relations, in the book's order.
     pub const ALL: [Relation; 2] = [Relation::Match, Relation::Successor];
 
     /// Lower-case name used in figures and measures.
@@ -37,6 +40,7 @@ impl Relation {
         match self {
             Relation::Match => "match",
             Relation::Successor => "successor",
+            Relation::Both => "both",
         }
     }
 }
@@ -62,10 +66,12 @@ pub struct Task {
 pub struct Example {
     /// `(context + 1, d)`; the last row is the query.
     pub x: DMatrix<f64>,
-    /// The label to predict.
+    /// The class to predict: a label, or for [`Relation::Both`] a pair of labels.
     pub target: usize,
-    /// The context position holding the answer.
+    /// The context position holding the answer (for [`Relation::Both`], the match).
     pub position: usize,
+    /// The context positions of the query's key `q` and of its successor `q + 1`.
+    pub pair: [usize; 2],
 }
 
 /// A task's fixed embedding tables, from which examples are drawn.
@@ -79,6 +85,14 @@ pub struct World {
 }
 
 impl Task {
+    /// Number of answer classes: `vocab`, or `vocab²` for [`Relation::Both`].
+    pub fn classes(&self) -> usize {
+        match self.relation {
+            Relation::Both => self.vocab * self.vocab,
+            _ => self.vocab,
+        }
+    }
+
     /// Draw the embedding tables.
     ///
     /// # Panics
@@ -134,14 +148,17 @@ impl World {
             keys.swap(i, rng.random_range(0..=i));
         }
         let labels: Vec<usize> = (0..context).map(|_| rng.random_range(0..vocab)).collect();
-        let wanted = match relation {
-            Relation::Match => q,
-            Relation::Successor => (q + 1) % vocab,
+        let at = |wanted: usize| {
+            keys.iter()
+                .position(|&k| k == wanted)
+                .expect("the context holds q and q + 1")
         };
-        let position = keys
-            .iter()
-            .position(|&k| k == wanted)
-            .expect("the context holds q and q + 1");
+        let pair = [at(q), at((q + 1) % vocab)];
+        let (position, target) = match relation {
+            Relation::Match => (pair[0], labels[pair[0]]),
+            Relation::Successor => (pair[1], labels[pair[1]]),
+            Relation::Both => (pair[0], vocab * labels[pair[0]] + labels[pair[1]]),
+        };
         let mut x = if noise > 0.0 {
             gaussian(rng, context + 1, d, noise)
         } else {
@@ -155,8 +172,9 @@ impl World {
         row += self.keys.row(q);
         Example {
             x,
-            target: labels[position],
+            target,
             position,
+            pair,
         }
     }
 

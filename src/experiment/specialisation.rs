@@ -1,0 +1,183 @@
+//! Chapter 3, trained: do two heads split two relations between them?
+//!
+//! The task needs two relations at once (`train::Relation::Both`): the answer
+//! is the ordered pair of labels at the query's key and at its successor. One
+//! layer of one head of width `D` and one layer of two heads of width `D/2`
+//! (untied, same total width) are trained on it; at the end each head's
+//! attention from the query is measured on the test set:
+//!
+//! ```text
+//! mass[h] = ( mean a_h(query → position of q),  mean a_h(query → position of q + 1) )
+//! ```
+//! Introduced in chapter 3.
+
+use std::sync::OnceLock;
+
+use super::par_map;
+use crate::measure::{Measure, fixed, pm};
+use crate::stats::Summary;
+use crate::train::{self, Config, Qk, Relation, Schedule, Task};
+
+/// The two-relation task: `vocab²` ordered label pairs to tell apart.
+pub const TASK: Task = Task {
+    relation: Relation::Both,
+    vocab: 10,
+    context: 4,
+    d: 16,
+    noise: 0.0,
+    examples: None,
+};
+
+/// How both models are trained.
+pub const SCHEDULE: Schedule = Schedule {
+    steps: 2000,
+    batch: 32,
+    lr: 0.01,
+    eval_every: 2000,
+    test: 200,
+    threshold: 0.9,
+};
+
+/// Training seeds per model.
+pub const SEEDS: u64 = 10;
+
+/// Attention mass on one answer position from which a head counts as reading
+/// that relation.
+pub const SPLIT: f64 = 0.9;
+
+/// One trained model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trained {
+    /// Final test accuracy on the ordered pair.
+    pub accuracy: f64,
+    /// Per head, the mean attention mass on `[match, successor]`.
+    pub mass: Vec<[f64; 2]>,
+}
+
+impl Trained {
+    /// Whether the heads split the relations: one head puts at least
+    /// [`SPLIT`] of its attention on the match and another on the successor.
+    pub fn split(&self) -> bool {
+        let reads = |r: usize| self.mass.iter().position(|m| m[r] >= SPLIT);
+        matches!((reads(0), reads(1)), (Some(a), Some(b)) if a != b)
+    }
+}
+
+/// Train one layer of `heads` untied heads of width `TASK.d / heads` from `seed`.
+pub fn trained(heads: usize, seed: u64) -> Trained {
+    let width = TASK.d / heads;
+    let config = Config {
+        heads,
+        d_k: width,
+        d_v: width,
+        ..Config::single(TASK.d, TASK.classes(), Qk::Untied)
+    };
+    let mut mass = Vec::new();
+    let history = train::train_observed(config, TASK, SCHEDULE, seed, |step, model, test| {
+        if step == SCHEDULE.steps {
+            let xs: Vec<_> = test.iter().map(|e| &e.x).collect();
+            let fwd = model.forward_batch(&xs);
+            // one layer: row b of the weights is example b's query
+            mass = (0..heads)
+                .map(|h| {
+                    let w = fwd.weights(0, h);
+                    let mean = |r: usize| {
+                        test.iter()
+                            .enumerate()
+                            .map(|(b, e)| w[(b, e.pair[r])])
+                            .sum::<f64>()
+                            / test.len() as f64
+                    };
+                    [mean(0), mean(1)]
+                })
+                .collect();
+        }
+    });
+    Trained {
+        accuracy: history.final_accuracy,
+        mass,
+    }
+}
+
+/// Both models over seeds `0..SEEDS`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Findings {
+    /// One head of width `D`, per seed.
+    pub one: Vec<Trained>,
+    /// Two heads of width `D/2`, per seed.
+    pub two: Vec<Trained>,
+}
+
+impl Findings {
+    /// Train both models on every seed.
+    pub fn run() -> Findings {
+        Findings {
+            one: par_map(SEEDS, |s| trained(1, s)),
+            two: par_map(SEEDS, |s| trained(2, s)),
+        }
+    }
+
+    /// How many two-head models split the relations.
+    pub fn splits(&self) -> usize {
+        self.two.iter().filter(|t| t.split()).count()
+    }
+
+    /// Over seeds, the larger and the smaller of the single head's two masses.
+    pub fn single_mixture(&self) -> (Summary, Summary) {
+        let side = |pick: fn(f64, f64) -> f64| {
+            Summary::of(
+                &self
+                    .one
+                    .iter()
+                    .map(|t| pick(t.mass[0][0], t.mass[0][1]))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        (side(f64::max), side(f64::min))
+    }
+
+    /// Over every head of the two-head models, the mass on the position it reads most.
+    pub fn own_mass(&self) -> Summary {
+        Summary::of(
+            &self
+                .two
+                .iter()
+                .flat_map(|t| t.mass.iter().map(|m| m[0].max(m[1])))
+                .collect::<Vec<_>>(),
+        )
+    }
+}
+
+/// Accuracy summary of a model's runs.
+pub fn accuracy(runs: &[Trained]) -> Summary {
+    Summary::of(&runs.iter().map(|t| t.accuracy).collect::<Vec<_>>())
+}
+
+/// The book-size findings, computed once per process.
+pub fn book() -> &'static Findings {
+    static FINDINGS: OnceLock<Findings> = OnceLock::new();
+    FINDINGS.get_or_init(Findings::run)
+}
+
+/// The numbers chapter 3 quotes from this experiment.
+pub fn measures() -> Vec<Measure> {
+    let f = book();
+    let (major, minor) = f.single_mixture();
+    vec![
+        Measure::new("ch03.both_vocab", TASK.vocab.to_string()),
+        Measure::new("ch03.both_classes", TASK.classes().to_string()),
+        Measure::new("ch03.both_context", TASK.context.to_string()),
+        Measure::new("ch03.both_d", TASK.d.to_string()),
+        Measure::new("ch03.both_half", (TASK.d / 2).to_string()),
+        Measure::new("ch03.both_steps", SCHEDULE.steps.to_string()),
+        Measure::new("ch03.both_seeds", SEEDS.to_string()),
+        Measure::new("ch03.both_split_at", SPLIT.to_string()),
+        Measure::new("ch03.both_acc_one", pm(accuracy(&f.one), 2)),
+        Measure::new("ch03.both_acc_two", pm(accuracy(&f.two), 2)),
+        Measure::new("ch03.both_splits", f.splits().to_string()),
+        Measure::new("ch03.both_own", pm(f.own_mass(), 2)),
+        Measure::new("ch03.both_major", pm(major, 2)),
+        Measure::new("ch03.both_minor", pm(minor, 2)),
+        Measure::new("ch03.both_chance", fixed(1.0 / TASK.classes() as f64, 2)),
+    ]
+}
