@@ -1,0 +1,5 @@
+//! The built artifacts: the figures and the rendered book. One test binary,
+//! so the book-size experiments behind both run once per `cargo test`.
+
+mod figures;
+mod rendered;
