@@ -124,16 +124,18 @@ impl Inputs {
         }
     }
 
+    fn softmax(&self) {
+        drop(softmax_attention(&self.q, &self.k, &self.v, self.scale));
+    }
+
+    fn recurrent(&self) {
+        let (q, k, v, g, beta) = (&self.q, &self.k, &self.v, &self.g, &self.beta);
+        drop(kda(q, k, v, g, beta, self.scale, None));
+    }
+
     fn chunked(&self, chunk: usize) {
-        let Inputs {
-            q,
-            k,
-            v,
-            g,
-            beta,
-            scale,
-        } = self;
-        drop(kda_chunked(q, k, v, g, beta, *scale, None, chunk));
+        let (q, k, v, g, beta) = (&self.q, &self.k, &self.v, &self.g, &self.beta);
+        drop(kda_chunked(q, k, v, g, beta, self.scale, None, chunk));
     }
 }
 
@@ -143,17 +145,9 @@ pub fn run(ts: &[usize], ds: &[usize], mut progress: impl FnMut(&Row)) -> Vec<Ro
     for &d in ds {
         for &t in ts {
             let x = Inputs::new(t, d);
-            let Inputs {
-                q,
-                k,
-                v,
-                g,
-                beta,
-                scale,
-            } = &x;
             let seconds = median_seconds(repeats(t), 3, |i| match i {
-                0 => drop(softmax_attention(q, k, v, *scale)),
-                1 => drop(kda(q, k, v, g, beta, *scale, None)),
+                0 => x.softmax(),
+                1 => x.recurrent(),
                 _ => x.chunked(CHUNK),
             });
             let timed = [

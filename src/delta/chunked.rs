@@ -88,7 +88,7 @@ pub fn kda_chunked(
 ///
 /// ```
 /// use attention_geometry::delta::{kda_chunked_with, DecayForm};
-/// use nalgebra::{DMatrix, DMatrixView, DVector, Dyn};
+/// use nalgebra::{DMatrix, DVector};
 /// let (t, d) = (64, 2);
 /// let x = DMatrix::from_element(t, d, 0.5);
 /// let g = DMatrix::from_element(t, d, -20.0); // the chunk decays to e^-1280
@@ -287,25 +287,21 @@ impl Chunk {
             let (k_col, q_col) = self.kq.as_mut_slice()[d * 2 * l..(d + 1) * 2 * l].split_at_mut(l);
             let inv_col = &mut self.k_inv.as_mut_slice()[d * l..(d + 1) * l];
             let last_col = &mut self.k_last.as_mut_slice()[d * l..(d + 1) * l];
-            if factorise {
-                // e^{−Γ_r} = 1 / e^{Γ_r} and e^{Γ_last − Γ_r} = e^{Γ_last} e^{−Γ_r}, all finite here
-                for r in 0..l {
-                    let e = gamma_d[r].exp();
-                    let inv = k_col[r] / e;
-                    inv_col[r] = inv;
-                    last_col[r] = inv * decay_last;
-                    k_col[r] *= e;
-                    q_col[r] *= scale * e;
-                }
-            } else {
+            if !factorise {
                 self.slow.push(d);
-                inv_col.fill(0.0);
-                for r in 0..l {
+            }
+            for r in 0..l {
+                let e = gamma_d[r].exp();
+                if factorise {
+                    // e^{−Γ_r} = 1 / e^{Γ_r} and e^{Γ_last − Γ_r} = e^{Γ_last} e^{−Γ_r}, all finite here
+                    inv_col[r] = k_col[r] / e;
+                    last_col[r] = inv_col[r] * decay_last;
+                } else {
+                    inv_col[r] = 0.0;
                     last_col[r] = k_col[r] * (last - gamma_d[r]).exp();
-                    let e = gamma_d[r].exp();
-                    k_col[r] *= e;
-                    q_col[r] *= scale * e;
                 }
+                k_col[r] *= e;
+                q_col[r] *= scale * e;
             }
         }
         // factorised channels: A[r, j] = Σ_d (x_r[d] e^{Γ_r[d]}) (k_j[d] e^{−Γ_j[d]})
