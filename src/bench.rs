@@ -27,7 +27,7 @@ pub fn measures() -> Vec<Measure> {
     let sweep: Vec<String> = CHUNK_SWEEP.iter().map(|c| c.to_string()).collect();
     let (last, rest) = sweep.split_last().expect("the sweep is not empty");
     vec![
-        Measure::new("bench.chunk", CHUNK.to_string()),
+        Measure::new("chunk", CHUNK.to_string()),
         Measure::new(
             "bench.chunk_sweep",
             format!("{} and {last}", rest.join(", ")),

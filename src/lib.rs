@@ -13,6 +13,7 @@ pub mod absorption;
 pub mod attention;
 pub mod attribution;
 pub mod bench;
+pub mod claim;
 pub mod coverage;
 pub mod delta;
 pub mod fixed_point;

@@ -1,8 +1,9 @@
-//! Measured numbers for the prose. A chapter writes `{{measure ch01.rho_untied}}`
-//! and the renderer puts in the value its experiment computed, so no number
-//! in the book is typed by hand. Introduced in chapter 1.
+//! Measured numbers for the prose, and how they are written. A chapter writes
+//! `{{measure ch01.rho_untied}}` and the renderer puts in the value its
+//! experiment computed, so no number in the book is typed by hand; the
+//! registry of every chapter's measures is [`crate::experiment::measures`].
+//! Introduced in chapter 1.
 
-use crate::experiment;
 use crate::stats::Summary;
 
 /// One quoted number: its key and its text.
@@ -19,22 +20,6 @@ impl Measure {
             value: value.into(),
         }
     }
-}
-
-/// Every chapter's measures, in chapter order, then the bench's settings.
-pub fn all() -> Vec<Measure> {
-    let chapters: &[fn() -> Vec<Measure>] = &[
-        experiment::mismatch::measures,
-        experiment::coverage::measures,
-        experiment::heads::measures,
-        experiment::specialisation::measures,
-        experiment::relations::measures,
-        experiment::fixed_points::measures,
-        experiment::learning_cost::measures,
-        experiment::delta::measures,
-        crate::bench::measures,
-    ];
-    chapters.iter().flat_map(|f| f()).collect()
 }
 
 /// `x` with `digits` decimals; `-0.00` is written `0.00`.

@@ -27,7 +27,7 @@ pub fn render(root: &Path, dest: Option<&Path>) -> std::result::Result<PathBuf, 
             config.build.build_dir = d.to_path_buf();
         }
         let mut book = MDBook::load_with_config(root, config)?;
-        book.with_preprocessor(Measures(crate::measure::all()));
+        book.with_preprocessor(Measures(crate::experiment::measures()));
         book.with_preprocessor(Katex);
         book.build()?;
         Ok(book.build_dir_for("html").join("index.html"))

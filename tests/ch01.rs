@@ -1,6 +1,6 @@
 //! Chapter 1's verdict, checked on the book-size findings the prose quotes.
 
-use attention_geometry::experiment::mismatch::{BOOK, Coupling, book};
+use attention_geometry::experiment::coordinate_mismatch::{BOOK, Coupling, book};
 use attention_geometry::stats::mean;
 
 #[test]

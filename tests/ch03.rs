@@ -1,6 +1,8 @@
 //! Chapter 3's verdict, checked on the book-size findings the prose quotes.
 
-use attention_geometry::experiment::heads::{H, RANDOM_HEADS, SPLITS, Task, V, book, total_widths};
+use attention_geometry::experiment::multi_head::{
+    H, RANDOM_HEADS, SPLITS, Task, V, book, total_widths,
+};
 use attention_geometry::stats::Summary;
 
 #[test]
@@ -62,7 +64,7 @@ fn trained_accuracy_falls_as_a_fixed_width_is_split_into_narrower_heads() {
 
 #[test]
 fn trained_pairs_of_heads_split_two_relations_and_one_head_mixes_them() {
-    use attention_geometry::experiment::specialisation::{SEEDS, accuracy, book};
+    use attention_geometry::experiment::multi_head::specialisation::{SEEDS, accuracy, book};
     let f = book();
     let (one, two) = (accuracy(&f.one), accuracy(&f.two));
     // the pair is more accurate, the single head far above chance

@@ -1,6 +1,6 @@
 //! Chapter 7's verdict, checked on the book-size findings the prose quotes.
 
-use attention_geometry::experiment::delta::{
+use attention_geometry::experiment::delta_attention::{
     CAPACITY_D, Write, book, crossover, hybrid_cache_saving,
 };
 

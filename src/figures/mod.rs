@@ -1,4 +1,5 @@
-//! The book's figures: one module per chapter with the functions that draw
+//! The book's figures: one module per chapter (named as in [`crate::experiment`])
+//! with the functions that draw
 //! them, a registry (name → function), and atomic writing and checking.
 //!
 //! Figures read their data from [`crate::experiment`]; nothing here computes
@@ -8,13 +9,13 @@
 pub mod bench;
 pub mod style;
 
-mod ch01;
-mod ch02;
-mod ch03;
-mod ch04;
-mod ch05;
-mod ch06;
-mod ch07;
+mod coordinate_mismatch;
+mod coverage;
+mod delta_attention;
+mod fixed_points;
+mod learning_cost;
+mod multi_head;
+mod relations;
 
 use std::fs;
 use std::io::Write;
@@ -46,13 +47,13 @@ impl Figure {
 /// Every figure of the book, in chapter order.
 pub fn registry() -> Vec<Figure> {
     [
-        ch01::FIGURES,
-        ch02::FIGURES,
-        ch03::FIGURES,
-        ch04::FIGURES,
-        ch05::FIGURES,
-        ch06::FIGURES,
-        ch07::FIGURES,
+        coordinate_mismatch::FIGURES,
+        coverage::FIGURES,
+        multi_head::FIGURES,
+        relations::FIGURES,
+        fixed_points::FIGURES,
+        learning_cost::FIGURES,
+        delta_attention::FIGURES,
     ]
     .concat()
 }

@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use super::par_map;
+use crate::experiment::par_map;
 use crate::measure::{Measure, fixed, pm};
 use crate::projection::symmetric_share;
 use crate::random::seeded;
@@ -423,70 +423,66 @@ pub fn measures() -> Vec<Measure> {
     let f = book();
     let s = f.setup;
     let mut m = vec![
-        Measure::new("ch06.seeds", s.seeds.to_string()),
-        Measure::new("ch06.tuning_seeds", s.tuning_seeds.to_string()),
-        Measure::new("ch06.tuning_first", TUNING_SEED.to_string()),
+        Measure::new("seeds", s.seeds.to_string()),
+        Measure::new("tuning_seeds", s.tuning_seeds.to_string()),
+        Measure::new("tuning_first", TUNING_SEED.to_string()),
         Measure::new(
-            "ch06.tuning_last",
+            "tuning_last",
             (TUNING_SEED + s.tuning_seeds - 1).to_string(),
         ),
-        Measure::new("ch06.d", s.d.to_string()),
-        Measure::new("ch06.vocab", s.vocab.to_string()),
-        Measure::new("ch06.context", s.context.to_string()),
-        Measure::new("ch06.steps", s.steps.to_string()),
-        Measure::new("ch06.batch", s.batch.to_string()),
-        Measure::new("ch06.eval_every", s.eval_every.to_string()),
-        Measure::new("ch06.test", s.test.to_string()),
-        Measure::new("ch06.threshold", fixed(s.threshold, 2)),
-        Measure::new("ch06.chance", fixed(1.0 / s.vocab as f64, 3)),
+        Measure::new("d", s.d.to_string()),
+        Measure::new("vocab", s.vocab.to_string()),
+        Measure::new("context", s.context.to_string()),
+        Measure::new("steps", s.steps.to_string()),
+        Measure::new("batch", s.batch.to_string()),
+        Measure::new("eval_every", s.eval_every.to_string()),
+        Measure::new("test", s.test.to_string()),
+        Measure::new("threshold", fixed(s.threshold, 2)),
+        Measure::new("chance", fixed(1.0 / s.vocab as f64, 3)),
         Measure::new(
-            "ch06.lrs",
+            "lrs",
             LRS.iter()
                 .map(|l| l.to_string())
                 .collect::<Vec<_>>()
                 .join(", "),
         ),
-        Measure::new("ch06.n_small", s.examples[0].to_string()),
-        Measure::new("ch06.n_large", s.examples[1].to_string()),
+        Measure::new("n_small", s.examples[0].to_string()),
+        Measure::new("n_large", s.examples[1].to_string()),
     ];
     for a in &f.arms {
         let key = format!("{}_{}_{}", a.relation.name(), a.qk.name(), a.variant.name());
         let (med, lo, hi) = a.median_steps(s);
+        m.push(Measure::new(format!("steps_{key}"), steps_text(s, med)));
         m.push(Measure::new(
-            format!("ch06.steps_{key}"),
-            steps_text(s, med),
-        ));
-        m.push(Measure::new(
-            format!("ch06.ci_{key}"),
+            format!("ci_{key}"),
             format!("[{}, {}]", steps_text(s, lo), steps_text(s, hi)),
         ));
         m.push(Measure::new(
-            format!("ch06.reached_{key}"),
+            format!("reached_{key}"),
             format!("{}/{}", a.reached(), a.runs.len()),
         ));
-        m.push(Measure::new(format!("ch06.acc_{key}"), pm(a.accuracy(), 2)));
-        m.push(Measure::new(format!("ch06.lr_{key}"), a.lr.to_string()));
+        m.push(Measure::new(format!("acc_{key}"), pm(a.accuracy(), 2)));
+        m.push(Measure::new(format!("lr_{key}"), a.lr.to_string()));
         if a.variant == Variant::Clean {
             let rho = a.curve(|r| &r.rho);
             let share = a.curve(|r| &r.symmetric_share);
             let (first, last) = (0, rho.len() - 1);
+            m.push(Measure::new(format!("rho0_{key}"), fixed(rho[first].0, 2)));
+            m.push(Measure::new(format!("rho_{key}"), fixed(rho[last].0, 2)));
             m.push(Measure::new(
-                format!("ch06.rho0_{key}"),
-                fixed(rho[first].0, 2),
-            ));
-            m.push(Measure::new(
-                format!("ch06.rho_{key}"),
-                fixed(rho[last].0, 2),
-            ));
-            m.push(Measure::new(
-                format!("ch06.share0_{key}"),
+                format!("share0_{key}"),
                 fixed(share[first].0, 2),
             ));
             m.push(Measure::new(
-                format!("ch06.share_{key}"),
+                format!("share_{key}"),
                 fixed(share[last].0, 2),
             ));
         }
     }
     m
+}
+
+/// The chapter's claims, ids local to the chapter.
+pub fn claims() -> Vec<crate::claim::Claim> {
+    Vec::new()
 }

@@ -4,7 +4,9 @@ use plotters::prelude::*;
 
 use super::style::{Canvas, band, color, error_bar, legend, span, svg, text};
 use super::{DrawError, Figure};
-use crate::experiment::mismatch::{BOOK, Coupling, SEEDS, Trial, book, pairs, plane, spectrum};
+use crate::experiment::coordinate_mismatch::{
+    BOOK, Coupling, SEEDS, Trial, book, pairs, plane, spectrum,
+};
 use crate::stats::{histogram, spearman};
 
 pub const FIGURES: &[Figure] = &[

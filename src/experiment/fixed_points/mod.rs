@@ -6,9 +6,9 @@ use std::sync::OnceLock;
 
 use nalgebra::{DMatrix, DVector};
 
-use super::par_map;
 use crate::absorption::{Mechanism, constructed, successor_accuracy};
 use crate::attention::Head;
+use crate::experiment::par_map;
 use crate::fixed_point::{
     TiedLayer, Variant, collapse, hopfield_energy, hopfield_update, lagrangian, residual, solve,
 };
@@ -383,14 +383,14 @@ pub fn measures() -> Vec<Measure> {
     let f = book();
     let last = BOOK.steps - 1;
     let mut m = vec![
-        Measure::new("ch05.seeds", SEEDS.to_string()),
-        Measure::new("ch05.n", BOOK.n.to_string()),
-        Measure::new("ch05.d", BOOK.d.to_string()),
-        Measure::new("ch05.steps", BOOK.steps.to_string()),
-        Measure::new("ch05.c", fixed(BOOK.contraction, 1)),
-        Measure::new("ch05.hopfield_beta", fixed(HOPFIELD_BETA, 2)),
-        Measure::new("ch05.hopfield_steps", HOPFIELD_STEPS.to_string()),
-        Measure::new("ch05.successor_d", SUCCESSOR_D.to_string()),
+        Measure::new("seeds", SEEDS.to_string()),
+        Measure::new("n", BOOK.n.to_string()),
+        Measure::new("d", BOOK.d.to_string()),
+        Measure::new("steps", BOOK.steps.to_string()),
+        Measure::new("c", fixed(BOOK.contraction, 1)),
+        Measure::new("hopfield_beta", fixed(HOPFIELD_BETA, 2)),
+        Measure::new("hopfield_steps", HOPFIELD_STEPS.to_string()),
+        Measure::new("successor_d", SUCCESSOR_D.to_string()),
     ];
     for v in Variant::ALL {
         let name = v.name();
@@ -413,18 +413,18 @@ pub fn measures() -> Vec<Measure> {
                 p,
             )
         };
-        m.push(Measure::new(format!("ch05.residual_{name}"), sci(res(0.5))));
+        m.push(Measure::new(format!("residual_{name}"), sci(res(0.5))));
         m.push(Measure::new(
-            format!("ch05.residual_{name}_range"),
+            format!("residual_{name}_range"),
             format!("{} – {}", sci(res(0.1)), sci(res(0.9))),
         ));
-        m.push(Measure::new(format!("ch05.collapse_{name}"), sci(col(0.5))));
+        m.push(Measure::new(format!("collapse_{name}"), sci(col(0.5))));
         m.push(Measure::new(
-            format!("ch05.collapse_{name}_range"),
+            format!("collapse_{name}_range"),
             format!("{} – {}", sci(col(0.1)), sci(col(0.9))),
         ));
         m.push(Measure::new(
-            format!("ch05.converged_{name}"),
+            format!("converged_{name}"),
             fixed(share(runs.iter().map(|t| t.residual[last] < 1e-12)), 2),
         ));
     }
@@ -434,42 +434,39 @@ pub fn measures() -> Vec<Measure> {
         .iter()
         .map(|t| (t.residual[20] / t.residual[5]).powf(1.0 / 15.0))
         .collect();
-    m.push(Measure::new(
-        "ch05.injected_rate",
-        pm(Summary::of(&rates), 2),
-    ));
+    m.push(Measure::new("injected_rate", pm(Summary::of(&rates), 2)));
     let eq = &f.equilibria;
     m.push(Measure::new(
-        "ch05.data_residual",
+        "data_residual",
         pm(
             Summary::of(&eq.iter().map(|e| e.data_residual).collect::<Vec<_>>()),
             2,
         ),
     ));
     m.push(Measure::new(
-        "ch05.distance",
+        "distance",
         pm(
             Summary::of(&eq.iter().map(|e| e.distance).collect::<Vec<_>>()),
             2,
         ),
     ));
     m.push(Measure::new(
-        "ch05.hidden_residual_max",
+        "hidden_residual_max",
         sci(eq.iter().map(|e| e.hidden_residual).fold(0.0, f64::max)),
     ));
     m.push(Measure::new(
-        "ch05.solve_steps",
+        "solve_steps",
         pm(
             Summary::of(&eq.iter().map(|e| e.steps as f64).collect::<Vec<_>>()),
             1,
         ),
     ));
     m.push(Measure::new(
-        "ch05.constraint_max",
+        "constraint_max",
         fixed(eq.iter().map(|e| e.constraint).fold(0.0, f64::max), 2),
     ));
     m.push(Measure::new(
-        "ch05.tied_max_rise",
+        "tied_max_rise",
         sci(f
             .tied_energy
             .iter()
@@ -477,97 +474,94 @@ pub fn measures() -> Vec<Measure> {
             .fold(f64::NEG_INFINITY, f64::max)),
     ));
     m.push(Measure::new(
-        "ch05.untied_rises",
+        "untied_rises",
         fixed(
             share(f.untied_energy.iter().map(|r| r.max_rise() > 1e-9)),
             2,
         ),
     ));
     m.push(Measure::new(
-        "ch05.tied_settled",
+        "tied_settled",
         fixed(share(f.tied_energy.iter().map(|r| r.last_step < 1e-6)), 2),
     ));
     m.push(Measure::new(
-        "ch05.untied_settled",
+        "untied_settled",
         fixed(share(f.untied_energy.iter().map(|r| r.last_step < 1e-6)), 2),
     ));
     for mech in Mechanism::ALL {
         m.push(Measure::new(
-            format!("ch05.acc_{}", mech.name()),
+            format!("acc_{}", mech.name()),
             pm(f.mechanism(mech), 2),
         ));
     }
     let ab = &f.absorption;
     m.push(Measure::new(
-        "ch05.random_tied",
+        "random_tied",
         pm(
             Summary::of(&ab.iter().map(|a| a.random_tied).collect::<Vec<_>>()),
             2,
         ),
     ));
     m.push(Measure::new(
-        "ch05.random_untied",
+        "random_untied",
         pm(
             Summary::of(&ab.iter().map(|a| a.random_untied).collect::<Vec<_>>()),
             2,
         ),
     ));
     m.push(Measure::new(
-        "ch05.random_tied_solved",
+        "random_tied_solved",
         fixed(share(ab.iter().map(|a| a.random_tied == 1.0)), 2),
     ));
     m.push(Measure::new(
-        "ch05.random_untied_solved",
+        "random_untied_solved",
         fixed(share(ab.iter().map(|a| a.random_untied == 1.0)), 2),
     ));
     m.push(Measure::new(
-        "ch05.tied_asymmetry",
+        "tied_asymmetry",
         sci(ab.iter().map(|a| a.tied_asymmetry).fold(0.0, f64::max)),
     ));
-    m.push(Measure::new("ch05.train_seeds", TRAIN_SEEDS.to_string()));
+    m.push(Measure::new("train_seeds", TRAIN_SEEDS.to_string()));
     m.push(Measure::new(
-        "ch05.train_steps",
+        "train_steps",
         TRAIN_SCHEDULE.steps.to_string(),
     ));
     m.push(Measure::new(
-        "ch05.train_batch",
+        "train_batch",
         TRAIN_SCHEDULE.batch.to_string(),
     ));
+    m.push(Measure::new("train_vocab", TRAIN_TASK.vocab.to_string()));
     m.push(Measure::new(
-        "ch05.train_vocab",
-        TRAIN_TASK.vocab.to_string(),
-    ));
-    m.push(Measure::new(
-        "ch05.train_context",
+        "train_context",
         TRAIN_TASK.context.to_string(),
     ));
     m.push(Measure::new(
-        "ch05.train_chance",
+        "train_chance",
         fixed(1.0 / TRAIN_TASK.vocab as f64, 3),
     ));
-    m.push(Measure::new("ch05.train_early", TRAIN_EARLY.to_string()));
-    m.push(Measure::new("ch05.train_lr", TRAIN_SCHEDULE.lr.to_string()));
-    m.push(Measure::new("ch05.solved", SOLVED.to_string()));
+    m.push(Measure::new("train_early", TRAIN_EARLY.to_string()));
+    m.push(Measure::new("train_lr", TRAIN_SCHEDULE.lr.to_string()));
+    m.push(Measure::new("solved", SOLVED.to_string()));
     for (a, key) in TRAINED_KEYS.iter().enumerate() {
         m.push(Measure::new(
-            format!("ch05.trained_{key}"),
+            format!("trained_{key}"),
             pm(f.trained_accuracy(a, TRAIN_EARLY), 2),
         ));
         m.push(Measure::new(
-            format!("ch05.trained_{key}_final"),
+            format!("trained_{key}_final"),
             pm(f.trained_accuracy(a, TRAIN_SCHEDULE.steps), 2),
         ));
     }
     m.push(Measure::new(
-        "ch05.trained_tied_solved",
+        "trained_tied_solved",
         f.trained_solved(TIED).to_string(),
     ));
     m.push(Measure::new(
-        "ch05.trained_tied_runs",
+        "trained_tied_runs",
         (TIED.len() as u64 * TRAIN_SEEDS).to_string(),
     ));
     m.push(Measure::new(
-        "ch05.trained_untied_solved",
+        "trained_untied_solved",
         f.trained_solved([UNTIED]).to_string(),
     ));
     m
@@ -586,3 +580,8 @@ const TRAINED_KEYS: [&str; 5] = [
     "two_layers",
     "untied_head",
 ];
+
+/// The chapter's claims, ids local to the chapter.
+pub fn claims() -> Vec<crate::claim::Claim> {
+    Vec::new()
+}

@@ -9,7 +9,7 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::delta::{beta_from_logits, effective_weights, l2_normalize};
 
-use super::par_map;
+use crate::experiment::par_map;
 use crate::measure::{Measure, fixed, pm};
 use crate::random::{gaussian, seeded};
 use crate::relation::{
@@ -289,24 +289,24 @@ pub fn measures() -> Vec<Measure> {
     let l = f.laws;
     let layers = BOOK.layers;
     let mut m = vec![
-        Measure::new("ch04.instances", INSTANCES.to_string()),
-        Measure::new("ch04.tolerance", sci(TOLERANCE)),
-        Measure::new("ch04.law_identity", sci(l.identity)),
-        Measure::new("ch04.law_rowsum", sci(l.row_sum)),
-        Measure::new("ch04.law_assoc", sci(l.associativity)),
-        Measure::new("ch04.law_min", sci(l.min_entry)),
-        Measure::new("ch04.law_closed", l.closed.to_string()),
-        Measure::new("ch04.seeds", SEEDS.to_string()),
-        Measure::new("ch04.n", BOOK.n.to_string()),
-        Measure::new("ch04.d", BOOK.d.to_string()),
-        Measure::new("ch04.layers", layers.to_string()),
-        Measure::new("ch04.sharpness", fixed(BOOK.sharpness, 0)),
-        Measure::new("ch04.prefix", BOOK.prefix.to_string()),
-        Measure::new("ch04.suffix", (BOOK.n - BOOK.prefix).to_string()),
-        Measure::new("ch04.rho_raw", pm(f.summary(|t| t.rho_raw), 2)),
-        Measure::new("ch04.rho_rollout", pm(f.summary(|t| t.rho_rollout), 2)),
+        Measure::new("instances", INSTANCES.to_string()),
+        Measure::new("tolerance", sci(TOLERANCE)),
+        Measure::new("law_identity", sci(l.identity)),
+        Measure::new("law_rowsum", sci(l.row_sum)),
+        Measure::new("law_assoc", sci(l.associativity)),
+        Measure::new("law_min", sci(l.min_entry)),
+        Measure::new("law_closed", l.closed.to_string()),
+        Measure::new("seeds", SEEDS.to_string()),
+        Measure::new("n", BOOK.n.to_string()),
+        Measure::new("d", BOOK.d.to_string()),
+        Measure::new("layers", layers.to_string()),
+        Measure::new("sharpness", fixed(BOOK.sharpness, 0)),
+        Measure::new("prefix", BOOK.prefix.to_string()),
+        Measure::new("suffix", (BOOK.n - BOOK.prefix).to_string()),
+        Measure::new("rho_raw", pm(f.summary(|t| t.rho_raw), 2)),
+        Measure::new("rho_rollout", pm(f.summary(|t| t.rho_rollout), 2)),
         Measure::new(
-            "ch04.rollout_wins",
+            "rollout_wins",
             fixed(
                 f.trials
                     .iter()
@@ -317,25 +317,22 @@ pub fn measures() -> Vec<Measure> {
             ),
         ),
         Measure::new(
-            "ch04.turnover_chance",
+            "turnover_chance",
             fixed(1.0 - 1.0 / (BOOK.n - BOOK.prefix) as f64, 2),
         ),
+        Measure::new("turnover_rollout", pm(f.summary(|t| t.turnover[layers]), 2)),
+        Measure::new("delta_t", DELTA_T.to_string()),
+        Measure::new("delta_k", DELTA_K.to_string()),
         Measure::new(
-            "ch04.turnover_rollout",
-            pm(f.summary(|t| t.turnover[layers]), 2),
-        ),
-        Measure::new("ch04.delta_t", DELTA_T.to_string()),
-        Measure::new("ch04.delta_k", DELTA_K.to_string()),
-        Measure::new(
-            "ch04.delta_negative",
+            "delta_negative",
             pm(f.delta_summary(|t| t.delta_negative), 2),
         ),
         Measure::new(
-            "ch04.linear_negative",
+            "linear_negative",
             pm(f.delta_summary(|t| t.linear_negative), 2),
         ),
         Measure::new(
-            "ch04.delta_min",
+            "delta_min",
             fixed(
                 f.delta
                     .iter()
@@ -345,21 +342,26 @@ pub fn measures() -> Vec<Measure> {
             ),
         ),
         Measure::new(
-            "ch04.delta_rowsum_gap",
+            "delta_rowsum_gap",
             pm(f.delta_summary(|t| t.row_sum_gap), 2),
         ),
     ];
     for l in 0..layers {
         m.push(Measure::new(
-            format!("ch04.turnover_layer{}", l + 1),
+            format!("turnover_layer{}", l + 1),
             pm(f.summary(|t| t.turnover[l]), 2),
         ));
     }
     for l in 1..layers {
         m.push(Measure::new(
-            format!("ch04.path_tv_layer{}", l + 1),
+            format!("path_tv_layer{}", l + 1),
             pm(f.summary(|t| t.path_tv[l - 1]), 2),
         ));
     }
     m
+}
+
+/// The chapter's claims, ids local to the chapter.
+pub fn claims() -> Vec<crate::claim::Claim> {
+    Vec::new()
 }

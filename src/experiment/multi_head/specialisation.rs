@@ -13,7 +13,7 @@
 
 use std::sync::OnceLock;
 
-use super::par_map;
+use crate::experiment::par_map;
 use crate::measure::{Measure, fixed, pm};
 use crate::stats::Summary;
 use crate::train::{self, Config, Qk, Relation, Schedule, Task};
@@ -164,20 +164,20 @@ pub fn measures() -> Vec<Measure> {
     let f = book();
     let (major, minor) = f.single_mixture();
     vec![
-        Measure::new("ch03.both_vocab", TASK.vocab.to_string()),
-        Measure::new("ch03.both_classes", TASK.classes().to_string()),
-        Measure::new("ch03.both_context", TASK.context.to_string()),
-        Measure::new("ch03.both_d", TASK.d.to_string()),
-        Measure::new("ch03.both_half", (TASK.d / 2).to_string()),
-        Measure::new("ch03.both_steps", SCHEDULE.steps.to_string()),
-        Measure::new("ch03.both_seeds", SEEDS.to_string()),
-        Measure::new("ch03.both_split_at", SPLIT.to_string()),
-        Measure::new("ch03.both_acc_one", pm(accuracy(&f.one), 2)),
-        Measure::new("ch03.both_acc_two", pm(accuracy(&f.two), 2)),
-        Measure::new("ch03.both_splits", f.splits().to_string()),
-        Measure::new("ch03.both_own", pm(f.own_mass(), 2)),
-        Measure::new("ch03.both_major", pm(major, 2)),
-        Measure::new("ch03.both_minor", pm(minor, 2)),
-        Measure::new("ch03.both_chance", fixed(1.0 / TASK.classes() as f64, 2)),
+        Measure::new("both_vocab", TASK.vocab.to_string()),
+        Measure::new("both_classes", TASK.classes().to_string()),
+        Measure::new("both_context", TASK.context.to_string()),
+        Measure::new("both_d", TASK.d.to_string()),
+        Measure::new("both_half", (TASK.d / 2).to_string()),
+        Measure::new("both_steps", SCHEDULE.steps.to_string()),
+        Measure::new("both_seeds", SEEDS.to_string()),
+        Measure::new("both_split_at", SPLIT.to_string()),
+        Measure::new("both_acc_one", pm(accuracy(&f.one), 2)),
+        Measure::new("both_acc_two", pm(accuracy(&f.two), 2)),
+        Measure::new("both_splits", f.splits().to_string()),
+        Measure::new("both_own", pm(f.own_mass(), 2)),
+        Measure::new("both_major", pm(major, 2)),
+        Measure::new("both_minor", pm(minor, 2)),
+        Measure::new("both_chance", fixed(1.0 / TASK.classes() as f64, 2)),
     ]
 }

@@ -276,40 +276,42 @@ pub fn book() -> &'static Findings {
 pub fn measures() -> Vec<Measure> {
     let f = book();
     let mut m = vec![
-        Measure::new("ch01.seeds", SEEDS.to_string()),
-        Measure::new("ch01.n", BOOK.n.to_string()),
-        Measure::new("ch01.d", BOOK.d.to_string()),
-        Measure::new("ch01.k", BOOK.k.to_string()),
-        Measure::new(
-            "ch01.knn_chance",
-            fixed(BOOK.k as f64 / (BOOK.n - 1) as f64, 2),
-        ),
-        Measure::new("ch01.shift_full", fixed(mean(&f.shift_full), 3)),
-        Measure::new("ch01.shift_collapsed", fixed(mean(&f.shift_collapsed), 3)),
-        Measure::new("ch01.d_collapsed", (BOOK.d / 4).to_string()),
+        Measure::new("seeds", SEEDS.to_string()),
+        Measure::new("n", BOOK.n.to_string()),
+        Measure::new("d", BOOK.d.to_string()),
+        Measure::new("k", BOOK.k.to_string()),
+        Measure::new("knn_chance", fixed(BOOK.k as f64 / (BOOK.n - 1) as f64, 2)),
+        Measure::new("shift_full", fixed(mean(&f.shift_full), 3)),
+        Measure::new("shift_collapsed", fixed(mean(&f.shift_collapsed), 3)),
+        Measure::new("d_collapsed", (BOOK.d / 4).to_string()),
     ];
     for s in &f.surveys {
         let c = s.coupling.name();
         m.push(Measure::new(
-            format!("ch01.rho_{c}"),
+            format!("rho_{c}"),
             pm(s.summary(|t| t.rho), 2),
         ));
         m.push(Measure::new(
-            format!("ch01.knn_{c}"),
+            format!("knn_{c}"),
             pm(s.summary(|t| t.knn), 2),
         ));
         m.push(Measure::new(
-            format!("ch01.self_{c}"),
+            format!("self_{c}"),
             pm(s.summary(|t| t.self_match), 2),
         ));
         m.push(Measure::new(
-            format!("ch01.sym_{c}"),
+            format!("sym_{c}"),
             pm(s.summary(|t| t.symmetric_share), 2),
         ));
         m.push(Measure::new(
-            format!("ch01.neg_{c}"),
+            format!("neg_{c}"),
             pm(s.summary(|t| t.negative_eigenvalues), 2),
         ));
     }
     m
+}
+
+/// The chapter's claims, ids local to the chapter.
+pub fn claims() -> Vec<crate::claim::Claim> {
+    Vec::new()
 }

@@ -5,7 +5,7 @@ use plotters::prelude::*;
 use super::style::{Shading, band, color, heatmap, legend, marked_line, span, svg, text};
 use super::{DrawError, Figure};
 use crate::delta::{flops_chunked, flops_recurrent, flops_softmax};
-use crate::experiment::delta::{
+use crate::experiment::delta_attention::{
     ALPHAS, CAPACITY_D, CAPACITY_N, COST_C, COST_D, SEEDS, WEIGHTS_T, Write, book, chunk_picture,
     cost_lengths, crossover, token_weights,
 };

@@ -6,10 +6,10 @@ use std::sync::OnceLock;
 
 use nalgebra::{DMatrix, DVector};
 
-use super::par_map;
 use crate::attention::Head;
 use crate::attribution::{carried_norms, equivalent_weights, leave_one_out, swap_ov};
 use crate::coverage::{Pieces, ReluNet, head_jacobian, influence, linear_pieces};
+use crate::experiment::par_map;
 use crate::measure::{Measure, fixed, pm};
 use crate::random::{gaussian, seeded};
 use crate::stats::{Summary, mean, spearman};
@@ -396,31 +396,31 @@ pub fn measures() -> Vec<Measure> {
     let small = 4; // ε = 10^-2
     let (relu_small, head_small) = f.changed(small);
     let mut m = vec![
-        Measure::new("ch02.seeds", SEEDS.to_string()),
-        Measure::new("ch02.grid", GRID.to_string()),
-        Measure::new("ch02.piece_seeds", PIECE_SEEDS.to_string()),
-        Measure::new("ch02.window", fixed(WINDOW, 0)),
-        Measure::new("ch02.n", BOOK.n.to_string()),
-        Measure::new("ch02.d", BOOK.d.to_string()),
-        Measure::new("ch02.d_head", BOOK.d_head.to_string()),
-        Measure::new("ch02.small_n", SMALL.n.to_string()),
-        Measure::new("ch02.small_d", SMALL.d.to_string()),
-        Measure::new("ch02.eps_small", format!("{}", eps[small])),
-        Measure::new("ch02.relu_changed_small", fixed(relu_small, 2)),
-        Measure::new("ch02.head_changed_small", fixed(head_small, 2)),
+        Measure::new("seeds", SEEDS.to_string()),
+        Measure::new("grid", GRID.to_string()),
+        Measure::new("piece_seeds", PIECE_SEEDS.to_string()),
+        Measure::new("window", fixed(WINDOW, 0)),
+        Measure::new("n", BOOK.n.to_string()),
+        Measure::new("d", BOOK.d.to_string()),
+        Measure::new("d_head", BOOK.d_head.to_string()),
+        Measure::new("small_n", SMALL.n.to_string()),
+        Measure::new("small_d", SMALL.d.to_string()),
+        Measure::new("eps_small", format!("{}", eps[small])),
+        Measure::new("relu_changed_small", fixed(relu_small, 2)),
+        Measure::new("head_changed_small", fixed(head_small, 2)),
         Measure::new(
-            "ch02.head_drift_small",
+            "head_drift_small",
             pm(
                 Summary::of(&f.drift.head.iter().map(|r| r[small]).collect::<Vec<_>>()),
                 3,
             ),
         ),
-        Measure::new("ch02.prompt_change", pm(Summary::of(&f.prompt_change), 2)),
-        Measure::new("ch02.pattern_change", pm(Summary::of(&f.pattern_change), 2)),
+        Measure::new("prompt_change", pm(Summary::of(&f.prompt_change), 2)),
+        Measure::new("pattern_change", pm(Summary::of(&f.pattern_change), 2)),
     ];
     for (k, h) in NETS.iter().enumerate() {
         m.push(Measure::new(
-            format!("ch02.pieces_{}", net_name(h).replace('×', "x")),
+            format!("pieces_{}", net_name(h).replace('×', "x")),
             pm(f.count(k), 0),
         ));
     }
@@ -445,18 +445,23 @@ pub fn measures() -> Vec<Measure> {
     for (k, tokens) in Tokens::ALL.iter().enumerate() {
         for (name, field) in fields {
             m.push(Measure::new(
-                format!("ch02.{name}_{}", tokens.name()),
+                format!("{name}_{}", tokens.name()),
                 pm(f.summary(*tokens, field), 2),
             ));
         }
         m.push(Measure::new(
-            format!("ch02.swap_pattern_{}", tokens.name()),
+            format!("swap_pattern_{}", tokens.name()),
             largest(k, |t| t.swap_pattern),
         ));
         m.push(Measure::new(
-            format!("ch02.equivalent_output_{}", tokens.name()),
+            format!("equivalent_output_{}", tokens.name()),
             largest(k, |t| t.equivalent_output),
         ));
     }
     m
+}
+
+/// The chapter's claims, ids local to the chapter.
+pub fn claims() -> Vec<crate::claim::Claim> {
+    Vec::new()
 }

@@ -534,71 +534,62 @@ pub fn measures() -> Vec<Measure> {
     let none = f.decay.none();
     let t_big = 1 << 20;
     let mut m = vec![
-        Measure::new("ch07.seeds", SEEDS.to_string()),
-        Measure::new("ch07.weights_t", WEIGHTS_T.to_string()),
-        Measure::new("ch07.weights_k", WEIGHTS_K.to_string()),
-        Measure::new("ch07.rho_delta", pm(f.weight_summary(|w| w.rho), 2)),
+        Measure::new("seeds", SEEDS.to_string()),
+        Measure::new("weights_t", WEIGHTS_T.to_string()),
+        Measure::new("weights_k", WEIGHTS_K.to_string()),
+        Measure::new("rho_delta", pm(f.weight_summary(|w| w.rho), 2)),
+        Measure::new("flips_delta", pm(f.weight_summary(|w| w.sign_flips), 2)),
+        Measure::new("negative_delta", pm(f.weight_summary(|w| w.negative), 2)),
         Measure::new(
-            "ch07.flips_delta",
-            pm(f.weight_summary(|w| w.sign_flips), 2),
-        ),
-        Measure::new(
-            "ch07.negative_delta",
-            pm(f.weight_summary(|w| w.negative), 2),
-        ),
-        Measure::new(
-            "ch07.negative_similarity",
+            "negative_similarity",
             pm(f.weight_summary(|w| w.negative_similarity), 2),
         ),
-        Measure::new("ch07.capacity_d", CAPACITY_D.to_string()),
-        Measure::new("ch07.overwrite_before", OVERWRITE_BEFORE.to_string()),
-        Measure::new("ch07.overwrite_after", OVERWRITE_AFTER.to_string()),
-        Measure::new("ch07.facts", SLOW.to_string()),
-        Measure::new("ch07.picture_l", PICTURE_L.to_string()),
-        Measure::new("ch07.picture_seeds", (SEEDS / 4).to_string()),
+        Measure::new("capacity_d", CAPACITY_D.to_string()),
+        Measure::new("overwrite_before", OVERWRITE_BEFORE.to_string()),
+        Measure::new("overwrite_after", OVERWRITE_AFTER.to_string()),
+        Measure::new("facts", SLOW.to_string()),
+        Measure::new("picture_l", PICTURE_L.to_string()),
+        Measure::new("picture_seeds", (SEEDS / 4).to_string()),
+        Measure::new("overwrite_additive", pm(f.overwrite_of(Write::Additive), 2)),
+        Measure::new("overwrite_delta", pm(f.overwrite_of(Write::Delta), 2)),
+        Measure::new("decay_none", fixed((none.0 + none.1) / 2.0, 3)),
+        Measure::new("decay_none_slow", fixed(none.0, 3)),
+        Measure::new("decay_none_fast", fixed(none.1, 3)),
+        Measure::new("gdn_alpha", fixed(gdn_alpha, 3)),
+        Measure::new("gdn", fixed((gdn.0 + gdn.1) / 2.0, 3)),
+        Measure::new("gdn_slow", fixed(gdn.0, 3)),
+        Measure::new("gdn_fast", fixed(gdn.1, 3)),
+        Measure::new("kda_alpha_slow", fixed(kda_slow, 3)),
+        Measure::new("kda_alpha_fast", fixed(kda_fast, 3)),
+        Measure::new("kda", fixed((kda_err.0 + kda_err.1) / 2.0, 3)),
+        Measure::new("kda_slow", fixed(kda_err.0, 3)),
+        Measure::new("kda_fast", fixed(kda_err.1, 3)),
+        Measure::new("stream", STREAM.to_string()),
+        Measure::new("chunk_error", sci(f.chunk_error)),
+        Measure::new("chunk_cases", (SEEDS / 4 * 4 * 4).to_string()),
+        Measure::new("difference_error", sci(f.difference_error())),
         Measure::new(
-            "ch07.overwrite_additive",
-            pm(f.overwrite_of(Write::Additive), 2),
-        ),
-        Measure::new("ch07.overwrite_delta", pm(f.overwrite_of(Write::Delta), 2)),
-        Measure::new("ch07.decay_none", fixed((none.0 + none.1) / 2.0, 3)),
-        Measure::new("ch07.decay_none_slow", fixed(none.0, 3)),
-        Measure::new("ch07.decay_none_fast", fixed(none.1, 3)),
-        Measure::new("ch07.gdn_alpha", fixed(gdn_alpha, 3)),
-        Measure::new("ch07.gdn", fixed((gdn.0 + gdn.1) / 2.0, 3)),
-        Measure::new("ch07.gdn_slow", fixed(gdn.0, 3)),
-        Measure::new("ch07.gdn_fast", fixed(gdn.1, 3)),
-        Measure::new("ch07.kda_alpha_slow", fixed(kda_slow, 3)),
-        Measure::new("ch07.kda_alpha_fast", fixed(kda_fast, 3)),
-        Measure::new("ch07.kda", fixed((kda_err.0 + kda_err.1) / 2.0, 3)),
-        Measure::new("ch07.kda_slow", fixed(kda_err.0, 3)),
-        Measure::new("ch07.kda_fast", fixed(kda_err.1, 3)),
-        Measure::new("ch07.stream", STREAM.to_string()),
-        Measure::new("ch07.chunk_error", sci(f.chunk_error)),
-        Measure::new("ch07.chunk_cases", (SEEDS / 4 * 4 * 4).to_string()),
-        Measure::new("ch07.difference_error", sci(f.difference_error())),
-        Measure::new(
-            "ch07.factorised_failure",
+            "factorised_failure",
             f.factorised_failure()
                 .map_or("never".to_string(), |s| fixed(s, 0)),
         ),
-        Measure::new("ch07.crossover", crossover().to_string()),
+        Measure::new("crossover", crossover().to_string()),
         Measure::new(
-            "ch07.flops_ratio_1m",
+            "flops_ratio_1m",
             fixed(
                 flops_softmax(t_big, COST_D, COST_D) / flops_chunked(t_big, COST_D, COST_D, COST_C),
                 0,
             ),
         ),
         Measure::new(
-            "ch07.chunked_over_recurrent",
+            "chunked_over_recurrent",
             fixed(
                 flops_chunked(4096, COST_D, COST_D, COST_C) / flops_recurrent(4096, COST_D, COST_D),
                 2,
             ),
         ),
         Measure::new(
-            "ch07.hybrid_saving",
+            "hybrid_saving",
             fixed(100.0 * hybrid_cache_saving(t_big), 2),
         ),
     ];
@@ -609,10 +600,15 @@ pub fn measures() -> Vec<Measure> {
             ("double", 2 * CAPACITY_D),
         ] {
             m.push(Measure::new(
-                format!("ch07.capacity_{}_{label}", w.name()),
+                format!("capacity_{}_{label}", w.name()),
                 pm(f.capacity_at(w, n), 2),
             ));
         }
     }
     m
+}
+
+/// The chapter's claims, ids local to the chapter.
+pub fn claims() -> Vec<crate::claim::Claim> {
+    Vec::new()
 }

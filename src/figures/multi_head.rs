@@ -6,11 +6,11 @@ use super::style::{
     Chart, Shading, band, bar, color, error_bar, heatmap, legend, marked_line, svg, text,
 };
 use super::{DrawError, Figure};
-use crate::experiment::heads::{
+use crate::experiment::multi_head::specialisation;
+use crate::experiment::multi_head::{
     H, RANDOM_HEADS, RANK_SEEDS, RELATION_N, SEEDS, SPLITS, TRAIN_SCHEDULE, TRAIN_SEEDS,
     TRAIN_TASK, Task, V, book, patterns, total_widths,
 };
-use crate::experiment::specialisation;
 use crate::stats::Summary;
 
 pub const FIGURES: &[Figure] = &[

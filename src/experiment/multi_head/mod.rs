@@ -2,13 +2,15 @@
 //! see different relations of one token field, the rank a narrow head can
 //! express, head ablation, and two layers composed into an induction head.
 
+pub mod specialisation;
+
 use std::sync::OnceLock;
 
 use nalgebra::DMatrix;
 use rand::RngExt;
 
-use super::par_map;
 use crate::attention::{Head, softmax_rows};
+use crate::experiment::par_map;
 use crate::measure::{Measure, fixed, pm};
 use crate::multi_head::{MultiHead, best_ranks};
 use crate::random::{gaussian, seeded};
@@ -496,54 +498,48 @@ pub fn measures() -> Vec<Measure> {
     let top_random = Summary::of(&f.random_shares.iter().map(|s| s[0]).collect::<Vec<_>>());
     let widths = total_widths();
     let mut m = vec![
-        Measure::new("ch03.seeds", SEEDS.to_string()),
-        Measure::new("ch03.v", (V - 1).to_string()),
-        Measure::new("ch03.l", L.to_string()),
-        Measure::new("ch03.n", N.to_string()),
-        Measure::new("ch03.d", D.to_string()),
-        Measure::new("ch03.h", H.to_string()),
-        Measure::new("ch03.gap", fixed(GAP, 0)),
-        Measure::new("ch03.scored", scored().len().to_string()),
-        Measure::new("ch03.chance", fixed(1.0 / (V - 1) as f64, 2)),
-        Measure::new("ch03.acc_full", pm(Summary::of(&f.full), 2)),
-        Measure::new("ch03.acc_no_prev", pm(f.without(0), 2)),
-        Measure::new("ch03.acc_no_content", pm(f.without(1), 2)),
-        Measure::new("ch03.acc_no_induction", pm(f.without(H), 2)),
-        Measure::new("ch03.other_drop_mean", fixed(mean(&others), 3)),
+        Measure::new("seeds", SEEDS.to_string()),
+        Measure::new("v", (V - 1).to_string()),
+        Measure::new("l", L.to_string()),
+        Measure::new("n", N.to_string()),
+        Measure::new("d", D.to_string()),
+        Measure::new("h", H.to_string()),
+        Measure::new("gap", fixed(GAP, 0)),
+        Measure::new("scored", scored().len().to_string()),
+        Measure::new("chance", fixed(1.0 / (V - 1) as f64, 2)),
+        Measure::new("acc_full", pm(Summary::of(&f.full), 2)),
+        Measure::new("acc_no_prev", pm(f.without(0), 2)),
+        Measure::new("acc_no_content", pm(f.without(1), 2)),
+        Measure::new("acc_no_induction", pm(f.without(H), 2)),
+        Measure::new("other_drop_mean", fixed(mean(&others), 3)),
         Measure::new(
-            "ch03.other_drop_max",
+            "other_drop_max",
             fixed(others.iter().cloned().fold(0.0, f64::max), 2),
         ),
-        Measure::new("ch03.share_two", fixed(shares[0].mean + shares[H].mean, 2)),
-        Measure::new("ch03.random_heads", RANDOM_HEADS.to_string()),
-        Measure::new("ch03.random_top", pm(top_random, 2)),
-        Measure::new("ch03.random_uniform", fixed(1.0 / RANDOM_HEADS as f64, 3)),
-        Measure::new("ch03.rel_n", RELATION_N.to_string()),
-        Measure::new("ch03.rel_types", RELATION_TYPES.to_string()),
-        Measure::new("ch03.eps", format!("{EPS}")),
+        Measure::new("share_two", fixed(shares[0].mean + shares[H].mean, 2)),
+        Measure::new("random_heads", RANDOM_HEADS.to_string()),
+        Measure::new("random_top", pm(top_random, 2)),
+        Measure::new("random_uniform", fixed(1.0 / RANDOM_HEADS as f64, 3)),
+        Measure::new("rel_n", RELATION_N.to_string()),
+        Measure::new("rel_types", RELATION_TYPES.to_string()),
+        Measure::new("eps", format!("{EPS}")),
     ];
-    m.push(Measure::new("ch03.rank_seeds", RANK_SEEDS.to_string()));
-    m.push(Measure::new("ch03.train_seeds", TRAIN_SEEDS.to_string()));
+    m.push(Measure::new("rank_seeds", RANK_SEEDS.to_string()));
+    m.push(Measure::new("train_seeds", TRAIN_SEEDS.to_string()));
     m.push(Measure::new(
-        "ch03.train_steps",
+        "train_steps",
         TRAIN_SCHEDULE.steps.to_string(),
     ));
     m.push(Measure::new(
-        "ch03.train_context",
+        "train_context",
         TRAIN_TASK.context.to_string(),
     ));
-    m.push(Measure::new(
-        "ch03.train_vocab",
-        TRAIN_TASK.vocab.to_string(),
-    ));
-    m.push(Measure::new("ch03.train_d", TRAIN_TASK.d.to_string()));
-    m.push(Measure::new(
-        "ch03.train_test",
-        TRAIN_SCHEDULE.test.to_string(),
-    ));
+    m.push(Measure::new("train_vocab", TRAIN_TASK.vocab.to_string()));
+    m.push(Measure::new("train_d", TRAIN_TASK.d.to_string()));
+    m.push(Measure::new("train_test", TRAIN_SCHEDULE.test.to_string()));
     for (k, (h, d_k)) in SPLITS.iter().enumerate() {
         m.push(Measure::new(
-            format!("ch03.trained_{h}x{d_k}"),
+            format!("trained_{h}x{d_k}"),
             pm(f.trained(k), 2),
         ));
     }
@@ -552,16 +548,22 @@ pub fn measures() -> Vec<Measure> {
         for (rel, name) in ["r1", "r2", "task"].iter().enumerate() {
             for r in [1, 2, 4, 8, 12, RELATION_N] {
                 m.push(Measure::new(
-                    format!("ch03.rank_{k}_{name}_{r}"),
+                    format!("rank_{k}_{name}_{r}"),
                     pm(f.rank(task, rel, r), 2),
                 ));
             }
         }
         for (w, d) in widths.iter().enumerate() {
             let (wide, narrow) = f.width(task, w);
-            m.push(Measure::new(format!("ch03.wide_{k}_{d}"), pm(wide, 2)));
-            m.push(Measure::new(format!("ch03.narrow_{k}_{d}"), pm(narrow, 2)));
+            m.push(Measure::new(format!("wide_{k}_{d}"), pm(wide, 2)));
+            m.push(Measure::new(format!("narrow_{k}_{d}"), pm(narrow, 2)));
         }
     }
+    m.extend(specialisation::measures());
     m
+}
+
+/// The chapter's claims, ids local to the chapter.
+pub fn claims() -> Vec<crate::claim::Claim> {
+    Vec::new()
 }

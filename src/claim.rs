@@ -1,0 +1,369 @@
+//! The book's claims as data: what the essay says, what would contradict it,
+//! what was measured, and the verdict computed from the two. Introduced in
+//! the introduction; every chapter's Verdict section quotes its claims.
+//!
+//! A claim's prediction is a list of [`Test`]s written in code before the
+//! measurement fills them in: a quantity, a relation (`<`, `>`, `≈`) and a
+//! bound. The *core* tests are what the essay's sentence predicts; the
+//! *scope* tests are the conditions under which the book found it to hold.
+//!
+//! ```text
+//! empirical:               all core hold   some core fails
+//!   every scope test holds   supported       contradicted
+//!   some scope test fails    qualified       contradicted
+//! theorem, construction:   every test holds → checked, else failed
+//! ```
+//!
+//! ```
+//! use attention_geometry::claim::{Claim, Evidence, Test, Verdict};
+//! let c = Claim::empirical("score-not-similarity", "a score is not a raw similarity")
+//!     .evidence(Evidence::Random)
+//!     .core(Test::below("mean Spearman ρ, raw vs score", 0.01, 0.1, 2))
+//!     .scope(Test::above("share of negative eigenvalues", 0.5, 0.25, 2));
+//! assert_eq!(c.verdict(), Verdict::Supported);
+//! ```
+
+use std::fmt;
+
+use crate::measure::fixed;
+
+/// Whether a claim could have come out otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Could have come out otherwise: an experiment decides it.
+    Empirical,
+    /// Proved; the book checks it numerically.
+    Theorem,
+    /// True because the experiment was built so; the book checks the build.
+    Construction,
+}
+
+/// What a claim's measurement rests on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Evidence {
+    /// Random initialisations, no training.
+    Random,
+    /// Small models trained here, or hand-built inputs.
+    Toy,
+    /// The pretrained models under `models/`.
+    Pretrained,
+}
+
+/// The verdict computed from a claim's tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Supported,
+    Qualified,
+    Contradicted,
+    Checked,
+    Failed,
+}
+
+/// How a measured value must compare with its bound.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Relation {
+    /// `value < bound`.
+    Below,
+    /// `value > bound`.
+    Above,
+    /// `|value − bound| ≤ tolerance`.
+    Near(f64),
+    /// A statement measured true (value 1) or false (value 0).
+    Holds,
+}
+
+/// One prediction: `quantity` compared with `bound`, and the value measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Test {
+    pub quantity: String,
+    pub value: f64,
+    pub relation: Relation,
+    pub bound: f64,
+    /// Decimals used to print the value and the bound.
+    pub digits: usize,
+}
+
+impl Test {
+    /// Predicts `quantity < bound`.
+    pub fn below(quantity: impl Into<String>, value: f64, bound: f64, digits: usize) -> Test {
+        Test::new(quantity, value, Relation::Below, bound, digits)
+    }
+
+    /// Predicts `quantity > bound`.
+    pub fn above(quantity: impl Into<String>, value: f64, bound: f64, digits: usize) -> Test {
+        Test::new(quantity, value, Relation::Above, bound, digits)
+    }
+
+    /// Predicts `|quantity − target| ≤ tolerance`.
+    pub fn near(
+        quantity: impl Into<String>,
+        value: f64,
+        target: f64,
+        tolerance: f64,
+        digits: usize,
+    ) -> Test {
+        Test::new(quantity, value, Relation::Near(tolerance), target, digits)
+    }
+
+    /// Predicts that `statement` is true; `holds` is what the measurement found.
+    pub fn holds(statement: impl Into<String>, holds: bool) -> Test {
+        Test::new(
+            statement,
+            f64::from(u8::from(holds)),
+            Relation::Holds,
+            1.0,
+            0,
+        )
+    }
+
+    fn new(
+        quantity: impl Into<String>,
+        value: f64,
+        relation: Relation,
+        bound: f64,
+        digits: usize,
+    ) -> Test {
+        Test {
+            quantity: quantity.into(),
+            value,
+            relation,
+            bound,
+            digits,
+        }
+    }
+
+    /// Whether the measured value meets the prediction (NaN never does).
+    pub fn passes(&self) -> bool {
+        match self.relation {
+            Relation::Below => self.value < self.bound,
+            Relation::Above => self.value > self.bound,
+            Relation::Near(tol) => (self.value - self.bound).abs() <= tol,
+            Relation::Holds => self.value == 1.0,
+        }
+    }
+
+    /// The prediction as text, e.g. `mean ρ < 0.10`.
+    pub fn prediction(&self) -> String {
+        let b = fixed(self.bound, self.digits);
+        match self.relation {
+            Relation::Below => format!("{} < {b}", self.quantity),
+            Relation::Above => format!("{} > {b}", self.quantity),
+            Relation::Holds => self.quantity.clone(),
+            Relation::Near(tol) => format!(
+                "{} ≈ {b} (± {})",
+                self.quantity,
+                fixed(tol, self.digits.max(1))
+            ),
+        }
+    }
+
+    /// The measurement as text, e.g. `mean ρ = 0.01`.
+    pub fn measured(&self) -> String {
+        if self.relation == Relation::Holds {
+            let word = if self.passes() { "yes" } else { "no" };
+            return format!("{}: {word}", self.quantity);
+        }
+        format!("{} = {}", self.quantity, fixed(self.value, self.digits))
+    }
+}
+
+/// One claim of the book: the essay's sentence, its prediction, its measurement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Claim {
+    /// `chNN.slug` once registered (the chapter registry adds the prefix).
+    pub id: String,
+    /// The chapter's number (set by the registry).
+    pub chapter: u8,
+    /// The essay's sentence (or the book's restatement of it) under test.
+    pub essay: String,
+    pub kind: Kind,
+    pub evidence: Evidence,
+    /// What the essay predicts; all must hold.
+    pub core: Vec<Test>,
+    /// The conditions under which it was found to hold; a failure qualifies.
+    pub scope: Vec<Test>,
+    /// What the measurement was: sizes, seeds, the baseline.
+    pub setting: String,
+}
+
+impl Claim {
+    fn new(kind: Kind, slug: &str, essay: &str) -> Claim {
+        Claim {
+            id: slug.to_string(),
+            chapter: 0,
+            essay: essay.to_string(),
+            kind,
+            evidence: Evidence::Random,
+            core: Vec::new(),
+            scope: Vec::new(),
+            setting: String::new(),
+        }
+    }
+
+    /// A claim an experiment could contradict.
+    pub fn empirical(slug: &str, essay: &str) -> Claim {
+        Claim::new(Kind::Empirical, slug, essay)
+    }
+
+    /// A proved statement, checked numerically.
+    pub fn theorem(slug: &str, essay: &str) -> Claim {
+        Claim::new(Kind::Theorem, slug, essay)
+    }
+
+    /// A statement true by the experiment's construction, checked.
+    pub fn construction(slug: &str, essay: &str) -> Claim {
+        Claim::new(Kind::Construction, slug, essay)
+    }
+
+    /// Sets what the measurement rests on.
+    pub fn evidence(mut self, e: Evidence) -> Claim {
+        self.evidence = e;
+        self
+    }
+
+    /// Adds a test of what the essay predicts.
+    pub fn core(mut self, t: Test) -> Claim {
+        self.core.push(t);
+        self
+    }
+
+    /// Adds a test of the conditions the claim was found to hold under.
+    pub fn scope(mut self, t: Test) -> Claim {
+        self.scope.push(t);
+        self
+    }
+
+    /// Says what was measured: sizes, seeds, baseline.
+    pub fn setting(mut self, s: impl Into<String>) -> Claim {
+        self.setting = s.into();
+        self
+    }
+
+    /// The verdict computed from the tests (see the module docs).
+    ///
+    /// # Panics
+    /// If the claim has no core test: a claim without a prediction is not a claim.
+    pub fn verdict(&self) -> Verdict {
+        assert!(
+            !self.core.is_empty(),
+            "claim '{}' has no core test: state its prediction",
+            self.id
+        );
+        let core = self.core.iter().all(Test::passes);
+        let scope = self.scope.iter().all(Test::passes);
+        match self.kind {
+            Kind::Empirical if !core => Verdict::Contradicted,
+            Kind::Empirical if !scope => Verdict::Qualified,
+            Kind::Empirical => Verdict::Supported,
+            _ if core && scope => Verdict::Checked,
+            _ => Verdict::Failed,
+        }
+    }
+
+    fn tests(&self) -> impl Iterator<Item = &Test> {
+        self.core.iter().chain(&self.scope)
+    }
+
+    /// Every test's prediction, `; `-separated.
+    pub fn prediction(&self) -> String {
+        let texts: Vec<String> = self.tests().map(Test::prediction).collect();
+        texts.join("; ")
+    }
+
+    /// Every test's measurement, `; `-separated.
+    pub fn measured(&self) -> String {
+        let texts: Vec<String> = self.tests().map(Test::measured).collect();
+        texts.join("; ")
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Kind::Empirical => "empirical",
+            Kind::Theorem => "theorem",
+            Kind::Construction => "construction",
+        })
+    }
+}
+
+impl fmt::Display for Evidence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Evidence::Random => "random",
+            Evidence::Toy => "toy",
+            Evidence::Pretrained => "pretrained",
+        })
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Verdict::Supported => "supported",
+            Verdict::Qualified => "qualified",
+            Verdict::Contradicted => "contradicted",
+            Verdict::Checked => "checked",
+            Verdict::Failed => "failed",
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn claim(kind: Kind, core: bool, scope: bool) -> Claim {
+        Claim::new(kind, "x", "x")
+            .core(Test::holds("core", core))
+            .scope(Test::holds("scope", scope))
+    }
+
+    #[test]
+    fn verdicts_follow_the_table() {
+        use Kind::*;
+        use Verdict::*;
+        let cases = [
+            (Empirical, true, true, Supported),
+            (Empirical, true, false, Qualified),
+            (Empirical, false, true, Contradicted),
+            (Empirical, false, false, Contradicted),
+            (Theorem, true, true, Checked),
+            (Theorem, true, false, Failed),
+            (Construction, false, true, Failed),
+        ];
+        for (kind, core, scope, verdict) in cases {
+            assert_eq!(
+                claim(kind, core, scope).verdict(),
+                verdict,
+                "{kind} {core} {scope}"
+            );
+        }
+    }
+
+    #[test]
+    fn nan_never_passes() {
+        assert!(!Test::below("x", f64::NAN, 1.0, 2).passes());
+        assert!(!Test::near("x", f64::NAN, 1.0, 0.5, 2).passes());
+    }
+
+    #[test]
+    fn texts_name_quantity_bound_and_value() {
+        let t = Test::below("mean ρ", 0.0123, 0.1, 2);
+        assert_eq!(t.prediction(), "mean ρ < 0.10");
+        assert_eq!(t.measured(), "mean ρ = 0.01");
+        let h = Test::holds("the laws hold", false);
+        assert_eq!(h.prediction(), "the laws hold");
+        assert_eq!(h.measured(), "the laws hold: no");
+        assert_eq!(
+            Test::near("s", 0.51, 0.5, 0.02, 2).prediction(),
+            "s ≈ 0.50 (± 0.02)"
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "has no core test")]
+    fn a_claim_without_a_prediction_panics() {
+        Claim::empirical("x", "x").verdict();
+    }
+}
