@@ -29,7 +29,7 @@ pub fn measures() -> Vec<Measure> {
     vec![
         Measure::new("chunk", CHUNK.to_string()),
         Measure::new(
-            "bench.chunk_sweep",
+            "chunk_sweep",
             format!("{} and {last}", rest.join(", ")),
         ),
     ]

@@ -5,6 +5,7 @@
 //! attention-geometry figures [NAME…] [--check]
 //! attention-geometry render
 //! attention-geometry list
+//! attention-geometry verdicts [--tsv]        every claim of the book with its computed verdict
 //! attention-geometry bench                   time the chapter 7 kernels; writes figures/bench-delta.svg
 //! ```
 
@@ -13,8 +14,7 @@ use std::process::ExitCode;
 
 use attention_geometry::figures::{self, Figure};
 
-const USAGE: &str =
-    "usage: attention-geometry [build | figures [NAME…] [--check] | render | list | bench | help]";
+const USAGE: &str = "usage: attention-geometry [build | figures [NAME…] [--check] | render | list | verdicts [--tsv] | bench | help]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -62,6 +62,7 @@ fn run(args: &[String]) -> Result<(), String> {
             }
             Ok(())
         }
+        "verdicts" => verdicts(rest),
         "bench" => {
             no_args("bench")?;
             bench()
@@ -72,6 +73,27 @@ fn run(args: &[String]) -> Result<(), String> {
         }
         other => Err(format!("unknown command '{other}'; {USAGE}")),
     }
+}
+
+/// Print every claim with its verdict: a table, or with `--tsv` tab-separated.
+fn verdicts(args: &[String]) -> Result<(), String> {
+    use attention_geometry::claim::text;
+    let tsv = match args {
+        [] => false,
+        [flag] if flag == "--tsv" => true,
+        _ => {
+            return Err(format!(
+                "verdicts takes only --tsv (got '{}')",
+                args.join(" ")
+            ));
+        }
+    };
+    let claims = attention_geometry::experiment::claims();
+    match tsv {
+        true => print!("{}", text::tsv(&claims)),
+        false => print!("{}", text::table(&claims)),
+    }
+    Ok(())
 }
 
 fn figures_command(args: &[String]) -> Result<(), String> {

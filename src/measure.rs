@@ -41,6 +41,32 @@ pub fn fixed(x: f64, digits: usize) -> String {
     }
 }
 
+/// `x` in scientific notation with one decimal, e.g. `2.2e-16`.
+///
+/// ```
+/// use attention_geometry::measure::sci;
+/// assert_eq!(sci(2.2e-16), "2.2e-16");
+/// ```
+pub fn sci(x: f64) -> String {
+    format!("{x:.1e}")
+}
+
+/// `x` with `digits` decimals, or in scientific notation when that would
+/// print a nonzero `x` as zero.
+///
+/// ```
+/// use attention_geometry::measure::number;
+/// assert_eq!(number(0.123, 2), "0.12");
+/// assert_eq!(number(3e-15, 2), "3.0e-15");
+/// assert_eq!(number(0.0, 2), "0.00");
+/// ```
+pub fn number(x: f64, digits: usize) -> String {
+    match x != 0.0 && x.abs() < 0.5 * 10f64.powi(-(digits as i32)) {
+        true => sci(x),
+        false => fixed(x, digits),
+    }
+}
+
 /// `mean ± sd` with `digits` decimals.
 ///
 /// ```

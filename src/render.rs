@@ -2,8 +2,9 @@
 //! numbers put into the prose. Needs the default `render` feature.
 //!
 //! Two preprocessors run before the HTML renderer, in this order (see
-//! `book.toml`): `measure` replaces every `{{measure KEY}}` with the value
-//! the experiments computed, then `katex` typesets `$…$` and `$$…$$` and
+//! `book.toml`): `quote` replaces every `{{measure KEY}}`, `{{claim ID}}`,
+//! `{{verdict ID}}` and `{{claims}}` with what the experiments computed
+//! (numbers, claims and their verdicts), then `katex` typesets `$…$` and `$$…$$` and
 //! links the vendored stylesheet with a path relative to each page.
 
 use std::path::{Path, PathBuf};
@@ -14,11 +15,12 @@ use mdbook_preprocessor::config::Config;
 use mdbook_preprocessor::errors::{Error, Result};
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 
+use crate::claim::{Claim, text};
 use crate::measure::Measure;
 
 /// Render the book at `root` into `dest` (default: `book.toml`'s build dir)
 /// and return the path of its `index.html`. A LaTeX error or an unknown
-/// measure fails the build with a message naming the page.
+/// measure or claim fails the build with a message naming the page.
 pub fn render(root: &Path, dest: Option<&Path>) -> std::result::Result<PathBuf, String> {
     mdbook_katex::init_tracing();
     let build = || -> Result<PathBuf> {
@@ -27,7 +29,10 @@ pub fn render(root: &Path, dest: Option<&Path>) -> std::result::Result<PathBuf, 
             config.build.build_dir = d.to_path_buf();
         }
         let mut book = MDBook::load_with_config(root, config)?;
-        book.with_preprocessor(Measures(crate::experiment::measures()));
+        book.with_preprocessor(Quotes {
+            measures: crate::experiment::measures(),
+            claims: crate::experiment::claims(),
+        });
         book.with_preprocessor(Katex);
         book.build()?;
         Ok(book.build_dir_for("html").join("index.html"))
@@ -35,38 +40,67 @@ pub fn render(root: &Path, dest: Option<&Path>) -> std::result::Result<PathBuf, 
     build().map_err(|e| format!("{e:#}"))
 }
 
-/// The marker a chapter writes where a measured number goes.
-const OPEN: &str = "{{measure ";
-const CLOSE: &str = "}}";
+/// Fills the markers a chapter writes with what the experiments computed:
+/// `{{measure KEY}}` (a number), `{{claim ID}}` (the claim quoted whole),
+/// `{{verdict ID}}` (its verdict word) and `{{claims}}` (the table of every claim).
+/// mdBook's own `{{#…}}` markers are left alone.
+struct Quotes {
+    measures: Vec<Measure>,
+    claims: Vec<Claim>,
+}
 
-/// Replaces `{{measure KEY}}` with the measured value.
-struct Measures(Vec<Measure>);
+impl Quotes {
+    fn claim(&self, id: &str) -> std::result::Result<&Claim, String> {
+        self.claims
+            .iter()
+            .find(|c| c.id == id)
+            .ok_or_else(|| format!("unknown claim '{id}'"))
+    }
 
-impl Measures {
+    fn quote(&self, marker: &str) -> std::result::Result<String, String> {
+        let (what, arg) = marker.split_once(' ').unwrap_or((marker, ""));
+        let arg = arg.trim();
+        match what {
+            "measure" => self
+                .measures
+                .iter()
+                .find(|m| m.key == arg)
+                .map(|m| m.value.clone())
+                .ok_or_else(|| format!("unknown measure '{arg}'")),
+            "claim" => Ok(text::markdown(self.claim(arg)?)),
+            "verdict" => Ok(self.claim(arg)?.verdict().to_string()),
+            "claims" if arg.is_empty() => Ok(text::markdown_table(&self.claims)),
+            _ => Err(format!(
+                "unknown marker '{{{{{marker}}}}}'; valid: measure KEY, claim ID, verdict ID, claims"
+            )),
+        }
+    }
+
     fn fill(&self, text: &str) -> std::result::Result<String, String> {
         let mut out = String::with_capacity(text.len());
         let mut rest = text;
-        while let Some(start) = rest.find(OPEN) {
+        while let Some(start) = rest.find("{{") {
             out.push_str(&rest[..start]);
-            let after = &rest[start + OPEN.len()..];
-            let end = after.find(CLOSE).ok_or("an unclosed {{measure …")?;
-            let key = after[..end].trim();
-            let m = self
-                .0
-                .iter()
-                .find(|m| m.key == key)
-                .ok_or_else(|| format!("unknown measure '{key}'"))?;
-            out.push_str(&m.value);
-            rest = &after[end + CLOSE.len()..];
+            let after = &rest[start + 2..];
+            if after.starts_with('#') {
+                out.push_str("{{");
+                rest = after;
+                continue;
+            }
+            let end = after.find("}}").ok_or_else(|| {
+                format!("an unclosed {{{{ at '{}'", &after[..after.len().min(30)])
+            })?;
+            out.push_str(&self.quote(after[..end].trim())?);
+            rest = &after[end + 2..];
         }
         out.push_str(rest);
         Ok(out)
     }
 }
 
-impl Preprocessor for Measures {
+impl Preprocessor for Quotes {
     fn name(&self) -> &str {
-        "measure"
+        "quote"
     }
 
     fn run(&self, _: &PreprocessorContext, mut book: Book) -> Result<Book> {

@@ -41,6 +41,18 @@ impl Summary {
             n,
         }
     }
+
+    /// The normal-approximation 95% interval of the mean, `mean ± 1.96 sd/√n`.
+    ///
+    /// ```
+    /// use attention_geometry::stats::Summary;
+    /// let (lo, hi) = Summary::of(&[1.0, 2.0, 3.0, 4.0]).ci95();
+    /// assert!((hi - lo - 2.0 * 1.96 * 1.2909944 / 2.0).abs() < 1e-6);
+    /// ```
+    pub fn ci95(&self) -> (f64, f64) {
+        let half = 1.96 * self.sd / (self.n as f64).sqrt();
+        (self.mean - half, self.mean + half)
+    }
 }
 
 /// Mean of `xs` (NaN when empty).

@@ -2,4 +2,5 @@
 //! so the book-size experiments behind both run once per `cargo test`.
 
 mod figures;
+mod quotes;
 mod rendered;

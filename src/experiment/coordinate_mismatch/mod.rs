@@ -1,6 +1,9 @@
 //! Chapter 1: how far an attention score is from the raw similarity it is
 //! said to measure, for untied, tied and identity projections.
 
+mod claims;
+pub use claims::claims;
+
 use std::sync::OnceLock;
 
 use nalgebra::DMatrix;
@@ -8,7 +11,7 @@ use nalgebra::DMatrix;
 use crate::attention::Head;
 use crate::measure::{Measure, fixed, pm};
 use crate::projection::{
-    distances, knn_overlap, off_diagonal, rank_shift, self_match_rate, symmetric_share,
+    distances, knn_overlap, off_diagonal, rank_shift, regauge, self_match_rate, symmetric_share,
     symmetric_spectrum,
 };
 use crate::random::{gaussian, projection, seeded};
@@ -191,6 +194,22 @@ pub fn spectrum(setup: Setup, coupling: Coupling, seeds: u64) -> Vec<Summary> {
         .collect()
 }
 
+/// The largest change of any score when one untied head's query and key
+/// coordinates are changed by a random `A` (`W_Q A`, `W_K A^{-T}`), relative
+/// to the largest score: zero up to rounding, because only `W_Q W_Kᵀ` enters.
+pub fn regauge_change(setup: Setup, seed: u64) -> f64 {
+    let (x, head) = sample(setup, Coupling::Untied, seed);
+    let a = gaussian(&mut seeded(seed + 1_000_000), setup.d_k, setup.d_k, 1.0);
+    let (w_q, w_k) = regauge(&head.w_q, &head.w_k, &a);
+    let moved = Head {
+        w_q,
+        w_k,
+        w_v: head.w_v.clone(),
+    };
+    let before = head.scores(&x);
+    (moved.scores(&x) - &before).amax() / before.amax()
+}
+
 /// Tokens in the plane and one untied head on them: the picture of chapter 1.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plane {
@@ -242,6 +261,9 @@ pub struct Findings {
     pub shift_full: Vec<f64>,
     /// Rank shifts under a collapsing projection (`d_k = d/4`).
     pub shift_collapsed: Vec<f64>,
+    /// Per seed: the largest score change under a random change of the
+    /// query coordinates `W_Q → W_Q A`, `W_K → W_K A^{-T}`, relative to the largest score.
+    pub regauge_change: Vec<f64>,
 }
 
 impl Findings {
@@ -254,6 +276,7 @@ impl Findings {
                 .collect(),
             shift_full: distance_rank_shift(setup, setup.d, seeds),
             shift_collapsed: distance_rank_shift(setup, setup.d / 4, seeds),
+            regauge_change: (0..seeds).map(|s| regauge_change(setup, s)).collect(),
         }
     }
 
@@ -309,9 +332,4 @@ pub fn measures() -> Vec<Measure> {
         ));
     }
     m
-}
-
-/// The chapter's claims, ids local to the chapter.
-pub fn claims() -> Vec<crate::claim::Claim> {
-    Vec::new()
 }

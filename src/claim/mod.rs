@@ -25,7 +25,9 @@
 
 use std::fmt;
 
-use crate::measure::fixed;
+pub mod text;
+
+use crate::measure::number;
 
 /// Whether a claim could have come out otherwise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,15 +146,16 @@ impl Test {
 
     /// The prediction as text, e.g. `mean ρ < 0.10`.
     pub fn prediction(&self) -> String {
-        let b = fixed(self.bound, self.digits);
+        let b = number(self.bound, self.digits);
         match self.relation {
             Relation::Below => format!("{} < {b}", self.quantity),
             Relation::Above => format!("{} > {b}", self.quantity),
             Relation::Holds => self.quantity.clone(),
+            Relation::Near(0.0) => format!("{} = {b}", self.quantity),
             Relation::Near(tol) => format!(
                 "{} ≈ {b} (± {})",
                 self.quantity,
-                fixed(tol, self.digits.max(1))
+                number(tol, self.digits.max(1))
             ),
         }
     }
@@ -163,7 +166,7 @@ impl Test {
             let word = if self.passes() { "yes" } else { "no" };
             return format!("{}: {word}", self.quantity);
         }
-        format!("{} = {}", self.quantity, fixed(self.value, self.digits))
+        format!("{} = {}", self.quantity, number(self.value, self.digits))
     }
 }
 

@@ -1,0 +1,140 @@
+//! Chapter 1's claims: what the essay predicts of a score, and what the
+//! book measures of random heads (the trained heads' claims sit beside them).
+
+use super::{BOOK, Coupling, SEEDS, book};
+use crate::claim::{Claim, Evidence, Test};
+use crate::stats::mean;
+
+/// The chapter's claims, ids local to the chapter.
+pub fn claims() -> Vec<Claim> {
+    let f = book();
+    let untied = f.survey(Coupling::Untied);
+    let tied = f.survey(Coupling::Tied);
+    let identity = f.survey(Coupling::Identity);
+    let chance = BOOK.k as f64 / (BOOK.n - 1) as f64;
+    let knn = untied.summary(|t| t.knn);
+    let d = BOOK.d as f64;
+    let setting = format!(
+        "{SEEDS} seeds; n = {}, d = d_k = {}; Gaussian tokens and projections; \
+         baseline: the identity and tied couplings on the same tokens",
+        BOOK.n, BOOK.d
+    );
+    vec![
+        // A raw similarity would keep the raw order (ρ = 1, as the identity
+        // does); "not a raw similarity" predicts no order kept at all.
+        Claim::empirical(
+            "score-not-similarity",
+            "a score compares objects moved into different learned coordinate systems, so it is not a raw similarity",
+        )
+        .evidence(Evidence::Random)
+        .setting(setting.clone())
+        .core(Test::below(
+            "|mean Spearman ρ|, raw dot product vs untied score",
+            untied.summary(|t| t.rho).mean.abs(),
+            0.1,
+            3,
+        ))
+        .core(Test::below(
+            "own-best-match rate, untied (chance 1/n)",
+            untied.summary(|t| t.self_match).mean,
+            2.0 / BOOK.n as f64,
+            3,
+        ))
+        .scope(Test::below(
+            "upper 95% bound of the untied k-NN overlap minus chance",
+            knn.ci95().1 - chance,
+            0.0,
+            3,
+        )),
+        Claim::theorem(
+            "tied-is-a-similarity",
+            "with W_Q = W_K the score is a similarity: W_Q W_Qᵀ is symmetric and positive semi-definite",
+        )
+        .setting(setting.clone())
+        .core(Test::near(
+            "symmetric share of W_QK, tied",
+            tied.summary(|t| t.symmetric_share).mean,
+            1.0,
+            1e-12,
+            3,
+        ))
+        .core(Test::near(
+            "share of negative eigenvalues of S, tied",
+            tied.summary(|t| t.negative_eigenvalues).mean,
+            0.0,
+            0.0,
+            3,
+        )),
+        Claim::construction(
+            "identity-is-raw",
+            "with W_Q = W_K = I the score is the raw dot product",
+        )
+        .setting(setting.clone())
+        .core(Test::near(
+            "mean Spearman ρ, identity",
+            identity.summary(|t| t.rho).mean,
+            1.0,
+            1e-12,
+            3,
+        ))
+        .core(Test::near(
+            "k-NN overlap, identity",
+            identity.summary(|t| t.knn).mean,
+            1.0,
+            0.0,
+            3,
+        )),
+        // E‖S‖² / E‖W_QK‖² = (d² + d)/(2d²) for independent Gaussian factors.
+        Claim::theorem(
+            "untied-is-indefinite",
+            "an untied W_QK is an indefinite, half-antisymmetric bilinear form",
+        )
+        .setting(setting.clone())
+        .core(Test::near(
+            "symmetric share of W_QK, untied (theory ½ + 1/(2d))",
+            untied.summary(|t| t.symmetric_share).mean,
+            (d * d + d) / (2.0 * d * d),
+            0.02,
+            3,
+        ))
+        .core(Test::near(
+            "share of negative eigenvalues of S, untied",
+            untied.summary(|t| t.negative_eigenvalues).mean,
+            0.5,
+            0.05,
+            3,
+        )),
+        Claim::theorem(
+            "only-the-product-is-identifiable",
+            "Q and K live in two coordinate systems — but only W_Q W_Kᵀ enters a score, so the two systems are not identifiable",
+        )
+        .setting(setting)
+        .core(Test::below(
+            "largest relative score change under W_Q → W_Q A, W_K → W_K A^{-T}",
+            f.regauge_change.iter().copied().fold(0.0, f64::max),
+            1e-9,
+            3,
+        )),
+        Claim::empirical(
+            "collapse-moves-ranks",
+            "a projection distorts the original geometry, and a collapsing one (d_k < d) distorts it more",
+        )
+        .setting(format!(
+            "{SEEDS} seeds; pairwise-distance ranks before and after x ↦ x W, d = {}, d_k = d and d/4; \
+             unrelated orders move by 1/3",
+            BOOK.d
+        ))
+        .core(Test::above(
+            "mean rank shift, d_k = d/4, minus d_k = d",
+            mean(&f.shift_collapsed) - mean(&f.shift_full),
+            0.0,
+            3,
+        ))
+        .scope(Test::below(
+            "mean rank shift, d_k = d/4 (unrelated: 1/3)",
+            mean(&f.shift_collapsed),
+            1.0 / 3.0,
+            3,
+        )),
+    ]
+}

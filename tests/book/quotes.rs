@@ -1,0 +1,104 @@
+//! The prose and the registries agree: every measure and claim the chapters
+//! quote is registered, every registered one is quoted, each claim by its own
+//! chapter, and no theorem or construction failed its check.
+
+use std::collections::BTreeSet;
+use std::fs;
+
+use attention_geometry::claim::{Kind, Verdict};
+use attention_geometry::experiment::{CHAPTERS, claims, measures};
+
+/// Every `{{WHAT ARG}}` marker in `text`, as `ARG`.
+fn markers(text: &str, what: &str) -> Vec<String> {
+    let open = format!("{{{{{what} ");
+    text.split(open.as_str())
+        .skip(1)
+        .filter_map(|s| s.split("}}").next())
+        .map(|s| s.trim().to_string())
+        .collect()
+}
+
+/// Every page of the book with its text.
+fn pages() -> Vec<(String, String)> {
+    let mut pages: Vec<(String, String)> = fs::read_dir("chapters")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    pages.sort();
+    pages
+}
+
+#[test]
+fn every_measure_is_registered_and_quoted() {
+    let registered: BTreeSet<String> = measures().into_iter().map(|m| m.key).collect();
+    let quoted: BTreeSet<String> = pages()
+        .iter()
+        .flat_map(|(_, text)| markers(text, "measure"))
+        .collect();
+    let unregistered: Vec<_> = quoted.difference(&registered).collect();
+    let unquoted: Vec<_> = registered.difference(&quoted).collect();
+    assert!(
+        unregistered.is_empty(),
+        "quoted but not registered: {unregistered:?}"
+    );
+    assert!(
+        unquoted.is_empty(),
+        "registered but quoted nowhere: {unquoted:?}"
+    );
+}
+
+#[test]
+fn every_claim_is_quoted_by_its_own_chapter() {
+    let all = claims();
+    for chapter in CHAPTERS {
+        let text = fs::read_to_string(format!("chapters/{}", chapter.page())).unwrap();
+        let quoted: BTreeSet<String> = markers(&text, "claim").into_iter().collect();
+        let own: BTreeSet<String> = all
+            .iter()
+            .filter(|c| c.chapter == chapter.number)
+            .map(|c| c.id.clone())
+            .collect();
+        let missing: Vec<_> = own.difference(&quoted).collect();
+        let foreign: Vec<_> = quoted.difference(&own).collect();
+        assert!(
+            missing.is_empty(),
+            "{}: claims not quoted: {missing:?}",
+            chapter.page()
+        );
+        assert!(
+            foreign.is_empty(),
+            "{}: quotes claims not its own: {foreign:?}",
+            chapter.page()
+        );
+    }
+}
+
+#[test]
+fn claim_ids_are_unique_and_every_check_passed() {
+    let all = claims();
+    let ids: BTreeSet<&str> = all.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids.len(), all.len(), "duplicate claim ids");
+    for c in &all {
+        assert!(!c.setting.is_empty(), "{}: say what was measured", c.id);
+        if c.kind != Kind::Empirical {
+            assert_eq!(c.verdict(), Verdict::Checked, "{}: {}", c.id, c.measured());
+        }
+    }
+}
+
+#[test]
+fn no_verdict_word_is_typed_by_hand() {
+    for (page, text) in pages() {
+        for word in ["supported", "qualified", "contradicted"] {
+            assert!(
+                !text.contains(&format!("**{word}**")),
+                "{page} types the verdict **{word}** by hand; quote the claim instead"
+            );
+        }
+    }
+}
