@@ -28,10 +28,7 @@ pub fn measures() -> Vec<Measure> {
     let (last, rest) = sweep.split_last().expect("the sweep is not empty");
     vec![
         Measure::new("chunk", CHUNK.to_string()),
-        Measure::new(
-            "chunk_sweep",
-            format!("{} and {last}", rest.join(", ")),
-        ),
+        Measure::new("chunk_sweep", format!("{} and {last}", rest.join(", "))),
     ]
 }
 

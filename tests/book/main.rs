@@ -4,3 +4,4 @@
 mod figures;
 mod quotes;
 mod rendered;
+mod verdicts;

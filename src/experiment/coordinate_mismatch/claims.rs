@@ -26,6 +26,7 @@ pub fn claims() -> Vec<Claim> {
             "score-not-similarity",
             "a score compares objects moved into different learned coordinate systems, so it is not a raw similarity",
         )
+       .evidence(Evidence::Random)
         .evidence(Evidence::Random)
         .setting(setting.clone())
         .core(Test::below(
@@ -50,6 +51,7 @@ pub fn claims() -> Vec<Claim> {
             "tied-is-a-similarity",
             "with W_Q = W_K the score is a similarity: W_Q W_Qᵀ is symmetric and positive semi-definite",
         )
+        .evidence(Evidence::Random)
         .setting(setting.clone())
         .core(Test::near(
             "symmetric share of W_QK, tied",
@@ -69,6 +71,7 @@ pub fn claims() -> Vec<Claim> {
             "identity-is-raw",
             "with W_Q = W_K = I the score is the raw dot product",
         )
+        .evidence(Evidence::Random)
         .setting(setting.clone())
         .core(Test::near(
             "mean Spearman ρ, identity",
@@ -89,6 +92,7 @@ pub fn claims() -> Vec<Claim> {
             "untied-is-indefinite",
             "an untied W_QK is an indefinite, half-antisymmetric bilinear form",
         )
+        .evidence(Evidence::Random)
         .setting(setting.clone())
         .core(Test::near(
             "symmetric share of W_QK, untied (theory ½ + 1/(2d))",
@@ -108,6 +112,7 @@ pub fn claims() -> Vec<Claim> {
             "only-the-product-is-identifiable",
             "Q and K live in two coordinate systems — but only W_Q W_Kᵀ enters a score, so the two systems are not identifiable",
         )
+        .evidence(Evidence::Random)
         .setting(setting)
         .core(Test::below(
             "largest relative score change under W_Q → W_Q A, W_K → W_K A^{-T}",
@@ -119,6 +124,7 @@ pub fn claims() -> Vec<Claim> {
             "collapse-moves-ranks",
             "a projection distorts the original geometry, and a collapsing one (d_k < d) distorts it more",
         )
+        .evidence(Evidence::Random)
         .setting(format!(
             "{SEEDS} seeds; pairwise-distance ranks before and after x ↦ x W, d = {}, d_k = d and d/4; \
              unrelated orders move by 1/3",

@@ -3,6 +3,9 @@
 //! and the two places the picture breaks (input-dependent arrows, signed
 //! delta-rule weights).
 
+mod claims;
+pub use claims::claims;
+
 use std::sync::OnceLock;
 
 use nalgebra::{DMatrix, DVector};
@@ -200,6 +203,8 @@ pub struct DeltaTrial {
     pub linear_negative: f64,
     /// Mean `|Σ_j w_tj − 1|` of the delta rule's rows.
     pub row_sum_gap: f64,
+    /// The same for linear attention's rows `Σ_j q_t·k_j` (unnormalised, so not stochastic either).
+    pub linear_row_sum_gap: f64,
 }
 
 /// Non-negative unit queries and keys `(T, K)` and gates `β ∈ (0, 1)`, from one seed.
@@ -233,11 +238,14 @@ pub fn delta_trial(seed: u64) -> DeltaTrial {
     let delta = lower(&w);
     let linear = lower(&linear_w);
     let neg = |xs: &[f64]| xs.iter().filter(|&&x| x < 0.0).count() as f64 / xs.len() as f64;
-    let row_sum_gap = w.row_iter().map(|r| (r.sum() - 1.0).abs()).sum::<f64>() / DELTA_T as f64;
+    let gap = |m: &DMatrix<f64>| {
+        m.row_iter().map(|r| (r.sum() - 1.0).abs()).sum::<f64>() / DELTA_T as f64
+    };
     DeltaTrial {
+        row_sum_gap: gap(&w),
+        linear_row_sum_gap: gap(&linear_w),
         delta_negative: neg(&delta),
         linear_negative: neg(&linear),
-        row_sum_gap,
         delta,
     }
 }
@@ -345,6 +353,10 @@ pub fn measures() -> Vec<Measure> {
             "delta_rowsum_gap",
             pm(f.delta_summary(|t| t.row_sum_gap), 2),
         ),
+        Measure::new(
+            "linear_rowsum_gap",
+            pm(f.delta_summary(|t| t.linear_row_sum_gap), 2),
+        ),
     ];
     for l in 0..layers {
         m.push(Measure::new(
@@ -359,9 +371,4 @@ pub fn measures() -> Vec<Measure> {
         ));
     }
     m
-}
-
-/// The chapter's claims, ids local to the chapter.
-pub fn claims() -> Vec<crate::claim::Claim> {
-    Vec::new()
 }

@@ -1,0 +1,130 @@
+//! Chapter 4's claims: arrows that compose, a prompt that sets the boundary
+//! condition, and how far the category picture carries.
+
+use super::{BOOK, DELTA_K, DELTA_T, INSTANCES, SEEDS, TOLERANCE, book};
+use crate::claim::{Claim, Evidence, Test};
+use crate::measure::sci;
+use crate::stats::Summary;
+
+/// The chapter's claims, ids local to the chapter.
+pub fn claims() -> Vec<Claim> {
+    let f = book();
+    let l = f.laws;
+    let layers = BOOK.layers;
+    let stack = format!(
+        "{SEEDS} seeds; n = {}, d = {}, {layers} residual attention layers at random weights; \
+         importance = leave-one-out effect on the last token",
+        BOOK.n, BOOK.d
+    );
+    // paired over seeds: rollout's agreement with the effect minus raw attention's
+    let gain = Summary::of(
+        &f.trials
+            .iter()
+            .map(|t| t.rho_rollout - t.rho_raw)
+            .collect::<Vec<_>>(),
+    );
+    let wins = f
+        .trials
+        .iter()
+        .filter(|t| t.rho_rollout > t.rho_raw)
+        .count() as f64
+        / f.trials.len() as f64;
+    let turnover = |l: usize| f.summary(|t| t.turnover[l]);
+    let deepest_tv = f.summary(|t| t.path_tv[layers - 2]);
+    let delta = |field: fn(&super::DeltaTrial) -> f64| f.delta_summary(field).mean;
+    vec![
+        Claim::theorem(
+            "arrows-compose",
+            "attention matrices are arrows of a category: row-stochastic maps compose, with identities",
+        )
+        .evidence(Evidence::Random)
+        .setting(format!(
+            "{INSTANCES} random triples of stochastic matrices; tolerance {}",
+            sci(TOLERANCE)
+        ))
+        .core(Test::below("largest deviation from the identity law", l.identity, TOLERANCE, 2))
+        .core(Test::below("largest deviation of a composite's row sums from 1", l.row_sum, TOLERANCE, 2))
+        .core(Test::below("largest deviation from associativity", l.associativity, TOLERANCE, 2))
+        .core(Test::holds(
+            "every composite is stochastic",
+            l.closed == INSTANCES && l.min_entry >= 0.0,
+        )),
+        // If relations compose, the composite (rollout) must explain the
+        // stack's effect better than the last layer's own arrow.
+        Claim::empirical(
+            "composite-explains-the-stack",
+            "what a stack computes is the composition of its layers' relations",
+        )
+        .evidence(Evidence::Random)
+        .setting(stack.clone())
+        .core(Test::above(
+            "lower 95% bound of Spearman ρ(rollout, effect) − ρ(raw last layer, effect)",
+            gain.ci95().0,
+            0.0,
+            2,
+        ))
+        .scope(Test::above("share of seeds on which rollout agrees better", wins, 0.5, 2)),
+        // Softmax over a fixed set of tokens keeps their order whatever the prefix adds.
+        Claim::theorem(
+            "first-layer-relations-are-fixed",
+            "a first layer's relations among fixed tokens do not depend on the rest of the prompt",
+        )
+        .evidence(Evidence::Random)
+        .setting(stack.clone())
+        .core(Test::near(
+            "share of suffix tokens whose strongest suffix partner changes, layer 1",
+            turnover(0).mean,
+            0.0,
+            0.0,
+            2,
+        )),
+        Claim::empirical(
+            "prompt-is-a-boundary-condition",
+            "relations are built under the boundary condition the prompt sets",
+        )
+        .evidence(Evidence::Random)
+        .setting(format!(
+            "{stack}; a new prefix of {} tokens before a fixed suffix",
+            BOOK.prefix
+        ))
+        .core(Test::above(
+            "lower 95% bound of the partner turnover in the rollout",
+            turnover(layers).ci95().0,
+            0.0,
+            2,
+        ))
+        .core(Test::above(
+            "lower 95% bound of the partner turnover in the last layer",
+            turnover(layers - 1).ci95().0,
+            0.0,
+            2,
+        )),
+        // Fixed morphisms would not depend on the objects they are applied to.
+        Claim::empirical(
+            "relations-before-objects",
+            "relations come before objects: a layer's relation is an arrow that can be named without the tokens it relates",
+        )
+        .evidence(Evidence::Random)
+        .setting(format!(
+            "{stack}; the delta rule's effective weights on non-negative unit features, T = {DELTA_T}, K = {DELTA_K}"
+        ))
+        .core(Test::above(
+            "lower 95% bound of Spearman ρ(rollout, effect) − ρ(raw, effect)",
+            gain.ci95().0,
+            0.0,
+            2,
+        ))
+        .scope(Test::below(
+            "mean row total variation, last layer on its own input vs on the prompt",
+            deepest_tv.mean,
+            0.05,
+            2,
+        ))
+        .scope(Test::below(
+            "share of negative delta-rule weights (linear attention's share is 0)",
+            delta(|t| t.delta_negative),
+            delta(|t| t.linear_negative) + 0.01,
+            2,
+        )),
+    ]
+}

@@ -1,0 +1,37 @@
+//! The verdicts the chapters' prose explains. A verdict is computed from its
+//! measurement; when one changes, this test fails so that the prose around
+//! the quoted claim is read again and rewritten.
+
+use attention_geometry::claim::Verdict::{self, *};
+use attention_geometry::experiment::claims;
+
+const EXPECTED: &[(&str, Verdict)] = &[
+    ("ch01.score-not-similarity", Qualified),
+    ("ch01.collapse-moves-ranks", Supported),
+    ("ch04.composite-explains-the-stack", Supported),
+    ("ch04.prompt-is-a-boundary-condition", Supported),
+    ("ch04.relations-before-objects", Qualified),
+];
+
+#[test]
+fn every_empirical_verdict_is_the_one_its_prose_explains() {
+    let all = claims();
+    for (id, expected) in EXPECTED {
+        let c = all
+            .iter()
+            .find(|c| c.id == *id)
+            .unwrap_or_else(|| panic!("no claim {id}"));
+        assert_eq!(c.verdict(), *expected, "{id}: {}", c.measured());
+    }
+    let pinned: Vec<&str> = EXPECTED.iter().map(|(id, _)| *id).collect();
+    for c in all
+        .iter()
+        .filter(|c| c.kind == attention_geometry::claim::Kind::Empirical)
+    {
+        assert!(
+            pinned.contains(&c.id.as_str()),
+            "{}: pin its verdict here",
+            c.id
+        );
+    }
+}
