@@ -102,3 +102,27 @@ fn no_verdict_word_is_typed_by_hand() {
         }
     }
 }
+
+#[test]
+fn the_verdicts_command_prints_every_claim_and_refuses_bad_options() {
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_attention-geometry"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["verdicts", "--tsv"]);
+    assert!(out.status.success());
+    let tsv = String::from_utf8(out.stdout).unwrap();
+    let mut lines = tsv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("id\tchapter\tkind\tevidence\tverdict\tmeasured\tprediction")
+    );
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), claims().len());
+    assert!(rows.iter().all(|r| r.split('\t').count() == 7));
+    let bad = run(&["verdicts", "--csv"]);
+    let stderr = String::from_utf8(bad.stderr).unwrap();
+    assert!(!bad.status.success() && stderr.lines().count() == 1, "{stderr}");
+}
