@@ -124,5 +124,8 @@ fn the_verdicts_command_prints_every_claim_and_refuses_bad_options() {
     assert!(rows.iter().all(|r| r.split('\t').count() == 7));
     let bad = run(&["verdicts", "--csv"]);
     let stderr = String::from_utf8(bad.stderr).unwrap();
-    assert!(!bad.status.success() && stderr.lines().count() == 1, "{stderr}");
+    assert!(
+        !bad.status.success() && stderr.lines().count() == 1,
+        "{stderr}"
+    );
 }

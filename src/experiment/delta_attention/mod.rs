@@ -3,6 +3,9 @@
 //! what per-channel decay buys over a scalar one, that the chunkwise form is
 //! the recurrence, and how the cost grows with sequence length.
 
+mod claims;
+pub use claims::claims;
+
 use std::sync::OnceLock;
 
 use nalgebra::{DMatrix, DVector};
@@ -606,9 +609,4 @@ pub fn measures() -> Vec<Measure> {
         }
     }
     m
-}
-
-/// The chapter's claims, ids local to the chapter.
-pub fn claims() -> Vec<crate::claim::Claim> {
-    Vec::new()
 }
