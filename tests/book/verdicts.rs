@@ -11,6 +11,8 @@ const EXPECTED: &[(&str, Verdict)] = &[
     ("ch04.composite-explains-the-stack", Supported),
     ("ch04.prompt-is-a-boundary-condition", Supported),
     ("ch04.relations-before-objects", Qualified),
+    ("ch07.delta-correction-buys-capacity", Supported),
+    ("ch07.weights-are-not-similarities", Contradicted),
 ];
 
 #[test]

@@ -110,6 +110,10 @@ pub fn claims() -> Vec<Claim> {
             1e-10,
             2,
         )),
+        .core(Test::holds(
+            "the factorised form e^Γ_r · e^−Γ_j fails somewhere in the decay sweep",
+            f.factorised_failure().is_some(),
+        )),
         Claim::theorem(
             "chunked-costs-less",
             "the chunked delta rule costs O(T) where softmax attention costs O(T²)",
