@@ -8,6 +8,9 @@ use attention_geometry::experiment::claims;
 const EXPECTED: &[(&str, Verdict)] = &[
     ("ch01.score-not-similarity", Qualified),
     ("ch01.collapse-moves-ranks", Supported),
+    ("ch02.stacked-piecewise-manifold", Qualified),
+    ("ch02.one-pass-is-a-local-view", Supported),
+    ("ch02.pattern-is-not-the-explanation", Supported),
     ("ch04.composite-explains-the-stack", Supported),
     ("ch04.prompt-is-a-boundary-condition", Supported),
     ("ch04.relations-before-objects", Qualified),

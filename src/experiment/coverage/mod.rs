@@ -2,6 +2,9 @@
 //! against what one forward pass of a head exposes (physical coverage), and
 //! what an attention pattern does and does not tell.
 
+mod claims;
+pub use claims::claims;
+
 use std::sync::OnceLock;
 
 use nalgebra::{DMatrix, DVector};
@@ -459,9 +462,4 @@ pub fn measures() -> Vec<Measure> {
         ));
     }
     m
-}
-
-/// The chapter's claims, ids local to the chapter.
-pub fn claims() -> Vec<crate::claim::Claim> {
-    Vec::new()
 }

@@ -109,7 +109,7 @@ pub fn claims() -> Vec<Claim> {
             f.difference_error(),
             1e-10,
             2,
-        )),
+        ))
         .core(Test::holds(
             "the factorised form e^Γ_r · e^−Γ_j fails somewhere in the decay sweep",
             f.factorised_failure().is_some(),
