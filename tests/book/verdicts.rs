@@ -11,6 +11,8 @@ const EXPECTED: &[(&str, Verdict)] = &[
     ("ch02.stacked-piecewise-manifold", Qualified),
     ("ch02.one-pass-is-a-local-view", Supported),
     ("ch02.pattern-is-not-the-explanation", Supported),
+    ("ch03.heads-capture-different-relations", Qualified),
+    ("ch03.narrow-heads-beat-one-wide", Qualified),
     ("ch04.composite-explains-the-stack", Supported),
     ("ch04.prompt-is-a-boundary-condition", Supported),
     ("ch04.relations-before-objects", Qualified),

@@ -2,7 +2,10 @@
 //! see different relations of one token field, the rank a narrow head can
 //! express, head ablation, and two layers composed into an induction head.
 
+mod claims;
 pub mod specialisation;
+
+pub use claims::claims;
 
 use std::sync::OnceLock;
 
@@ -561,9 +564,4 @@ pub fn measures() -> Vec<Measure> {
     }
     m.extend(specialisation::measures());
     m
-}
-
-/// The chapter's claims, ids local to the chapter.
-pub fn claims() -> Vec<crate::claim::Claim> {
-    Vec::new()
 }
