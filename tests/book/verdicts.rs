@@ -16,6 +16,8 @@ const EXPECTED: &[(&str, Verdict)] = &[
     ("ch04.composite-explains-the-stack", Supported),
     ("ch04.prompt-is-a-boundary-condition", Supported),
     ("ch04.relations-before-objects", Qualified),
+    ("ch05.standard-layers-settle", Contradicted),
+    ("ch05.training-absorbs-the-mismatch", Contradicted),
     ("ch07.delta-correction-buys-capacity", Supported),
     ("ch07.weights-are-not-similarities", Contradicted),
 ];

@@ -2,6 +2,9 @@
 //! variants), data-level against hidden-state fixed points, the Hopfield
 //! energy with tied and untied forms, and absorption of a directional task.
 
+mod claims;
+pub use claims::claims;
+
 use std::sync::OnceLock;
 
 use nalgebra::{DMatrix, DVector};
@@ -580,8 +583,3 @@ const TRAINED_KEYS: [&str; 5] = [
     "two_layers",
     "untied_head",
 ];
-
-/// The chapter's claims, ids local to the chapter.
-pub fn claims() -> Vec<crate::claim::Claim> {
-    Vec::new()
-}
