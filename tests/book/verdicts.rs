@@ -18,6 +18,8 @@ const EXPECTED: &[(&str, Verdict)] = &[
     ("ch04.relations-before-objects", Qualified),
     ("ch05.standard-layers-settle", Contradicted),
     ("ch05.training-absorbs-the-mismatch", Contradicted),
+    ("ch06.untied-pays-a-learning-cost", Qualified),
+    ("ch06.the-cost-grows-with-scarce-data", Supported),
     ("ch07.delta-correction-buys-capacity", Supported),
     ("ch07.weights-are-not-similarities", Contradicted),
 ];

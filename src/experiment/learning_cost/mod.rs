@@ -2,6 +2,9 @@
 //! tied, mimetic and identity query–key forms, on a symmetric and a
 //! directional recall task, over many seeds.
 
+mod claims;
+pub use claims::claims;
+
 use std::sync::OnceLock;
 
 use crate::experiment::par_map;
@@ -480,9 +483,4 @@ pub fn measures() -> Vec<Measure> {
         }
     }
     m
-}
-
-/// The chapter's claims, ids local to the chapter.
-pub fn claims() -> Vec<crate::claim::Claim> {
-    Vec::new()
 }
