@@ -6,6 +6,8 @@
 //! attention-geometry render
 //! attention-geometry list
 //! attention-geometry bench                   time the chapter 7 kernels; writes figures/bench-delta.svg
+//! attention-geometry attend "TEXT" [--layer L] [--head H] [--out FILE.svg | --tsv]
+//!                                            MiniLM's attention weights for a sentence
 //! ```
 
 use std::path::PathBuf;
@@ -13,8 +15,7 @@ use std::process::ExitCode;
 
 use attention_geometry::figures::{self, Figure};
 
-const USAGE: &str =
-    "usage: attention-geometry [build | figures [NAME…] [--check] | render | list | bench | help]";
+const USAGE: &str = "usage: attention-geometry [build | figures [NAME…] [--check] | render | list | bench | attend \"TEXT\" … | help]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -66,6 +67,7 @@ fn run(args: &[String]) -> Result<(), String> {
             no_args("bench")?;
             bench()
         }
+        "attend" => attend(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())
@@ -134,6 +136,26 @@ fn bench() -> Result<(), String> {
     figures::write_atomic(&path, svg.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     println!("wrote {}", path.display());
+    Ok(())
+}
+
+/// Draw or print MiniLM's attention weights for the reader's sentence.
+fn attend(args: &[String]) -> Result<(), String> {
+    use attention_geometry::pretrained::attention_map::{AttendArgs, AttentionMap, Format};
+    use attention_geometry::pretrained::{minilm::Minilm, models_dir};
+    let a = AttendArgs::parse(args)?;
+    let model = Minilm::load(&models_dir()).map_err(|e| e.to_string())?;
+    let map = AttentionMap::compute(&model, &a.text, a.layer, a.head)?;
+    match a.format {
+        Format::Tsv => print!("{}", map.tsv()),
+        Format::Svg(path) => {
+            let svg = figures::attend::draw(&map)
+                .map_err(|e| format!("attend figure failed to draw: {e}"))?;
+            figures::write_atomic(&path, svg.as_bytes())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            println!("wrote {}", path.display());
+        }
+    }
     Ok(())
 }
 
