@@ -1,0 +1,30 @@
+//! Pretrained transformers, loaded from the extract vendored in `models/`.
+//!
+//! [`minilm`] is the sentence-transformers encoder all-MiniLM-L6-v2 (BERT, 6 layers,
+//! 12 heads of width 32, d = 384), with its [`wordpiece`] tokenizer and a forward pass
+//! that records every head's Q, K, V, scores and attention weights. Weights are read
+//! with the `safetensors` crate (float16, converted to `f64` with `half`) into nalgebra
+//! matrices in Hugging Face's (out, in) layout; [`checksum`] verifies each file
+//! against the folder's `SHA256SUMS` before anything is parsed. `models/README.md`
+//! gives provenance, licences and the command that rebuilds the extract.
+//!
+//! Introduced in chapter 1.
+
+pub mod attention_map;
+pub mod checksum;
+pub mod minilm;
+pub mod wordpiece;
+
+use std::path::PathBuf;
+
+/// Environment variable that points the loaders at another copy of `models/`.
+pub const MODELS_ENV: &str = "ATTENTION_GEOMETRY_MODELS";
+
+/// The `models/` folder: `$ATTENTION_GEOMETRY_MODELS` if set, else the one vendored
+/// in this crate.
+pub fn models_dir() -> PathBuf {
+    match std::env::var_os(MODELS_ENV) {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models"),
+    }
+}
