@@ -41,6 +41,18 @@ pub fn fixed(x: f64, digits: usize) -> String {
     }
 }
 
+/// `x` in scientific notation with `digits` decimals in the mantissa.
+///
+/// ```
+/// use attention_geometry::measure::sci;
+/// assert_eq!(sci(3.24e-15, 1), "3.2e-15");
+/// assert_eq!(sci(1e-12, 1), "1.0e-12");
+/// assert_eq!(sci(4.6e-16, 0), "5e-16");
+/// ```
+pub fn sci(x: f64, digits: usize) -> String {
+    format!("{x:.digits$e}")
+}
+
 /// `mean ± sd` with `digits` decimals.
 ///
 /// ```

@@ -1,13 +1,13 @@
 //! Chapter 3's verdict, checked on the book-size findings the prose quotes.
 
-use attention_geometry::experiment::multi_head::{
-    H, RANDOM_HEADS, SPLITS, Task, V, book, total_widths,
-};
+use attention_geometry::experiment::multi_head::bottleneck::{self, Task, total_widths};
+use attention_geometry::experiment::multi_head::induction::{H, V};
+use attention_geometry::experiment::multi_head::{ablation, split};
 use attention_geometry::stats::Summary;
 
 #[test]
 fn a_second_layer_composes_the_first_into_an_induction_head() {
-    let f = book();
+    let f = ablation::book();
     let chance = 1.0 / (V - 1) as f64;
     assert_eq!(Summary::of(&f.full).mean, 1.0);
     assert!(f.without(0).mean < chance + 0.05, "{:?}", f.without(0));
@@ -16,19 +16,22 @@ fn a_second_layer_composes_the_first_into_an_induction_head() {
 
 #[test]
 fn ablation_is_concentrated_in_the_circuit_and_spread_in_a_random_layer() {
-    let f = book();
+    let f = ablation::book();
     let shares = f.drop_shares();
     assert!(shares[0].mean + shares[H].mean > 0.99);
     for k in [1, 2, 3, 5, 6, 7] {
         assert!(f.without(k).mean > 0.99);
     }
-    let top = Summary::of(&f.random_shares.iter().map(|s| s[0]).collect::<Vec<_>>());
-    assert!(top.mean < 2.0 / RANDOM_HEADS as f64, "{top:?}");
+    let top = f.top_random();
+    assert!(
+        top.mean < 2.0 / ablation::BOOK.random_heads as f64,
+        "{top:?}"
+    );
 }
 
 #[test]
 fn a_positional_relation_needs_full_rank_and_a_content_relation_does_not() {
-    let f = book();
+    let f = bottleneck::book();
     let pc = Task::PositionAndContent;
     assert!(f.rank(pc, 0, 8).mean > 0.3 && f.rank(pc, 0, 16).mean < 0.05);
     assert!(f.rank(pc, 1, 4).mean < 0.05);
@@ -36,8 +39,8 @@ fn a_positional_relation_needs_full_rank_and_a_content_relation_does_not() {
 
 #[test]
 fn which_split_wins_depends_on_the_rank_of_the_relations() {
-    let f = book();
-    let widths = total_widths();
+    let f = bottleneck::book();
+    let widths = total_widths(f.setup);
     let at = |d: usize| widths.iter().position(|&w| w == d).unwrap();
     // position + content: the wide head wins at every width
     for (w, d) in widths.iter().enumerate() {
@@ -57,14 +60,16 @@ fn which_split_wins_depends_on_the_rank_of_the_relations() {
 
 #[test]
 fn trained_accuracy_falls_as_a_fixed_width_is_split_into_narrower_heads() {
-    let f = book();
-    let acc: Vec<f64> = (0..SPLITS.len()).map(|k| f.trained(k).mean).collect();
+    let f = split::book();
+    let acc: Vec<f64> = (0..split::BOOK.splits.len())
+        .map(|k| f.trained(k).mean)
+        .collect();
     assert!(acc[0] > acc[2] + 0.1 && acc[2] > acc[3], "{acc:?}");
 }
 
 #[test]
 fn trained_pairs_of_heads_split_two_relations_and_one_head_mixes_them() {
-    use attention_geometry::experiment::multi_head::specialisation::{SEEDS, accuracy, book};
+    use attention_geometry::experiment::multi_head::specialisation::{BOOK, accuracy, book};
     let f = book();
     let (one, two) = (accuracy(&f.one), accuracy(&f.two));
     // the pair is more accurate, the single head far above chance
@@ -73,12 +78,16 @@ fn trained_pairs_of_heads_split_two_relations_and_one_head_mixes_them() {
         "{one:?} {two:?}"
     );
     // the pair splits the relations on (nearly) every seed
-    assert!(f.splits() as f64 >= 0.8 * SEEDS as f64, "{}", f.splits());
+    assert!(
+        f.splits() as f64 >= 0.8 * BOOK.seeds as f64,
+        "{}",
+        f.splits()
+    );
     // the single head spreads an unequal mixture over both answers
     let (major, minor) = f.single_mixture();
     assert!(
         minor.mean > 0.2 && major.mean > minor.mean + 0.2,
         "{major:?} {minor:?}"
     );
-    assert!(f.one.iter().all(|t| !t.split()));
+    assert!(f.one.iter().all(|t| !t.split(BOOK.split)));
 }

@@ -1,7 +1,8 @@
 //! Chapter 6's verdict, checked on a smaller run (fewer seeds and steps)
 //! than the book-size run the prose quotes, so that `cargo test` stays fast.
 
-use attention_geometry::experiment::learning_cost::{Variant, small};
+use attention_geometry::experiment::learning_cost::arm::Variant;
+use attention_geometry::experiment::learning_cost::steps::small;
 use attention_geometry::stats::median;
 use attention_geometry::train::{Qk, Relation};
 
