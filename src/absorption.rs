@@ -8,8 +8,9 @@
 
 use nalgebra::DMatrix;
 
-use crate::attention::Head;
+use crate::attention::{Head, Mask};
 use crate::relation::{compose, residual_mix};
+use crate::stats::argmax;
 
 /// Fraction of rows `i` whose largest entry off the diagonal sits at the
 /// successor `(i + 1) mod n`.
@@ -24,12 +25,7 @@ use crate::relation::{compose, residual_mix};
 pub fn successor_accuracy(r: &DMatrix<f64>) -> f64 {
     let n = r.nrows();
     let hits = (0..n)
-        .filter(|&i| {
-            let best = (0..n)
-                .filter(|&j| j != i)
-                .max_by(|&a, &b| r[(i, a)].total_cmp(&r[(i, b)]));
-            best == Some((i + 1) % n)
-        })
+        .filter(|&i| argmax((0..n).filter(|&j| j != i), |j| r[(i, j)]) == Some((i + 1) % n))
         .count();
     hits as f64 / n as f64
 }
@@ -143,14 +139,14 @@ pub fn constructed(mechanism: Mechanism, e: &DMatrix<f64>) -> DMatrix<f64> {
     );
     let (strength, big) = (2.0, 6.0);
     let a = tied_placing(e, &placement_a(strength, big))
-        .forward(e, false)
+        .forward(e, Mask::Full)
         .weights;
     match mechanism {
         Mechanism::TiedHead => a,
         Mechanism::TiedResidual => residual_mix(&a),
         Mechanism::TwoTiedHeads => {
             let b = tied_placing(e, &placement_b(strength, big))
-                .forward(e, false)
+                .forward(e, Mask::Full)
                 .weights;
             residual_mix(&((a + b) * 0.5))
         }
@@ -158,7 +154,7 @@ pub fn constructed(mechanism: Mechanism, e: &DMatrix<f64>) -> DMatrix<f64> {
             // X_1 = X + A X, and layer 2 is placed on X_1
             let x1 = e + &a * e;
             let b = tied_placing(&x1, &placement_b(strength, big))
-                .forward(&x1, false)
+                .forward(&x1, Mask::Full)
                 .weights;
             compose(&residual_mix(&b), &residual_mix(&a))
         }
@@ -172,7 +168,7 @@ pub fn constructed(mechanism: Mechanism, e: &DMatrix<f64>) -> DMatrix<f64> {
                     0.0
                 }
             });
-            head_placing(e, &shift, &id).forward(e, false).weights
+            head_placing(e, &shift, &id).forward(e, Mask::Full).weights
         }
     }
 }
@@ -199,9 +195,9 @@ mod tests {
     fn two_tied_layers_are_exactly_their_rollout() {
         let e = gaussian(&mut seeded(1), 3, 8, 1.0);
         let a = tied_placing(&e, &placement_a(2.0, 6.0));
-        let x1 = &e + a.forward(&e, false).output;
+        let x1 = &e + a.forward(&e, Mask::Full).output;
         let b = tied_placing(&x1, &placement_b(2.0, 6.0));
-        let x2 = &x1 + b.forward(&x1, false).output;
+        let x2 = &x1 + b.forward(&x1, Mask::Full).output;
         let r = constructed(Mechanism::TwoTiedLayers, &e);
         assert!((x2 - r * &e * 4.0).norm() < 1e-9);
     }

@@ -72,6 +72,24 @@ pub fn causal_mask(scores: &mut DMatrix<f64>) {
     }
 }
 
+/// Which keys each query may see.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mask {
+    /// Query `i` sees keys `j ≤ i` (the future is masked by [`causal_mask`]).
+    Causal,
+    /// Every query sees every key.
+    Full,
+}
+
+impl Mask {
+    /// Mask `scores` in place as this mask says.
+    pub fn apply(self, scores: &mut DMatrix<f64>) {
+        if self == Mask::Causal {
+            causal_mask(scores);
+        }
+    }
+}
+
 /// The learned projections of one attention head.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Head {
@@ -122,19 +140,19 @@ impl Head {
         )
     }
 
-    /// Run the head on `x: (n, d)`; `causal` masks the future.
+    /// Run the head on `x: (n, d)`, its scores masked by `mask`.
     ///
     /// ```
-    /// use attention_geometry::attention::Head;
+    /// use attention_geometry::attention::{Head, Mask};
     /// use attention_geometry::random::{gaussian, seeded};
     /// let mut rng = seeded(3);
     /// let head = Head::random(&mut rng, 8, 4, 4);
     /// let x = gaussian(&mut rng, 5, 8, 1.0);
-    /// let pass = head.forward(&x, true);
+    /// let pass = head.forward(&x, Mask::Causal);
     /// assert_eq!(pass.output.shape(), (5, 4));
     /// assert_eq!(pass.weights[(0, 0)], 1.0); // the first token sees only itself
     /// ```
-    pub fn forward(&self, x: &DMatrix<f64>, causal: bool) -> Pass {
+    pub fn forward(&self, x: &DMatrix<f64>, mask: Mask) -> Pass {
         assert_eq!(
             x.ncols(),
             self.w_q.nrows(),
@@ -143,9 +161,7 @@ impl Head {
             self.w_q.nrows()
         );
         let mut s = self.scores(x);
-        if causal {
-            causal_mask(&mut s);
-        }
+        mask.apply(&mut s);
         let weights = softmax_rows(&s);
         let output = &weights * (x * &self.w_v);
         Pass { weights, output }

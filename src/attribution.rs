@@ -11,7 +11,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use crate::attention::{Head, causal_mask, softmax_rows};
+use crate::attention::{Head, Mask, softmax_rows};
 
 /// The head that places weight like `qk` (its `W_Q`, `W_K`) and carries
 /// values like `ov` (its `W_V`): "QK decides where, OV decides what".
@@ -20,13 +20,13 @@ use crate::attention::{Head, causal_mask, softmax_rows};
 /// If the two heads take different input widths.
 ///
 /// ```
-/// use attention_geometry::attention::Head;
+/// use attention_geometry::attention::{Head, Mask};
 /// use attention_geometry::attribution::swap_ov;
 /// use attention_geometry::random::{gaussian, seeded};
 /// let mut rng = seeded(0);
 /// let (a, b) = (Head::random(&mut rng, 8, 4, 4), Head::random(&mut rng, 8, 4, 4));
 /// let x = gaussian(&mut rng, 6, 8, 1.0);
-/// let (pa, ps) = (a.forward(&x, false), swap_ov(&a, &b).forward(&x, false));
+/// let (pa, ps) = (a.forward(&x, Mask::Full), swap_ov(&a, &b).forward(&x, Mask::Full));
 /// assert_eq!(pa.weights, ps.weights);
 /// assert!((pa.output - ps.output).norm() > 0.1);
 /// ```
@@ -72,26 +72,24 @@ pub fn carried_norms(weights: &DMatrix<f64>, v: &DMatrix<f64>) -> DMatrix<f64> {
 /// `x: (n, d)` → `(n, n)`.
 ///
 /// ```
-/// use attention_geometry::attention::Head;
+/// use attention_geometry::attention::{Head, Mask};
 /// use attention_geometry::attribution::leave_one_out;
 /// use attention_geometry::random::{gaussian, seeded};
 /// let mut rng = seeded(1);
 /// let head = Head::random(&mut rng, 6, 3, 3);
 /// let x = gaussian(&mut rng, 5, 6, 1.0);
-/// let (pass, loo) = (head.forward(&x, false), leave_one_out(&head, &x, false));
+/// let (pass, loo) = (head.forward(&x, Mask::Full), leave_one_out(&head, &x, Mask::Full));
 /// let v = &x * &head.w_v;
 /// // the closed form α_ij ‖v_j − o_i‖ / (1 − α_ij)
 /// let a = pass.weights[(0, 2)];
 /// let closed = a * (v.row(2) - pass.output.row(0)).norm() / (1.0 - a);
 /// assert!((loo[(0, 2)] - closed).abs() < 1e-12);
 /// ```
-pub fn leave_one_out(head: &Head, x: &DMatrix<f64>, causal: bool) -> DMatrix<f64> {
-    let full = head.forward(x, causal).output;
+pub fn leave_one_out(head: &Head, x: &DMatrix<f64>, mask: Mask) -> DMatrix<f64> {
+    let full = head.forward(x, mask).output;
     let v = x * &head.w_v;
     let mut s = head.scores(x);
-    if causal {
-        causal_mask(&mut s);
-    }
+    mask.apply(&mut s);
     let n = x.nrows();
     let mut effect = DMatrix::from_element(n, n, f64::NAN);
     for j in 0..n {

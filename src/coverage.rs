@@ -14,7 +14,7 @@ use std::collections::VecDeque;
 
 use nalgebra::{DMatrix, DVector};
 
-use crate::attention::Head;
+use crate::attention::{Head, Mask};
 use crate::random::{Rng, gaussian};
 
 /// A fully connected ReLU network on row vectors: ReLU after every layer
@@ -238,18 +238,18 @@ pub fn linear_pieces(net: &ReluNet, lo: f64, hi: f64, grid: usize) -> Pieces {
 /// If `x` does not have the head's input width.
 ///
 /// ```
-/// use attention_geometry::attention::Head;
+/// use attention_geometry::attention::{Head, Mask};
 /// use attention_geometry::coverage::{head_jacobian, numerical_jacobian};
 /// use attention_geometry::random::{gaussian, seeded};
 /// let mut rng = seeded(4);
 /// let head = Head::random(&mut rng, 4, 3, 2);
 /// let x = gaussian(&mut rng, 5, 4, 1.0);
-/// let exact = head_jacobian(&head, &x, true);
-/// let approx = numerical_jacobian(|x| head.forward(x, true).output, &x, 1e-5);
+/// let exact = head_jacobian(&head, &x, Mask::Causal);
+/// let approx = numerical_jacobian(|x| head.forward(x, Mask::Causal).output, &x, 1e-5);
 /// assert!((exact - approx).norm() < 1e-7);
 /// ```
-pub fn head_jacobian(head: &Head, x: &DMatrix<f64>, causal: bool) -> DMatrix<f64> {
-    let pass = head.forward(x, causal);
+pub fn head_jacobian(head: &Head, x: &DMatrix<f64>, mask: Mask) -> DMatrix<f64> {
+    let pass = head.forward(x, mask);
     let (n, d) = x.shape();
     let d_v = head.w_v.ncols();
     let c = 1.0 / (head.d_k() as f64).sqrt();
@@ -334,12 +334,12 @@ mod tests {
             let mut rng = seeded(seed);
             let head = Head::random(&mut rng, 6, 4, 3);
             let x = gaussian(&mut rng, 7, 6, 1.5);
-            for causal in [false, true] {
-                let exact = head_jacobian(&head, &x, causal);
-                let approx = numerical_jacobian(|x| head.forward(x, causal).output, &x, 1e-5);
+            for mask in [Mask::Full, Mask::Causal] {
+                let exact = head_jacobian(&head, &x, mask);
+                let approx = numerical_jacobian(|x| head.forward(x, mask).output, &x, 1e-5);
                 assert!(
                     (&exact - &approx).norm() < 1e-7 * exact.norm(),
-                    "seed {seed}, causal {causal}"
+                    "seed {seed}, {mask:?}"
                 );
             }
         }

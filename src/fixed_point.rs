@@ -9,7 +9,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use crate::attention::{Head, softmax_rows};
+use crate::attention::{Head, Mask, softmax_rows};
 
 /// The three tied-layer maps of chapter 5.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,12 +101,12 @@ impl TiedLayer {
         );
         match variant {
             // A(Z) Z
-            Variant::Attention => self.head.forward(z, false).weights * z,
+            Variant::Attention => self.head.forward(z, Mask::Full).weights * z,
             // norm(Z + A(Z) Z W_V)
-            Variant::ResidualNorm => normalise_rows(&(z + self.head.forward(z, false).output)),
+            Variant::ResidualNorm => normalise_rows(&(z + self.head.forward(z, Mask::Full).output)),
             // X + γ A(X) Z W_V
             Variant::Injected => {
-                x + self.head.forward(x, false).weights * z * &self.head.w_v * self.gamma
+                x + self.head.forward(x, Mask::Full).weights * z * &self.head.w_v * self.gamma
             }
         }
     }

@@ -41,18 +41,20 @@ pub fn fixed(x: f64, digits: usize) -> String {
     }
 }
 
-/// `x` in scientific notation with one decimal, e.g. `2.2e-16`.
+/// `x` in scientific notation with `digits` decimals in the mantissa.
 ///
 /// ```
 /// use attention_geometry::measure::sci;
-/// assert_eq!(sci(2.2e-16), "2.2e-16");
+/// assert_eq!(sci(3.24e-15, 1), "3.2e-15");
+/// assert_eq!(sci(1e-12, 1), "1.0e-12");
+/// assert_eq!(sci(4.6e-16, 0), "5e-16");
 /// ```
-pub fn sci(x: f64) -> String {
-    format!("{x:.1e}")
+pub fn sci(x: f64, digits: usize) -> String {
+    format!("{x:.digits$e}")
 }
 
-/// `x` with `digits` decimals, or in scientific notation when that would
-/// print a nonzero `x` as zero.
+/// `x` with `digits` decimals, or in scientific notation (one decimal) when
+/// that would print a nonzero `x` as zero.
 ///
 /// ```
 /// use attention_geometry::measure::number;
@@ -62,7 +64,7 @@ pub fn sci(x: f64) -> String {
 /// ```
 pub fn number(x: f64, digits: usize) -> String {
     match x != 0.0 && x.abs() < 0.5 * 10f64.powi(-(digits as i32)) {
-        true => sci(x),
+        true => sci(x, 1),
         false => fixed(x, digits),
     }
 }

@@ -10,7 +10,7 @@
 
 use nalgebra::DMatrix;
 
-use crate::attention::Head;
+use crate::attention::{Head, Mask};
 use crate::random::{Rng, projection};
 
 /// The `h` column blocks of `m`, each of width `m.ncols() / h`.
@@ -225,11 +225,11 @@ impl MultiHead {
     }
 
     /// Run the layer on `x: (n, d)` with the heads whose `keep[t]` is false
-    /// removed (their output zeroed before `W_O`); `causal` masks the future.
+    /// removed (their output zeroed before `W_O`); `mask` masks the scores.
     ///
     /// # Panics
     /// If `keep` does not have one entry per head or `x` has the wrong width.
-    pub fn forward_keeping(&self, x: &DMatrix<f64>, causal: bool, keep: &[bool]) -> MultiPass {
+    pub fn forward_keeping(&self, x: &DMatrix<f64>, mask: Mask, keep: &[bool]) -> MultiPass {
         assert_eq!(
             keep.len(),
             self.h,
@@ -237,9 +237,7 @@ impl MultiHead {
             keep.len(),
             self.h
         );
-        let passes: Vec<_> = (0..self.h)
-            .map(|t| self.head(t).forward(x, causal))
-            .collect();
+        let passes: Vec<_> = (0..self.h).map(|t| self.head(t).forward(x, mask)).collect();
         // o_t (n, d_v), zeroed when head t is ablated
         let heads: Vec<DMatrix<f64>> = passes
             .iter()
@@ -264,21 +262,22 @@ impl MultiHead {
     /// Run every head: split, attend, concatenate, `W_O`.
     ///
     /// ```
+    /// use attention_geometry::attention::Mask;
     /// use attention_geometry::multi_head::MultiHead;
     /// use attention_geometry::random::{gaussian, seeded};
     /// let mut rng = seeded(0);
     /// let layer = MultiHead::random(&mut rng, 8, 2, 4, 4);
     /// let x = gaussian(&mut rng, 5, 8, 1.0);
-    /// let pass = layer.forward(&x, true);
+    /// let pass = layer.forward(&x, Mask::Causal);
     /// assert_eq!((pass.weights.len(), pass.output.shape()), (2, (5, 8)));
     /// ```
-    pub fn forward(&self, x: &DMatrix<f64>, causal: bool) -> MultiPass {
-        self.forward_keeping(x, causal, &vec![true; self.h])
+    pub fn forward(&self, x: &DMatrix<f64>, mask: Mask) -> MultiPass {
+        self.forward_keeping(x, mask, &vec![true; self.h])
     }
 
     /// The residual layer `x + out`.
-    pub fn residual(&self, x: &DMatrix<f64>, causal: bool, keep: &[bool]) -> DMatrix<f64> {
-        x + self.forward_keeping(x, causal, keep).output
+    pub fn residual(&self, x: &DMatrix<f64>, mask: Mask, keep: &[bool]) -> DMatrix<f64> {
+        x + self.forward_keeping(x, mask, keep).output
     }
 
     /// The same layer as one block-structured product: the heads' weights
@@ -287,10 +286,10 @@ impl MultiHead {
     /// ```text
     /// [A_1 … A_h] (n, h·n) · diag(x W_V¹, …, x W_Vʰ) (h·n, h·d_v) · W_O
     /// ```
-    pub fn block_form(&self, x: &DMatrix<f64>, causal: bool) -> DMatrix<f64> {
+    pub fn block_form(&self, x: &DMatrix<f64>, mask: Mask) -> DMatrix<f64> {
         let n = x.nrows();
         let weights: Vec<DMatrix<f64>> = (0..self.h)
-            .map(|t| self.head(t).forward(x, causal).weights)
+            .map(|t| self.head(t).forward(x, mask).weights)
             .collect();
         let values = split_heads(&(x * &self.w_v), self.h);
         let d_v = values[0].ncols();
@@ -313,9 +312,9 @@ mod tests {
             let mut rng = seeded(seed);
             let layer = MultiHead::random(&mut rng, 12, 3, 4, 2);
             let x = gaussian(&mut rng, 7, 12, 1.0);
-            for causal in [false, true] {
-                let pass = layer.forward(&x, causal);
-                assert!((layer.block_form(&x, causal) - &pass.output).norm() < 1e-12);
+            for mask in [Mask::Full, Mask::Causal] {
+                let pass = layer.forward(&x, mask);
+                assert!((layer.block_form(&x, mask) - &pass.output).norm() < 1e-12);
                 // and the sum of OV circuits Σ_t A_t x W_Vᵗ W_Oᵗ
                 let ov: DMatrix<f64> = (0..3)
                     .map(|t| &pass.weights[t] * &x * &layer.head(t).w_v * layer.w_o_block(t))
@@ -341,8 +340,8 @@ mod tests {
             (layer.head(0), other.head(1))
         );
         let x = gaussian(&mut rng, 4, 6, 1.0);
-        let only_first = layer.forward_keeping(&x, false, &[true, false]).output;
-        let first = heads[0].forward(&x, false).output * &w_o[0];
+        let only_first = layer.forward_keeping(&x, Mask::Full, &[true, false]).output;
+        let first = heads[0].forward(&x, Mask::Full).output * &w_o[0];
         assert!((only_first - first).norm() < 1e-12);
     }
 

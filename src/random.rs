@@ -62,3 +62,27 @@ pub fn orthogonal(rng: &mut Rng, n: usize) -> DMatrix<f64> {
     }
     q
 }
+
+/// `t` points drawn uniformly from the unit sphere in `d` dimensions, one per
+/// row: Gaussian rows divided by their norm, `x_i / ‖x_i‖` exactly.
+///
+/// (The delta layer's [`crate::delta::l2_normalize`] adds `10⁻⁶` under the
+/// root, as the kernels it mirrors do; memories of unit keys need the exact
+/// norm.)
+///
+/// # Shapes
+/// Output: `(t, d)`.
+///
+/// ```
+/// use attention_geometry::random::{seeded, unit_rows};
+/// let x = unit_rows(&mut seeded(2), 5, 3);
+/// assert!(x.row_iter().all(|r| (r.norm() - 1.0).abs() < 1e-15));
+/// ```
+pub fn unit_rows(rng: &mut Rng, t: usize, d: usize) -> DMatrix<f64> {
+    let mut x = gaussian(rng, t, d, 1.0);
+    for mut r in x.row_iter_mut() {
+        let n = r.norm();
+        r /= n;
+    }
+    x
+}

@@ -9,10 +9,11 @@
 //! the positions before it: row `i` says where token `i` reads from.
 //! Introduced in chapter 4.
 
-use nalgebra::DMatrix;
+use nalgebra::{DMatrix, Dim, Matrix, RawStorage};
 
-use crate::attention::{Head, softmax_rows};
+use crate::attention::{Head, Mask, softmax_rows};
 use crate::random::{Rng, gaussian, projection};
+use crate::stats::argmax;
 
 /// Whether every entry of `m` is `≥ −tol` and every row sums to `1 ± tol`.
 ///
@@ -125,18 +126,32 @@ pub fn rollout(layers: &[DMatrix<f64>]) -> DMatrix<f64> {
 }
 
 /// Mean total-variation distance between corresponding rows of two
-/// arrows: `(1/n) Σ_i ½ Σ_j |a_ij − b_ij|`, in `[0, 1]` for stochastic rows.
+/// arrows (or attention patterns): `(1/n) Σ_i ½ Σ_j |a_ij − b_ij|`, in
+/// `[0, 1]` for stochastic rows. One distribution is one row: compare two
+/// vectors as `total_variation(&p.transpose(), &q.transpose())`.
+///
+/// # Shapes
+/// `a`, `b`: `(n, m)`, any storage.
 ///
 /// # Panics
 /// If the shapes differ.
 ///
 /// ```
 /// use attention_geometry::relation::{identity, total_variation};
-/// use nalgebra::dmatrix;
+/// use nalgebra::{dmatrix, dvector};
 /// assert_eq!(total_variation(&identity(2), &dmatrix![0.0, 1.0; 1.0, 0.0]), 1.0);
 /// assert_eq!(total_variation(&identity(2), &identity(2)), 0.0);
+/// let (p, q) = (dvector![0.5, 0.5, 0.0], dvector![0.25, 0.25, 0.5]);
+/// assert_eq!(total_variation(&p.transpose(), &q.transpose()), 0.5);
 /// ```
-pub fn total_variation(a: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
+pub fn total_variation<R: Dim, C: Dim, S1, S2>(
+    a: &Matrix<f64, R, C, S1>,
+    b: &Matrix<f64, R, C, S2>,
+) -> f64
+where
+    S1: RawStorage<f64, R, C>,
+    S2: RawStorage<f64, R, C>,
+{
     assert_eq!(
         a.shape(),
         b.shape(),
@@ -144,7 +159,12 @@ pub fn total_variation(a: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
         a.shape(),
         b.shape()
     );
-    (a - b).abs().sum() / (2.0 * a.nrows() as f64)
+    // Σ_ij |a_ij − b_ij| in column-major order
+    let l1 = a
+        .iter()
+        .zip(b.iter())
+        .fold(0.0, |sum, (x, y)| sum + (x - y).abs());
+    l1 / (2.0 * a.nrows() as f64)
 }
 
 /// For each row `i`, the column of its largest entry among `cols`.
@@ -161,11 +181,7 @@ pub fn total_variation(a: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
 /// ```
 pub fn strongest(m: &DMatrix<f64>, cols: std::ops::Range<usize>) -> Vec<usize> {
     m.row_iter()
-        .map(|r| {
-            cols.clone()
-                .max_by(|&a, &b| r[a].total_cmp(&r[b]))
-                .expect("strongest: empty column range")
-        })
+        .map(|r| argmax(cols.clone(), |j| r[j]).expect("strongest: empty column range"))
         .collect()
 }
 
@@ -217,7 +233,7 @@ impl Stack {
         let mut weights = Vec::with_capacity(self.heads.len());
         let mut h = x.clone();
         for head in &self.heads {
-            let pass = head.forward(&h, false);
+            let pass = head.forward(&h, Mask::Full);
             // x_{l+1} = x_l + A_l x_l W_V
             h = &h + &pass.output;
             weights.push(pass.weights);

@@ -60,6 +60,40 @@ pub fn mean(xs: &[f64]) -> f64 {
     xs.iter().sum::<f64>() / xs.len() as f64
 }
 
+/// The share of `xs` that are true (NaN when empty).
+///
+/// ```
+/// use attention_geometry::stats::share;
+/// assert_eq!(share([true, false, true, true]), 0.75);
+/// ```
+pub fn share(xs: impl IntoIterator<Item = bool>) -> f64 {
+    let v: Vec<bool> = xs.into_iter().collect();
+    v.iter().filter(|&&b| b).count() as f64 / v.len() as f64
+}
+
+/// The index among `indices` whose value is largest; the last one of equal
+/// largest values (as `Iterator::max_by`), `None` when `indices` is empty.
+///
+/// ```text
+/// argmax(I, v) = max { i ∈ I : v(i) = max_{j ∈ I} v(j) }
+/// ```
+///
+/// ```
+/// use attention_geometry::stats::argmax;
+/// let v = [0.1, 0.7, 0.2, 0.7];
+/// assert_eq!(argmax(0..4, |i| v[i]), Some(3));
+/// assert_eq!(argmax([0, 1, 2], |i| v[i]), Some(1));
+/// assert_eq!(argmax(0..0, |i| v[i]), None);
+/// ```
+pub fn argmax(
+    indices: impl IntoIterator<Item = usize>,
+    value: impl Fn(usize) -> f64,
+) -> Option<usize> {
+    indices
+        .into_iter()
+        .max_by(|&a, &b| value(a).total_cmp(&value(b)))
+}
+
 /// Ranks `1..=n` of `xs`, ties sharing their average rank.
 ///
 /// ```

@@ -5,7 +5,7 @@ use attention_geometry::delta::{
     DecayForm, delta_rule, gated_delta_rule, kda, kda_chunked, kda_chunked_with, linear_attention,
     regression_loss,
 };
-use attention_geometry::experiment::delta_attention::random_input;
+use attention_geometry::experiment::delta_attention::chunkwise::random_input;
 use attention_geometry::random::{gaussian, orthogonal, seeded};
 use nalgebra::{DMatrix, DVector};
 use rand::RngExt;

@@ -117,15 +117,3 @@ pub fn claims() -> Vec<Claim> {
         })
         .collect()
 }
-
-/// `f` over seeds `0..seeds` on two threads, in seed order: each seed's
-/// result depends only on that seed, so the output is deterministic.
-pub(crate) fn par_map<T: Send>(seeds: u64, f: impl Fn(u64) -> T + Sync) -> Vec<T> {
-    let half = seeds / 2;
-    std::thread::scope(|s| {
-        let upper = s.spawn(|| (half..seeds).map(&f).collect::<Vec<_>>());
-        let mut out: Vec<T> = (0..half).map(&f).collect();
-        out.extend(upper.join().expect("a worker thread panicked"));
-        out
-    })
-}

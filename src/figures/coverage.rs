@@ -4,10 +4,13 @@ use plotters::prelude::*;
 
 use super::style::{Shading, band, bar, color, error_bar, heatmap, legend, span, svg, text};
 use super::{DrawError, Figure};
-use crate::experiment::coverage::{
-    BOOK, GRID, NETS, PIECE_SEEDS, SEEDS, SMALL, Tokens, TrialField, attribution_pairs, book,
-    epsilons, equivalent_example, net_name, pieces, two_prompts,
+use crate::experiment::coverage::attribution::{
+    self, TrialField, attribution_pairs, equivalent_example,
 };
+use crate::experiment::coverage::drift::{self, epsilons};
+use crate::experiment::coverage::head::{BOOK, SMALL, Tokens};
+use crate::experiment::coverage::pieces::{self, net_name};
+use crate::experiment::coverage::{SEEDS, prompts::two_prompts};
 use crate::stats::{Summary, quantile};
 
 pub const FIGURES: &[Figure] = &[
@@ -51,17 +54,19 @@ fn piece_color(label: usize) -> RGBColor {
 }
 
 fn linear_pieces() -> Result<String, DrawError> {
-    let f = book();
+    let f = pieces::book();
+    let setup = pieces::BOOK;
+    let (nets, piece_seeds, lattice) = (setup.nets, setup.seeds, setup.grid);
     let shown = [1usize, 3];
     let grid = 96;
     svg(1080, 360, |root| {
         let panels = root.split_evenly((1, 3));
         for (area, &k) in panels.iter().zip(&shown) {
-            let p = pieces(NETS[k], 0, grid);
+            let p = pieces::pieces(pieces::Setup { grid, ..setup }, nets[k], 0);
             let step = (p.hi - p.lo) / (grid - 1) as f64;
             let mut chart = ChartBuilder::on(area)
                 .caption(
-                    format!("[2, {}, 1]: {} pieces (seed 0)", net_name(NETS[k]), p.count),
+                    format!("[2, {}, 1]: {} pieces (seed 0)", net_name(nets[k]), p.count),
                     text(14),
                 )
                 .margin(8)
@@ -100,28 +105,28 @@ fn linear_pieces() -> Result<String, DrawError> {
             }
             chart.draw_series(runs)?;
         }
-        let counts: Vec<Summary> = (0..NETS.len()).map(|k| f.count(k)).collect();
+        let counts: Vec<Summary> = (0..nets.len()).map(|k| f.count(k)).collect();
         let top = counts.iter().map(|s| s.mean + s.sd).fold(0.0, f64::max) * 1.1;
         let mut chart = ChartBuilder::on(&panels[2])
             .caption(
-                format!("pieces in [-3, 3]², mean ± sd, {PIECE_SEEDS} seeds"),
+                format!("pieces in [-3, 3]², mean ± sd, {piece_seeds} seeds"),
                 text(14),
             )
             .margin(8)
             .x_label_area_size(44)
             .y_label_area_size(44)
-            .build_cartesian_2d(-0.5f64..(NETS.len() as f64 - 0.5), 0.0..top)?;
+            .build_cartesian_2d(-0.5f64..(nets.len() as f64 - 0.5), 0.0..top)?;
         chart
             .configure_mesh()
             .disable_x_mesh()
-            .x_labels(NETS.len())
+            .x_labels(nets.len())
             .x_label_formatter(&|x| {
-                NETS.get(x.round() as usize)
+                nets.get(x.round() as usize)
                     .map(|h| net_name(h))
                     .unwrap_or_default()
             })
             .x_desc("hidden widths")
-            .y_desc(format!("linear pieces ({GRID}×{GRID} lattice)"))
+            .y_desc(format!("linear pieces ({lattice}×{lattice} lattice)"))
             .label_style(text(10))
             .axis_desc_style(text(11))
             .draw()?;
@@ -161,7 +166,7 @@ fn physical_coverage() -> Result<String, DrawError> {
 }
 
 fn jacobian_drift() -> Result<String, DrawError> {
-    let f = book();
+    let f = drift::book();
     let eps = epsilons();
     let xs: Vec<f64> = eps.iter().map(|e| e.log10()).collect();
     let changed: Vec<(f64, f64)> = (0..eps.len()).map(|e| f.changed(e)).collect();
@@ -209,7 +214,7 @@ fn jacobian_drift() -> Result<String, DrawError> {
         }
         legend(&mut chart, SeriesLabelPosition::LowerRight)?;
 
-        let runs = [&f.drift.relu, &f.drift.head];
+        let runs = [&f.relu, &f.head];
         let sums: Vec<Vec<(f64, f64, f64)>> = runs
             .iter()
             .map(|r| (0..eps.len()).map(|e| log_quartiles(r, e)).collect())
@@ -244,7 +249,7 @@ fn jacobian_drift() -> Result<String, DrawError> {
 }
 
 fn attribution() -> Result<String, DrawError> {
-    let f = book();
+    let f = attribution::book();
     let (w, _, loo) = attribution_pairs(BOOK, Tokens::Varied, 0);
     let metrics: [(&str, TrialField); 4] = [
         ("ρ(α, ‖αv‖)", |t| t.weight_norm),

@@ -5,10 +5,9 @@ use plotters::prelude::*;
 use super::style::{Shading, band, color, heatmap, legend, marked_line, span, svg, text};
 use super::{DrawError, Figure};
 use crate::delta::{flops_chunked, flops_recurrent, flops_softmax};
-use crate::experiment::delta_attention::{
-    ALPHAS, CAPACITY_D, CAPACITY_N, COST_C, COST_D, SEEDS, WEIGHTS_T, Write, book, chunk_picture,
-    cost_lengths, crossover, token_weights,
-};
+use crate::experiment::delta_attention::capacity::{self, Write};
+use crate::experiment::delta_attention::token_weights::{self, token_weights};
+use crate::experiment::delta_attention::{SEEDS, chunkwise, cost, decay, stability};
 use crate::stats::Summary;
 
 pub const FIGURES: &[Figure] = &[
@@ -58,11 +57,12 @@ type StabilityField = fn(&(f64, f64, f64)) -> f64;
 type Count = Box<dyn Fn(usize) -> f64>;
 
 fn token_weights_figure() -> Result<String, DrawError> {
-    let w = token_weights(16, 0);
+    let setup = token_weights::BOOK;
+    let w = token_weights(token_weights::Setup { t: 16, ..setup }, 0);
     let range = w.similarity.amax().max(w.delta.amax());
     let (mut s, mut d) = (Vec::new(), Vec::new());
-    for seed in 0..SEEDS / 4 {
-        let (a, b) = token_weights(WEIGHTS_T, seed).pairs();
+    for seed in 0..setup.picture_seeds {
+        let (a, b) = token_weights(setup, seed).pairs();
         s.extend(a);
         d.extend(b);
     }
@@ -85,7 +85,10 @@ fn token_weights_figure() -> Result<String, DrawError> {
             "t",
         )?;
         let mut chart = ChartBuilder::on(&panels[2])
-            .caption(format!("every causal pair, {} seeds", SEEDS / 4), text(15))
+            .caption(
+                format!("every causal pair, {} seeds", setup.picture_seeds),
+                text(15),
+            )
             .margin(8)
             .x_label_area_size(36)
             .y_label_area_size(44)
@@ -113,12 +116,13 @@ fn token_weights_figure() -> Result<String, DrawError> {
 }
 
 fn capacity() -> Result<String, DrawError> {
-    let f = book();
-    let xs: Vec<f64> = CAPACITY_N.iter().map(|&n| n as f64).collect();
-    let top = f.capacity_at(Write::Additive, *CAPACITY_N.last().unwrap_or(&1));
+    let f = capacity::book();
+    let (capacity_d, capacity_n) = (capacity::BOOK.d, capacity::BOOK.pairs);
+    let xs: Vec<f64> = capacity_n.iter().map(|&n| n as f64).collect();
+    let top = f.at(Write::Additive, *capacity_n.last().unwrap_or(&1));
     svg(760, 400, |root| {
         let mut chart = ChartBuilder::on(root)
-            .caption(format!("retrieval error after storing n pairs, K = V = {CAPACITY_D}, mean ± sd over {SEEDS} seeds"), text(15))
+            .caption(format!("retrieval error after storing n pairs, K = V = {capacity_d}, mean ± sd over {SEEDS} seeds"), text(15))
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(50)
@@ -131,7 +135,7 @@ fn capacity() -> Result<String, DrawError> {
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;
-        let k = CAPACITY_D as f64;
+        let k = capacity_d as f64;
         marked_line(
             &mut chart,
             (k, 0.0),
@@ -142,7 +146,7 @@ fn capacity() -> Result<String, DrawError> {
             12,
         )?;
         for (i, w) in Write::ALL.iter().enumerate() {
-            let sums: Vec<Summary> = CAPACITY_N.iter().map(|&n| f.capacity_at(*w, n)).collect();
+            let sums: Vec<Summary> = capacity_n.iter().map(|&n| f.at(*w, n)).collect();
             let lo: Vec<f64> = sums.iter().map(|s| s.mean - s.sd).collect();
             let hi: Vec<f64> = sums.iter().map(|s| s.mean + s.sd).collect();
             let c = color(i);
@@ -167,26 +171,26 @@ fn capacity() -> Result<String, DrawError> {
 }
 
 fn decay() -> Result<String, DrawError> {
-    let f = book();
-    let n = ALPHAS.len();
+    let f = decay::book();
+    let alphas = decay::BOOK.alphas;
+    let n = alphas.len();
     let total = |e: (f64, f64)| (e.0 + e.1) / 2.0;
-    let (a_s, a_f, _) = f.decay.best_kda();
-    let (a_g, _) = f.decay.best_gdn();
-    let idx = |a: f64| ALPHAS.iter().position(|&x| x == a).unwrap_or(0) as f64 + 0.5;
+    let (a_s, a_f, _) = f.best_kda();
+    let (a_g, _) = f.best_gdn();
+    let idx = |a: f64| alphas.iter().position(|&x| x == a).unwrap_or(0) as f64 + 0.5;
     let label = |x: &f64| {
-        ALPHAS
+        alphas
             .get(x.floor() as usize)
             .map(|a| format!("{a}"))
             .unwrap_or_default()
     };
     svg(1000, 440, |root| {
         let panels = root.split_evenly((1, 2));
-        let best_row = ALPHAS.iter().position(|&a| a == a_s).unwrap_or(n - 1);
+        let best_row = alphas.iter().position(|&a| a == a_s).unwrap_or(n - 1);
         let top = f
-            .decay
             .scalar
             .iter()
-            .chain(&f.decay.grid[best_row])
+            .chain(&f.grid[best_row])
             .map(|&e| total(e))
             .fold(0.0, f64::max);
         let mut chart = ChartBuilder::on(&panels[0])
@@ -208,11 +212,11 @@ fn decay() -> Result<String, DrawError> {
         let curves: [(String, Vec<(f64, f64)>); 2] = [
             (
                 "scalar α on every channel (Gated DeltaNet)".to_string(),
-                f.decay.scalar.clone(),
+                f.scalar.clone(),
             ),
             (
                 format!("per channel: α = {a_s} on facts (KDA)"),
-                f.decay.grid[best_row].clone(),
+                f.grid[best_row].clone(),
             ),
         ];
         for (i, (name, errs)) in curves.iter().enumerate() {
@@ -229,14 +233,14 @@ fn decay() -> Result<String, DrawError> {
                     PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
                 });
         }
-        let best = f.decay.best_kda().2;
+        let best = f.best_kda().2;
         chart.draw_series([Circle::new(
             (idx(a_f), total(best)),
             6,
             color(1).stroke_width(2),
         )])?;
         chart.draw_series([TriangleMarker::new(
-            (idx(a_g), total(f.decay.best_gdn().1)),
+            (idx(a_g), total(f.best_gdn().1)),
             6,
             color(2).filled(),
         )])?;
@@ -263,8 +267,7 @@ fn decay() -> Result<String, DrawError> {
             let c = color(i);
             chart
                 .draw_series(LineSeries::new(
-                    f.decay
-                        .scalar
+                    f.scalar
                         .iter()
                         .enumerate()
                         .map(|(j, &e)| (j as f64 + 0.5, part(e))),
@@ -281,7 +284,7 @@ fn decay() -> Result<String, DrawError> {
 }
 
 fn chunk_matrices_figure() -> Result<String, DrawError> {
-    let m = chunk_picture();
+    let m = chunkwise::chunk_picture(chunkwise::BOOK);
     let range = m.a_kk.amax().max(m.t.amax()).max(m.a_qk.amax());
     svg(1020, 360, |root| {
         let panels = root.split_evenly((1, 3));
@@ -314,7 +317,7 @@ fn chunk_matrices_figure() -> Result<String, DrawError> {
 }
 
 fn stability() -> Result<String, DrawError> {
-    let f = book();
+    let f = stability::book();
     let floor = 1e-17;
     let nan_at = 1e3;
     svg(760, 400, |root| {
@@ -342,7 +345,7 @@ fn stability() -> Result<String, DrawError> {
         ];
         for (i, (name, field)) in forms.iter().enumerate() {
             let c = color(i);
-            let pts: Vec<(f64, f64)> = f.stability.iter().map(|s| (s.0, field(s))).collect();
+            let pts: Vec<(f64, f64)> = f.sweep.iter().map(|s| (s.0, field(s))).collect();
             chart
                 .draw_series(LineSeries::new(
                     pts.iter()
@@ -367,8 +370,8 @@ fn stability() -> Result<String, DrawError> {
 }
 
 fn cost() -> Result<String, DrawError> {
-    let ts = cost_lengths();
-    let (d, c) = (COST_D, COST_C);
+    let ts = cost::BOOK.lengths();
+    let (d, c) = (cost::BOOK.d, cost::BOOK.chunk);
     let series: [(&str, Count); 3] = [
         (
             "softmax attention, T(T+1)(K+V)",
@@ -383,7 +386,7 @@ fn cost() -> Result<String, DrawError> {
             Box::new(move |t| flops_chunked(t, d, d, c)),
         ),
     ];
-    let x = crossover() as f64;
+    let x = cost::BOOK.crossover() as f64;
     let (lo, hi) = (ts[0] as f64, ts[ts.len() - 1] as f64);
     svg(760, 420, |root| {
         let mut chart = ChartBuilder::on(root)

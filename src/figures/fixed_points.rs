@@ -5,10 +5,10 @@ use plotters::prelude::*;
 use super::style::{band, bar, color, legend, marked_line, svg, text};
 use super::{DrawError, Figure};
 use crate::absorption::Mechanism;
-use crate::experiment::fixed_points::{
-    BOOK, FLOOR, Findings, HOPFIELD_STEPS, SEEDS, TRAIN_EARLY, TRAIN_SCHEDULE, TRAIN_SEEDS,
-    TRAIN_TASK, Trajectory, architectures, book,
-};
+use crate::experiment::fixed_points::absorption::Absorption;
+use crate::experiment::fixed_points::collapse::{BOOK, FLOOR, Findings, Trajectory};
+use crate::experiment::fixed_points::trained::architectures;
+use crate::experiment::fixed_points::{self as experiment, SEEDS};
 use crate::fixed_point::Variant;
 use crate::stats::Summary;
 
@@ -106,7 +106,7 @@ fn log_trace(
 
 fn residual() -> Result<String, DrawError> {
     log_trace(
-        book(),
+        experiment::collapse::book(),
         |t| &t.residual,
         &format!("weight-tied layer: median and 10–90% band over {SEEDS} seeds"),
         "‖f(Z_k) − Z_k‖ / ‖Z_k‖",
@@ -115,7 +115,7 @@ fn residual() -> Result<String, DrawError> {
 
 fn collapse() -> Result<String, DrawError> {
     log_trace(
-        book(),
+        experiment::collapse::book(),
         |t| &t.collapse,
         &format!("rank collapse: median and 10–90% band over {SEEDS} seeds"),
         "‖Z_k − 1 z̄ᵀ‖ / ‖Z_k‖",
@@ -123,13 +123,13 @@ fn collapse() -> Result<String, DrawError> {
 }
 
 fn hopfield() -> Result<String, DrawError> {
-    let f = book();
+    let f = experiment::energy::book();
     let shown = 20;
     svg(960, 380, |root| {
         let panels = root.split_evenly((1, 2));
         for (p, (runs, title)) in [
-            (&f.tied_energy, "tied: M = W Wᵀ"),
-            (&f.untied_energy, "untied: M = W_Q W_Kᵀ"),
+            (&f.tied, "tied: M = W Wᵀ"),
+            (&f.untied, "untied: M = W_Q W_Kᵀ"),
         ]
         .iter()
         .enumerate()
@@ -147,7 +147,10 @@ fn hopfield() -> Result<String, DrawError> {
                 .margin(10)
                 .x_label_area_size(40)
                 .y_label_area_size(56)
-                .build_cartesian_2d(0f64..HOPFIELD_STEPS as f64, (lo - pad)..(hi + pad))?;
+                .build_cartesian_2d(
+                    0f64..experiment::energy::BOOK.steps as f64,
+                    (lo - pad)..(hi + pad),
+                )?;
             chart
                 .configure_mesh()
                 .disable_mesh()
@@ -170,7 +173,7 @@ fn hopfield() -> Result<String, DrawError> {
 }
 
 fn absorption() -> Result<String, DrawError> {
-    let f = book();
+    let f = experiment::absorption::book();
     let names = [
         "tied head",
         "+ residual",
@@ -243,10 +246,7 @@ fn absorption() -> Result<String, DrawError> {
             .axis_desc_style(text(12))
             .draw()?;
         for (h, (name, pick)) in [
-            (
-                "tied",
-                (|a: &crate::experiment::fixed_points::Absorption| a.random_tied) as fn(&_) -> f64,
-            ),
+            ("tied", (|a: &Absorption| a.random_tied) as fn(&_) -> f64),
             ("untied", |a| a.random_untied),
         ]
         .iter()
@@ -256,11 +256,11 @@ fn absorption() -> Result<String, DrawError> {
             let shares: Vec<f64> = levels
                 .iter()
                 .map(|&l| {
-                    f.absorption
+                    f.seeds
                         .iter()
                         .filter(|a| (pick(a) - l).abs() < 1e-9)
                         .count() as f64
-                        / f.absorption.len() as f64
+                        / f.seeds.len() as f64
                 })
                 .collect();
             let off = h as f64 * 0.3 - 0.15;
@@ -279,18 +279,20 @@ fn absorption() -> Result<String, DrawError> {
 }
 
 fn trained() -> Result<String, DrawError> {
-    let f = book();
-    let chance = 1.0 / TRAIN_TASK.vocab as f64;
+    let f = experiment::trained::book();
+    let (task, schedule) = (f.setup.task, f.setup.schedule);
+    let (train_seeds, train_early) = (f.setup.seeds, f.setup.early);
+    let chance = 1.0 / task.vocab as f64;
     svg(760, 500, |root| {
         let mut chart = ChartBuilder::on(root)
             .caption(
-                format!("trained on the successor task, mean ± sd over {TRAIN_SEEDS} seeds"),
+                format!("trained on the successor task, mean ± sd over {train_seeds} seeds"),
                 text(16),
             )
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(50)
-            .build_cartesian_2d(0f64..TRAIN_SCHEDULE.steps as f64, 0f64..1.05f64)?;
+            .build_cartesian_2d(0f64..schedule.steps as f64, 0f64..1.05f64)?;
         chart
             .configure_mesh()
             .disable_mesh()
@@ -300,8 +302,8 @@ fn trained() -> Result<String, DrawError> {
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;
-        for (a, (name, _)) in architectures().iter().enumerate() {
-            let runs = &f.trained[a];
+        for (a, (name, _)) in architectures(task).iter().enumerate() {
+            let runs = &f.histories[a];
             let xs: Vec<f64> = runs[0].steps.iter().map(|&s| s as f64).collect();
             let at =
                 |k: usize| Summary::of(&runs.iter().map(|h| h.accuracy[k]).collect::<Vec<_>>());
@@ -320,7 +322,7 @@ fn trained() -> Result<String, DrawError> {
                     PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2))
                 });
         }
-        let end = TRAIN_SCHEDULE.steps as f64;
+        let end = schedule.steps as f64;
         chart
             .draw_series([PathElement::new(
                 vec![(0.0, chance), (end, chance)],
@@ -328,13 +330,13 @@ fn trained() -> Result<String, DrawError> {
             )])?
             .label("chance")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], BLACK.stroke_width(1)));
-        let early = TRAIN_EARLY as f64;
+        let early = train_early as f64;
         marked_line(
             &mut chart,
             (early, 0.0),
             (early, 1.05),
             RGBColor(150, 150, 150).stroke_width(1),
-            &format!("step {TRAIN_EARLY}"),
+            &format!("step {train_early}"),
             (early + 40.0, 0.04),
             12,
         )?;

@@ -4,7 +4,8 @@ use plotters::prelude::*;
 
 use super::style::{Canvas, Chart, band, color, error_bar, legend, svg, text};
 use super::{DrawError, Figure};
-use crate::experiment::learning_cost::{Arm, Run, Variant, book};
+use crate::experiment::learning_cost::arm::{Arm, Run, Variant};
+use crate::experiment::learning_cost::steps::book;
 use crate::stats::ecdf;
 use crate::train::{Qk, Relation};
 

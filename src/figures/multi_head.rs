@@ -6,11 +6,9 @@ use super::style::{
     Chart, Shading, band, bar, color, error_bar, heatmap, legend, marked_line, svg, text,
 };
 use super::{DrawError, Figure};
-use crate::experiment::multi_head::specialisation;
-use crate::experiment::multi_head::{
-    H, RANDOM_HEADS, RANK_SEEDS, RELATION_N, SEEDS, SPLITS, TRAIN_SCHEDULE, TRAIN_SEEDS,
-    TRAIN_TASK, Task, V, book, patterns, total_widths,
-};
+use crate::experiment::multi_head::bottleneck::{self, Task, total_widths};
+use crate::experiment::multi_head::induction::{H, V, patterns};
+use crate::experiment::multi_head::{SEEDS, ablation, specialisation, split};
 use crate::stats::Summary;
 
 pub const FIGURES: &[Figure] = &[
@@ -100,21 +98,22 @@ fn line_with_band(
 }
 
 fn rank_bottleneck() -> Result<String, DrawError> {
-    let f = book();
-    let ranks: Vec<f64> = (1..=RELATION_N).map(|r| r as f64).collect();
-    let widths = total_widths();
+    let f = bottleneck::book();
+    let (relation_n, rank_seeds) = (bottleneck::BOOK.n, bottleneck::BOOK.seeds);
+    let ranks: Vec<f64> = (1..=relation_n).map(|r| r as f64).collect();
+    let widths = total_widths(bottleneck::BOOK);
     let wx: Vec<f64> = widths.iter().map(|&d| d as f64).collect();
     svg(1040, 400, |root| {
         let panels = root.split_evenly((1, 2));
         let mut chart = ChartBuilder::on(&panels[0])
             .caption(
-                format!("one head of rank r, mean ± sd over {RANK_SEEDS} seeds"),
+                format!("one head of rank r, mean ± sd over {rank_seeds} seeds"),
                 text(14),
             )
             .margin(8)
             .x_label_area_size(40)
             .y_label_area_size(44)
-            .build_cartesian_2d(0.5f64..(RELATION_N as f64 + 0.5), 0.0f64..1.0)?;
+            .build_cartesian_2d(0.5f64..(relation_n as f64 + 0.5), 0.0f64..1.0)?;
         chart
             .configure_mesh()
             .disable_mesh()
@@ -136,7 +135,7 @@ fn rank_bottleneck() -> Result<String, DrawError> {
             (Task::TwoContents, 2, "task: same a + same b", 3, true),
         ];
         for (task, rel, label, c, dashed) in curves {
-            let s: Vec<Summary> = (1..=RELATION_N).map(|r| f.rank(task, rel, r)).collect();
+            let s: Vec<Summary> = (1..=relation_n).map(|r| f.rank(task, rel, r)).collect();
             line_with_band(&mut chart, &ranks, &s, color(c), dashed, label)?;
         }
         legend(&mut chart, SeriesLabelPosition::UpperRight)?;
@@ -149,7 +148,7 @@ fn rank_bottleneck() -> Result<String, DrawError> {
             .margin(8)
             .x_label_area_size(40)
             .y_label_area_size(44)
-            .build_cartesian_2d(1.0f64..(RELATION_N as f64 + 1.0), 0.0f64..0.8)?;
+            .build_cartesian_2d(1.0f64..(relation_n as f64 + 1.0), 0.0f64..0.8)?;
         chart
             .configure_mesh()
             .disable_mesh()
@@ -185,7 +184,8 @@ fn rank_bottleneck() -> Result<String, DrawError> {
 }
 
 fn ablation() -> Result<String, DrawError> {
-    let f = book();
+    let f = ablation::book();
+    let random_heads = ablation::BOOK.random_heads;
     let full = Summary::of(&f.full);
     let names = [
         "all",
@@ -205,7 +205,7 @@ fn ablation() -> Result<String, DrawError> {
     let shares = f.drop_shares();
     let mut model_sorted: Vec<f64> = shares.iter().map(|s| s.mean).collect();
     model_sorted.sort_by(|a, b| b.total_cmp(a));
-    let random: Vec<Summary> = (0..RANDOM_HEADS)
+    let random: Vec<Summary> = (0..random_heads)
         .map(|k| Summary::of(&f.random_shares.iter().map(|s| s[k]).collect::<Vec<_>>()))
         .collect();
     svg(1040, 400, |root| {
@@ -279,7 +279,7 @@ fn ablation() -> Result<String, DrawError> {
             .label_style(text(10))
             .axis_desc_style(text(11))
             .draw()?;
-        let xs: Vec<f64> = (1..=RANDOM_HEADS).map(|k| k as f64).collect();
+        let xs: Vec<f64> = (1..=random_heads).map(|k| k as f64).collect();
         line_with_band(
             &mut chart,
             &xs,
@@ -305,7 +305,7 @@ fn ablation() -> Result<String, DrawError> {
                 .enumerate()
                 .map(|(k, &s)| Circle::new(((k + 1) as f64, s), 3, c.filled())),
         )?;
-        let u = 1.0 / RANDOM_HEADS as f64;
+        let u = 1.0 / random_heads as f64;
         marked_line(
             &mut chart,
             (0.5, u),
@@ -321,28 +321,30 @@ fn ablation() -> Result<String, DrawError> {
 }
 
 fn trained_split() -> Result<String, DrawError> {
-    let f = book();
-    let sums: Vec<Summary> = (0..SPLITS.len()).map(|k| f.trained(k)).collect();
-    let chance = 1.0 / TRAIN_TASK.context as f64;
+    let f = split::book();
+    let (splits, task, schedule) = (split::BOOK.splits, split::BOOK.task, split::BOOK.schedule);
+    let train_seeds = split::BOOK.seeds;
+    let sums: Vec<Summary> = (0..splits.len()).map(|k| f.trained(k)).collect();
+    let chance = 1.0 / task.context as f64;
     svg(640, 380, |root| {
         let mut chart = ChartBuilder::on(root)
             .caption(
                 format!(
-                    "match task, total width 8, {} steps, {TRAIN_SEEDS} seeds",
-                    TRAIN_SCHEDULE.steps
+                    "match task, total width 8, {} steps, {train_seeds} seeds",
+                    schedule.steps
                 ),
                 text(14),
             )
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(50)
-            .build_cartesian_2d(-0.5f64..(SPLITS.len() as f64 - 0.5), 0.0f64..1.0)?;
+            .build_cartesian_2d(-0.5f64..(splits.len() as f64 - 0.5), 0.0f64..1.0)?;
         chart
             .configure_mesh()
             .disable_x_mesh()
-            .x_labels(SPLITS.len())
+            .x_labels(splits.len())
             .x_label_formatter(&|x| {
-                SPLITS
+                splits
                     .get(x.round() as usize)
                     .map(|(h, d_k)| format!("{h} × d_k = {d_k}"))
                     .unwrap_or_default()
@@ -356,7 +358,7 @@ fn trained_split() -> Result<String, DrawError> {
             let x = k as f64;
             bar(&mut chart, x, 0.3, *s, color(0))?;
         }
-        let end = SPLITS.len() as f64 - 0.5;
+        let end = splits.len() as f64 - 0.5;
         marked_line(
             &mut chart,
             (-0.5, chance),
@@ -372,13 +374,13 @@ fn trained_split() -> Result<String, DrawError> {
 
 fn specialisation() -> Result<String, DrawError> {
     let f = specialisation::book();
-    let d = specialisation::TASK.d;
+    let d = specialisation::BOOK.task.d;
     svg(560, 520, |root| {
         let mut chart = ChartBuilder::on(root)
             .caption(
                 format!(
                     "two relations at once, {} seeds: where each head attends",
-                    specialisation::SEEDS
+                    specialisation::BOOK.seeds
                 ),
                 text(15),
             )

@@ -1,31 +1,39 @@
 //! Chapter 2's claims: pieces of the mathematical coverage, the locality of
 //! one pass's view, and what an attention pattern does and does not tell.
 
-use super::{BOOK, NETS, PIECE_SEEDS, SEEDS, Tokens, book, epsilons, net_name};
+use super::attribution::{self, TrialField};
+use super::drift::{self, epsilons};
+use super::head::{self, Tokens};
+use super::pieces::{self, net_name};
+use super::prompts;
 use crate::claim::{Claim, Evidence, Test};
 use crate::stats::Summary;
 
 /// The chapter's claims, ids local to the chapter.
 pub fn claims() -> Vec<Claim> {
-    let f = book();
+    let f = attribution::book();
     let count = |net: &[usize]| {
-        let k = NETS
+        let k = pieces::BOOK
+            .nets
             .iter()
             .position(|n| *n == net)
             .expect("a counted network");
-        f.count(k).mean
+        pieces::book().count(k).mean
     };
     let small = epsilons()
         .iter()
         .position(|&e| (e - 0.01).abs() < 1e-12)
         .expect("ε = 0.01 is swept");
-    let (relu_changed, head_changed) = f.changed(small);
+    let (relu_changed, head_changed) = drift::book().changed(small);
     let heads = format!(
-        "{SEEDS} seeds; one random head, n = {}, d = {}, d_k = d_v = {}",
-        BOOK.n, BOOK.d, BOOK.d_head
+        "{} seeds; one random head, n = {}, d = {}, d_k = d_v = {}",
+        attribution::BOOK.seeds,
+        head::BOOK.n,
+        head::BOOK.d,
+        head::BOOK.d_head
     );
-    let varied = |field: super::TrialField| f.summary(Tokens::Varied, field);
-    let worst = |field: super::TrialField| {
+    let varied = |field: TrialField| f.summary(Tokens::Varied, field);
+    let worst = |field: TrialField| {
         Tokens::ALL
             .iter()
             .map(|&t| f.summary(t, field).mean)
@@ -40,7 +48,8 @@ pub fn claims() -> Vec<Claim> {
         )
         .evidence(Evidence::Random)
         .setting(format!(
-            "{PIECE_SEEDS} seeds; ReLU networks on the plane at random weights; pieces counted on a lattice"
+            "{} seeds; ReLU networks on the plane at random weights; pieces counted on a lattice",
+            pieces::BOOK.seeds
         ))
         .core(Test::above(
             "pieces of 32 units over pieces of 8 units, one layer",
@@ -61,8 +70,9 @@ pub fn claims() -> Vec<Claim> {
         )
         .evidence(Evidence::Random)
         .setting(format!(
-            "{SEEDS} seeds; the Jacobian of one causal head and of a ReLU network [2, 16, 16, 1] \
-             after a move of ε = 0.01; two prompts under the same weights"
+            "{} seeds; the Jacobian of one causal head and of a ReLU network [2, 16, 16, 1] \
+             after a move of ε = 0.01; two prompts under the same weights",
+            drift::BOOK.seeds
         ))
         .core(Test::above(
             "share of seeds whose head Jacobian changed, minus the ReLU network's",
@@ -72,7 +82,7 @@ pub fn claims() -> Vec<Claim> {
         ))
         .core(Test::above(
             "lower 95% bound of the head Jacobian's relative change under a new prompt",
-            Summary::of(&f.prompt_change).ci95().0,
+            Summary::of(&prompts::book().prompt_change).ci95().0,
             0.1,
             2,
         )),

@@ -2,39 +2,38 @@
 //! far the delta rule's weights are from a similarity, and what the chunked
 //! form computes.
 
-use super::{
-    CAPACITY_D, COST_C, COST_D, OVERWRITE_AFTER, OVERWRITE_BEFORE, SEEDS, WEIGHTS_K, WEIGHTS_T,
-    Write, book, crossover, hybrid_cache_saving,
-};
+use super::capacity::{self, Write};
+use super::{chunkwise, cost, decay, overwrite, stability, token_weights};
 use crate::claim::{Claim, Evidence, Test};
 use crate::delta::{flops_chunked, flops_softmax};
 use crate::stats::Summary;
 
 /// The chapter's claims, ids local to the chapter.
 pub fn claims() -> Vec<Claim> {
-    let f = book();
+    let cap = capacity::book();
+    let k = capacity::BOOK.d;
+    let i = cap
+        .setup
+        .pairs
+        .iter()
+        .position(|&n| n == k)
+        .expect("n = K is measured");
     // paired over seeds: the additive memory's retrieval error minus the delta rule's, n = K
-    let gain = {
-        let (a, d) = (
-            Write::ALL.iter().position(|&w| w == Write::Additive),
-            Write::ALL.iter().position(|&w| w == Write::Delta),
-        );
-        let (a, d) = (a.expect("additive"), d.expect("delta"));
-        let n = super::CAPACITY_N
+    let gain = Summary::of(
+        &cap.errors[Write::Additive.index()][i]
             .iter()
-            .position(|&n| n == CAPACITY_D)
-            .expect("n = K is measured");
-        Summary::of(
-            &f.capacity[a][n]
-                .iter()
-                .zip(&f.capacity[d][n])
-                .map(|(x, y)| x - y)
-                .collect::<Vec<_>>(),
-        )
-    };
-    let (_, gdn) = f.decay.best_gdn();
-    let (_, _, kda) = f.decay.best_kda();
+            .zip(&cap.errors[Write::Delta.index()][i])
+            .map(|(a, d)| a - d)
+            .collect::<Vec<_>>(),
+    );
+    let over = overwrite::book();
+    let d = decay::book();
+    let (_, gdn) = d.best_gdn();
+    let (_, _, kda) = d.best_kda();
     let mean_pair = |e: (f64, f64)| (e.0 + e.1) / 2.0;
+    let w = token_weights::book();
+    let st = stability::book();
+    let c = cost::BOOK;
     let t_big = 1usize << 20;
     vec![
         Claim::empirical(
@@ -50,13 +49,16 @@ pub fn claims() -> Vec<Claim> {
         ))
         .core(Test::below(
             "overwrite error, delta minus additive",
-            f.overwrite_of(Write::Delta).mean - f.overwrite_of(Write::Additive).mean,
+            over.of(Write::Delta).mean - over.of(Write::Additive).mean,
             0.0,
             2,
         ))
         .setting(format!(
-            "{SEEDS} seeds; random unit keys and values, K = V = {CAPACITY_D}; overwrite: one key rewritten \
-             among {OVERWRITE_BEFORE} pairs, then {OVERWRITE_AFTER} more; baseline: the additive memory on the same pairs"
+            "{} seeds; random unit keys and values, K = V = {k}; overwrite: one key rewritten \
+             among {} pairs, then {} more; baseline: the additive memory on the same pairs",
+            capacity::BOOK.seeds,
+            overwrite::BOOK.before,
+            overwrite::BOOK.after
         )),
         // A per-channel gate contains every scalar gate (equal channels), so
         // on the grid searched it can only tie or win: checked, not supported.
@@ -66,7 +68,8 @@ pub fn claims() -> Vec<Claim> {
         )
         .evidence(Evidence::Random)
         .setting(format!(
-            "{SEEDS} seeds; a task with slow facts and a fast stream; the best gate of each kind on one grid"
+            "{} seeds; a task with slow facts and a fast stream; the best gate of each kind on one grid",
+            decay::BOOK.seeds
         ))
         .core(Test::below(
             "best per-channel error minus best scalar error",
@@ -82,18 +85,21 @@ pub fn claims() -> Vec<Claim> {
         )
         .evidence(Evidence::Random)
         .setting(format!(
-            "{SEEDS} seeds; DeltaNet on random unit q, k, T = {WEIGHTS_T}, K = {WEIGHTS_K}; \
-             baseline: the similarities q·k that linear attention uses"
+            "{} seeds; DeltaNet on random unit q, k, T = {}, K = {}; \
+             baseline: the similarities q·k that linear attention uses",
+            token_weights::BOOK.seeds,
+            token_weights::BOOK.t,
+            token_weights::BOOK.k
         ))
         .core(Test::below(
             "mean Spearman ρ, effective weight vs q·k",
-            f.weight_summary(|w| w.rho).mean,
+            w.summary(|w| w.rho).mean,
             0.5,
             2,
         ))
         .scope(Test::above(
             "share of pairs whose sign flips",
-            f.weight_summary(|w| w.sign_flips).mean,
+            w.summary(|w| w.sign_flips).mean,
             0.1,
             2,
         )),
@@ -103,33 +109,33 @@ pub fn claims() -> Vec<Claim> {
         )
         .evidence(Evidence::Random)
         .setting("random KDA inputs over several lengths, widths and chunk sizes")
-        .core(Test::below("largest difference, chunked vs recurrent", f.chunk_error, 1e-10, 2))
+        .core(Test::below("largest difference, chunked vs recurrent", chunkwise::book().error, 1e-10, 2))
         .core(Test::below(
             "largest error of the difference form over the decay sweep",
-            f.difference_error(),
+            st.difference_error(),
             1e-10,
             2,
         ))
         .core(Test::holds(
             "the factorised form e^Γ_r · e^−Γ_j fails somewhere in the decay sweep",
-            f.factorised_failure().is_some(),
+            st.factorised_failure().is_some(),
         )),
         Claim::theorem(
             "chunked-costs-less",
             "the chunked delta rule costs O(T) where softmax attention costs O(T²)",
         )
         .evidence(Evidence::Random)
-        .setting(format!("flop counts, K = V = {COST_D}, chunks of {COST_C}"))
+        .setting(format!("flop counts, K = V = {}, chunks of {}", c.d, c.chunk))
         .core(Test::above(
             "softmax flops over chunked flops at T = 2^20",
-            flops_softmax(t_big, COST_D, COST_D) / flops_chunked(t_big, COST_D, COST_D, COST_C),
+            flops_softmax(t_big, c.d, c.d) / flops_chunked(t_big, c.d, c.d, c.chunk),
             1.0,
             0,
         ))
         .core(Test::holds(
             "the chunked form wins from a finite length on",
-            crossover() < t_big,
+            c.crossover() < t_big,
         ))
-        .core(Test::above("cache saved by a 3:1 hybrid at 2^20 tokens", hybrid_cache_saving(t_big), 0.5, 2)),
+        .core(Test::above("cache saved by a 3:1 hybrid at 2^20 tokens", c.hybrid_cache_saving(t_big), 0.5, 2)),
     ]
 }

@@ -2,37 +2,31 @@
 //! point exists, where an energy exists, and whether heads and layers absorb
 //! the mismatch.
 
-use super::{BOOK, SEEDS, TIED, TRAIN_SCHEDULE, TRAIN_SEEDS, UNTIED, book};
+use super::collapse::{self, BOOK};
+use super::energy::{self, EnergyRun};
+use super::trained::{self, TIED, UNTIED};
+use super::{absorption, equilibrium};
 use crate::absorption::Mechanism;
 use crate::claim::{Claim, Evidence, Test};
-use crate::experiment::fixed_points::EnergyRun;
 use crate::fixed_point::Variant;
 use crate::stats::median;
 
 /// The chapter's claims, ids local to the chapter.
 pub fn claims() -> Vec<Claim> {
-    let f = book();
-    let last = |v: Variant, pick: fn(&super::Trajectory) -> f64| -> Vec<f64> {
-        f.variant(v).iter().map(pick).collect()
-    };
-    let residual = |t: &super::Trajectory| t.residual[BOOK.steps - 1];
-    let collapse = |t: &super::Trajectory| t.collapse[BOOK.steps];
+    let c = collapse::book();
     let max = |xs: Vec<f64>| xs.into_iter().fold(f64::NEG_INFINITY, f64::max);
     let min = |xs: Vec<f64>| xs.into_iter().fold(f64::INFINITY, f64::min);
-    let rate = max(f
-        .variant(Variant::Injected)
-        .iter()
-        .map(|t| (t.residual[20] / t.residual[5]).powf(1.0 / 15.0))
-        .collect());
     let iterated = format!(
-        "{SEEDS} seeds; tied random layers iterated {} times on n = {} tokens of width {}",
-        BOOK.steps, BOOK.n, BOOK.d
+        "{} seeds; tied random layers iterated {} times on n = {} tokens of width {}",
+        BOOK.seeds, BOOK.steps, BOOK.n, BOOK.d
     );
-    let end = TRAIN_SCHEDULE.steps;
+    let t = trained::book();
+    let end = trained::BOOK.schedule.steps;
     let best_tied = TIED
         .iter()
-        .map(|&a| f.trained_accuracy(a, end).mean)
+        .map(|&a| t.accuracy(a, end).mean)
         .fold(f64::NEG_INFINITY, f64::max);
+    let f = absorption::book();
     vec![
         Claim::theorem(
             "pure-attention-collapses",
@@ -40,17 +34,17 @@ pub fn claims() -> Vec<Claim> {
         )
         .evidence(Evidence::Random)
         .setting(iterated.clone())
-        .core(Test::below("largest final residual, pure attention", max(last(Variant::Attention, residual)), 1e-12, 2))
-        .core(Test::below("largest final spread of the tokens, pure attention", max(last(Variant::Attention, collapse)), 1e-12, 2)),
+        .core(Test::below("largest final residual, pure attention", max(c.last_residuals(Variant::Attention)), 1e-12, 2))
+        .core(Test::below("largest final spread of the tokens, pure attention", max(c.last_collapse(Variant::Attention)), 1e-12, 2)),
         Claim::theorem(
             "injected-contraction-converges",
             "under an architectural constraint (an injected input and a contraction) the iteration converges to a unique fixed point",
         )
         .evidence(Evidence::Random)
         .setting(format!("{iterated}; contraction bound c = {}", BOOK.contraction))
-        .core(Test::below("largest observed per-step rate", rate, BOOK.contraction, 2))
-        .core(Test::below("largest final residual", max(last(Variant::Injected, residual)), 1e-12, 2))
-        .core(Test::above("smallest final spread of the tokens (no collapse)", min(last(Variant::Injected, collapse)), 0.5, 2)),
+        .core(Test::below("largest observed per-step rate", max(c.injected_rates()), BOOK.contraction, 2))
+        .core(Test::below("largest final residual", max(c.last_residuals(Variant::Injected)), 1e-12, 2))
+        .core(Test::above("smallest final spread of the tokens (no collapse)", min(c.last_collapse(Variant::Injected)), 0.5, 2)),
         // "Computes by iteration toward a fixed point" predicts that the
         // standard layer, iterated, settles.
         Claim::empirical(
@@ -61,7 +55,7 @@ pub fn claims() -> Vec<Claim> {
         .setting(format!("{iterated}; the standard residual + LayerNorm layer"))
         .core(Test::below(
             "median final residual, residual + norm",
-            median(&last(Variant::ResidualNorm, residual)),
+            median(&c.last_residuals(Variant::ResidualNorm)),
             1e-3,
             4,
         )),
@@ -70,10 +64,10 @@ pub fn claims() -> Vec<Claim> {
             "a hidden-state fixed point exists at any weights that satisfy the constraint; only the data-level residual can be lowered by training",
         )
         .evidence(Evidence::Random)
-        .setting(format!("{SEEDS} seeds; random weights with the constraint g(θ) = 0"))
+        .setting(format!("{} seeds; random weights with the constraint g(θ) = 0", BOOK.seeds))
         .core(Test::holds(
             "every seed reaches its hidden fixed point (residual < 1e-12) while the data stay off it (> 1e-3)",
-            f.equilibria.iter().all(|e| {
+            equilibrium::book().equilibria.iter().all(|e| {
                 e.constraint == 0.0 && e.hidden_residual < 1e-12 && e.data_residual > 1e-3
             }),
         )),
@@ -82,10 +76,10 @@ pub fn claims() -> Vec<Claim> {
             "an energy view exists for attention: with a tied form, the Hopfield energy never rises",
         )
         .evidence(Evidence::Random)
-        .setting(format!("{SEEDS} seeds; Hopfield updates, β = {}", super::HOPFIELD_BETA))
+        .setting(format!("{} seeds; Hopfield updates, β = {}", energy::BOOK.seeds, energy::BOOK.beta))
         .core(Test::below(
             "largest energy rise, tied form",
-            max(f.tied_energy.iter().map(EnergyRun::max_rise).collect()),
+            max(energy::book().tied.iter().map(EnergyRun::max_rise).collect()),
             1e-12,
             2,
         )),
@@ -107,13 +101,14 @@ pub fn claims() -> Vec<Claim> {
         )
         .evidence(Evidence::Toy)
         .setting(format!(
-            "{TRAIN_SEEDS} seeds per architecture, {end} Adam steps at learning rate {}; \
+            "{} seeds per architecture, {end} Adam steps at learning rate {}; \
              four tied architectures against one untied head",
-            TRAIN_SCHEDULE.lr
+            trained::BOOK.seeds,
+            trained::BOOK.schedule.lr
         ))
         .core(Test::above(
             "best tied architecture's final accuracy minus the untied head's",
-            best_tied - f.trained_accuracy(UNTIED, end).mean,
+            best_tied - t.accuracy(UNTIED, end).mean,
             -0.1,
             2,
         )),

@@ -1,7 +1,8 @@
 //! Chapter 6's claims: the learning cost of untied projections, where it is
 //! paid, and what a symmetric form cannot learn at all.
 
-use super::{BOOK, LRS, Variant, book};
+use super::arm::Variant;
+use super::steps::{BOOK, book};
 use crate::claim::{Claim, Evidence, Test};
 use crate::stats::median;
 use crate::train::{Qk, Relation};
@@ -19,7 +20,7 @@ pub fn claims() -> Vec<Claim> {
         BOOK.seeds,
         BOOK.steps,
         BOOK.tuning_seeds,
-        LRS,
+        BOOK.lrs,
         BOOK.d,
         BOOK.vocab,
         BOOK.context,

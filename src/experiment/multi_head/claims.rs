@@ -1,33 +1,37 @@
 //! Chapter 3's claims: heads as separate coverings of one token field, what
 //! splitting a width costs, and what a later layer does with an earlier one.
 
-use super::specialisation;
-use super::{H, SEEDS, SPLITS, TRAIN_SEEDS, Task, V, book, total_widths};
+use super::bottleneck::{self, Task, total_widths};
+use super::induction::{H, V};
+use super::{SEEDS, ablation, specialisation, split};
 use crate::claim::{Claim, Evidence, Test};
 use crate::stats::Summary;
 
 /// The chapter's claims, ids local to the chapter.
 pub fn claims() -> Vec<Claim> {
-    let f = book();
+    let f = ablation::book();
+    let b = bottleneck::book();
     let s = specialisation::book();
+    let sb = specialisation::BOOK;
     let chance = 1.0 / (V - 1) as f64;
     let others = (0..2 * H)
         .filter(|&k| k != 0 && k != H)
         .map(|k| f.without(k).mean)
         .fold(f64::INFINITY, f64::min);
     let one = specialisation::accuracy(&s.one);
-    let widths = total_widths();
+    let widths = total_widths(b.setup);
     let at8 = widths
         .iter()
         .position(|&w| w == 8)
         .expect("width 8 is swept");
-    let (wide_cc, narrow_cc) = f.width(Task::TwoContents, at8);
+    let (wide_cc, narrow_cc) = b.width(Task::TwoContents, at8);
     let split = |h: usize| {
-        let k = SPLITS
+        let k = split::BOOK
+            .splits
             .iter()
             .position(|&(n, _)| n == h)
             .expect("a trained split");
-        f.trained(k).mean
+        split::book().trained(k).mean
     };
     // paired by seed: the pair of narrow heads' accuracy minus the wide head's
     let pair_gain = Summary::of(
@@ -65,22 +69,22 @@ pub fn claims() -> Vec<Claim> {
             "a head of width r expresses only relations of rank r: a positional relation needs full rank, a content relation does not",
         )
         .evidence(Evidence::Random)
-        .setting(format!("{} seeds; best rank-r patterns of target relations on 16 tokens", super::RANK_SEEDS))
+        .setting(format!("{} seeds; best rank-r patterns of target relations on 16 tokens", b.setup.seeds))
         .core(Test::above(
             "pattern error of a rank-8 head on the previous-token relation",
-            f.rank(Task::PositionAndContent, 0, 8).mean,
+            b.rank(Task::PositionAndContent, 0, 8).mean,
             0.3,
             2,
         ))
         .core(Test::below(
             "pattern error of a rank-16 head on the previous-token relation",
-            f.rank(Task::PositionAndContent, 0, 16).mean,
+            b.rank(Task::PositionAndContent, 0, 16).mean,
             0.05,
             2,
         ))
         .core(Test::below(
             "pattern error of a rank-4 head on a content relation",
-            f.rank(Task::PositionAndContent, 1, 4).mean,
+            b.rank(Task::PositionAndContent, 1, 4).mean,
             0.05,
             2,
         )),
@@ -94,13 +98,13 @@ pub fn claims() -> Vec<Claim> {
         .setting(format!(
             "{} seeds; trained on the ordered pair of labels at q and q + 1; two heads of width {} \
              against one head of width {}",
-            specialisation::SEEDS,
-            specialisation::TASK.d / 2,
-            specialisation::TASK.d
+            sb.seeds,
+            sb.task.d / 2,
+            sb.task.d
         ))
         .core(Test::above(
             "share of seeds on which the two heads split the relations",
-            s.splits() as f64 / specialisation::SEEDS as f64,
+            s.splits() as f64 / sb.seeds as f64,
             0.5,
             2,
         ))
@@ -119,8 +123,9 @@ pub fn claims() -> Vec<Claim> {
         .evidence(Evidence::Toy)
         .setting(format!(
             "trained: the two-relation task ({} seeds) and the match task at total width 8 \
-             ({TRAIN_SEEDS} seeds); constructed: best patterns of width 8 on two content relations",
-            specialisation::SEEDS
+             ({} seeds); constructed: best patterns of width 8 on two content relations",
+            sb.seeds,
+            split::BOOK.seeds
         ))
         .core(Test::above(
             "lower 95% bound of the accuracy gain, two narrow heads over one wide, two relations",

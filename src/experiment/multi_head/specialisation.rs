@@ -13,37 +13,44 @@
 
 use std::sync::OnceLock;
 
-use crate::experiment::par_map;
 use crate::measure::{Measure, fixed, pm};
+use crate::parallel;
 use crate::stats::Summary;
 use crate::train::{self, Config, Qk, Relation, Schedule, Task};
 
-/// The two-relation task: `vocab²` ordered label pairs to tell apart.
-pub const TASK: Task = Task {
-    relation: Relation::Both,
-    vocab: 10,
-    context: 4,
-    d: 16,
-    noise: 0.0,
-    examples: None,
+/// The task, how both models are trained, the training seeds per model,
+/// and the attention mass on one answer position from which a head counts
+/// as reading that relation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Setup {
+    /// The two-relation task: `vocab²` ordered label pairs to tell apart.
+    pub task: Task,
+    pub schedule: Schedule,
+    pub seeds: u64,
+    pub split: f64,
+}
+
+/// The size the book reports.
+pub const BOOK: Setup = Setup {
+    task: Task {
+        relation: Relation::Both,
+        vocab: 10,
+        context: 4,
+        d: 16,
+        noise: 0.0,
+        examples: None,
+    },
+    schedule: Schedule {
+        steps: 2000,
+        batch: 32,
+        lr: 0.01,
+        eval_every: 2000,
+        test: 200,
+        threshold: 0.9,
+    },
+    seeds: 10,
+    split: 0.9,
 };
-
-/// How both models are trained.
-pub const SCHEDULE: Schedule = Schedule {
-    steps: 2000,
-    batch: 32,
-    lr: 0.01,
-    eval_every: 2000,
-    test: 200,
-    threshold: 0.9,
-};
-
-/// Training seeds per model.
-pub const SEEDS: u64 = 10;
-
-/// Attention mass on one answer position from which a head counts as reading
-/// that relation.
-pub const SPLIT: f64 = 0.9;
 
 /// One trained model.
 #[derive(Clone, Debug, PartialEq)]
@@ -55,26 +62,27 @@ pub struct Trained {
 }
 
 impl Trained {
-    /// Whether the heads split the relations: one head puts at least
-    /// [`SPLIT`] of its attention on the match and another on the successor.
-    pub fn split(&self) -> bool {
-        let reads = |r: usize| self.mass.iter().position(|m| m[r] >= SPLIT);
+    /// Whether the heads split the relations: one head puts at least `at`
+    /// of its attention on the match and another on the successor.
+    pub fn split(&self, at: f64) -> bool {
+        let reads = |r: usize| self.mass.iter().position(|m| m[r] >= at);
         matches!((reads(0), reads(1)), (Some(a), Some(b)) if a != b)
     }
 }
 
-/// Train one layer of `heads` untied heads of width `TASK.d / heads` from `seed`.
-pub fn trained(heads: usize, seed: u64) -> Trained {
-    let width = TASK.d / heads;
+/// Train one layer of `heads` untied heads of width `task.d / heads` from `seed`.
+pub fn trained(setup: Setup, heads: usize, seed: u64) -> Trained {
+    let Setup { task, schedule, .. } = setup;
+    let width = task.d / heads;
     let config = Config {
         heads,
         d_k: width,
         d_v: width,
-        ..Config::single(TASK.d, TASK.classes(), Qk::Untied)
+        ..Config::single(task.d, task.classes(), Qk::Untied)
     };
     let mut mass = Vec::new();
-    let history = train::train_observed(config, TASK, SCHEDULE, seed, |step, model, test| {
-        if step == SCHEDULE.steps {
+    let history = train::train_observed(config, task, schedule, seed, |step, model, test| {
+        if step == schedule.steps {
             let xs: Vec<_> = test.iter().map(|e| &e.x).collect();
             let fwd = model.forward_batch(&xs);
             // one layer: row b of the weights is example b's query
@@ -99,9 +107,10 @@ pub fn trained(heads: usize, seed: u64) -> Trained {
     }
 }
 
-/// Both models over seeds `0..SEEDS`.
+/// Both models over seeds `0..setup.seeds`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Findings {
+    pub setup: Setup,
     /// One head of width `D`, per seed.
     pub one: Vec<Trained>,
     /// Two heads of width `D/2`, per seed.
@@ -110,16 +119,20 @@ pub struct Findings {
 
 impl Findings {
     /// Train both models on every seed.
-    pub fn run() -> Findings {
+    pub fn run(setup: Setup) -> Findings {
         Findings {
-            one: par_map(SEEDS, |s| trained(1, s)),
-            two: par_map(SEEDS, |s| trained(2, s)),
+            setup,
+            one: parallel::map(0..setup.seeds, |s| trained(setup, 1, s)),
+            two: parallel::map(0..setup.seeds, |s| trained(setup, 2, s)),
         }
     }
 
     /// How many two-head models split the relations.
     pub fn splits(&self) -> usize {
-        self.two.iter().filter(|t| t.split()).count()
+        self.two
+            .iter()
+            .filter(|t| t.split(self.setup.split))
+            .count()
     }
 
     /// Over seeds, the larger and the smaller of the single head's two masses.
@@ -156,28 +169,34 @@ pub fn accuracy(runs: &[Trained]) -> Summary {
 /// The book-size findings, computed once per process.
 pub fn book() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(Findings::run)
+    FINDINGS.get_or_init(|| Findings::run(BOOK))
 }
 
 /// The numbers chapter 3 quotes from this experiment.
 pub fn measures() -> Vec<Measure> {
     let f = book();
     let (major, minor) = f.single_mixture();
+    let Setup {
+        task,
+        schedule,
+        seeds,
+        split,
+    } = BOOK;
     vec![
-        Measure::new("both_vocab", TASK.vocab.to_string()),
-        Measure::new("both_classes", TASK.classes().to_string()),
-        Measure::new("both_context", TASK.context.to_string()),
-        Measure::new("both_d", TASK.d.to_string()),
-        Measure::new("both_half", (TASK.d / 2).to_string()),
-        Measure::new("both_steps", SCHEDULE.steps.to_string()),
-        Measure::new("both_seeds", SEEDS.to_string()),
-        Measure::new("both_split_at", SPLIT.to_string()),
+        Measure::new("both_vocab", task.vocab.to_string()),
+        Measure::new("both_classes", task.classes().to_string()),
+        Measure::new("both_context", task.context.to_string()),
+        Measure::new("both_d", task.d.to_string()),
+        Measure::new("both_half", (task.d / 2).to_string()),
+        Measure::new("both_steps", schedule.steps.to_string()),
+        Measure::new("both_seeds", seeds.to_string()),
+        Measure::new("both_split_at", split.to_string()),
         Measure::new("both_acc_one", pm(accuracy(&f.one), 2)),
         Measure::new("both_acc_two", pm(accuracy(&f.two), 2)),
         Measure::new("both_splits", f.splits().to_string()),
         Measure::new("both_own", pm(f.own_mass(), 2)),
         Measure::new("both_major", pm(major, 2)),
         Measure::new("both_minor", pm(minor, 2)),
-        Measure::new("both_chance", fixed(1.0 / TASK.classes() as f64, 2)),
+        Measure::new("both_chance", fixed(1.0 / task.classes() as f64, 2)),
     ]
 }

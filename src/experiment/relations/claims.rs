@@ -40,7 +40,7 @@ pub fn claims() -> Vec<Claim> {
         .evidence(Evidence::Random)
         .setting(format!(
             "{INSTANCES} random triples of stochastic matrices; tolerance {}",
-            sci(TOLERANCE)
+            sci(TOLERANCE, 1)
         ))
         .core(Test::below("largest deviation from the identity law", l.identity, TOLERANCE, 2))
         .core(Test::below("largest deviation of a composite's row sums from 1", l.row_sum, TOLERANCE, 2))

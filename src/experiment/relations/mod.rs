@@ -10,10 +10,11 @@ use std::sync::OnceLock;
 
 use nalgebra::{DMatrix, DVector};
 
+use crate::attention::Mask;
 use crate::delta::{beta_from_logits, effective_weights, l2_normalize};
 
-use crate::experiment::par_map;
-use crate::measure::{Measure, fixed, pm};
+use crate::measure::{Measure, fixed, pm, sci};
+use crate::parallel;
 use crate::random::{gaussian, seeded};
 use crate::relation::{
     Stack, compose, identity, is_stochastic, leave_one_out, random_stochastic, rollout, strongest,
@@ -181,7 +182,12 @@ pub fn trial(setup: Setup, seed: u64) -> Trial {
         .collect();
     turnover.push(changed(&rollout(&tx.weights), &rollout(&ty.weights)));
     let path_tv = (1..setup.layers)
-        .map(|l| total_variation(&tx.weights[l], &stack.heads[l].forward(&x, false).weights))
+        .map(|l| {
+            total_variation(
+                &tx.weights[l],
+                &stack.heads[l].forward(&x, Mask::Full).weights,
+            )
+        })
         .collect();
     Trial {
         rho_raw: spearman(&a.raw, &a.leave_one_out),
@@ -261,7 +267,7 @@ pub struct Findings {
 impl Findings {
     /// Run the chapter's experiments over `seeds` seeds.
     pub fn run(setup: Setup, seeds: u64, instances: u64) -> Findings {
-        let trials = par_map(seeds, |seed| trial(setup, seed));
+        let trials = parallel::map(0..seeds, |seed| trial(setup, seed));
         Findings {
             laws: laws(instances),
             trials,
@@ -286,11 +292,6 @@ pub fn book() -> &'static Findings {
     FINDINGS.get_or_init(|| Findings::run(BOOK, SEEDS, INSTANCES))
 }
 
-/// `x` in scientific notation with one decimal, e.g. `2.2e-16`.
-fn sci(x: f64) -> String {
-    format!("{x:.1e}")
-}
-
 /// The numbers chapter 4's prose quotes.
 pub fn measures() -> Vec<Measure> {
     let f = book();
@@ -298,11 +299,11 @@ pub fn measures() -> Vec<Measure> {
     let layers = BOOK.layers;
     let mut m = vec![
         Measure::new("instances", INSTANCES.to_string()),
-        Measure::new("tolerance", sci(TOLERANCE)),
-        Measure::new("law_identity", sci(l.identity)),
-        Measure::new("law_rowsum", sci(l.row_sum)),
-        Measure::new("law_assoc", sci(l.associativity)),
-        Measure::new("law_min", sci(l.min_entry)),
+        Measure::new("tolerance", sci(TOLERANCE, 1)),
+        Measure::new("law_identity", sci(l.identity, 1)),
+        Measure::new("law_rowsum", sci(l.row_sum, 1)),
+        Measure::new("law_assoc", sci(l.associativity, 1)),
+        Measure::new("law_min", sci(l.min_entry, 1)),
         Measure::new("law_closed", l.closed.to_string()),
         Measure::new("seeds", SEEDS.to_string()),
         Measure::new("n", BOOK.n.to_string()),

@@ -1,0 +1,228 @@
+//! Chapter 6: what it costs to learn a relation from scratch — steps to the
+//! accuracy threshold for untied, tied, mimetic and identity query–key
+//! forms, on a symmetric and a directional recall task, over many seeds,
+//! each form at its own tuned learning rate.
+
+use std::sync::OnceLock;
+
+use crate::measure::{Measure, fixed, pm};
+use crate::parallel;
+use crate::train::{Qk, Relation};
+
+use super::arm::{Arm, Variant, run};
+use super::tuning::{Tuning, tune};
+
+/// Sizes and budgets of the chapter's experiments.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Setup {
+    /// Token width `d` (= `d_k` = `d_v`).
+    pub d: usize,
+    /// Keys and labels.
+    pub vocab: usize,
+    /// Context length.
+    pub context: usize,
+    /// Adam steps per run (the same budget for every arm).
+    pub steps: usize,
+    /// Examples per step.
+    pub batch: usize,
+    /// Steps between evaluations.
+    pub eval_every: usize,
+    /// Held-out test examples.
+    pub test: usize,
+    /// Test accuracy that counts as learned.
+    pub threshold: f64,
+    /// Measurement seeds `0..seeds`.
+    pub seeds: u64,
+    /// Tuning seeds `tuning_seed..tuning_seed + tuning_seeds`, disjoint from the measurement seeds.
+    pub tuning_seeds: u64,
+    /// Fixed training-set sizes of the data sweep (besides fresh data every step).
+    pub examples: [usize; 2],
+    /// The learning-rate grid every arm is tuned on.
+    pub lrs: &'static [f64],
+    /// First tuning seed.
+    pub tuning_seed: u64,
+}
+
+/// The size the book reports.
+pub const BOOK: Setup = Setup {
+    d: 12,
+    vocab: 12,
+    context: 5,
+    steps: 240,
+    batch: 16,
+    eval_every: 10,
+    test: 96,
+    threshold: 0.8,
+    seeds: 20,
+    tuning_seeds: 3,
+    examples: [64, 256],
+    lrs: &[0.01, 0.03],
+    tuning_seed: 1000,
+};
+
+/// A smaller size for quick checks.
+pub const SMALL: Setup = Setup {
+    steps: 160,
+    seeds: 8,
+    tuning_seeds: 2,
+    test: 64,
+    ..BOOK
+};
+
+/// The tuning and every arm.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Findings {
+    pub setup: Setup,
+    pub tuning: Vec<Tuning>,
+    pub arms: Vec<Arm>,
+}
+
+impl Findings {
+    /// Tune, then run every arm at `setup`.
+    pub fn run(setup: Setup) -> Findings {
+        let pairs: Vec<(Relation, Qk)> = Relation::ALL
+            .iter()
+            .flat_map(|&r| Qk::ALL.iter().map(move |&q| (r, q)))
+            .collect();
+        let tuning = tune(setup, &pairs);
+        let lr = |r: Relation, q: Qk| {
+            tuning
+                .iter()
+                .find(|t| t.relation == r && t.qk == q)
+                .expect("tuned")
+                .lr
+        };
+        let mut arms: Vec<(Relation, Qk, Variant)> =
+            pairs.iter().map(|&(r, q)| (r, q, Variant::Clean)).collect();
+        for n in setup.examples {
+            arms.extend(
+                Qk::ALL
+                    .iter()
+                    .map(|&q| (Relation::Match, q, Variant::Examples(n))),
+            );
+        }
+        arms.extend(
+            Qk::ALL
+                .iter()
+                .map(|&q| (Relation::Match, q, Variant::TwoLayer)),
+        );
+        let jobs: Vec<(Relation, Qk, Variant, u64)> = arms
+            .iter()
+            .flat_map(|&(r, q, v)| (0..setup.seeds).map(move |s| (r, q, v, s)))
+            .collect();
+        let mut runs = parallel::map(0..jobs.len() as u64, |i| {
+            let (r, q, v, s) = jobs[i as usize];
+            run(setup, r, q, v, lr(r, q), s)
+        })
+        .into_iter();
+        let arms = arms
+            .iter()
+            .map(|&(relation, qk, variant)| Arm {
+                relation,
+                qk,
+                variant,
+                lr: lr(relation, qk),
+                runs: runs.by_ref().take(setup.seeds as usize).collect(),
+            })
+            .collect();
+        Findings {
+            setup,
+            tuning,
+            arms,
+        }
+    }
+
+    /// The arm of a relation, parameterisation and variant.
+    pub fn arm(&self, relation: Relation, qk: Qk, variant: Variant) -> &Arm {
+        self.arms
+            .iter()
+            .find(|a| a.relation == relation && a.qk == qk && a.variant == variant)
+            .expect("every arm is run")
+    }
+}
+
+/// The book-size findings, computed once per process.
+pub fn book() -> &'static Findings {
+    static FINDINGS: OnceLock<Findings> = OnceLock::new();
+    FINDINGS.get_or_init(|| Findings::run(BOOK))
+}
+
+/// The small-size findings the claim tests check, computed once per process.
+pub fn small() -> &'static Findings {
+    static FINDINGS: OnceLock<Findings> = OnceLock::new();
+    FINDINGS.get_or_init(|| Findings::run(SMALL))
+}
+
+/// Steps as text: `"> budget"` beyond the budget.
+fn steps_text(setup: Setup, s: f64) -> String {
+    if s > setup.steps as f64 {
+        format!("> {}", setup.steps)
+    } else {
+        format!("{s:.0}")
+    }
+}
+
+/// The numbers chapter 6 quotes from this experiment.
+pub fn measures() -> Vec<Measure> {
+    let f = book();
+    let s = f.setup;
+    let mut m = vec![
+        Measure::new("seeds", s.seeds.to_string()),
+        Measure::new("tuning_seeds", s.tuning_seeds.to_string()),
+        Measure::new("tuning_first", s.tuning_seed.to_string()),
+        Measure::new(
+            "tuning_last",
+            (s.tuning_seed + s.tuning_seeds - 1).to_string(),
+        ),
+        Measure::new("d", s.d.to_string()),
+        Measure::new("vocab", s.vocab.to_string()),
+        Measure::new("context", s.context.to_string()),
+        Measure::new("steps", s.steps.to_string()),
+        Measure::new("batch", s.batch.to_string()),
+        Measure::new("eval_every", s.eval_every.to_string()),
+        Measure::new("test", s.test.to_string()),
+        Measure::new("threshold", fixed(s.threshold, 2)),
+        Measure::new("chance", fixed(1.0 / s.vocab as f64, 3)),
+        Measure::new(
+            "lrs",
+            s.lrs
+                .iter()
+                .map(|l| l.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
+        Measure::new("n_small", s.examples[0].to_string()),
+        Measure::new("n_large", s.examples[1].to_string()),
+    ];
+    for a in &f.arms {
+        let key = format!("{}_{}_{}", a.relation.name(), a.qk.name(), a.variant.name());
+        let (med, lo, hi) = a.median_steps(s);
+        m.push(Measure::new(format!("steps_{key}"), steps_text(s, med)));
+        m.push(Measure::new(
+            format!("ci_{key}"),
+            format!("[{}, {}]", steps_text(s, lo), steps_text(s, hi)),
+        ));
+        m.push(Measure::new(
+            format!("reached_{key}"),
+            format!("{}/{}", a.reached(), a.runs.len()),
+        ));
+        m.push(Measure::new(format!("acc_{key}"), pm(a.accuracy(), 2)));
+        m.push(Measure::new(format!("lr_{key}"), a.lr.to_string()));
+        if a.variant == Variant::Clean {
+            let rho = a.curve(|r| &r.rho);
+            let share = a.curve(|r| &r.symmetric_share);
+            let (first, last) = (0, rho.len() - 1);
+            m.push(Measure::new(format!("rho0_{key}"), fixed(rho[first].0, 2)));
+            m.push(Measure::new(format!("rho_{key}"), fixed(rho[last].0, 2)));
+            m.push(Measure::new(
+                format!("share0_{key}"),
+                fixed(share[first].0, 2),
+            ));
+            m.push(Measure::new(
+                format!("share_{key}"),
+                fixed(share[last].0, 2),
+            ));
+        }
+    }
+    m
+}
