@@ -32,11 +32,21 @@ pub const WIDTHS: [usize; 2] = [64, 128];
 /// The bench's settings quoted in the How fast appendix (no timings: those
 /// are in the report each run writes).
 pub fn measures() -> Vec<Measure> {
-    let sweep: Vec<String> = CHUNK_SWEEP.iter().map(|c| c.to_string()).collect();
-    let (last, rest) = sweep.split_last().expect("the sweep is not empty");
+    let list = |xs: &[usize]| {
+        let xs: Vec<String> = xs.iter().map(|x| x.to_string()).collect();
+        let (last, rest) = xs.split_last().expect("not empty");
+        format!("{} and {last}", rest.join(", "))
+    };
+    let percent = |x: f64| format!("{:.0}%", 100.0 * x);
     vec![
         Measure::new("chunk", CHUNK.to_string()),
-        Measure::new("chunk_sweep", format!("{} and {last}", rest.join(", "))),
+        Measure::new("chunk_sweep", list(&CHUNK_SWEEP)),
+        Measure::new("lengths", list(&LENGTHS)),
+        Measure::new("widths", list(&WIDTHS)),
+        Measure::new("goal_t", report::GOAL_SIZE.0.to_string()),
+        Measure::new("goal_d", report::GOAL_SIZE.1.to_string()),
+        Measure::new("fused_goal", percent(report::FUSED_GOAL)),
+        Measure::new("chunked_goal", percent(report::CHUNKED_GOAL)),
     ]
 }
 

@@ -15,8 +15,7 @@ use nalgebra::{DMatrix, DVector};
 
 use super::args::{Args, Decay};
 
-/// Lanes of the accumulators: one 256-bit register of `f64`.
-const L: usize = 4;
+use super::lanes::{L, Lanes};
 
 /// KDA's recurrence in one pass over the state per step, on the machine's vector units.
 ///
@@ -88,7 +87,7 @@ pub(crate) fn run(x: &Args, threads: usize) -> (DMatrix<f64>, DMatrix<f64>) {
         .zip(out.as_mut_slice().chunks_mut(per * t_len))
         .enumerate();
     if threads == 1 {
-        blocks.for_each(|(_, (s, o))| columns(x, 0, s, o));
+        blocks.for_each(|(i, (s, o))| columns(x, i * per, s, o));
     } else {
         std::thread::scope(|scope| {
             for (i, (s, o)) in blocks {
@@ -105,127 +104,19 @@ fn columns(x: &Args, j0: usize, s: &mut [f64], out: &mut [f64]) {
     #[cfg(target_arch = "x86_64")]
     if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
         // SAFETY: the processor supports AVX2 and FMA, checked on the line above.
-        return unsafe { avx2::columns(x, j0, s, out) };
+        return unsafe { columns_avx2(x, j0, s, out) };
     }
     columns_with::<[f64; L]>(x, j0, s, out)
 }
 
-/// `L = 4` lanes of `f64`: an array on any target, one 256-bit register on AVX2.
-trait Lanes: Copy {
-    fn zero() -> Self;
-    fn splat(x: f64) -> Self;
-    fn load(x: &[f64; L]) -> Self;
-    fn store(self, x: &mut [f64; L]);
-    fn mul(self, b: Self) -> Self;
-    /// `self · b + c`, lane by lane.
-    fn mul_add(self, b: Self, c: Self) -> Self;
-    /// `(x₀ + x₂) + (x₁ + x₃)`.
-    fn sum(self) -> f64;
-    /// `a · b + c` on one number, rounded as [`Lanes::mul_add`] rounds.
-    fn mul_add1(a: f64, b: f64, c: f64) -> f64;
-}
-
-/// The portable lanes: a multiply and an add, two roundings.
-impl Lanes for [f64; L] {
-    #[inline(always)]
-    fn zero() -> Self {
-        [0.0; L]
-    }
-    #[inline(always)]
-    fn splat(x: f64) -> Self {
-        [x; L]
-    }
-    #[inline(always)]
-    fn load(x: &[f64; L]) -> Self {
-        *x
-    }
-    #[inline(always)]
-    fn store(self, x: &mut [f64; L]) {
-        *x = self;
-    }
-    #[inline(always)]
-    fn mul(self, b: Self) -> Self {
-        std::array::from_fn(|l| self[l] * b[l])
-    }
-    #[inline(always)]
-    fn mul_add(self, b: Self, c: Self) -> Self {
-        std::array::from_fn(|l| self[l] * b[l] + c[l])
-    }
-    #[inline(always)]
-    fn sum(self) -> f64 {
-        (self[0] + self[2]) + (self[1] + self[3])
-    }
-    #[inline(always)]
-    fn mul_add1(a: f64, b: f64, c: f64) -> f64 {
-        a * b + c
-    }
-}
-
-/// The AVX2/FMA path: the same loop on `__m256d` lanes, fused multiply-adds.
+/// [`columns_with`] compiled for AVX2 and FMA.
+///
+/// # Safety
+/// The processor must support AVX2 and FMA.
 #[cfg(target_arch = "x86_64")]
-mod avx2 {
-    use std::arch::x86_64::*;
-
-    use super::{Args, L, Lanes, columns_with};
-
-    /// [`columns_with`] compiled for AVX2 and FMA.
-    ///
-    /// # Safety
-    /// The processor must support AVX2 and FMA.
-    #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn columns(x: &Args, j0: usize, s: &mut [f64], out: &mut [f64]) {
-        columns_with::<Avx2>(x, j0, s, out)
-    }
-
-    /// Four lanes in one register. Values of this type exist only inside
-    /// [`columns`], which runs after the processor's support was checked:
-    /// that is the safety of every intrinsic below.
-    #[derive(Clone, Copy)]
-    struct Avx2(__m256d);
-
-    impl Lanes for Avx2 {
-        #[inline(always)]
-        fn zero() -> Self {
-            Avx2(unsafe { _mm256_setzero_pd() })
-        }
-        #[inline(always)]
-        fn splat(x: f64) -> Self {
-            Avx2(unsafe { _mm256_set1_pd(x) })
-        }
-        #[inline(always)]
-        fn load(x: &[f64; L]) -> Self {
-            // SAFETY: x is 4 readable f64; unaligned load
-            Avx2(unsafe { _mm256_loadu_pd(x.as_ptr()) })
-        }
-        #[inline(always)]
-        fn store(self, x: &mut [f64; L]) {
-            // SAFETY: x is 4 writable f64; unaligned store
-            unsafe { _mm256_storeu_pd(x.as_mut_ptr(), self.0) }
-        }
-        #[inline(always)]
-        fn mul(self, b: Self) -> Self {
-            Avx2(unsafe { _mm256_mul_pd(self.0, b.0) })
-        }
-        #[inline(always)]
-        fn mul_add(self, b: Self, c: Self) -> Self {
-            Avx2(unsafe { _mm256_fmadd_pd(self.0, b.0, c.0) })
-        }
-        #[inline(always)]
-        fn sum(self) -> f64 {
-            unsafe {
-                // (x₀ + x₂, x₁ + x₃), then their sum
-                let h = _mm_add_pd(
-                    _mm256_castpd256_pd128(self.0),
-                    _mm256_extractf128_pd(self.0, 1),
-                );
-                _mm_cvtsd_f64(h) + _mm_cvtsd_f64(_mm_unpackhi_pd(h, h))
-            }
-        }
-        #[inline(always)]
-        fn mul_add1(a: f64, b: f64, c: f64) -> f64 {
-            a.mul_add(b, c)
-        }
-    }
+#[target_feature(enable = "avx2,fma")]
+unsafe fn columns_avx2(x: &Args, j0: usize, s: &mut [f64], out: &mut [f64]) {
+    columns_with::<super::lanes::avx2::Avx2>(x, j0, s, out)
 }
 
 /// The time loop over a block of value channels (see the module comment).
@@ -402,22 +293,6 @@ mod tests {
             columns_with::<[f64; L]>(&args, 0, s.as_mut_slice(), out.as_mut_slice());
             let (o, s_ref) = x.kda();
             assert!((o - out).amax() < 1e-12 && (s_ref - s).amax() < 1e-12);
-        }
-    }
-
-    #[test]
-    #[ignore = "timing, run by hand"]
-    fn timing() {
-        let x = DeltaInput::random(1, 4096, 128, 128, 0.1).with_initial_state(None);
-        for _ in 0..3 {
-            let t0 = std::time::Instant::now();
-            let a = x.kda_fused();
-            let t1 = t0.elapsed().as_secs_f64();
-            let t0 = std::time::Instant::now();
-            let b = x.kda_chunked(32);
-            let t2 = t0.elapsed().as_secs_f64();
-            assert!((a.0 - b.0).amax() < 1e-9);
-            eprintln!("fused {:.2} ms, chunked {:.2} ms", t1 * 1e3, t2 * 1e3);
         }
     }
 }

@@ -31,6 +31,7 @@ mod chunked;
 mod cost;
 mod fused;
 mod input;
+mod lanes;
 mod layer;
 mod recurrent;
 
