@@ -394,3 +394,12 @@ fn the_fused_kernel_names_a_wrong_gate() {
     let g = DMatrix::zeros(4, 2);
     let _ = kda_fused(&x, &x, &x, &g, &DVector::zeros(4), 1.0, None);
 }
+
+#[test]
+fn random_draws_what_the_chapter_experiments_draw() {
+    use attention_geometry::experiment::delta_attention::random_input;
+    let (q, k, v, g_, beta, s0) = random_input(7, 30, 5, 3, 2.0);
+    let x = DeltaInput::random(7, 30, 5, 3, 2.0);
+    assert!(x.q() == &q && x.k() == &k && x.v() == &v && g(&x) == &g_);
+    assert!(x.beta() == &beta && x.initial_state() == Some(&s0));
+}
