@@ -6,7 +6,7 @@
 //! attention-geometry render
 //! attention-geometry list
 //! attention-geometry verdicts [--tsv]        every claim of the book with its computed verdict
-//! attention-geometry bench                   time the chapter 7 kernels; writes figures/bench-delta.svg
+//! attention-geometry bench                   time the chapter 7 kernels; writes figures/bench-delta.*
 //! attention-geometry attend "TEXT" [--layer L] [--head H] [--out FILE.svg | --tsv]
 //!                                            MiniLM's attention weights for a sentence
 //! ```
@@ -131,15 +131,16 @@ fn figures_command(args: &[String]) -> Result<(), String> {
     }
 }
 
-/// Time softmax attention, `kda` and `kda_chunked` (and its chunk sizes), print the table and
-/// write the appendix figure (not registered: it differs run to run).
+/// Time softmax attention, `kda`, `kda_fused` and `kda_chunked` (and its chunk sizes)
+/// against the machine's measured bounds, print the report, write it and the appendix
+/// figure (not registered: they differ run to run).
 fn bench() -> Result<(), String> {
-    use attention_geometry::bench;
+    use attention_geometry::bench::{self, Machine};
     let before = bench::matmul_gflops(512, 7);
-    let rows = bench::run(&[256, 1024, 4096, 16384], &[64, 128], |r| {
+    let rows = bench::run(&bench::LENGTHS, &bench::WIDTHS, |r| {
         eprintln!(
             "  {:<12} T = {:>5}, K = V = {:>3}: {:>10.3} ms",
-            r.mixer,
+            r.mixer.name(),
             r.t,
             r.d,
             r.seconds * 1e3
@@ -148,17 +149,21 @@ fn bench() -> Result<(), String> {
     let sweep = bench::chunk_sweep();
     // the larger of two measurements, before and after: other jobs only slow it down
     let peak = before.max(bench::matmul_gflops(512, 7));
-    let report = bench::report(&rows, &sweep, peak);
-    print!("{report}");
-    let text = figures_dir().join("bench-delta.txt");
-    figures::write_atomic(&text, report.as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", text.display()))?;
-    let svg = figures::bench::draw(&rows, peak)
+    let machine = Machine::measure(peak, &bench::WIDTHS);
+    let report = bench::report(&rows, &sweep, &machine);
+    print!("{}", report.full);
+    let svg = figures::bench::draw(&rows, &machine)
         .map_err(|e| format!("bench figure failed to draw: {e}"))?;
-    let path = figures_dir().join("bench-delta.svg");
-    figures::write_atomic(&path, svg.as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    println!("wrote {}", path.display());
+    for (name, bytes) in [
+        ("bench-delta.txt", report.full.as_bytes()),
+        ("bench-delta-summary.txt", report.summary.as_bytes()),
+        ("bench-delta.svg", svg.as_bytes()),
+    ] {
+        let path = figures_dir().join(name);
+        figures::write_atomic(&path, bytes)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
     Ok(())
 }
 

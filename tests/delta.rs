@@ -2,10 +2,9 @@
 //! with the algebra they claim, and stay finite under strong decay.
 
 use attention_geometry::delta::{
-    DecayForm, delta_rule, gated_delta_rule, kda, kda_chunked, kda_chunked_with, linear_attention,
-    regression_loss,
+    DecayForm, DeltaInput, Gate, delta_rule, gated_delta_rule, kda, kda_chunked, kda_chunked_with,
+    kda_fused, linear_attention, regression_loss,
 };
-use attention_geometry::experiment::delta_attention::chunkwise::random_input;
 use attention_geometry::random::{gaussian, orthogonal, seeded};
 use nalgebra::{DMatrix, DVector};
 use rand::RngExt;
@@ -15,85 +14,140 @@ fn max_diff(a: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
     (a - b).amax()
 }
 
-struct Case {
-    q: DMatrix<f64>,
-    k: DMatrix<f64>,
-    v: DMatrix<f64>,
-    g: DMatrix<f64>,
-    beta: DVector<f64>,
-    s0: Option<DMatrix<f64>>,
+/// A random case (unit q and k, β ~ U(0, 1), per-step decays `−strength · U(0, 1)`).
+fn case(seed: u64, t: usize, kd: usize, vd: usize, strength: f64, with_state: bool) -> DeltaInput {
+    let x = DeltaInput::random(seed, t, kd, vd, strength);
+    let s0 = with_state.then(|| x.initial_state().cloned()).flatten();
+    x.with_initial_state(s0)
 }
 
-/// A random case (unit q and k, β ~ U(0, 1), per-step decays `−strength · U(0, 1)`).
-fn case(seed: u64, t: usize, kd: usize, vd: usize, strength: f64, with_state: bool) -> Case {
-    let (q, k, v, g, beta, s0) = random_input(seed, t, kd, vd, strength);
-    Case {
-        q,
-        k,
-        v,
-        g,
-        beta,
-        s0: with_state.then_some(s0),
+/// The per-channel decays of a case.
+fn g(x: &DeltaInput) -> &DMatrix<f64> {
+    match x.gate() {
+        Gate::PerChannel(g) => g,
+        other => panic!("a random case has a per-channel gate, not {other:?}"),
     }
+}
+
+/// The random cases the kernels are compared on: widths of 5 or less on
+/// either side of the small-product fallback of nalgebra's gemm, decays from
+/// none to −40 per step, with and without an initial state.
+fn cases() -> impl Iterator<Item = (String, DeltaInput)> {
+    let sizes = [
+        (1, 3, 2),
+        (37, 5, 3),
+        (64, 4, 4),
+        (100, 8, 6),
+        (19, 2, 7),
+        (40, 8, 3),
+    ];
+    (0..12u64).flat_map(move |seed| {
+        sizes.into_iter().flat_map(move |(t, kd, vd)| {
+            [0.0, 0.01, 0.5, 5.0, 40.0]
+                .into_iter()
+                .map(move |strength| {
+                    let x = case(seed * 1000 + t as u64, t, kd, vd, strength, seed % 2 == 0);
+                    (
+                        format!("T={t} K={kd} V={vd} g≥−{strength}"),
+                        x.with_scale(0.7),
+                    )
+                })
+        })
+    })
 }
 
 #[test]
 fn chunked_equals_recurrent_over_many_random_cases() {
     let mut worst: f64 = 0.0;
     let mut n = 0;
-    for seed in 0..12u64 {
-        // widths of 5 or less on either side of the small-product fallback of nalgebra's gemm
-        for &(t, kd, vd) in &[
-            (1, 3, 2),
-            (37, 5, 3),
-            (64, 4, 4),
-            (100, 8, 6),
-            (19, 2, 7),
-            (40, 8, 3),
-        ] {
-            for &strength in &[0.0, 0.01, 0.5, 5.0, 40.0] {
-                for &chunk in &[1, 3, 8, 16, 64] {
-                    let c = case(seed * 1000 + t as u64, t, kd, vd, strength, seed % 2 == 0);
-                    let (o1, s1) = kda(&c.q, &c.k, &c.v, &c.g, &c.beta, 0.7, c.s0.as_ref());
-                    let (o2, s2) =
-                        kda_chunked(&c.q, &c.k, &c.v, &c.g, &c.beta, 0.7, c.s0.as_ref(), chunk);
-                    let err = max_diff(&o1, &o2).max(max_diff(&s1, &s2));
-                    assert!(
-                        err < 1e-10,
-                        "T={t} K={kd} V={vd} g≥−{strength} C={chunk}: {err:e}"
-                    );
-                    worst = worst.max(err);
-                    n += 1;
-                }
-            }
+    for (name, x) in cases() {
+        let (o1, s1) = x.kda();
+        for chunk in [1, 3, 8, 16, 64] {
+            let (o2, s2) = x.kda_chunked(chunk);
+            let err = max_diff(&o1, &o2).max(max_diff(&s1, &s2));
+            assert!(err < 1e-10, "{name} C={chunk}: {err:e}");
+            worst = worst.max(err);
+            n += 1;
         }
     }
     assert!(n >= 1500 && worst < 1e-10);
 }
 
 #[test]
+fn fused_equals_recurrent_to_1e_12_over_the_same_cases() {
+    let mut worst: f64 = 0.0;
+    for (name, x) in cases() {
+        let (o1, s1) = x.kda();
+        let (o2, s2) = x.kda_fused();
+        let err = max_diff(&o1, &o2).max(max_diff(&s1, &s2));
+        assert!(err < 1e-12, "{name}: {err:e}");
+        worst = worst.max(err);
+    }
+    assert!(worst < 1e-12);
+}
+
+#[test]
+fn fused_on_wide_heads_and_strong_decay_equals_recurrent() {
+    // K and V past the two-column blocks and the four lanes, with odd remainders
+    for (seed, t, kd, vd, strength) in [(1, 300, 128, 128, 0.05), (2, 200, 67, 33, 20.0)] {
+        let x = case(seed, t, kd, vd, strength, true);
+        let (o1, s1) = x.kda();
+        let (o2, s2) = x.kda_fused();
+        assert!(max_diff(&o1, &o2) < 1e-12 && max_diff(&s1, &s2) < 1e-12);
+    }
+}
+
+#[test]
+fn fused_on_threads_is_bit_identical_to_one_thread() {
+    for (kd, vd) in [(8, 7), (128, 128), (5, 1)] {
+        let x = case(4, 120, kd, vd, 1.0, true);
+        let one = x.kda_fused();
+        for threads in [2, 3, 8] {
+            assert_eq!(
+                x.kda_fused_threads(threads),
+                one,
+                "K={kd} V={vd} on {threads}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_free_functions_are_the_methods() {
+    let x = case(6, 50, 6, 4, 1.0, true);
+    let (q, k, v, beta, s0) = (x.q(), x.k(), x.v(), x.beta(), x.initial_state());
+    let s = x.scale();
+    assert_eq!(kda(q, k, v, g(&x), beta, s, s0), x.kda());
+    assert_eq!(kda_fused(q, k, v, g(&x), beta, s, s0), x.kda_fused());
+    assert_eq!(
+        kda_chunked(q, k, v, g(&x), beta, s, s0, 16),
+        x.kda_chunked(16)
+    );
+    assert_eq!(delta_rule(q, k, v, beta, s, s0), x.delta_rule());
+    assert_eq!(linear_attention(q, k, v, s, s0), x.linear_attention());
+    let scalar = g(&x).column(0).clone_owned();
+    let gdn = gated_delta_rule(q, k, v, &scalar, beta, s, s0);
+    assert_eq!(
+        gdn,
+        x.clone().with_gate(Gate::Scalar(scalar)).gated_delta_rule()
+    );
+}
+
+#[test]
 fn every_decay_form_agrees_where_it_is_finite() {
     for seed in 0..10 {
-        let c = case(seed, 50, 6, 4, 2.0, true);
-        let reference = kda(&c.q, &c.k, &c.v, &c.g, &c.beta, 1.0, c.s0.as_ref()).0;
+        let x = case(seed, 50, 6, 4, 2.0, true).with_scale(1.0);
+        let reference = x.kda().0;
         for form in [
             DecayForm::Difference,
             DecayForm::Factorised,
             DecayForm::Auto,
         ] {
-            let o = kda_chunked_with(
-                &c.q,
-                &c.k,
-                &c.v,
-                &c.g,
-                &c.beta,
-                1.0,
-                c.s0.as_ref(),
-                16,
-                form,
-            )
-            .0;
+            let o = x.kda_chunked_with(16, form).0;
             assert!(max_diff(&reference, &o) < 1e-10, "{form:?}");
+            let (q, k, v, beta, s0) = (x.q(), x.k(), x.v(), x.beta(), x.initial_state());
+            let free = kda_chunked_with(q, k, v, g(&x), beta, 1.0, s0, 16, form).0;
+            assert_eq!(free, o);
         }
     }
 }
@@ -101,61 +155,49 @@ fn every_decay_form_agrees_where_it_is_finite() {
 #[test]
 fn kda_without_decay_is_deltanet_and_gdn_without_decay_is_deltanet() {
     for seed in 0..10 {
-        let c = case(seed, 30, 5, 3, 0.0, seed % 2 == 1);
-        let (od, sd) = delta_rule(&c.q, &c.k, &c.v, &c.beta, 0.5, c.s0.as_ref());
-        let (ok, sk) = kda(
-            &c.q,
-            &c.k,
-            &c.v,
-            &DMatrix::zeros(30, 5),
-            &c.beta,
-            0.5,
-            c.s0.as_ref(),
-        );
-        let (og, sg) = gated_delta_rule(
-            &c.q,
-            &c.k,
-            &c.v,
-            &DVector::zeros(30),
-            &c.beta,
-            0.5,
-            c.s0.as_ref(),
-        );
+        let x = case(seed, 30, 5, 3, 0.0, seed % 2 == 1).with_scale(0.5);
+        let (od, sd) = x.delta_rule();
+        let zero = x.clone().with_gate(Gate::PerChannel(DMatrix::zeros(30, 5)));
+        let (ok, sk) = zero.kda();
+        let (og, sg) = x
+            .clone()
+            .with_gate(Gate::Scalar(DVector::zeros(30)))
+            .gated_delta_rule();
         assert!(max_diff(&od, &ok) < 1e-12 && max_diff(&sd, &sk) < 1e-12);
         assert!(max_diff(&od, &og) < 1e-12 && max_diff(&sd, &sg) < 1e-12);
+        // no gate at all is no decay, in every form
+        let none = x.with_gate(Gate::None);
+        assert!(max_diff(&none.kda().0, &od) < 1e-12);
+        assert!(max_diff(&none.kda_fused().0, &od) < 1e-12);
+        assert!(max_diff(&none.kda_chunked(8).0, &od) < 1e-12);
     }
 }
 
 #[test]
 fn kda_with_equal_channels_is_gated_deltanet() {
     for seed in 0..10 {
-        let c = case(seed, 40, 6, 5, 1.0, true);
-        let g = c.g.column(0).clone_owned();
-        let g_all = DMatrix::from_fn(40, 6, |t, _| g[t]);
-        let (ok, sk) = kda(&c.q, &c.k, &c.v, &g_all, &c.beta, 0.5, c.s0.as_ref());
-        let (og, sg) = gated_delta_rule(&c.q, &c.k, &c.v, &g, &c.beta, 0.5, c.s0.as_ref());
+        let x = case(seed, 40, 6, 5, 1.0, true).with_scale(0.5);
+        let scalar = g(&x).column(0).clone_owned();
+        let equal = DMatrix::from_fn(40, 6, |t, _| scalar[t]);
+        let (ok, sk) = x.clone().with_gate(Gate::PerChannel(equal)).kda();
+        let gdn = x.with_gate(Gate::Scalar(scalar));
+        let (og, sg) = gdn.gated_delta_rule();
         assert!(max_diff(&ok, &og) < 1e-12 && max_diff(&sk, &sg) < 1e-12);
+        // a scalar gate is shared by every channel in the fused and chunked forms too
+        assert!(max_diff(&gdn.kda_fused().0, &og) < 1e-12);
+        assert!(max_diff(&gdn.kda_chunked(16).0, &og) < 1e-10);
     }
 }
 
 #[test]
 fn beta_zero_keeps_the_state() {
-    let c = case(3, 20, 4, 4, 0.0, true);
-    let s0 = c.s0.clone().unwrap();
-    let zero = DVector::zeros(20);
-    let (_, s) = delta_rule(&c.q, &c.k, &c.v, &zero, 1.0, Some(&s0));
-    assert_eq!(s, s0);
-    let (_, s) = kda_chunked(
-        &c.q,
-        &c.k,
-        &c.v,
-        &DMatrix::zeros(20, 4),
-        &zero,
-        1.0,
-        Some(&s0),
-        8,
-    );
-    assert!(max_diff(&s, &s0) < 1e-14);
+    let x = case(3, 20, 4, 4, 0.0, true)
+        .with_scale(1.0)
+        .with_beta(DVector::zeros(20));
+    let s0 = x.initial_state().cloned().unwrap();
+    assert_eq!(x.delta_rule().1, s0);
+    assert!(max_diff(&x.kda_chunked(8).1, &s0) < 1e-14);
+    assert!(max_diff(&x.kda_fused().1, &s0) < 1e-14);
 }
 
 #[test]
@@ -191,50 +233,46 @@ fn orthonormal_keys_with_beta_one_store_and_overwrite_exactly() {
 
 #[test]
 fn the_state_carries_across_a_split_sequence() {
-    let c = case(5, 90, 6, 4, 1.0, true);
-    let s0 = c.s0.as_ref();
-    let (o, s) = kda(&c.q, &c.k, &c.v, &c.g, &c.beta, 0.4, s0);
-    let part = |m: &DMatrix<f64>, a: usize, n: usize| m.rows(a, n).clone_owned();
-    let b = |a: usize, n: usize| c.beta.rows(a, n).clone_owned();
-    let (oa, sa) = kda(
-        &part(&c.q, 0, 37),
-        &part(&c.k, 0, 37),
-        &part(&c.v, 0, 37),
-        &part(&c.g, 0, 37),
-        &b(0, 37),
-        0.4,
-        s0,
-    );
-    let (ob, sb) = kda_chunked(
-        &part(&c.q, 37, 53),
-        &part(&c.k, 37, 53),
-        &part(&c.v, 37, 53),
-        &part(&c.g, 37, 53),
-        &b(37, 53),
-        0.4,
-        Some(&sa),
-        16,
-    );
-    assert!(max_diff(&part(&o, 0, 37), &oa) < 1e-12);
-    assert!(max_diff(&part(&o, 37, 53), &ob) < 1e-10);
-    assert!(max_diff(&s, &sb) < 1e-10);
+    let x = case(5, 90, 6, 4, 1.0, true).with_scale(0.4);
+    let (o, s) = x.kda();
+    let part = |a: usize, n: usize, s0: Option<DMatrix<f64>>| {
+        let m = |m: &DMatrix<f64>| m.rows(a, n).clone_owned();
+        let gate = Gate::PerChannel(m(g(&x)));
+        let beta = x.beta().rows(a, n).clone_owned();
+        DeltaInput::new(m(x.q()), m(x.k()), m(x.v()), gate, beta, 0.4, s0)
+    };
+    let (oa, sa) = part(0, 37, x.initial_state().cloned()).kda();
+    let (ob, sb) = part(37, 53, Some(sa.clone())).kda_chunked(16);
+    let (of, sf) = part(37, 53, Some(sa)).kda_fused();
+    assert!(max_diff(&o.rows(0, 37).clone_owned(), &oa) < 1e-12);
+    assert!(max_diff(&o.rows(37, 53).clone_owned(), &ob) < 1e-10);
+    assert!(max_diff(&o.rows(37, 53).clone_owned(), &of) < 1e-12);
+    assert!(max_diff(&s, &sb) < 1e-10 && max_diff(&s, &sf) < 1e-12);
 }
 
 #[test]
-fn strong_decay_stays_finite_in_both_forms() {
-    let c = case(9, 3000, 4, 3, 20.0, true);
-    let (o1, s1) = kda(&c.q, &c.k, &c.v, &c.g, &c.beta, 0.5, c.s0.as_ref());
-    let (o2, s2) = kda_chunked(&c.q, &c.k, &c.v, &c.g, &c.beta, 0.5, c.s0.as_ref(), 64);
-    for m in [&o1, &s1, &o2, &s2] {
+fn strong_decay_stays_finite_in_every_form() {
+    let x = case(9, 3000, 4, 3, 20.0, true).with_scale(0.5);
+    let (o1, s1) = x.kda();
+    let (o2, s2) = x.kda_chunked(64);
+    let (o5, s5) = x.kda_fused();
+    for m in [&o1, &s1, &o2, &s2, &o5, &s5] {
         assert!(m.iter().all(|x| x.is_finite()));
     }
     assert!(max_diff(&o1, &o2) < 1e-10 && max_diff(&s1, &s2) < 1e-10);
+    assert!(max_diff(&o1, &o5) < 1e-12 && max_diff(&s1, &s5) < 1e-12);
     // every step at the floor: −20 per step for thousands of steps
-    let g = DMatrix::from_element(3000, 4, -20.0);
-    let (o3, _) = kda_chunked(&c.q, &c.k, &c.v, &g, &c.beta, 0.5, None, 64);
-    let (o4, _) = kda(&c.q, &c.k, &c.v, &g, &c.beta, 0.5, None);
-    assert!(o3.iter().chain(o4.iter()).all(|x| x.is_finite()));
-    assert!(max_diff(&o3, &o4) < 1e-10);
+    let x = x
+        .with_gate(Gate::PerChannel(DMatrix::from_element(3000, 4, -20.0)))
+        .with_initial_state(None);
+    let (o3, o4, o6) = (x.kda_chunked(64).0, x.kda().0, x.kda_fused().0);
+    assert!(
+        o3.iter()
+            .chain(o4.iter())
+            .chain(o6.iter())
+            .all(|x| x.is_finite())
+    );
+    assert!(max_diff(&o3, &o4) < 1e-10 && max_diff(&o6, &o4) < 1e-12);
 }
 
 #[test]
@@ -319,4 +357,40 @@ fn effective_weights_reproduce_the_delta_rule_outputs() {
     let (o, _) = delta_rule(&q, &k, &v, &beta, 0.7, None);
     assert!((&w * &v - o).norm() < 1e-12);
     assert!((0..t_len).all(|t| (t + 1..t_len).all(|j| w[(t, j)] == 0.0)));
+}
+
+#[test]
+fn the_bundle_names_the_shapes_that_disagree() {
+    let x = DeltaInput::random(1, 6, 3, 2, 1.0);
+    let (q, k, v, beta) = (
+        x.q().clone(),
+        x.k().clone(),
+        x.v().clone(),
+        x.beta().clone(),
+    );
+    let bad = DeltaInput::try_new(q, k, v, Gate::Scalar(DVector::zeros(5)), beta, 1.0, None);
+    assert_eq!(
+        bad.unwrap_err().to_string(),
+        "DeltaInput: g has length 5 but must be [T] = 6"
+    );
+}
+
+#[test]
+#[should_panic(expected = "DeltaInput: beta has length 4 but T = 6")]
+fn a_wrong_beta_is_refused_when_it_is_set() {
+    let _ = DeltaInput::random(1, 6, 3, 2, 1.0).with_beta(DVector::zeros(4));
+}
+
+#[test]
+#[should_panic(expected = "gated_delta_rule: the gate is per channel, (6, 3)")]
+fn gated_deltanet_refuses_a_per_channel_gate() {
+    let _ = DeltaInput::random(1, 6, 3, 2, 1.0).gated_delta_rule();
+}
+
+#[test]
+#[should_panic(expected = "kda_fused: g is (4, 2) but must be [T, K] = (4, 3)")]
+fn the_fused_kernel_names_a_wrong_gate() {
+    let x = DMatrix::zeros(4, 3);
+    let g = DMatrix::zeros(4, 2);
+    let _ = kda_fused(&x, &x, &x, &g, &DVector::zeros(4), 1.0, None);
 }

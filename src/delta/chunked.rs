@@ -3,7 +3,7 @@
 
 use nalgebra::{DMatrix, DMatrixView, DVector, Dyn};
 
-use super::check_shapes;
+use super::args::{Args, Decay};
 
 /// How `exp(Γ_r − Γ_j)` inside a chunk is formed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,25 +111,30 @@ pub fn kda_chunked_with(
     chunk_size: usize,
     form: DecayForm,
 ) -> (DMatrix<f64>, DMatrix<f64>) {
-    let g_shape = ("[T, K]", g.shape(), k.shape());
-    check_shapes(
-        "kda_chunked",
+    let x = Args {
         q,
         k,
         v,
-        Some(beta),
-        Some(g_shape),
+        decay: Decay::Channel(g),
+        beta: Some(beta),
+        scale,
         initial_state,
-    );
+    };
+    run(&x.checked("kda_chunked"), chunk_size, form)
+}
+
+/// The chunkwise form on checked inputs; any decay (none, scalar or per channel).
+pub(crate) fn run(x: &Args, chunk_size: usize, form: DecayForm) -> (DMatrix<f64>, DMatrix<f64>) {
     assert!(
         chunk_size >= 1,
         "kda_chunked: chunk_size must be at least 1 (got 0)"
     );
-    let (t_len, kd) = k.shape();
-    let vd = v.ncols();
-    let mut s = initial_state
-        .cloned()
-        .unwrap_or_else(|| DMatrix::zeros(kd, vd));
+    let beta = x
+        .beta
+        .expect("the chunkwise form is a delta rule: beta is given");
+    let v = x.v;
+    let (t_len, kd, vd) = x.dims();
+    let mut s = x.start_state();
     let mut out = DMatrix::zeros(t_len, vd);
     // buffers for full chunks, rebuilt once for a partial last chunk
     let mut c = Chunk::new(chunk_size.min(t_len), kd);
@@ -142,7 +147,7 @@ pub fn kda_chunked_with(
             p = DMatrix::zeros(2 * l, vd);
             n = DMatrix::zeros(l, vd);
         }
-        c.fill(q, k, g, beta, scale, form, t0);
+        c.fill(x, form, t0);
         // [K ⊙ e^Γ; sQ ⊙ e^Γ] S0  [2L, V]: what S0 recalls for the chunk's keys, and reads out
         p.gemm(1.0, &c.kq, &s, 0.0);
         // the corrections diag(β) (V − (K ⊙ e^Γ) S0), in place of the recall  [L, V]
@@ -250,23 +255,23 @@ impl Chunk {
     }
 
     /// Compute the matrices for steps `t0..t0 + L` of the inputs.
-    #[allow(clippy::too_many_arguments)]
-    fn fill(
-        &mut self,
-        q: &DMatrix<f64>,
-        k: &DMatrix<f64>,
-        g: &DMatrix<f64>,
-        beta: &DVector<f64>,
-        scale: f64,
-        form: DecayForm,
-        t0: usize,
-    ) {
+    fn fill(&mut self, x: &Args, form: DecayForm, t0: usize) {
+        let (q, k, scale) = (x.q, x.k, x.scale);
+        let beta = x
+            .beta
+            .expect("the chunkwise form is a delta rule: beta is given");
         let (l, kd) = (self.l, k.ncols());
         self.slow.clear();
         // the chunk's rows first, in one pass: [K; Q] and g, scaled in place below
         self.kq.rows_mut(0, l).copy_from(&k.rows(t0, l));
         self.kq.rows_mut(l, l).copy_from(&q.rows(t0, l));
-        self.gamma.copy_from(&g.rows(t0, l));
+        for (d, col) in self.gamma.as_mut_slice().chunks_exact_mut(l).enumerate() {
+            match x.decay {
+                Decay::None => col.fill(0.0),
+                Decay::Scalar(g) => col.copy_from_slice(&g.as_slice()[t0..t0 + l]),
+                Decay::Channel(g) => col.copy_from_slice(column(g, d, t0, l)),
+            }
+        }
         for d in 0..kd {
             // Γ_r = Σ_{i≤r} g_i, and the largest |Γ_r|
             let gamma_d = &mut self.gamma.as_mut_slice()[d * l..(d + 1) * l];
@@ -393,16 +398,24 @@ pub fn chunk_matrices(
     beta: &DVector<f64>,
     scale: f64,
 ) -> ChunkMatrices {
-    let g_shape = ("[L, K]", g.shape(), k.shape());
     assert!(
         k.nrows() >= 1,
         "chunk_matrices: the chunk is empty (k is {:?})",
         k.shape()
     );
-    check_shapes("chunk_matrices", q, k, k, Some(beta), Some(g_shape), None);
+    let x = Args {
+        q,
+        k,
+        v: k,
+        decay: Decay::Channel(g),
+        beta: Some(beta),
+        scale,
+        initial_state: None,
+    }
+    .checked("chunk_matrices");
     let l = k.nrows();
     let mut c = Chunk::new(l, k.ncols());
-    c.fill(q, k, g, beta, scale, DecayForm::Difference, 0);
+    c.fill(&x, DecayForm::Difference, 0);
     ChunkMatrices {
         a_kk: c.a.rows(0, l).into_owned(),
         a_qk: c.a.rows(l, l).into_owned(),

@@ -2,60 +2,34 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::check_shapes;
+use super::args::{Args, Decay};
 use crate::attention::{causal_mask, scores, softmax_rows};
 
-/// How the state decays before each write.
-enum Decay<'a> {
-    None,
-    /// `α_t = exp(g_t)`, one scalar per step.
-    Scalar(&'a DVector<f64>),
-    /// `α_t = exp(g_t)`, one factor per key channel, `[T, K]`.
-    Channel(&'a DMatrix<f64>),
-}
-
-/// The shared loop: decay, optional delta correction, write, read.
-fn recur(
-    q: &DMatrix<f64>,
-    k: &DMatrix<f64>,
-    v: &DMatrix<f64>,
-    beta: Option<&DVector<f64>>,
-    decay: Decay,
-    scale: f64,
-    initial_state: Option<&DMatrix<f64>>,
-) -> (DMatrix<f64>, DMatrix<f64>) {
-    let (t_len, kd) = k.shape();
-    let vd = v.ncols();
-    let mut s = initial_state
-        .cloned()
-        .unwrap_or_else(|| DMatrix::zeros(kd, vd));
+/// The shared loop: decay, optional delta correction (with `beta`), write, read.
+pub(crate) fn recur(x: &Args) -> (DMatrix<f64>, DMatrix<f64>) {
+    let (t_len, kd, vd) = x.dims();
+    let mut s = x.start_state();
     // columns are time steps: [K, T], [K, T], [V, T]
-    let (qt, kt, vt) = (q.transpose() * scale, k.transpose(), v.transpose());
-    let gt = match decay {
-        Decay::Channel(g) => Some(g.transpose()),
-        _ => None,
-    };
-    let mut out = DMatrix::zeros(vd, t_len);
+    let (qt, kt, vt) = (x.q.transpose() * x.scale, x.k.transpose(), x.v.transpose());
+    let mut g = vec![0.0; kd];
     let mut alpha = DVector::zeros(kd);
+    let mut out = DMatrix::zeros(vd, t_len);
     let mut u = DVector::zeros(vd);
     for t in 0..t_len {
         // S ← Diag(α_t) S
-        match decay {
+        match x.decay {
             Decay::None => {}
             Decay::Scalar(g) => s *= g[t].exp(),
             Decay::Channel(_) => {
-                let gt = gt.as_ref().expect("per-channel decay is transposed");
-                alpha
-                    .iter_mut()
-                    .zip(gt.column(t).iter())
-                    .for_each(|(a, g)| *a = g.exp());
+                x.decay.log_decays(t, &mut g);
+                alpha.iter_mut().zip(&g).for_each(|(a, g)| *a = g.exp());
                 s.column_iter_mut()
                     .for_each(|mut c| c.component_mul_assign(&alpha));
             }
         }
         let k_t = kt.column(t);
         u.copy_from(&vt.column(t));
-        if let Some(beta) = beta {
+        if let Some(beta) = x.beta {
             // u = v_t − Sᵀ k_t  [V];  S ← S + β_t k_t uᵀ
             u.gemv_tr(-1.0, &s, &k_t, 1.0);
             s.ger(beta[t], &k_t, &u, 1.0);
@@ -98,8 +72,16 @@ pub fn linear_attention(
     scale: f64,
     initial_state: Option<&DMatrix<f64>>,
 ) -> (DMatrix<f64>, DMatrix<f64>) {
-    check_shapes("linear_attention", q, k, v, None, None, initial_state);
-    recur(q, k, v, None, Decay::None, scale, initial_state)
+    let x = Args {
+        q,
+        k,
+        v,
+        decay: Decay::None,
+        beta: None,
+        scale,
+        initial_state,
+    };
+    recur(&x.checked("linear_attention"))
 }
 
 /// DeltaNet: each step moves the state's answer for `k_t` a fraction `β_t` towards `v_t`.
@@ -134,8 +116,16 @@ pub fn delta_rule(
     scale: f64,
     initial_state: Option<&DMatrix<f64>>,
 ) -> (DMatrix<f64>, DMatrix<f64>) {
-    check_shapes("delta_rule", q, k, v, Some(beta), None, initial_state);
-    recur(q, k, v, Some(beta), Decay::None, scale, initial_state)
+    let x = Args {
+        q,
+        k,
+        v,
+        decay: Decay::None,
+        beta: Some(beta),
+        scale,
+        initial_state,
+    };
+    recur(&x.checked("delta_rule"))
 }
 
 /// Gated DeltaNet: the state decays by the scalar `exp(g_t)` and then takes a delta step.
@@ -169,17 +159,16 @@ pub fn gated_delta_rule(
     scale: f64,
     initial_state: Option<&DMatrix<f64>>,
 ) -> (DMatrix<f64>, DMatrix<f64>) {
-    let g_shape = ("[T]", (g.len(), 1), (k.nrows(), 1));
-    check_shapes(
-        "gated_delta_rule",
+    let x = Args {
         q,
         k,
         v,
-        Some(beta),
-        Some(g_shape),
+        decay: Decay::Scalar(g),
+        beta: Some(beta),
+        scale,
         initial_state,
-    );
-    recur(q, k, v, Some(beta), Decay::Scalar(g), scale, initial_state)
+    };
+    recur(&x.checked("gated_delta_rule"))
 }
 
 /// Kimi Delta Attention: the state decays per key channel by `exp(g_t)` and then takes a delta step.
@@ -216,9 +205,16 @@ pub fn kda(
     scale: f64,
     initial_state: Option<&DMatrix<f64>>,
 ) -> (DMatrix<f64>, DMatrix<f64>) {
-    let g_shape = ("[T, K]", g.shape(), k.shape());
-    check_shapes("kda", q, k, v, Some(beta), Some(g_shape), initial_state);
-    recur(q, k, v, Some(beta), Decay::Channel(g), scale, initial_state)
+    let x = Args {
+        q,
+        k,
+        v,
+        decay: Decay::Channel(g),
+        beta: Some(beta),
+        scale,
+        initial_state,
+    };
+    recur(&x.checked("kda"))
 }
 
 /// The regression loss whose gradient step the delta rule takes.
@@ -316,8 +312,22 @@ pub fn softmax_attention(
     v: &DMatrix<f64>,
     scale: f64,
 ) -> DMatrix<f64> {
-    check_shapes("softmax_attention", q, k, v, None, None, None);
+    let x = Args {
+        q,
+        k,
+        v,
+        decay: Decay::None,
+        beta: None,
+        scale,
+        initial_state: None,
+    };
+    softmax(&x.checked("softmax_attention"))
+}
+
+/// Causal softmax attention on checked inputs, in blocks of 256 query rows.
+pub(crate) fn softmax(x: &Args) -> DMatrix<f64> {
     const BLOCK: usize = 256;
+    let (q, k, v) = (x.q, x.k, x.v);
     let t_len = k.nrows();
     let mut out = DMatrix::zeros(t_len, v.ncols());
     for i0 in (0..t_len).step_by(BLOCK) {
@@ -326,7 +336,7 @@ pub fn softmax_attention(
         let mut s = scores(
             &q.rows(i0, n).clone_owned(),
             &k.rows(0, i0 + n).clone_owned(),
-            scale,
+            x.scale,
         );
         let mut diagonal = s.columns(i0, n).clone_owned();
         causal_mask(&mut diagonal);

@@ -1,17 +1,17 @@
-//! The benchmark appendix figure: measured time against sequence length.
-//! Not registered: it is drawn from a run of `cargo run --release -- bench`
-//! and differs run to run.
+//! The benchmark appendix figure: measured time against sequence length, and
+//! the share of its roofline bound each kernel reaches. Not registered: it is
+//! drawn from a run of `cargo run --release -- bench` and differs run to run.
 
 use plotters::prelude::*;
 
 use super::DrawError;
 use super::style::{color, legend, svg, text};
-use crate::bench::Row;
+use crate::bench::{Machine, Mixer, Row};
 
-/// Median time per call against `T` (log–log), one line per mixer and width,
-/// with the achieved GFLOP/s against the matrix-multiply `peak` in the title.
-pub fn draw(rows: &[Row], peak: f64) -> Result<String, DrawError> {
-    let mixers = ["softmax", "kda", "kda_chunked"];
+/// Left: median time per call against `T` (log–log), one line per mixer and
+/// width (thin `K = V = 64`, thick 128). Right: the share of its bound
+/// ([`Machine::bound`]) each reaches, against `T`.
+pub fn draw(rows: &[Row], machine: &Machine) -> Result<String, DrawError> {
     let mut ds: Vec<usize> = rows.iter().map(|r| r.d).collect();
     ds.dedup();
     let (t_lo, t_hi) = rows.iter().fold((f64::INFINITY, 0.0f64), |(l, h), r| {
@@ -20,10 +20,34 @@ pub fn draw(rows: &[Row], peak: f64) -> Result<String, DrawError> {
     let (s_lo, s_hi) = rows.iter().fold((f64::INFINITY, 0.0f64), |(l, h), r| {
         (l.min(r.seconds), h.max(r.seconds))
     });
-    svg(820, 440, |root| {
-        let mut chart = ChartBuilder::on(root)
+    let share_hi = rows
+        .iter()
+        .map(|r| 100.0 * machine.share(r))
+        .fold(100.0f64, f64::max);
+    // (x, y) of each mixer and width, with the line style
+    let series = |y: &dyn Fn(&Row) -> f64| {
+        let mut out = Vec::new();
+        for (mi, m) in Mixer::ALL.into_iter().enumerate() {
+            for (di, &d) in ds.iter().enumerate() {
+                let pts: Vec<(f64, f64)> = rows
+                    .iter()
+                    .filter(|r| r.mixer == m && r.d == d)
+                    .map(|r| (r.t as f64, y(r)))
+                    .collect();
+                let style = color(mi).stroke_width(if di == 0 { 1 } else { 3 });
+                out.push((format!("{}, K = V = {d}", m.name()), mi, style, pts));
+            }
+        }
+        out
+    };
+    svg(1100, 460, |root| {
+        let (left, right) = root.split_horizontally(560);
+        let mut chart = ChartBuilder::on(&left)
             .caption(
-                format!("measured time per call (matrix multiply: {peak:.1} GFLOP/s)"),
+                format!(
+                    "time per call (matrix product: {:.1} GFLOP/s)",
+                    machine.gemm_gflops
+                ),
                 text(16),
             )
             .margin(12)
@@ -40,26 +64,32 @@ pub fn draw(rows: &[Row], peak: f64) -> Result<String, DrawError> {
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;
-        for (mi, m) in mixers.iter().enumerate() {
-            for (di, &d) in ds.iter().enumerate() {
-                let pts: Vec<(f64, f64)> = rows
-                    .iter()
-                    .filter(|r| r.mixer == *m && r.d == d)
-                    .map(|r| (r.t as f64, r.seconds * 1e3))
-                    .collect();
-                let style = if di == 0 {
-                    color(mi).stroke_width(1)
-                } else {
-                    color(mi).stroke_width(3)
-                };
-                chart
-                    .draw_series(LineSeries::new(pts.clone(), style))?
-                    .label(format!("{m}, K = V = {d}"))
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style));
-                chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color(mi).filled())))?;
-            }
+        for (label, mi, style, pts) in series(&|r| r.seconds * 1e3) {
+            chart
+                .draw_series(LineSeries::new(pts.clone(), style))?
+                .label(label)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style));
+            chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color(mi).filled())))?;
         }
         legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+        let mut chart = ChartBuilder::on(&right)
+            .caption("share of the kernel's roofline bound", text(16))
+            .margin(12)
+            .x_label_area_size(42)
+            .y_label_area_size(50)
+            .build_cartesian_2d((t_lo * 0.8..t_hi * 1.25).log_scale(), 0.0..share_hi * 1.1)?;
+        chart
+            .configure_mesh()
+            .x_desc("sequence length T")
+            .y_desc("bound / measured time (%)")
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .label_style(text(12))
+            .axis_desc_style(text(13))
+            .draw()?;
+        for (_, mi, style, pts) in series(&|r| 100.0 * machine.share(r)) {
+            chart.draw_series(LineSeries::new(pts.clone(), style))?;
+            chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color(mi).filled())))?;
+        }
         Ok(())
     })
 }

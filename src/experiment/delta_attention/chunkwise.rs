@@ -7,10 +7,10 @@ use std::sync::OnceLock;
 use nalgebra::{DMatrix, DVector};
 use rand::RngExt;
 
-use crate::delta::{ChunkMatrices, chunk_matrices, kda, kda_chunked, l2_normalize};
+use crate::delta::{ChunkMatrices, DeltaInput, chunk_matrices, l2_normalize};
 use crate::measure::{Measure, sci};
 use crate::parallel;
-use crate::random::{gaussian, seeded, unit_rows};
+use crate::random::{gaussian, seeded};
 
 /// Sizes of the agreement check and of the one-chunk picture.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -59,41 +59,16 @@ pub fn chunk_picture(setup: Setup) -> ChunkMatrices {
     chunk_matrices(&q, &k, &g, &beta, 1.0 / 8f64.sqrt())
 }
 
-/// A random KDA input `(q, k, v, g, beta, s0)` with per-step decays `−strength · U(0, 1)`.
-#[allow(clippy::type_complexity)]
-pub fn random_input(
-    seed: u64,
-    t: usize,
-    kd: usize,
-    vd: usize,
-    strength: f64,
-) -> (
-    DMatrix<f64>,
-    DMatrix<f64>,
-    DMatrix<f64>,
-    DMatrix<f64>,
-    DVector<f64>,
-    DMatrix<f64>,
-) {
-    let mut rng = seeded(seed);
-    let q = unit_rows(&mut rng, t, kd);
-    let k = unit_rows(&mut rng, t, kd);
-    let v = gaussian(&mut rng, t, vd, 1.0);
-    let g = DMatrix::from_fn(t, kd, |_, _| -strength * rng.random::<f64>());
-    let beta = DVector::from_fn(t, |_, _| rng.random::<f64>());
-    let s0 = gaussian(&mut rng, kd, vd, 1.0);
-    (q, k, v, g, beta, s0)
-}
-
 /// The largest difference between `kda_chunked` and `kda` (outputs and final
 /// state) on the input of `seed`, over every strength and chunk size.
 pub fn agreement(setup: Setup, seed: u64) -> f64 {
     let mut worst: f64 = 0.0;
     for &strength in setup.strengths {
-        let (q, k, v, g, beta, s0) = random_input(seed, setup.t, setup.k, setup.v, strength);
-        let (o1, s1) = kda(&q, &k, &v, &g, &beta, setup.scale, Some(&s0));
+        let x =
+            DeltaInput::random(seed, setup.t, setup.k, setup.v, strength).with_scale(setup.scale);
+        let (o1, s1) = x.kda();
         for &c in setup.chunks {
-            let (o2, s2) = kda_chunked(&q, &k, &v, &g, &beta, setup.scale, Some(&s0), c);
+            let (o2, s2) = x.kda_chunked(c);
             worst = worst.max((&o1 - o2).amax()).max((&s1 - s2).amax());
         }
     }

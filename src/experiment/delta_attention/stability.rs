@@ -5,10 +5,8 @@ use std::sync::OnceLock;
 
 use nalgebra::DMatrix;
 
-use crate::delta::{DecayForm, kda, kda_chunked_with};
+use crate::delta::{DecayForm, DeltaInput, Gate};
 use crate::measure::{Measure, fixed, sci};
-
-use super::chunkwise::random_input;
 
 /// The input (seed, `t` steps, widths `k`, `v`, scale), the chunk size and
 /// the constant per-step decays `g = −s` swept.
@@ -51,21 +49,12 @@ impl Findings {
             .strengths
             .iter()
             .map(|&s| {
-                let (q, keys, v, _, beta, s0) = random_input(setup.seed, t, k, setup.v, 0.0);
-                let g = DMatrix::from_element(t, k, -s);
-                let (o, _) = kda(&q, &keys, &v, &g, &beta, setup.scale, Some(&s0));
+                let x = DeltaInput::random(setup.seed, t, k, setup.v, 0.0)
+                    .with_gate(Gate::PerChannel(DMatrix::from_element(t, k, -s)))
+                    .with_scale(setup.scale);
+                let (o, _) = x.kda();
                 let err = |form| {
-                    let (oc, _) = kda_chunked_with(
-                        &q,
-                        &keys,
-                        &v,
-                        &g,
-                        &beta,
-                        setup.scale,
-                        Some(&s0),
-                        setup.chunk,
-                        form,
-                    );
+                    let (oc, _) = x.kda_chunked_with(setup.chunk, form);
                     if oc.iter().all(|x| x.is_finite()) {
                         (&o - oc).amax()
                     } else {

@@ -1,0 +1,298 @@
+//! KDA's recurrence fused into one pass over the state per step.
+//!
+//! Column `j` of `S: [K, V]` (one value channel, contiguous in nalgebra's
+//! column-major storage) evolves on its own: with `c_j = β_t (v_t[j] − (k_t ⊙ α_t)·s_j)`,
+//!
+//! ```text
+//! s_j ← α_t ⊙ s_j + c_j k_t,        o_t[j] = (s q_t ⊙ α_t)·s_j + c_j (s q_t · k_t)
+//! ```
+//! where both dot products read the state *before* step `t` writes. So one
+//! sweep over `s_j` finishes step `t − 1`'s write and takes step `t`'s two
+//! dot products from the values it has just written: one read and one write
+//! of the state per step, the `[K]` vectors `α, k, k ⊙ α, q ⊙ α` staying in L1.
+
+use nalgebra::{DMatrix, DVector};
+
+use super::args::{Args, Decay};
+
+use super::lanes::{L, Lanes};
+
+/// KDA's recurrence in one pass over the state per step, on the machine's vector units.
+///
+/// The same arguments and result as [`super::kda`], equal to it up to rounding:
+/// ```text
+/// S' = Diag(exp(g_t)) S_{t-1},    S_t = S' + β_t k_t (v_t − S'ᵀ k_t)ᵀ,    o_t = S_tᵀ (scale · q_t)
+/// ```
+/// No allocation per step and no transposed copy of the inputs. On x86-64
+/// with AVX2 and FMA, detected at run time as `matrixmultiply` does, the loop
+/// is compiled for those units (`#[target_feature(enable = "avx2,fma")]`);
+/// elsewhere the same loop runs portable, with a separate multiply and add.
+///
+/// # Shapes
+/// `q, k, g: [T, K]`, `v: [T, V]`, `beta: [T]`, `initial_state: [K, V]` →
+/// `(outputs [T, V], final_state [K, V])`.
+///
+/// # Panics
+/// If the shapes disagree; the message names them.
+///
+/// ```
+/// use attention_geometry::delta::{kda, kda_fused, DeltaInput};
+/// let x = DeltaInput::random(3, 40, 9, 5, 1.0);
+/// let (q, k, v, beta) = (x.q(), x.k(), x.v(), x.beta());
+/// let g = x.k().map(|_| -0.1);
+/// let (o1, s1) = kda(q, k, v, &g, beta, 0.3, x.initial_state());
+/// let (o2, s2) = kda_fused(q, k, v, &g, beta, 0.3, x.initial_state());
+/// assert!((o1 - o2).amax() < 1e-12 && (s1 - s2).amax() < 1e-12);
+/// ```
+///
+/// Introduced in chapter 7.
+pub fn kda_fused(
+    q: &DMatrix<f64>,
+    k: &DMatrix<f64>,
+    v: &DMatrix<f64>,
+    g: &DMatrix<f64>,
+    beta: &DVector<f64>,
+    scale: f64,
+    initial_state: Option<&DMatrix<f64>>,
+) -> (DMatrix<f64>, DMatrix<f64>) {
+    let x = Args {
+        q,
+        k,
+        v,
+        decay: Decay::Channel(g),
+        beta: Some(beta),
+        scale,
+        initial_state,
+    };
+    run(&x.checked("kda_fused"), 1)
+}
+
+/// The fused recurrence on checked inputs, the value channels split over `threads`.
+pub(crate) fn run(x: &Args, threads: usize) -> (DMatrix<f64>, DMatrix<f64>) {
+    assert!(
+        threads >= 1,
+        "kda_fused: threads must be at least 1 (got 0)"
+    );
+    let (t_len, kd, vd) = x.dims();
+    let mut s = x.start_state();
+    let mut out = DMatrix::zeros(t_len, vd);
+    if t_len == 0 || kd == 0 || vd == 0 {
+        return (out, s);
+    }
+    // columns j0..j0 + n: state s[j0 K..], outputs out[j0 T..] (both column-major)
+    let per = vd.div_ceil(threads);
+    let blocks = s
+        .as_mut_slice()
+        .chunks_mut(per * kd)
+        .zip(out.as_mut_slice().chunks_mut(per * t_len))
+        .enumerate();
+    if threads == 1 {
+        blocks.for_each(|(i, (s, o))| columns(x, i * per, s, o));
+    } else {
+        std::thread::scope(|scope| {
+            for (i, (s, o)) in blocks {
+                scope.spawn(move || columns(x, i * per, s, o));
+            }
+        });
+    }
+    (out, s)
+}
+
+/// Run the recurrence for the value channels `j0..` held in `s` and `out`,
+/// on AVX2/FMA where the processor has them.
+fn columns(x: &Args, j0: usize, s: &mut [f64], out: &mut [f64]) {
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
+        // SAFETY: the processor supports AVX2 and FMA, checked on the line above.
+        return unsafe { columns_avx2(x, j0, s, out) };
+    }
+    columns_with::<[f64; L]>(x, j0, s, out)
+}
+
+/// [`columns_with`] compiled for AVX2 and FMA.
+///
+/// # Safety
+/// The processor must support AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn columns_avx2(x: &Args, j0: usize, s: &mut [f64], out: &mut [f64]) {
+    columns_with::<super::lanes::avx2::Avx2>(x, j0, s, out)
+}
+
+/// The time loop over a block of value channels (see the module comment).
+#[inline(always)]
+fn columns_with<V: Lanes>(x: &Args, j0: usize, s: &mut [f64], out: &mut [f64]) {
+    let (t_len, kd, _) = x.dims();
+    let n = s.len() / kd;
+    let beta = x.beta.expect("KDA is a delta rule: beta is given");
+    let (q, k, v) = (x.q.as_slice(), x.k.as_slice(), x.v.as_slice());
+    // [K]: the log-decays of step t; α and k of the write still pending; α, k, k ⊙ α, sq ⊙ α of step t
+    let mut g = vec![0.0; kd];
+    let (mut alpha_prev, mut k_prev) = (vec![1.0; kd], vec![0.0; kd]);
+    let (mut alpha, mut k_t) = (vec![0.0; kd], vec![0.0; kd]);
+    let (mut ka, mut qa) = (vec![0.0; kd], vec![0.0; kd]);
+    // [n]: the pending corrections c, and the dot products (k ⊙ α)·s_j, (sq ⊙ α)·s_j
+    let (mut c, mut a, mut b) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    for t in 0..t_len {
+        x.decay.log_decays(t, &mut g);
+        let mut qk = 0.0;
+        for d in 0..kd {
+            let (qd, kd_) = (x.scale * q[d * t_len + t], k[d * t_len + t]);
+            alpha[d] = g[d].exp();
+            k_t[d] = kd_;
+            ka[d] = kd_ * alpha[d];
+            qa[d] = qd * alpha[d];
+            qk = V::mul_add1(qd, kd_, qk);
+        }
+        // finish step t − 1's write (α = 1, c = 0 before the first step) and read for step t
+        let shared = Shared::new([&alpha_prev, &k_prev, &ka, &qa]);
+        sweep::<V>(s, kd, &shared, &c, (&mut a, &mut b));
+        for j in 0..n {
+            // c_j = β_t (v_t[j] − (k ⊙ α)·s_j),  o_t[j] = (sq ⊙ α)·s_j + c_j (sq · k)
+            c[j] = beta[t] * (v[(j0 + j) * t_len + t] - a[j]);
+            out[j * t_len + t] = V::mul_add1(c[j], qk, b[j]);
+        }
+        std::mem::swap(&mut alpha_prev, &mut alpha);
+        std::mem::swap(&mut k_prev, &mut k_t);
+    }
+    // the last write, S_T = Diag(α_T) S' + k_T cᵀ
+    let shared = Shared::new([&alpha_prev, &k_prev, &ka, &qa]);
+    sweep::<V>(s, kd, &shared, &c, (&mut a, &mut b));
+}
+
+/// The `[K]` vectors every column reads, `α, k, k ⊙ α, sq ⊙ α`, as `L`-lane
+/// chunks and their last `K mod L` entries.
+struct Shared<'a> {
+    chunks: [&'a [[f64; L]]; 4],
+    tails: [&'a [f64]; 4],
+}
+
+impl<'a> Shared<'a> {
+    #[inline(always)]
+    fn new(v: [&'a [f64]; 4]) -> Shared<'a> {
+        let split = v.map(|x| x.as_chunks::<L>());
+        Shared {
+            chunks: split.map(|(c, _)| c),
+            tails: split.map(|(_, t)| t),
+        }
+    }
+}
+
+/// One pass over the columns of `s: [K, n]`: `s_j ← α ⊙ s_j + c_j k`, then
+/// `a_j = (k ⊙ α)'·s_j`, `b_j = (sq ⊙ α)'·s_j` on the new values, two columns
+/// at a time (they share the loads of `α, k, k ⊙ α, sq ⊙ α`). Each column's
+/// arithmetic is the same alone or in a pair, so results do not depend on the grouping.
+#[inline(always)]
+fn sweep<V: Lanes>(
+    s: &mut [f64],
+    kd: usize,
+    shared: &Shared,
+    c: &[f64],
+    (a, b): (&mut [f64], &mut [f64]),
+) {
+    let [alpha, k, ka, qa] = shared.chunks;
+    for (p, pair) in s.chunks_mut(2 * kd).enumerate() {
+        let j = 2 * p;
+        if pair.len() == 2 * kd {
+            let (s0, s1) = pair.split_at_mut(kd);
+            let (mut acc0, mut acc1) = (Acc::new(c[j]), Acc::new(c[j + 1]));
+            let ((m0, t0), (m1, t1)) = (s0.as_chunks_mut::<L>(), s1.as_chunks_mut::<L>());
+            for ((((x0, x1), al), kk), (kal, qal)) in m0
+                .iter_mut()
+                .zip(m1.iter_mut())
+                .zip(alpha)
+                .zip(k)
+                .zip(ka.iter().zip(qa))
+            {
+                let sh = [al, kk, kal, qal].map(V::load);
+                acc0.lanes(x0, sh);
+                acc1.lanes(x1, sh);
+            }
+            (a[j], b[j]) = acc0.finish(t0, shared);
+            (a[j + 1], b[j + 1]) = acc1.finish(t1, shared);
+        } else {
+            let mut acc = Acc::new(c[j]);
+            let (m0, t0) = pair.as_chunks_mut::<L>();
+            for (((x0, al), kk), (kal, qal)) in
+                m0.iter_mut().zip(alpha).zip(k).zip(ka.iter().zip(qa))
+            {
+                acc.lanes(x0, [al, kk, kal, qal].map(V::load));
+            }
+            (a[j], b[j]) = acc.finish(t0, shared);
+        }
+    }
+}
+
+/// One column's correction `c` and the lane sums of its two dot products.
+struct Acc<V> {
+    c: f64,
+    cv: V,
+    a: V,
+    b: V,
+}
+
+impl<V: Lanes> Acc<V> {
+    #[inline(always)]
+    fn new(c: f64) -> Acc<V> {
+        Acc {
+            c,
+            cv: V::splat(c),
+            a: V::zero(),
+            b: V::zero(),
+        }
+    }
+
+    /// `L` entries of the column: `x = c k + α s`, stored; `a += (k ⊙ α) x`, `b += (sq ⊙ α) x`.
+    #[inline(always)]
+    fn lanes(&mut self, s: &mut [f64; L], [alpha, k, ka, qa]: [V; 4]) {
+        let x = self.cv.mul_add(k, alpha.mul(V::load(s)));
+        x.store(s);
+        self.a = ka.mul_add(x, self.a);
+        self.b = qa.mul_add(x, self.b);
+    }
+
+    /// The column's last `K mod L` entries, then both dot products.
+    #[inline(always)]
+    fn finish(self, s: &mut [f64], shared: &Shared) -> (f64, f64) {
+        let [alpha, k, ka, qa] = shared.tails;
+        let (mut ta, mut tb) = (0.0, 0.0);
+        for d in 0..s.len() {
+            let x = V::mul_add1(self.c, k[d], alpha[d] * s[d]);
+            s[d] = x;
+            ta = V::mul_add1(ka[d], x, ta);
+            tb = V::mul_add1(qa[d], x, tb);
+        }
+        (self.a.sum() + ta, self.b.sum() + tb)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::delta::DeltaInput;
+
+    #[test]
+    fn the_portable_loop_equals_the_reference() {
+        for (seed, t, kd, vd) in [(1, 60, 9, 5), (2, 40, 4, 8), (3, 30, 13, 3)] {
+            let x = DeltaInput::random(seed, t, kd, vd, 2.0);
+            let g = match x.gate() {
+                crate::delta::Gate::PerChannel(g) => g.clone(),
+                _ => unreachable!(),
+            };
+            let args = Args {
+                q: x.q(),
+                k: x.k(),
+                v: x.v(),
+                decay: Decay::Channel(&g),
+                beta: Some(x.beta()),
+                scale: x.scale(),
+                initial_state: x.initial_state(),
+            };
+            let mut s = args.start_state();
+            let mut out = DMatrix::zeros(t, vd);
+            columns_with::<[f64; L]>(&args, 0, s.as_mut_slice(), out.as_mut_slice());
+            let (o, s_ref) = x.kda();
+            assert!((o - out).amax() < 1e-12 && (s_ref - s).amax() < 1e-12);
+        }
+    }
+}
