@@ -1,7 +1,10 @@
-//! The built artifacts: the figures and the rendered book. One test binary,
-//! so the book-size experiments behind both run once per `cargo test`.
+//! The built artifacts: the figures, the rendered book and the registries
+//! behind its prose. One test binary, so the book-size experiments behind
+//! all of them run once per `cargo test`.
 
+mod browser;
 mod figures;
 mod quotes;
 mod rendered;
+mod snippets;
 mod verdicts;

@@ -6,7 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// Chapter sources listed in SUMMARY.md, e.g. `01-coordinate-mismatch.md`.
-fn summary_pages() -> Vec<String> {
+pub(crate) fn summary_pages() -> Vec<String> {
     let summary = fs::read_to_string("chapters/SUMMARY.md").unwrap();
     summary
         .split("](")
@@ -26,7 +26,7 @@ fn attributes<'a>(html: &'a str, attr: &str) -> Vec<&'a str> {
         .collect()
 }
 
-fn render() -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn render() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let index =
         attention_geometry::render::render(Path::new(env!("CARGO_MANIFEST_DIR")), Some(dir.path()))

@@ -1,0 +1,293 @@
+//! The rendered book in a real browser. Headless Chromium opens every page
+//! from a server on 127.0.0.1 and checks, in the page as a reader sees it:
+//! mdBook's search answers a chapter's word offline, every figure image
+//! loaded (natural width > 0), KaTeX's fonts loaded (`document.fonts`), and no
+//! page asked for anything but this server. The server is also Chromium's
+//! proxy, so every request the browser makes passes through it and none is
+//! forwarded: a page's request for another host is seen and fails the test.
+//!
+//! Without `chromium` on the PATH the test prints why it skipped and passes;
+//! under CI (`CI=true`) a missing browser fails it.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::rendered::{render, summary_pages};
+
+/// The browser binary (Debian's package name).
+const BROWSER: &str = "chromium";
+
+/// A word of chapter 4, and the page its search must find.
+const SEARCH: (&str, &str) = ("rollout", "04-relations.html");
+
+/// How long the browser may take for every page.
+const TIMEOUT: Duration = Duration::from_secs(180);
+
+/// One request the server saw for another host: its request line, and
+/// whether a page made it (it carries `Referer`, `Origin` or `Sec-Fetch-Dest`) rather
+/// than the browser itself (update and time checks, refused like the rest).
+#[derive(Clone)]
+struct Outside {
+    line: String,
+    from_page: bool,
+}
+
+/// The request head: method, target, lower-case headers.
+struct Head {
+    method: String,
+    target: String,
+    headers: BTreeMap<String, String>,
+}
+
+fn read_head(reader: &mut BufReader<TcpStream>) -> Option<Head> {
+    let mut line = String::new();
+    reader.read_line(&mut line).ok()?;
+    let mut parts = line.split_whitespace();
+    let (method, target) = (parts.next()?.to_string(), parts.next()?.to_string());
+    let mut headers = BTreeMap::new();
+    loop {
+        let mut h = String::new();
+        if reader.read_line(&mut h).ok()? == 0 || h.trim().is_empty() {
+            break;
+        }
+        if let Some((k, v)) = h.split_once(':') {
+            headers.insert(k.trim().to_ascii_lowercase(), v.trim().to_string());
+        }
+    }
+    Some(Head {
+        method,
+        target,
+        headers,
+    })
+}
+
+fn content_type(path: &Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "js" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "woff2" => "font/woff2",
+        "woff" => "font/woff",
+        "ttf" => "font/ttf",
+        "json" => "application/json",
+        _ => "application/octet-stream",
+    }
+}
+
+fn respond(stream: &mut TcpStream, status: &str, kind: &str, body: &[u8]) {
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.write_all(body);
+}
+
+/// Serve one connection: a file of `root`, the harness's report (sent to
+/// `report`), or a refusal of another host (recorded in `outside`).
+fn serve(
+    stream: TcpStream,
+    origin: &str,
+    root: &Path,
+    report: &Sender<String>,
+    outside: &Mutex<Vec<Outside>>,
+) {
+    let mut reader = BufReader::new(stream.try_clone().expect("clone the connection"));
+    let mut stream = stream;
+    let Some(head) = read_head(&mut reader) else {
+        return;
+    };
+    // as a proxy the server sees absolute targets; as itself, paths
+    let path = match head.target.strip_prefix(origin) {
+        Some(p) => p.to_string(),
+        None if head.target.starts_with('/') => head.target.clone(),
+        None => {
+            let from_page = ["referer", "origin", "sec-fetch-dest"]
+                .iter()
+                .any(|h| head.headers.contains_key(*h));
+            let line = format!("{} {}", head.method, head.target);
+            outside.lock().unwrap().push(Outside { line, from_page });
+            respond(&mut stream, "502 Bad Gateway", "text/plain", b"offline");
+            return;
+        }
+    };
+    if head.method == "POST" && path == "/report" {
+        let n: usize = head
+            .headers
+            .get("content-length")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        let mut body = vec![0; n];
+        if reader.read_exact(&mut body).is_ok() {
+            let _ = report.send(String::from_utf8_lossy(&body).into_owned());
+        }
+        respond(&mut stream, "204 No Content", "text/plain", b"");
+        return;
+    }
+    let relative = path
+        .split(['?', '#'])
+        .next()
+        .unwrap_or("")
+        .trim_start_matches('/');
+    let mut file = root.join(relative);
+    if file.is_dir() {
+        file = file.join("index.html");
+    }
+    match fs::read(&file) {
+        Ok(bytes) if !relative.split('/').any(|p| p == "..") => {
+            respond(&mut stream, "200 OK", content_type(&file), &bytes)
+        }
+        _ => respond(&mut stream, "404 Not Found", "text/plain", b"not found"),
+    }
+}
+
+/// The page that drives the checks inside the browser and posts its findings
+/// to `/report`, one line each: `ok …` or `fail …`.
+fn harness(pages: &[String]) -> String {
+    let list: Vec<String> = pages.iter().map(|p| format!("{p:?}")).collect();
+    include_str!("browser.html")
+        .replace("__PAGES__", &list.join(", "))
+        .replace("__WORD__", SEARCH.0)
+        .replace("__WANT__", SEARCH.1)
+}
+
+/// Chromium, killed when dropped.
+struct Browser(Child);
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn launch(url: &str, proxy: &str, profile: &Path, log: &Path) -> Browser {
+    let log = fs::File::create(log).expect("create the browser log");
+    let child = Command::new(BROWSER)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--window-size=1280,1000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--proxy-server={proxy}"))
+        // loopback goes through the proxy too
+        .arg("--proxy-bypass-list=<-loopback>")
+        .arg(url)
+        .stdin(Stdio::null())
+        .stdout(log.try_clone().expect("clone the log"))
+        .stderr(log)
+        .spawn()
+        .expect("start chromium");
+    Browser(child)
+}
+
+/// Say `message` on the terminal even though the test harness captures
+/// `println!` of passing tests.
+fn tell(message: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{message}");
+}
+
+#[test]
+fn a_reader_sees_search_figures_and_math_offline() {
+    if Command::new(BROWSER).arg("--version").output().is_err() {
+        let missing = format!("`{BROWSER}` is not on the PATH (Debian: apt-get install chromium)");
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{missing}: under CI (CI=true) the browser test must run"
+        );
+        tell(&format!("browser test skipped: {missing}"));
+        return;
+    }
+    let started = Instant::now();
+    let (_keep, out) = render();
+    let pages: Vec<String> = std::iter::once("index.html".to_string())
+        .chain(summary_pages().iter().map(|md| md.replace(".md", ".html")))
+        .collect();
+    fs::write(out.join("browser-check.html"), harness(&pages)).unwrap();
+
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let origin = format!("http://{}", listener.local_addr().unwrap());
+    let (report_tx, report_rx) = mpsc::channel();
+    let outside = Arc::new(Mutex::new(Vec::new()));
+    {
+        let (origin, root, outside) = (origin.clone(), out.clone(), Arc::clone(&outside));
+        thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let (origin, root, tx, outside) = (
+                    origin.clone(),
+                    root.clone(),
+                    report_tx.clone(),
+                    Arc::clone(&outside),
+                );
+                thread::spawn(move || serve(stream, &origin, &root, &tx, &outside));
+            }
+        });
+    }
+
+    let profile = tempfile::tempdir().unwrap();
+    let log = profile.path().join("chromium.log");
+    let opened = Instant::now();
+    let browser = launch(
+        &format!("{origin}/browser-check.html"),
+        &origin,
+        &profile.path().join("profile"),
+        &log,
+    );
+    let report = report_rx.recv_timeout(TIMEOUT);
+    let browser_seconds = opened.elapsed().as_secs_f64();
+    drop(browser);
+    let report = report.unwrap_or_else(|e| {
+        let log = fs::read_to_string(&log).unwrap_or_default();
+        panic!("no report from the browser within {TIMEOUT:?} ({e}); its log:\n{log}")
+    });
+
+    let lines: Vec<&str> = report.lines().collect();
+    let failed: Vec<&&str> = lines.iter().filter(|l| !l.starts_with("ok ")).collect();
+    let outside = outside.lock().unwrap().clone();
+    let from_pages: Vec<&Outside> = outside.iter().filter(|o| o.from_page).collect();
+    assert!(
+        lines.iter().any(|l| l.starts_with("ok search")),
+        "no search check ran:\n{report}"
+    );
+    assert!(
+        failed.is_empty(),
+        "in the browser:\n{}",
+        failed
+            .iter()
+            .map(|l| l.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(
+        from_pages.is_empty(),
+        "pages asked for other hosts: {:?}",
+        from_pages.iter().map(|o| &o.line).collect::<Vec<_>>()
+    );
+    let search = lines.iter().find(|l| l.starts_with("ok search")).unwrap();
+    tell(&format!(
+        "browser test: {} checks passed on {} pages ({search}); {:.1} s in Chromium, {:.1} s \
+         with rendering; {} requests of the browser's own for other hosts refused",
+        lines.len(),
+        pages.len(),
+        browser_seconds,
+        started.elapsed().as_secs_f64(),
+        outside.len()
+    ));
+}
