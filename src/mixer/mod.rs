@@ -91,18 +91,42 @@ pub struct Schedule {
     pub steps: usize,
     /// Sequences per step.
     pub batch: usize,
-    /// Adam's learning rate.
+    /// Adam's peak learning rate (see [`Schedule::rate`]).
     pub lr: f64,
     /// Held-out sequences for the accuracy.
     pub test: usize,
+}
+
+impl Schedule {
+    /// The learning rate at `step`: a linear warm-up over the first tenth, then a cosine decay to 0.
+    ///
+    /// ```text
+    /// lr_t = lr · min(1, (t + 1) / w) · ½ (1 + cos(π t / steps)),   w = ⌈steps / 10⌉
+    /// ```
+    ///
+    /// ```
+    /// use attention_geometry::mixer::Schedule;
+    /// let s = Schedule { steps: 100, batch: 1, lr: 0.1, test: 1 };
+    /// assert!((s.rate(0) - 0.01).abs() < 1e-12 && s.rate(50) < 0.1 && s.rate(99) < 1e-3);
+    /// ```
+    pub fn rate(&self, step: usize) -> f64 {
+        let warm = self.steps.div_ceil(10).max(1) as f64;
+        let ramp = ((step + 1) as f64 / warm).min(1.0);
+        let cosine = 0.5 * (1.0 + (std::f64::consts::PI * step as f64 / self.steps as f64).cos());
+        self.lr * ramp * cosine
+    }
 }
 
 /// One trained model and what it measured.
 #[derive(Clone, Debug)]
 pub struct Run {
     pub model: Model,
+    /// The same model before training.
+    pub initial: Model,
     /// Query accuracy on the held-out set after training.
     pub accuracy: f64,
+    /// Mean cross-entropy on the held-out set after training.
+    pub loss: f64,
     /// The held-out set (drawn before training from the run's seed).
     pub test: Vec<Sequence>,
 }
@@ -129,15 +153,19 @@ pub fn train(config: Config, task: Mqar, schedule: Schedule, seed: u64) -> Run {
     let mut rng = seeded(seed);
     let test = task.batch(&mut rng, schedule.test);
     let mut model = Model::init(config, &mut rng);
+    let initial = model.clone();
     let mut adam = Adam::new(schedule.lr);
-    for _ in 0..schedule.steps {
+    for step in 0..schedule.steps {
+        adam.lr = schedule.rate(step);
         let batch = task.batch(&mut rng, schedule.batch);
         let (_, grad) = model.loss_and_grad(&batch);
         adam.step(model.tensors_mut(), grad.tensors());
     }
     Run {
         accuracy: model.accuracy(&test),
+        loss: model.mean_loss(&test),
         model,
+        initial,
         test,
     }
 }

@@ -284,7 +284,7 @@ impl Model {
             let mut e = grad.emb.row_mut(tok);
             e += dzq.row(i);
         }
-        grad.w_o += pass.o.tr_mul(&dz);
+        grad.w_o += pass.o.transpose() * &dz;
         let d_o = dz * self.w_o.transpose();
         let (dq, dk, dv, dbeta, dg) = if mixer == Mixer::Softmax {
             let a = pass.attn.as_ref().expect("softmax keeps its weights");
@@ -308,13 +308,14 @@ impl Model {
         };
         let mut dx =
             &dq * self.w_q.transpose() + &dk * self.w_k.transpose() + &dv * self.w_v.transpose();
-        grad.w_q += pass.x.tr_mul(&dq);
-        grad.w_k += pass.x.tr_mul(&dk);
-        grad.w_v += pass.x.tr_mul(&dv);
+        let xt = pass.x.transpose();
+        grad.w_q += &xt * &dq;
+        grad.w_k += &xt * &dk;
+        grad.w_v += &xt * &dv;
         if let (Some(beta), Some(db)) = (&pass.beta, dbeta) {
             // b̄ = β̄ β (1 − β)  [T, 1]
             let dlogit = DMatrix::from_fn(t_len, 1, |t, _| db[t] * beta[t] * (1.0 - beta[t]));
-            grad.w_beta += pass.x.tr_mul(&dlogit);
+            grad.w_beta += &xt * &dlogit;
             dx += &dlogit * self.w_beta.transpose();
         }
         if let (Some(z), Some(g), Some(dg_wide)) = (&pass.z, &pass.g, dg) {
@@ -326,7 +327,7 @@ impl Model {
             let (dzg, da) = decay_backward(z, g, self.a_log[0], &dg);
             grad.a_log[0] += da;
             grad.dt_bias += DMatrix::from_fn(1, g.ncols(), |_, c| dzg.column(c).sum());
-            grad.w_gate += pass.x.tr_mul(&dzg);
+            grad.w_gate += &xt * &dzg;
             dx += &dzg * self.w_gate.transpose();
         }
         // x_t = [E[tok_t], E[tok_{t−1}]]: scatter x̄ into the embedding rows

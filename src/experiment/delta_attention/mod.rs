@@ -3,6 +3,8 @@
 //! what per-channel decay buys over a scalar one, that the chunkwise form is
 //! the recurrence, and how the cost grows with sequence length.
 
+pub mod recall;
+
 use std::sync::OnceLock;
 
 use nalgebra::{DMatrix, DVector};
@@ -605,6 +607,7 @@ pub fn measures() -> Vec<Measure> {
             ));
         }
     }
+    m.extend(recall::measures());
     m
 }
 
