@@ -37,7 +37,7 @@ fn recall() -> Result<String, DrawError> {
     let (s, f) = (setup(), book());
     svg(1040, 420, |root| {
         let panels = root.split_evenly((1, 2));
-        let sweeps: [(&Vec<Vec<Vec<f64>>>, &Vec<usize>, String, String); 2] = [
+        let sweeps = [
             (
                 &f.by_pairs,
                 &s.pairs,

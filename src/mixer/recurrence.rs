@@ -172,18 +172,18 @@ pub fn backward(x: Inputs, trace: &Trace, d_o: &DMatrix<f64>) -> InputGrads {
             du.iter_mut().zip(row).for_each(|(d, r)| *d += b * kc * r);
         }
         gr.beta[t] = db;
-        for j in 0..vd {
-            gr.v[(t, j)] = du[j];
+        for (j, &d) in du.iter().enumerate() {
+            gr.v[(t, j)] = d;
         }
         for c in 0..kd {
             let a = x.g.map_or(1.0, |g| g[(t, c)].exp());
             let kc = x.k[(t, c)];
             let (mut dk, mut dalpha) = (0.0, 0.0);
-            for j in 0..vd {
+            for (j, &dj) in du.iter().enumerate() {
                 let i = c * vd + j;
                 // S' = α S_{t-1};  k̄ −= S' ū;  Σ̄' = Σ̄ − k ūᵀ
-                dk += a * s_prev[i] * du[j];
-                let dsp = ds[i] - kc * du[j];
+                dk += a * s_prev[i] * dj;
+                let dsp = ds[i] - kc * dj;
                 dalpha += dsp * s_prev[i];
                 prev[i] = a * dsp;
             }
@@ -201,15 +201,16 @@ mod tests {
     use crate::delta::{delta_rule, gated_delta_rule, kda, l2_normalize, linear_attention};
     use crate::random::{gaussian, seeded};
 
-    fn case(
-        seed: u64,
-    ) -> (
+    /// `(q, k, v, beta, g)`
+    type Case = (
         DMatrix<f64>,
         DMatrix<f64>,
         DMatrix<f64>,
         DVector<f64>,
         DMatrix<f64>,
-    ) {
+    );
+
+    fn case(seed: u64) -> Case {
         let mut rng = seeded(seed);
         let q = gaussian(&mut rng, 7, 3, 1.0);
         let k = l2_normalize(&gaussian(&mut rng, 7, 3, 1.0));

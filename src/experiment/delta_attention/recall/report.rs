@@ -307,3 +307,43 @@ pub fn claims() -> Vec<Claim> {
         .setting(setting),
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the section's prose says in words, checked on the book's findings.
+    #[test]
+    fn the_prose_describes_the_findings() {
+        let (s, f) = (setup(), book());
+        let last = s.pairs.len() - 1;
+        // softmax is the ceiling at every point
+        assert!(differences(f, LINEAR, SOFTMAX).iter().all(|&d| d <= 1e-12));
+        for m in DELTANET..=KDA {
+            assert!(differences(f, m, SOFTMAX).iter().all(|&d| d <= 1e-12));
+            // at this budget linear attention recalls more than every delta mixer at the most pairs
+            assert!(f.pairs_mean(LINEAR, last) > f.pairs_mean(m, last));
+            // and every recurrent mixer is near one at the widest state
+            assert!(f.state_mean(m, s.states.len() - 1) > 0.8);
+        }
+        // KDA is the lowest of the delta mixers at the shared point
+        let shared = s.pairs.iter().position(|&p| p == s.fixed_pairs).unwrap();
+        assert!(
+            f.pairs_mean(KDA, shared)
+                < f.pairs_mean(DELTANET, shared)
+                    .min(f.pairs_mean(GDN, shared))
+        );
+        // KDA splits into slow and fast channels; Gated DeltaNet's one rate goes to ≈ 0
+        for i in &f.inside[KDA] {
+            assert!(Inside::channels_above(&i.decay, FAST) >= 1.0);
+            assert!(s.state as f64 - Inside::channels_above(&i.decay, SLOW) >= 1.0);
+        }
+        assert!(over_seeds(f, GDN, |i| i.decay[0]).mean < 0.01);
+        // β writes harder at the value positions
+        for m in DELTANET..=KDA {
+            assert!(f.inside[m].iter().all(|i| i.beta_values > i.beta_other));
+        }
+        // trained effective weights still track similarity
+        assert!(over_seeds(f, DELTANET, |i| i.rho).mean > 0.5);
+    }
+}
