@@ -339,9 +339,11 @@ mod tests {
             assert!(s.state as f64 - Inside::channels_above(&i.decay, SLOW) >= 1.0);
         }
         assert!(over_seeds(f, GDN, |i| i.decay[0]).mean < 0.01);
-        // β writes harder at the value positions
+        // β writes harder at the value positions, on average over the seeds
         for m in DELTANET..=KDA {
-            assert!(f.inside[m].iter().all(|i| i.beta_values > i.beta_other));
+            assert!(
+                over_seeds(f, m, |i| i.beta_values).mean > over_seeds(f, m, |i| i.beta_other).mean
+            );
         }
         // trained effective weights still track similarity
         assert!(over_seeds(f, DELTANET, |i| i.rho).mean > 0.5);
