@@ -13,6 +13,7 @@ pub mod style;
 mod coordinate_mismatch;
 mod coverage;
 mod delta_attention;
+mod delta_attention_recall;
 mod fixed_points;
 mod learning_cost;
 mod multi_head;
@@ -55,6 +56,7 @@ pub fn registry() -> Vec<Figure> {
         fixed_points::FIGURES,
         learning_cost::FIGURES,
         delta_attention::FIGURES,
+        delta_attention_recall::FIGURES,
     ]
     .concat()
 }

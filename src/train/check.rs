@@ -39,9 +39,38 @@ pub struct TensorCheck {
 /// ```
 pub fn gradient_check(model: &Model, batch: &[(&DMatrix<f64>, usize)], h: f64) -> Vec<TensorCheck> {
     let (_, grad) = model.loss_and_grad(batch);
-    let loss = |m: &Model| m.mean_loss(batch);
     let names: Vec<String> = model.named_tensors().into_iter().map(|(n, _)| n).collect();
     let analytic: Vec<DMatrix<f64>> = grad.tensors().into_iter().cloned().collect();
+    check_tensors(
+        model,
+        names,
+        &analytic,
+        Model::tensors_mut,
+        |m: &Model| m.mean_loss(batch),
+        h,
+    )
+}
+
+/// The check for any model: `names` and `analytic` gradients in the order of
+/// `tensors_mut`, against central differences of `loss` with step `h`.
+///
+/// # Panics
+/// If `names`, `analytic` and `tensors_mut(model)` differ in length.
+pub fn check_tensors<M: Clone>(
+    model: &M,
+    names: Vec<String>,
+    analytic: &[DMatrix<f64>],
+    tensors_mut: impl Fn(&mut M) -> Vec<&mut DMatrix<f64>>,
+    loss: impl Fn(&M) -> f64,
+    h: f64,
+) -> Vec<TensorCheck> {
+    assert_eq!(
+        names.len(),
+        analytic.len(),
+        "check_tensors: {} names but {} gradients",
+        names.len(),
+        analytic.len()
+    );
     names
         .into_iter()
         .enumerate()
@@ -50,9 +79,9 @@ pub fn gradient_check(model: &Model, batch: &[(&DMatrix<f64>, usize)], h: f64) -
             let mut gn = DMatrix::zeros(ga.nrows(), ga.ncols());
             for i in 0..ga.len() {
                 let mut plus = model.clone();
-                plus.tensors_mut()[ti][i] += h;
+                tensors_mut(&mut plus)[ti][i] += h;
                 let mut minus = model.clone();
-                minus.tensors_mut()[ti][i] -= h;
+                tensors_mut(&mut minus)[ti][i] -= h;
                 gn[i] = (loss(&plus) - loss(&minus)) / (2.0 * h);
             }
             let error = (ga - &gn).norm() / (ga.norm() + gn.norm()).max(1e-12);

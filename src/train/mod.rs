@@ -19,7 +19,7 @@ mod model;
 mod task;
 
 pub use adam::Adam;
-pub use check::{TensorCheck, gradient_check};
+pub use check::{TensorCheck, check_tensors, gradient_check};
 pub use model::{Config, Forward, HeadParams, Model, Qk};
 pub use task::{Example, Relation, Task, World};
 

@@ -138,4 +138,7 @@ pub fn claims() -> Vec<Claim> {
         ))
         .core(Test::above("cache saved by a 3:1 hybrid at 2^20 tokens", c.hybrid_cache_saving(t_big), 0.5, 2)),
     ]
+    .into_iter()
+    .chain(super::recall::claims())
+    .collect()
 }

@@ -12,6 +12,7 @@ mod claims;
 pub mod cost;
 pub mod decay;
 pub mod overwrite;
+pub mod recall;
 pub mod stability;
 pub mod token_weights;
 

@@ -1,0 +1,232 @@
+//! Figures of chapter 7's learned section: MQAR accuracy curves and the trained gates.
+
+use plotters::prelude::*;
+
+use super::style::{band, color, legend, marked_line, svg, text};
+use super::{DrawError, Figure};
+use crate::experiment::delta_attention::recall::{book, curve, setup};
+use crate::mixer::Mixer;
+
+pub const FIGURES: &[Figure] = &[
+    Figure {
+        name: "ch07-recall",
+        chapter: 7,
+        about: "MQAR accuracy of five trained mixers against stored pairs and against state size",
+        draw: recall,
+    },
+    Figure {
+        name: "ch07-trained-gates",
+        chapter: 7,
+        about: "KDA's learned per-channel decay rates against Gated DeltaNet's one rate, and the learned β",
+        draw: gates,
+    },
+];
+
+/// A mixer's label in the legends.
+fn label(m: Mixer) -> &'static str {
+    match m {
+        Mixer::Softmax => "softmax attention",
+        Mixer::Linear => "linear attention",
+        Mixer::DeltaNet => "DeltaNet",
+        Mixer::GatedDeltaNet => "Gated DeltaNet",
+        Mixer::Kda => "KDA",
+    }
+}
+
+fn recall() -> Result<String, DrawError> {
+    let (s, f) = (setup(), book());
+    svg(1040, 420, |root| {
+        let panels = root.split_evenly((1, 2));
+        let sweeps = [
+            (
+                &f.by_pairs,
+                &s.pairs,
+                format!("K = V = {}: accuracy against stored pairs", s.state),
+                "stored key–value pairs".to_string(),
+            ),
+            (
+                &f.by_state,
+                &s.states,
+                format!("{} pairs: accuracy against state size", s.fixed_pairs),
+                "K = V (state K × V)".to_string(),
+            ),
+        ];
+        for (panel, (rows, xs, caption, x_desc)) in panels.iter().zip(sweeps) {
+            let (lo, hi) = (xs[0] as f64, xs[xs.len() - 1] as f64);
+            let mut chart = ChartBuilder::on(panel)
+                .caption(caption, text(15))
+                .margin(10)
+                .x_label_area_size(40)
+                .y_label_area_size(50)
+                .build_cartesian_2d((lo - 0.5)..(hi + 0.5), 0f64..1.05)?;
+            chart
+                .configure_mesh()
+                .disable_mesh()
+                .x_desc(x_desc)
+                .y_desc(format!("query accuracy, mean ± sd over {} seeds", s.seeds))
+                .label_style(text(12))
+                .axis_desc_style(text(13))
+                .draw()?;
+            let chance = 2.0 / s.vocab as f64;
+            marked_line(
+                &mut chart,
+                (lo - 0.5, chance),
+                (hi + 0.5, chance),
+                BLACK.mix(0.5).stroke_width(1),
+                "chance",
+                (hi - 1.5, chance + 0.04),
+                11,
+            )?;
+            for (m, mixer) in Mixer::ALL.into_iter().enumerate() {
+                let pts = curve(&rows[m], xs);
+                let px: Vec<f64> = pts.iter().map(|p| p.0).collect();
+                let low: Vec<f64> = pts.iter().map(|p| (p.1 - p.2).max(0.0)).collect();
+                let high: Vec<f64> = pts.iter().map(|p| (p.1 + p.2).min(1.0)).collect();
+                let c = color(m);
+                chart.draw_series([band(&px, &low, &high, c)])?;
+                chart
+                    .draw_series(LineSeries::new(
+                        pts.iter().map(|p| (p.0, p.1)),
+                        c.stroke_width(2),
+                    ))?
+                    .label(label(mixer))
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
+                    });
+                chart.draw_series(pts.iter().map(|p| Circle::new((p.0, p.1), 3, c.filled())))?;
+            }
+            legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
+        }
+        Ok(())
+    })
+}
+
+fn gates() -> Result<String, DrawError> {
+    let (s, f) = (setup(), book());
+    let kda = Mixer::ALL
+        .iter()
+        .position(|&m| m == Mixer::Kda)
+        .unwrap_or(4);
+    let gdn = Mixer::ALL
+        .iter()
+        .position(|&m| m == Mixer::GatedDeltaNet)
+        .unwrap_or(3);
+    let floor = 1e-5;
+    svg(1040, 420, |root| {
+        let panels = root.split_evenly((1, 2));
+        let mut chart = ChartBuilder::on(&panels[0])
+            .caption(
+                "mean decay rate −g per key channel (sorted), one line per seed",
+                text(15),
+            )
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(56)
+            .build_cartesian_2d(-0.5f64..(s.state as f64 - 0.5), (floor..30.0).log_scale())?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc("key channel, slowest to fastest")
+            .y_desc("−g  (per-step retention e^g)")
+            .label_style(text(12))
+            .axis_desc_style(text(13))
+            .draw()?;
+        for (j, (trained, c, name)) in [
+            (true, color(kda), "KDA trained"),
+            (false, color(6), "KDA at initialisation"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            for (seed, inside) in f.inside[kda].iter().enumerate() {
+                let mut r = if trained {
+                    inside.decay.clone()
+                } else {
+                    inside.decay_init.clone()
+                };
+                r.sort_by(f64::total_cmp);
+                let series = chart.draw_series(LineSeries::new(
+                    r.iter().enumerate().map(|(i, &x)| (i as f64, x.max(floor))),
+                    c.mix(if j == 0 { 0.9 } else { 0.5 }).stroke_width(2),
+                ))?;
+                if seed == 0 {
+                    series.label(name).legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
+                    });
+                }
+            }
+        }
+        let cg = color(gdn);
+        for (seed, inside) in f.inside[gdn].iter().enumerate() {
+            let r = inside.decay[0].max(floor);
+            let series = chart.draw_series([PathElement::new(
+                vec![(-0.5, r), (s.state as f64 - 0.5, r)],
+                cg.stroke_width(1),
+            )])?;
+            if seed == 0 {
+                series
+                    .label("Gated DeltaNet trained (one rate)")
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 14, y)], cg.stroke_width(1))
+                    });
+            }
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+        let delta: Vec<usize> = (0..Mixer::ALL.len())
+            .filter(|&m| Mixer::ALL[m].writes_delta())
+            .collect();
+        let mut bars = ChartBuilder::on(&panels[1])
+            .caption("learned write strength β, mean ± sd over seeds", text(15))
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(0f64..delta.len() as f64, 0f64..1.0)?;
+        let names: Vec<&str> = delta.iter().map(|&m| label(Mixer::ALL[m])).collect();
+        bars.configure_mesh()
+            .disable_mesh()
+            .x_labels(delta.len() * 2 + 1)
+            .x_label_formatter(&|x| {
+                let i = x.floor() as usize;
+                if (x - x.floor() - 0.5).abs() < 0.3 {
+                    names.get(i).map(|n| n.to_string()).unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            })
+            .y_desc("β")
+            .label_style(text(12))
+            .axis_desc_style(text(13))
+            .draw()?;
+        for (i, &m) in delta.iter().enumerate() {
+            let ins = &f.inside[m];
+            let summary =
+                |x: fn(&crate::experiment::delta_attention::recall::inside::Inside) -> f64| {
+                    crate::stats::Summary::of(&ins.iter().map(x).collect::<Vec<_>>())
+                };
+            let at = i as f64;
+            super::style::bar(
+                &mut bars,
+                at + 0.3,
+                0.15,
+                summary(|x| x.beta_values),
+                color(1),
+            )?;
+            super::style::bar(
+                &mut bars,
+                at + 0.7,
+                0.15,
+                summary(|x| x.beta_other),
+                color(6),
+            )?;
+        }
+        bars.draw_series([
+            Text::new(
+                "vermillion: value positions (pairs written)",
+                (0.05, 0.97),
+                text(11),
+            ),
+            Text::new("grey: every other position", (0.05, 0.92), text(11)),
+        ])?;
+        Ok(())
+    })
+}

@@ -1,0 +1,92 @@
+//! The backward passes of the pieces around the kernel: L2-normalised rows
+//! and the decay gate `g = −exp(A_log) · softplus(z)`.
+//!
+//! ```text
+//! x̂ = x / n,  n = sqrt(‖x‖² + 1e-6)           x̄ = (x̂̄ − x̂ (x̂ · x̂̄)) / n
+//! g = −exp(A_log) softplus(z)                  z̄ = ḡ · (−exp(A_log)) σ(z),   Ā_log = Σ ḡ g
+//! ```
+//! Introduced in chapter 7.
+
+use nalgebra::DMatrix;
+
+use crate::delta::{l2_normalize, sigmoid};
+
+/// The rows of `x: [T, K]` normalised as [`crate::delta::l2_normalize`] does, and their norms `n`.
+pub fn l2_rows(x: &DMatrix<f64>) -> (DMatrix<f64>, Vec<f64>) {
+    let norms = x
+        .row_iter()
+        .map(|r| (r.norm_squared() + 1e-6).sqrt())
+        .collect();
+    (l2_normalize(x), norms)
+}
+
+/// `x̄` from `x̂: [T, K]`, the norms of [`l2_rows`] and `x̂̄ = ∂L/∂x̂: [T, K]`.
+///
+/// ```
+/// use attention_geometry::mixer::gate::{l2_rows, l2_rows_backward};
+/// use nalgebra::dmatrix;
+/// let (xh, n) = l2_rows(&dmatrix![3.0, 4.0]);
+/// // a gradient along x̂ itself changes only the length, which x̂ ignores
+/// let dx = l2_rows_backward(&xh, &n, &xh);
+/// assert!(dx.amax() < 1e-7);
+/// ```
+pub fn l2_rows_backward(xhat: &DMatrix<f64>, norms: &[f64], dxhat: &DMatrix<f64>) -> DMatrix<f64> {
+    let mut dx = dxhat.clone();
+    for (t, mut row) in dx.row_iter_mut().enumerate() {
+        let along = xhat.row(t).dot(&dxhat.row(t));
+        row -= xhat.row(t) * along;
+        row /= norms[t];
+    }
+    dx
+}
+
+/// `(z̄, Ā_log)` of the decay gate from `z` (the softplus input), `g` and `ḡ`, all `[T, K]`.
+pub fn decay_backward(
+    z: &DMatrix<f64>,
+    g: &DMatrix<f64>,
+    a_log: f64,
+    dg: &DMatrix<f64>,
+) -> (DMatrix<f64>, f64) {
+    let a = a_log.exp();
+    let dz = DMatrix::from_fn(z.nrows(), z.ncols(), |t, c| {
+        -dg[(t, c)] * a * sigmoid(z[(t, c)])
+    });
+    (dz, dg.dot(g))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::delta::kda_gate;
+    use crate::random::{gaussian, seeded};
+    use nalgebra::DVector;
+
+    #[test]
+    fn gradients_match_finite_differences() {
+        let mut rng = seeded(2);
+        let (x, w) = (gaussian(&mut rng, 4, 3, 1.0), gaussian(&mut rng, 4, 3, 1.0));
+        let (xh, n) = l2_rows(&x);
+        let dx = l2_rows_backward(&xh, &n, &w);
+        let (z, a_log) = (gaussian(&mut rng, 4, 3, 2.0), 0.4);
+        let zero = DVector::zeros(3);
+        let g = kda_gate(&z, a_log, &zero);
+        let (dz, da) = decay_backward(&z, &g, a_log, &w);
+        let h = 1e-6;
+        for i in 0..x.len() {
+            let (mut p, mut m) = (x.clone(), x.clone());
+            p[i] += h;
+            m[i] -= h;
+            let num = (l2_rows(&p).0.dot(&w) - l2_rows(&m).0.dot(&w)) / (2.0 * h);
+            assert!((num - dx[i]).abs() < 1e-7);
+            let (mut p, mut m) = (z.clone(), z.clone());
+            p[i] += h;
+            m[i] -= h;
+            let num = (kda_gate(&p, a_log, &zero).dot(&w) - kda_gate(&m, a_log, &zero).dot(&w))
+                / (2.0 * h);
+            assert!((num - dz[i]).abs() < 1e-7);
+        }
+        let num = (kda_gate(&z, a_log + h, &zero).dot(&w) - kda_gate(&z, a_log - h, &zero).dot(&w))
+            / (2.0 * h);
+        assert!((num - da).abs() < 1e-7);
+    }
+}

@@ -1,0 +1,240 @@
+//! Learned token mixers on associative recall: one small model (embedding, one
+//! mixer layer, readout) with five mixers, trained by hand-written backprop
+//! and [`crate::train::Adam`].
+//!
+//! ```text
+//! softmax           o_t = Σ_{j≤t} softmax_j(s q_t·k_j) v_j
+//! linear            S_t = S_{t-1} + k̂_t v_tᵀ
+//! DeltaNet          S_t = S_{t-1} + β_t k̂_t (v_t − S_{t-1}ᵀ k̂_t)ᵀ,            β_t = σ(x_t·w_β)
+//! Gated DeltaNet    the same after S ← e^{g_t} S,  g_t = −e^{A_log} softplus(x_t·a + dt_bias)
+//! KDA               the same after S ← Diag(e^{g_t}) S,  g_t = −e^{A_log} softplus(x_t W_f + dt_bias)
+//! read-out          o_t = S_tᵀ (s q̂_t),  s = K^{−1/2},  q̂, k̂ L2-normalised (all but softmax)
+//! ```
+//! KDA's `W_f` is full rank (`[2d, K]`; fla's layer factors it through a low
+//! rank). The recurrences equal [`crate::delta`]'s references (tested to 10⁻¹²).
+//!
+//! Introduced in chapter 7.
+
+pub mod gate;
+mod model;
+pub mod recurrence;
+pub mod softmax;
+
+pub use model::{Model, Pass};
+
+use nalgebra::DMatrix;
+
+use crate::random::seeded;
+use crate::recall::{Mqar, Sequence};
+use crate::train::{Adam, TensorCheck, check_tensors};
+
+/// The token mixer of the layer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mixer {
+    Softmax,
+    Linear,
+    DeltaNet,
+    GatedDeltaNet,
+    Kda,
+}
+
+impl Mixer {
+    /// All five, in the book's order.
+    pub const ALL: [Mixer; 5] = [
+        Mixer::Softmax,
+        Mixer::Linear,
+        Mixer::DeltaNet,
+        Mixer::GatedDeltaNet,
+        Mixer::Kda,
+    ];
+
+    /// The name used in figures and measures.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mixer::Softmax => "softmax",
+            Mixer::Linear => "linear",
+            Mixer::DeltaNet => "deltanet",
+            Mixer::GatedDeltaNet => "gdn",
+            Mixer::Kda => "kda",
+        }
+    }
+
+    /// Whether it writes by delta correction (and so learns `β`).
+    pub fn writes_delta(self) -> bool {
+        matches!(self, Mixer::DeltaNet | Mixer::GatedDeltaNet | Mixer::Kda)
+    }
+
+    /// Whether it learns a decay gate (`A_log`, `dt_bias`).
+    pub fn decays(self) -> bool {
+        matches!(self, Mixer::GatedDeltaNet | Mixer::Kda)
+    }
+}
+
+/// The model's shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub mixer: Mixer,
+    /// Number of tokens.
+    pub vocab: usize,
+    /// Embedding width (the mixer reads `2d`: a token and its predecessor).
+    pub d: usize,
+    /// Key width `K`.
+    pub k: usize,
+    /// Value width `V`; the recurrent state is `K × V`.
+    pub v: usize,
+}
+
+/// How long and how fast to train.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Schedule {
+    /// Adam steps, each on a fresh batch.
+    pub steps: usize,
+    /// Sequences per step.
+    pub batch: usize,
+    /// Adam's peak learning rate (see [`Schedule::rate`]).
+    pub lr: f64,
+    /// Held-out sequences for the accuracy.
+    pub test: usize,
+}
+
+impl Schedule {
+    /// The learning rate at `step`: a linear warm-up over the first tenth, then a cosine decay to 0.
+    ///
+    /// ```text
+    /// lr_t = lr · min(1, (t + 1) / w) · ½ (1 + cos(π t / steps)),   w = ⌈steps / 10⌉
+    /// ```
+    ///
+    /// ```
+    /// use attention_geometry::mixer::Schedule;
+    /// let s = Schedule { steps: 100, batch: 1, lr: 0.1, test: 1 };
+    /// assert!((s.rate(0) - 0.01).abs() < 1e-12 && s.rate(50) < 0.1 && s.rate(99) < 1e-3);
+    /// ```
+    pub fn rate(&self, step: usize) -> f64 {
+        let warm = self.steps.div_ceil(10).max(1) as f64;
+        let ramp = ((step + 1) as f64 / warm).min(1.0);
+        let cosine = 0.5 * (1.0 + (std::f64::consts::PI * step as f64 / self.steps as f64).cos());
+        self.lr * ramp * cosine
+    }
+}
+
+/// One trained model and what it measured.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub model: Model,
+    /// The same model before training.
+    pub initial: Model,
+    /// Query accuracy on the held-out set after training.
+    pub accuracy: f64,
+    /// Mean cross-entropy on the held-out set after training.
+    pub loss: f64,
+    /// The held-out set (drawn before training from the run's seed).
+    pub test: Vec<Sequence>,
+}
+
+/// Train a `config` model on `task` for `schedule`, everything from `seed`.
+///
+/// ```
+/// use attention_geometry::mixer::{Config, Mixer, Schedule, train};
+/// use attention_geometry::recall::Mqar;
+/// let task = Mqar { vocab: 16, pairs: 2, len: 8 };
+/// let config = Config { mixer: Mixer::Softmax, vocab: 16, d: 8, k: 4, v: 4 };
+/// let run = train(config, task, Schedule { steps: 150, batch: 8, lr: 0.03, test: 32 }, 0);
+/// assert!(run.accuracy > 0.5); // chance is 1/8
+/// ```
+///
+/// # Panics
+/// If the vocabularies of model and task differ.
+pub fn train(config: Config, task: Mqar, schedule: Schedule, seed: u64) -> Run {
+    assert_eq!(
+        config.vocab, task.vocab,
+        "mixer::train: the model has {} tokens but the task {}",
+        config.vocab, task.vocab
+    );
+    let mut rng = seeded(seed);
+    let test = task.batch(&mut rng, schedule.test);
+    let mut model = Model::init(config, &mut rng);
+    let initial = model.clone();
+    let mut adam = Adam::new(schedule.lr);
+    for step in 0..schedule.steps {
+        adam.lr = schedule.rate(step);
+        let batch = task.batch(&mut rng, schedule.batch);
+        let (_, grad) = model.loss_and_grad(&batch);
+        adam.step(model.tensors_mut(), grad.tensors());
+    }
+    Run {
+        accuracy: model.accuracy(&test),
+        loss: model.mean_loss(&test),
+        model,
+        initial,
+        test,
+    }
+}
+
+/// [`crate::train::check_tensors`] on every tensor of `model` over `batch`, step `h`.
+///
+/// ```
+/// use attention_geometry::mixer::{Config, Mixer, Model, gradient_check};
+/// use attention_geometry::random::seeded;
+/// use attention_geometry::recall::Mqar;
+/// let mut rng = seeded(1);
+/// let batch = Mqar { vocab: 12, pairs: 2, len: 9 }.batch(&mut rng, 2);
+/// let model = Model::init(Config { mixer: Mixer::Kda, vocab: 12, d: 3, k: 2, v: 2 }, &mut rng);
+/// for c in gradient_check(&model, &batch, 1e-5) {
+///     assert!(c.norm > 0.0 && c.error < 1e-6, "{}: {:e}", c.name, c.error);
+/// }
+/// ```
+pub fn gradient_check(model: &Model, batch: &[Sequence], h: f64) -> Vec<TensorCheck> {
+    let (_, grad) = model.loss_and_grad(batch);
+    let names = model.named_tensors().into_iter().map(|(n, _)| n).collect();
+    let analytic: Vec<DMatrix<f64>> = grad.tensors().into_iter().cloned().collect();
+    check_tensors(
+        model,
+        names,
+        &analytic,
+        Model::tensors_mut,
+        |m: &Model| m.mean_loss(batch),
+        h,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tensor_of_every_mixer_passes_the_gradient_check() {
+        let task = Mqar {
+            vocab: 14,
+            pairs: 3,
+            len: 13,
+        };
+        for (i, mixer) in Mixer::ALL.into_iter().enumerate() {
+            let mut rng = seeded(20 + i as u64);
+            let batch = task.batch(&mut rng, 3);
+            let config = Config {
+                mixer,
+                vocab: 14,
+                d: 4,
+                k: 3,
+                v: 2,
+            };
+            let model = Model::init(config, &mut rng);
+            let checks = gradient_check(&model, &batch, 1e-5);
+            let expected = match mixer {
+                Mixer::Softmax | Mixer::Linear => 6,
+                Mixer::DeltaNet => 7,
+                _ => 10,
+            };
+            assert_eq!(checks.len(), expected, "{mixer:?}");
+            for c in checks {
+                assert!(
+                    c.norm > 0.0 && c.error < 1e-6,
+                    "{mixer:?} {}: error {:e}, norm {:e}",
+                    c.name,
+                    c.error,
+                    c.norm
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! Multi-query associative recall (MQAR; Arora et al. 2023, "Zoology"): a
+//! sequence of key–value token pairs, then queries of keys seen earlier; at
+//! each query the model must emit that key's value.
+//!
+//! With `vocab` tokens, keys are drawn from `1 .. vocab/2` and values from
+//! `vocab/2 .. vocab`, each without replacement within a sequence (Zoology's
+//! `multiquery_ar`). Every stored key is queried exactly once, at an even
+//! offset of the query region; the other positions hold the filler token 0
+//! (Zoology's `random_non_queries = False`, gaps uniform: its `power_a = 1`):
+//!
+//! ```text
+//! position:  0   1   2   3  | 4   5   6   7   8   9   10  11
+//! token:     k₁  v₁  k₂  v₂ | 0   0   k₂  0   k₁  0   0   0
+//! target:                   |         v₂      v₁
+//! ```
+//! Introduced in chapter 7.
+
+use rand::RngExt;
+
+use crate::random::Rng;
+
+/// The task's parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mqar {
+    /// Number of tokens; keys are `1 .. vocab/2`, values `vocab/2 .. vocab`, 0 is the filler.
+    pub vocab: usize,
+    /// Key–value pairs stored (and queried) per sequence.
+    pub pairs: usize,
+    /// Sequence length `T ≥ 4 · pairs`.
+    pub len: usize,
+}
+
+/// One sequence: its tokens and, at each query position, the value it asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sequence {
+    /// `[T]` token ids.
+    pub tokens: Vec<usize>,
+    /// `(position, target value)` for each query, in position order.
+    pub queries: Vec<(usize, usize)>,
+}
+
+/// `n` distinct draws from `lo..hi`: a partial Fisher–Yates shuffle.
+fn distinct(rng: &mut Rng, lo: usize, hi: usize, n: usize) -> Vec<usize> {
+    let mut pool: Vec<usize> = (lo..hi).collect();
+    for i in 0..n {
+        let j = rng.random_range(i..pool.len());
+        pool.swap(i, j);
+    }
+    pool.truncate(n);
+    pool
+}
+
+impl Mqar {
+    /// # Panics
+    /// If there are too few keys or values for `pairs`, or `len < 4 · pairs`.
+    fn check(&self) {
+        let half = self.vocab / 2;
+        assert!(
+            self.pairs >= 1 && self.pairs < half && self.pairs <= self.vocab - half,
+            "Mqar: {} pairs need {} distinct keys in 1..{half}; vocab {} is too small",
+            self.pairs,
+            self.pairs,
+            self.vocab
+        );
+        assert!(
+            self.len >= 4 * self.pairs,
+            "Mqar: length {} is shorter than 4 · pairs = {}",
+            self.len,
+            4 * self.pairs
+        );
+    }
+
+    /// One seeded sequence.
+    ///
+    /// # Panics
+    /// If the parameters do not fit (see [`Mqar`]).
+    ///
+    /// ```
+    /// use attention_geometry::random::seeded;
+    /// use attention_geometry::recall::Mqar;
+    /// let task = Mqar { vocab: 16, pairs: 3, len: 14 };
+    /// let s = task.sample(&mut seeded(0));
+    /// assert_eq!((s.tokens.len(), s.queries.len()), (14, 3));
+    /// for &(p, value) in &s.queries {
+    ///     // the queried key sits just before its value in the context
+    ///     let j = (0..6).step_by(2).find(|&j| s.tokens[j] == s.tokens[p]).unwrap();
+    ///     assert!(p >= 6 && s.tokens[j + 1] == value);
+    /// }
+    /// ```
+    pub fn sample(&self, rng: &mut Rng) -> Sequence {
+        self.check();
+        let (n, half) = (self.pairs, self.vocab / 2);
+        let keys = distinct(rng, 1, half, n);
+        let values = distinct(rng, half, self.vocab, n);
+        let mut tokens = vec![0; self.len];
+        for i in 0..n {
+            tokens[2 * i] = keys[i];
+            tokens[2 * i + 1] = values[i];
+        }
+        // query i of key keys[i] at offset 2·gap_i of the query region
+        let context = 2 * n;
+        let slots = (self.len - context).div_ceil(2);
+        let gaps = distinct(rng, 0, slots, n);
+        let mut queries: Vec<(usize, usize)> = (0..n)
+            .map(|i| {
+                let p = context + 2 * gaps[i];
+                tokens[p] = keys[i];
+                (p, values[i])
+            })
+            .collect();
+        queries.sort_unstable();
+        Sequence { tokens, queries }
+    }
+
+    /// `n` seeded sequences.
+    pub fn batch(&self, rng: &mut Rng, n: usize) -> Vec<Sequence> {
+        (0..n).map(|_| self.sample(rng)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::random::seeded;
+
+    #[test]
+    fn every_key_is_queried_once_after_the_context() {
+        let task = Mqar {
+            vocab: 32,
+            pairs: 8,
+            len: 32,
+        };
+        let mut rng = seeded(3);
+        for s in task.batch(&mut rng, 50) {
+            let mut asked: Vec<usize> = s.queries.iter().map(|&(p, _)| s.tokens[p]).collect();
+            let mut keys: Vec<usize> = (0..8).map(|i| s.tokens[2 * i]).collect();
+            asked.sort_unstable();
+            keys.sort_unstable();
+            assert_eq!(asked, keys);
+            assert!(keys.windows(2).all(|w| w[0] < w[1]) && keys[0] >= 1 && keys[7] < 16);
+            assert!((0..8).all(|i| s.tokens[2 * i + 1] >= 16));
+            assert!(s.queries.iter().all(|&(p, _)| p >= 16 && p % 2 == 0));
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_sequences() {
+        let task = Mqar {
+            vocab: 20,
+            pairs: 4,
+            len: 17,
+        };
+        assert_eq!(task.batch(&mut seeded(1), 5), task.batch(&mut seeded(1), 5));
+    }
+
+    #[test]
+    #[should_panic(expected = "shorter than 4 · pairs")]
+    fn a_short_sequence_panics() {
+        Mqar {
+            vocab: 32,
+            pairs: 8,
+            len: 30,
+        }
+        .sample(&mut seeded(0));
+    }
+}
