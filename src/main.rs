@@ -117,6 +117,8 @@ fn figures_command(args: &[String]) -> Result<(), String> {
         figures::select(&names)?
     };
     if check {
+        // a check recomputes every experiment, cached or not
+        attention_geometry::experiment::recompute_cached();
         let stale = figures::stale(&selected, &figures_dir())?;
         if !stale.is_empty() {
             return Err(format!(

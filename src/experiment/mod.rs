@@ -14,6 +14,8 @@ pub mod learning_cost;
 pub mod multi_head;
 pub mod relations;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::claim::Claim;
 use crate::measure::Measure;
 
@@ -116,4 +118,17 @@ pub fn claims() -> Vec<Claim> {
             })
         })
         .collect()
+}
+
+static FRESH: AtomicBool = AtomicBool::new(false);
+
+/// From now on, this process recomputes every experiment instead of reading
+/// a cached result (`figures --check` calls it, so CI always recomputes).
+pub fn recompute_cached() {
+    FRESH.store(true, Ordering::SeqCst);
+}
+
+/// Whether cached results may be read (see [`recompute_cached`]).
+pub fn may_read_cache() -> bool {
+    !FRESH.load(Ordering::SeqCst)
 }

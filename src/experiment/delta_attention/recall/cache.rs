@@ -165,17 +165,21 @@ fn unflatten(xs: &[f64]) -> Option<Findings> {
     })
 }
 
-/// The cached findings of `setup` if present, else `run(setup)`, written to the cache.
+/// The cached findings of `setup` if present (and
+/// [`crate::experiment::may_read_cache`]), else `run(setup)`, written to the cache.
 pub fn load_or_run(setup: &Setup, run: fn(&Setup) -> Findings) -> Findings {
     let Some(key) = key(setup) else {
         return run(setup);
     };
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/recall-cache");
     let path = dir.join(format!("{key:016x}.txt"));
-    let cached = fs::read_to_string(&path).ok().and_then(|text| {
-        let xs: Option<Vec<f64>> = text.lines().map(|l| l.parse().ok()).collect();
-        unflatten(&xs?)
-    });
+    let cached = crate::experiment::may_read_cache()
+        .then(|| fs::read_to_string(&path).ok())
+        .flatten()
+        .and_then(|text| {
+            let xs: Option<Vec<f64>> = text.lines().map(|l| l.parse().ok()).collect();
+            unflatten(&xs?)
+        });
     if let Some(f) = cached {
         return f;
     }
