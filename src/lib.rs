@@ -18,6 +18,7 @@ pub mod coverage;
 pub mod delta;
 pub mod fixed_point;
 pub mod multi_head;
+pub mod pretrained;
 pub mod projection;
 pub mod random;
 pub mod relation;

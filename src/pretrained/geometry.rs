@@ -1,0 +1,197 @@
+//! The weight geometry of a trained head: how symmetric its bilinear form
+//! `W_QK = W_Q W_Kᵀ` is, and how its symmetric part's eigenvalue mass splits
+//! by sign, per head and (Saponati et al. 2025) per layer.
+//!
+//! For a head of width `r` with `2r ≤ d`, the symmetric part
+//! `S = (W_QK + W_QKᵀ)/2 = ½ A J Aᵀ`, with `A = [W_Q W_K]` `(d, 2r)` and
+//! `J = [[0, I], [I, 0]]`, has exactly `r` positive and `r` negative nonzero
+//! eigenvalues whenever `A` has rank `2r` (Sylvester's law of inertia): the
+//! *count* is forced, for trained and random heads alike; the *mass*
+//! `Σ|λ₋| / Σ|λ|` is not. Introduced in chapter 1.
+
+use nalgebra::DMatrix;
+
+use crate::projection::{symmetric_share, symmetric_spectrum};
+
+/// The geometry of one head's `W_QK` (weights as stored: no biases, no gains).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HeadGeometry {
+    /// `‖S‖²_F / ‖W_QK‖²_F`.
+    pub symmetric_share: f64,
+    /// `Σ|λ₋| / Σ|λ|` over the eigenvalues of `S`.
+    pub negative_mass: f64,
+    /// Number of eigenvalues of `S` below `−1e-9 · max|λ|`.
+    pub negative_count: usize,
+}
+
+/// `Σ|λ₋| / Σ|λ|`: the share of the absolute eigenvalue mass that is negative.
+///
+/// ```
+/// use attention_geometry::pretrained::geometry::negative_mass;
+/// assert_eq!(negative_mass(&[3.0, -1.0, 0.0]), 0.25);
+/// ```
+pub fn negative_mass(eigenvalues: &[f64]) -> f64 {
+    let total: f64 = eigenvalues.iter().map(|e| e.abs()).sum();
+    eigenvalues
+        .iter()
+        .filter(|&&e| e < 0.0)
+        .map(|e| -e)
+        .sum::<f64>()
+        / total
+}
+
+/// The nonzero-spectrum eigenvalues of `S = sym(w_q w_kᵀ)`, largest first,
+/// from the `(2r, 2r)` matrix `½ R J Rᵀ` where `[w_q w_k] = Q R`: the same
+/// numbers as [`symmetric_spectrum`] without its zeros, in `O(d r²)` rather
+/// than `O(d³)`.
+///
+/// # Shapes
+/// `w_q`, `w_k`: `(d, r)` with `2r ≤ d`; the result has `2r` entries.
+///
+/// # Panics
+/// If the shapes differ or `2r > d`.
+///
+/// ```
+/// use attention_geometry::pretrained::geometry::low_rank_spectrum;
+/// use attention_geometry::projection::symmetric_spectrum;
+/// use attention_geometry::random::{gaussian, seeded};
+/// let mut rng = seeded(1);
+/// let (w_q, w_k) = (gaussian(&mut rng, 8, 2, 1.0), gaussian(&mut rng, 8, 2, 1.0));
+/// let full = symmetric_spectrum(&(&w_q * w_k.transpose()));
+/// let low = low_rank_spectrum(&w_q, &w_k);
+/// assert!((low[0] - full[0]).abs() < 1e-12 && (low[3] - full[7]).abs() < 1e-12);
+/// ```
+pub fn low_rank_spectrum(w_q: &DMatrix<f64>, w_k: &DMatrix<f64>) -> Vec<f64> {
+    assert_eq!(
+        w_q.shape(),
+        w_k.shape(),
+        "low_rank_spectrum: w_q {:?} and w_k {:?} differ",
+        w_q.shape(),
+        w_k.shape()
+    );
+    let (d, r) = w_q.shape();
+    assert!(
+        2 * r <= d,
+        "low_rank_spectrum: 2r = {} exceeds d = {d}",
+        2 * r
+    );
+    // A = [w_q w_k] (d, 2r) = Q R, S = ½ A J Aᵀ = Q (½ R J Rᵀ) Qᵀ
+    let mut a = DMatrix::zeros(d, 2 * r);
+    a.columns_mut(0, r).copy_from(w_q);
+    a.columns_mut(r, r).copy_from(w_k);
+    let rr = a.qr().r();
+    // R J swaps R's column halves: (2r, 2r)
+    let mut rj = DMatrix::zeros(2 * r, 2 * r);
+    rj.columns_mut(0, r).copy_from(&rr.columns(r, r));
+    rj.columns_mut(r, r).copy_from(&rr.columns(0, r));
+    let small = (&rj * rr.transpose() + &rr * rj.transpose()) * 0.25;
+    let mut e: Vec<f64> = small.symmetric_eigenvalues().iter().cloned().collect();
+    e.sort_by(|a, b| b.total_cmp(a));
+    e
+}
+
+/// The geometry of the head `(w_q, w_k)`, `(d, r)` each.
+///
+/// ```
+/// use attention_geometry::pretrained::geometry::head_geometry;
+/// use nalgebra::DMatrix;
+/// let w = DMatrix::from_fn(6, 2, |i, j| if i == j { 1.0 } else { 0.0 });
+/// let g = head_geometry(&w, &w);
+/// assert_eq!((g.symmetric_share, g.negative_mass, g.negative_count), (1.0, 0.0, 0));
+/// ```
+///
+/// # Panics
+/// As [`low_rank_spectrum`].
+pub fn head_geometry(w_q: &DMatrix<f64>, w_k: &DMatrix<f64>) -> HeadGeometry {
+    let e = low_rank_spectrum(w_q, w_k);
+    let scale = e.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
+    HeadGeometry {
+        symmetric_share: symmetric_share(&(w_q * w_k.transpose())),
+        negative_mass: negative_mass(&e),
+        negative_count: e.iter().filter(|&&x| x < -1e-9 * scale).count(),
+    }
+}
+
+/// Saponati et al.'s symmetry score of one matrix,
+/// `s = (‖S‖²_F − ‖N‖²_F) / ‖M‖²_F = 2·share − 1` with `M = S + N` split into
+/// symmetric and skew parts: 1 symmetric, −1 skew, about `1/d` for a random `M`.
+///
+/// ```
+/// use attention_geometry::pretrained::geometry::symmetry_score;
+/// use nalgebra::dmatrix;
+/// assert_eq!(symmetry_score(&dmatrix![1.0, 1.0; 0.0, 1.0]), 0.5);
+/// ```
+pub fn symmetry_score(m: &DMatrix<f64>) -> f64 {
+    2.0 * symmetric_share(m) - 1.0
+}
+
+/// The layer's summed bilinear form `Σ_h W_Q^h W_K^hᵀ`, `(d, d)`, of heads
+/// given as `(w_q, w_k)` pairs of shape `(d, r)`: the matrix Saponati et
+/// al. score per layer.
+///
+/// # Panics
+/// If `heads` is empty or the shapes differ.
+pub fn layer_w_qk(heads: &[(DMatrix<f64>, DMatrix<f64>)]) -> DMatrix<f64> {
+    assert!(!heads.is_empty(), "layer_w_qk: no heads");
+    let d = heads[0].0.nrows();
+    heads
+        .iter()
+        .fold(DMatrix::zeros(d, d), |m, (q, k)| m + q * k.transpose())
+}
+
+/// The reference: [`head_geometry`] from the full `(d, d)` spectrum.
+pub fn head_geometry_dense(w_q: &DMatrix<f64>, w_k: &DMatrix<f64>) -> HeadGeometry {
+    let w_qk = w_q * w_k.transpose();
+    let e = symmetric_spectrum(&w_qk);
+    let scale = e.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
+    HeadGeometry {
+        symmetric_share: symmetric_share(&w_qk),
+        negative_mass: negative_mass(&e),
+        negative_count: e.iter().filter(|&&x| x < -1e-9 * scale).count(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::random::{gaussian, seeded};
+
+    #[test]
+    fn low_rank_geometry_equals_the_dense_reference() {
+        let mut rng = seeded(7);
+        let (w_q, w_k) = (
+            gaussian(&mut rng, 40, 8, 1.0),
+            gaussian(&mut rng, 40, 8, 1.0),
+        );
+        let (fast, dense) = (head_geometry(&w_q, &w_k), head_geometry_dense(&w_q, &w_k));
+        assert!((fast.symmetric_share - dense.symmetric_share).abs() < 1e-12);
+        assert!((fast.negative_mass - dense.negative_mass).abs() < 1e-10);
+        assert_eq!((fast.negative_count, dense.negative_count), (8, 8));
+    }
+
+    #[test]
+    fn inertia_forces_r_negative_eigenvalues_even_for_a_nearly_tied_head() {
+        let mut rng = seeded(3);
+        let w_q = gaussian(&mut rng, 30, 5, 1.0);
+        let w_k = &w_q + gaussian(&mut rng, 30, 5, 0.05);
+        let g = head_geometry(&w_q, &w_k);
+        assert_eq!(g.negative_count, 5);
+        assert!(g.negative_mass < 0.05 && g.symmetric_share > 0.99, "{g:?}");
+    }
+
+    #[test]
+    fn the_layer_score_is_twice_the_share_minus_one() {
+        let mut rng = seeded(5);
+        let heads: Vec<_> = (0..3)
+            .map(|_| {
+                (
+                    gaussian(&mut rng, 12, 4, 1.0),
+                    gaussian(&mut rng, 12, 4, 1.0),
+                )
+            })
+            .collect();
+        let m = layer_w_qk(&heads);
+        assert!((symmetry_score(&m) - (2.0 * symmetric_share(&m) - 1.0)).abs() < 1e-15);
+        assert_eq!(m.shape(), (12, 12));
+    }
+}
