@@ -6,6 +6,7 @@
 //! attention-geometry render
 //! attention-geometry list
 //! attention-geometry bench                   time the chapter 7 kernels; writes figures/bench-delta.svg
+//! attention-geometry heads minilm|smollm2 [--tsv]   each head's W_QK symmetry and eigenvalue mass
 //! ```
 
 use std::path::PathBuf;
@@ -13,8 +14,7 @@ use std::process::ExitCode;
 
 use attention_geometry::figures::{self, Figure};
 
-const USAGE: &str =
-    "usage: attention-geometry [build | figures [NAME…] [--check] | render | list | bench | help]";
+const USAGE: &str = "usage: attention-geometry [build | figures [NAME…] [--check] | render | list | bench | heads MODEL [--tsv] | help]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -66,6 +66,7 @@ fn run(args: &[String]) -> Result<(), String> {
             no_args("bench")?;
             bench()
         }
+        "heads" => heads(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())
@@ -104,6 +105,25 @@ fn figures_command(args: &[String]) -> Result<(), String> {
     } else {
         write_figures(&selected)
     }
+}
+
+/// `heads MODEL [--tsv]`: print the weight geometry of every head of a pretrained model.
+fn heads(args: &[String]) -> Result<(), String> {
+    if let Some(flag) = args.iter().find(|a| a.starts_with('-') && *a != "--tsv") {
+        return Err(format!(
+            "unknown option '{flag}'; heads takes MODEL and --tsv"
+        ));
+    }
+    let models: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
+    let [model] = models[..] else {
+        return Err("heads takes one model: minilm or smollm2".into());
+    };
+    let tsv = args.iter().any(|a| a == "--tsv");
+    print!(
+        "{}",
+        attention_geometry::pretrained::heads::report(model, tsv)?
+    );
+    Ok(())
 }
 
 /// Time softmax attention, `kda` and `kda_chunked` (and its chunk sizes), print the table and
