@@ -140,14 +140,15 @@ impl Survey {
         }
     }
 
-    /// Random Gaussian heads of the same shapes as `layers`, layer `l` from seed `seed + l`.
-    pub fn random(layers: &[LayerHeads], seed: u64) -> Survey {
-        let per_layer = crate::experiment::par_map(layers.len() as u64, |l| {
-            let layer = LayerHeads::random(&layers[l as usize], seed + l);
+    /// `layers` layers of random Gaussian heads shaped like `like`, layer
+    /// `l` from seed `seed + l`: heads and layer scores of untrained weights.
+    pub fn random(like: &LayerHeads, layers: usize, seed: u64) -> Survey {
+        let per_layer = crate::experiment::par_map(layers as u64, |l| {
+            let layer = LayerHeads::random(like, seed + l);
             (layer.geometry(), layer.symmetry_score())
         });
         let (heads, layer_scores) = per_layer.into_iter().unzip();
-        let (d, r) = layers[0].w_q[0].shape();
+        let (d, r) = like.w_q[0].shape();
         Survey {
             d,
             r,

@@ -1,6 +1,9 @@
 //! Chapter 1: how far an attention score is from the raw similarity it is
 //! said to measure, for untied, tied and identity projections.
 
+pub mod trained;
+pub mod trained_text;
+
 use std::sync::OnceLock;
 
 use nalgebra::DMatrix;
@@ -308,6 +311,7 @@ pub fn measures() -> Vec<Measure> {
             pm(s.summary(|t| t.negative_eigenvalues), 2),
         ));
     }
+    m.extend(trained::measures());
     m
 }
 
