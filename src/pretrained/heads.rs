@@ -6,6 +6,7 @@
 use nalgebra::DMatrix;
 
 use super::geometry::{HeadGeometry, head_geometry, layer_symmetry_score};
+use super::minilm::{HEADS, Minilm};
 use super::smollm2::SmolLm2;
 use crate::random::{gaussian, seeded};
 
@@ -54,22 +55,49 @@ impl Model {
     /// The loader's one-line message if a `models/` file is missing or corrupted.
     pub fn trained(self) -> Result<Vec<LayerHeads>, String> {
         match self {
-            Model::Minilm => super::minilm_heads(),
-            Model::Smollm2 => {
-                let m = SmolLm2::load().map_err(|e| e.to_string())?;
-                let c = m.config;
-                Ok((0..c.n_layer)
-                    .map(|l| LayerHeads {
-                        w_q: (0..c.n_head).map(|h| m.w_q(l, h)).collect(),
-                        // the first query head of each group reads key head g
-                        w_k: (0..c.n_head_kv)
-                            .map(|g| m.w_k(l, g * c.n_head / c.n_head_kv))
-                            .collect(),
-                    })
-                    .collect())
-            }
+            Model::Minilm => Ok(minilm_layers(
+                &Minilm::load(&super::models_dir()).map_err(|e| e.to_string())?,
+            )),
+            Model::Smollm2 => Ok(smollm2_layers(&SmolLm2::load().map_err(|e| e.to_string())?)),
         }
     }
+
+    /// [`Model::trained`] from the models loaded once per process.
+    ///
+    /// # Panics
+    /// If a `models/` file is missing or corrupted.
+    pub fn shared(self) -> Vec<LayerHeads> {
+        match self {
+            Model::Minilm => minilm_layers(Minilm::shared()),
+            Model::Smollm2 => smollm2_layers(SmolLm2::shared()),
+        }
+    }
+}
+
+/// MiniLM's layers: twelve query heads and twelve key heads of width 32.
+pub fn minilm_layers(m: &Minilm) -> Vec<LayerHeads> {
+    m.weights
+        .layers
+        .iter()
+        .map(|layer| LayerHeads {
+            w_q: (0..HEADS).map(|h| layer.w_q(h)).collect(),
+            w_k: (0..HEADS).map(|h| layer.w_k(h)).collect(),
+        })
+        .collect()
+}
+
+/// SmolLM2's layers: nine query heads reading three key heads of width 64.
+pub fn smollm2_layers(m: &SmolLm2) -> Vec<LayerHeads> {
+    let c = m.config;
+    (0..c.n_layer)
+        .map(|l| LayerHeads {
+            w_q: (0..c.n_head).map(|h| m.w_q(l, h)).collect(),
+            // the first query head of each group reads key head g
+            w_k: (0..c.n_head_kv)
+                .map(|g| m.w_k(l, g * c.n_head / c.n_head_kv))
+                .collect(),
+        })
+        .collect()
 }
 
 /// One layer's heads: query heads `w_q[h]` and the key heads they read,

@@ -1,11 +1,25 @@
-//! Pretrained transformers read from the vendored extract under `models/`.
+//! Pretrained transformers, loaded from the extract vendored in `models/`.
+//!
+//! [`minilm`] is the sentence-transformers encoder all-MiniLM-L6-v2 (BERT, 6 layers,
+//! 12 heads of width 32, d = 384), with its [`wordpiece`] tokenizer and a forward pass
+//! that records every head's Q, K, V, scores and attention weights. Weights are read
+//! with the `safetensors` crate (float16, converted to `f64` with `half`) into nalgebra
+//! matrices in Hugging Face's (out, in) layout; [`checksum`] verifies each file
+//! against the folder's `SHA256SUMS` before anything is parsed. `models/README.md`
+//! gives provenance, licences and the command that rebuilds the extract.
+//!
 //! Introduced in chapter 1.
 
+pub mod checksum;
 pub mod geometry;
 pub mod heads;
+pub mod minilm;
 pub mod smollm2;
+pub mod wordpiece;
 
-/// MiniLM's heads (until the encoder's loader is merged).
-fn minilm_heads() -> Result<Vec<heads::LayerHeads>, String> {
-    Err("models/minilm: the encoder's loader is not built yet".into())
+use std::path::PathBuf;
+
+/// The vendored `models/` folder of this crate.
+pub fn models_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models")
 }

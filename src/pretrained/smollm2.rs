@@ -20,70 +20,26 @@
 //!
 //! Introduced in chapter 1.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use half::f16;
 use nalgebra::{DMatrix, DVector};
 use safetensors::{Dtype, SafeTensors};
-use sha2::{Digest, Sha256};
+
+use super::checksum::{LoadError, read_verified};
 
 /// Weights per Q4_1 block.
 pub const BLOCK_WEIGHTS: usize = 32;
 /// Bytes per Q4_1 block: f16 scale, f16 minimum, 16 bytes of nibbles.
 pub const BLOCK_BYTES: usize = 20;
 
-/// The extract's files and their SHA-256, as committed.
-const SUMS: &str = include_str!("../../models/smollm2/SHA256SUMS");
 /// The weights file inside the extract.
 const WEIGHTS: &str = "attention.safetensors";
 
-/// A missing, corrupted or malformed model file; the message names it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ModelError(pub String);
-
-impl fmt::Display for ModelError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for ModelError {}
-
-/// The extract's folder, `models/smollm2` in the crate's root.
+/// The extract's folder, `models/smollm2`.
 pub fn default_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("models/smollm2")
-}
-
-/// The committed SHA-256 of `file` in the extract.
-fn expected_sum(file: &str) -> &'static str {
-    SUMS.lines()
-        .find_map(|l| l.strip_suffix(file)?.strip_suffix("  "))
-        .unwrap_or_else(|| panic!("models/smollm2/SHA256SUMS lists no {file}"))
-}
-
-/// The bytes of `dir/file`, or an error naming the file and its expected
-/// SHA-256 if it is missing or its checksum differs.
-pub fn read_verified(dir: &Path, file: &str) -> Result<Vec<u8>, ModelError> {
-    let path = dir.join(file);
-    let want = expected_sum(file);
-    let bytes = std::fs::read(&path).map_err(|e| {
-        ModelError(format!(
-            "{}: cannot read ({e}); expected a file with sha256 {want}",
-            path.display()
-        ))
-    })?;
-    let got: String = Sha256::digest(&bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    if got != want {
-        return Err(ModelError(format!(
-            "{}: corrupted (sha256 {got}, expected {want})",
-            path.display()
-        )));
-    }
-    Ok(bytes)
+    super::models_dir().join("smollm2")
 }
 
 /// The 32 weights of one Q4_1 block: `w_j = d·q_j + m` in f32, where
@@ -171,7 +127,7 @@ impl Config {
     ///
     /// ```
     /// use attention_geometry::pretrained::smollm2::SmolLm2;
-    /// let c = SmolLm2::load().unwrap().config;
+    /// let c = SmolLm2::shared().config;
     /// assert_eq!((0..9).map(|h| c.kv_head(h)).collect::<Vec<_>>(), [0, 0, 0, 1, 1, 1, 2, 2, 2]);
     /// ```
     pub fn kv_head(&self, h: usize) -> usize {
@@ -199,21 +155,34 @@ pub struct SmolLm2 {
 
 impl SmolLm2 {
     /// Load and verify `models/smollm2/`.
-    pub fn load() -> Result<SmolLm2, ModelError> {
+    ///
+    /// # Errors
+    /// A one-line [`LoadError`] naming a missing, corrupted or malformed file
+    /// (and, for the first two, its expected SHA-256).
+    pub fn load() -> Result<SmolLm2, LoadError> {
         SmolLm2::load_from(&default_dir())
     }
 
+    /// The model of the vendored `models/` folder, loaded once per process.
+    ///
+    /// # Panics
+    /// With the [`LoadError`]'s message if the extract is missing or corrupted.
+    pub fn shared() -> &'static SmolLm2 {
+        static MODEL: OnceLock<SmolLm2> = OnceLock::new();
+        MODEL.get_or_init(|| SmolLm2::load().unwrap_or_else(|e| panic!("{e}")))
+    }
+
     /// Load and verify the extract in `dir`.
-    pub fn load_from(dir: &Path) -> Result<SmolLm2, ModelError> {
+    pub fn load_from(dir: &Path) -> Result<SmolLm2, LoadError> {
         let bytes = read_verified(dir, WEIGHTS)?;
         let path = dir.join(WEIGHTS);
-        let bad = |what: String| ModelError(format!("{}: {what}", path.display()));
+        let bad = |what: String| LoadError::new(&path, what);
         let (_, meta) = SafeTensors::read_metadata(&bytes)
             .map_err(|e| bad(format!("not safetensors ({e})")))?;
         let st =
             SafeTensors::deserialize(&bytes).map_err(|e| bad(format!("not safetensors ({e})")))?;
         let meta = meta.metadata().clone().unwrap_or_default();
-        let value = |key: &str| -> Result<f64, ModelError> {
+        let value = |key: &str| -> Result<f64, LoadError> {
             meta.get(key)
                 .and_then(|v| v.parse().ok())
                 .ok_or_else(|| bad(format!("metadata has no number {key}")))
@@ -263,7 +232,7 @@ impl SmolLm2 {
                     ),
                 })
             })
-            .collect::<Result<Vec<_>, ModelError>>()?;
+            .collect::<Result<Vec<_>, LoadError>>()?;
         Ok(SmolLm2 { config, layers })
     }
 
@@ -323,7 +292,7 @@ mod tests {
 
     #[test]
     fn dequantisation_equals_the_gguf_package_on_sampled_blocks() {
-        let model = SmolLm2::load().unwrap();
+        let model = SmolLm2::shared();
         let text = read_verified(&default_dir(), "reference.json").unwrap();
         let reference: serde_json::Value = serde_json::from_slice(&text).unwrap();
         let samples = reference["samples"].as_array().unwrap();
@@ -353,7 +322,7 @@ mod tests {
 
     #[test]
     fn config_is_smollm2_135m() {
-        let c = SmolLm2::load().unwrap().config;
+        let c = SmolLm2::shared().config;
         assert_eq!(
             (c.n_layer, c.n_head, c.n_head_kv, c.head_dim, c.d_model),
             (30, 9, 3, 64, 576)
@@ -363,7 +332,7 @@ mod tests {
 
     #[test]
     fn head_blocks_follow_repeat_kv() {
-        let m = SmolLm2::load().unwrap();
+        let m = SmolLm2::shared();
         assert_eq!(m.w_q(3, 4).shape(), (576, 64));
         assert_eq!(m.w_k(3, 5), m.w_k(3, 3));
         assert_ne!(m.w_k(3, 5), m.w_k(3, 2));
@@ -373,17 +342,28 @@ mod tests {
     #[test]
     fn a_corrupted_file_is_named_with_its_checksum() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join(WEIGHTS), b"not a model").unwrap();
-        let err = SmolLm2::load_from(dir.path()).unwrap_err().0;
-        assert!(err.contains("attention.safetensors: corrupted"), "{err}");
+        std::fs::copy(
+            default_dir().join("SHA256SUMS"),
+            dir.path().join("SHA256SUMS"),
+        )
+        .unwrap();
+        let sums = std::fs::read_to_string(dir.path().join("SHA256SUMS")).unwrap();
+        let want = sums
+            .lines()
+            .find(|l| l.ends_with(WEIGHTS))
+            .unwrap()
+            .split("  ")
+            .next()
+            .unwrap()
+            .to_string();
+        let missing = SmolLm2::load_from(dir.path()).unwrap_err().to_string();
         assert!(
-            err.contains(expected_sum(WEIGHTS)) && !err.contains('\n'),
-            "{err}"
-        );
-        let missing = SmolLm2::load_from(&dir.path().join("none")).unwrap_err().0;
-        assert!(
-            missing.contains("cannot read") && missing.contains(expected_sum(WEIGHTS)),
+            missing.contains("attention.safetensors: cannot read") && missing.contains(&want),
             "{missing}"
         );
+        std::fs::write(dir.path().join(WEIGHTS), b"not a model").unwrap();
+        let err = SmolLm2::load_from(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("attention.safetensors: corrupted"), "{err}");
+        assert!(err.contains(&want) && !err.contains('\n'), "{err}");
     }
 }

@@ -48,7 +48,7 @@ impl Weights {
     /// # Panics
     /// If the model's files are missing or corrupted (the loader's message).
     pub fn run(model: Model, setup: Setup) -> Weights {
-        let layers = model.trained().unwrap_or_else(|e| panic!("{e}"));
+        let layers = model.shared();
         Weights {
             model,
             trained: Survey::of(&layers),
