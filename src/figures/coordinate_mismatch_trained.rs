@@ -56,6 +56,7 @@ fn weights_panel(area: &Canvas, w: &Weights, q: &Quantity) -> Result<(), DrawErr
         .configure_mesh()
         .disable_mesh()
         .x_desc("layer")
+        .x_label_formatter(&|x| format!("{x:.0}"))
         .y_desc(q.label)
         .label_style(text(11))
         .axis_desc_style(text(12))
@@ -130,7 +131,7 @@ fn symmetry() -> Result<String, DrawError> {
     weights_figure(Quantity {
         field: |g| g.symmetric_share,
         label: "symmetric share ‖S‖²/‖W_QK‖²",
-        range: 0.4..0.9,
+        range: 0.35..1.0,
         layer_line: true,
     })
 }
@@ -139,7 +140,7 @@ fn negative_mass() -> Result<String, DrawError> {
     weights_figure(Quantity {
         field: |g| g.negative_mass,
         label: "negative mass Σ|λ₋| / Σ|λ| of S",
-        range: 0.0..0.75,
+        range: 0.0..0.9,
         layer_line: false,
     })
 }
@@ -165,11 +166,12 @@ fn agreement() -> Result<String, DrawError> {
                 .margin(8)
                 .x_label_area_size(34)
                 .y_label_area_size(48)
-                .build_cartesian_2d(-0.5..layers - 0.5, -0.3..1.0)?;
+                .build_cartesian_2d(-0.5..layers - 0.5, -0.3..1.1)?;
             chart
                 .configure_mesh()
                 .disable_mesh()
                 .x_desc("layer (input hidden states)")
+                .x_label_formatter(&|x| format!("{x:.0}"))
                 .y_desc(label)
                 .label_style(text(11))
                 .axis_desc_style(text(12))
@@ -217,7 +219,9 @@ fn agreement() -> Result<String, DrawError> {
                     ))?;
                 }
             }
-            legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+            if i == 0 || i == 2 {
+                legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+            }
         }
         Ok(())
     })

@@ -12,7 +12,7 @@ use crate::measure::{Measure, fixed, pm};
 use crate::pretrained::minilm::{D, D_K, HEADS, LAYERS, Minilm};
 use crate::projection::{knn_overlap, off_diagonal, self_match_rate};
 use crate::random::{gaussian, seeded};
-use crate::stats::{Summary, mean, spearman};
+use crate::stats::{Summary, mean, pearson, ranks};
 
 /// The corpus: one English sentence per line.
 pub const CORPUS: &str = include_str!("../../../models/corpus.txt");
@@ -103,24 +103,43 @@ impl Statistic {
         }
     }
 
-    fn of(self, raw: &DMatrix<f64>, scores: &DMatrix<f64>, k: usize) -> f64 {
+    fn of(self, raw: &Raw, scores: &DMatrix<f64>, k: usize) -> f64 {
         match self {
-            Statistic::RhoPairs => spearman(&off_diagonal(raw), &off_diagonal(scores)),
+            Statistic::RhoPairs => pearson(&raw.pair_ranks, &ranks(&off_diagonal(scores))),
             Statistic::RhoRows => {
-                let row = |m: &DMatrix<f64>, i: usize| -> Vec<f64> {
-                    (0..m.ncols())
-                        .filter(|&j| j != i)
-                        .map(|j| m[(i, j)])
-                        .collect()
-                };
-                let n = raw.nrows();
+                let n = scores.nrows();
                 (0..n)
-                    .map(|i| spearman(&row(raw, i), &row(scores, i)))
+                    .map(|i| pearson(&raw.row_ranks[i], &ranks(&row_without_self(scores, i))))
                     .sum::<f64>()
                     / n as f64
             }
-            Statistic::Knn => knn_overlap(raw, scores, k),
+            Statistic::Knn => knn_overlap(&raw.m, scores, k),
             Statistic::SelfMatch => self_match_rate(scores),
+        }
+    }
+}
+
+/// Row `i` of `m` without its diagonal entry.
+fn row_without_self(m: &DMatrix<f64>, i: usize) -> Vec<f64> {
+    (0..m.ncols()).filter(|&j| j != i).map(|j| m[(i, j)]).collect()
+}
+
+/// Raw dot products `x xᵀ` `(n, n)` and their ranks, computed once for every head:
+/// Spearman ρ is the Pearson correlation of ranks.
+struct Raw {
+    m: DMatrix<f64>,
+    /// Ranks of the off-diagonal entries.
+    pair_ranks: Vec<f64>,
+    /// Ranks of each row without its diagonal entry.
+    row_ranks: Vec<Vec<f64>>,
+}
+
+impl Raw {
+    fn new(m: DMatrix<f64>) -> Raw {
+        Raw {
+            pair_ranks: ranks(&off_diagonal(&m)),
+            row_ranks: (0..m.nrows()).map(|i| ranks(&row_without_self(&m, i))).collect(),
+            m,
         }
     }
 }
@@ -204,6 +223,7 @@ fn sentence(
         let x = &layer.input;
         // raw dot products x_i·x_j: (n, n)
         let raw = x * x.transpose();
+        let raws = Tokens::ALL.map(|t| Raw::new(t.select(&raw)));
         for (h, head) in layer.heads.iter().enumerate() {
             let (w_q, w_k) = &random[l * HEADS + h];
             let scores = [
@@ -211,18 +231,17 @@ fn sentence(
                 (x * w_q) * (x * w_k).transpose(),
                 &head.q * head.q.transpose(),
             ];
-            for t in Tokens::ALL {
-                let raw_t = t.select(&raw);
+            for (t, raw_t) in Tokens::ALL.into_iter().zip(&raws) {
                 for (v, sc) in Variant::ALL.iter().zip(&scores) {
                     let sc_t = t.select(sc);
                     for s in Statistic::ALL {
-                        out[index(t, *v, s, l, h)] = s.of(&raw_t, &sc_t, k);
+                        out[index(t, *v, s, l, h)] = s.of(raw_t, &sc_t, k);
                     }
                 }
             }
         }
-        for (ti, t) in Tokens::ALL.iter().enumerate() {
-            out[CELLS + ti * LAYERS + l] = self_match_rate(&t.select(&raw));
+        for (ti, r) in raws.iter().enumerate() {
+            out[CELLS + ti * LAYERS + l] = self_match_rate(&r.m);
         }
     }
     out
