@@ -129,6 +129,10 @@ pub fn measures() -> Vec<Measure> {
             Measure::new(format!("trained_{name}_r"), t.r.to_string()),
             Measure::new(format!("trained_{name}_layers"), t.heads.len().to_string()),
             Measure::new(format!("trained_{name}_heads"), heads(t).to_string()),
+            Measure::new(
+                format!("trained_{name}_heads_per_layer"),
+                t.heads[0].len().to_string(),
+            ),
             Measure::new(format!("trained_{name}_random_heads"), heads(r).to_string()),
             Measure::new(format!("trained_{name}_theory"), fixed(w.theory(), 4)),
             Measure::new(
@@ -177,6 +181,15 @@ pub fn measures() -> Vec<Measure> {
             ),
         ]);
     }
+    let c = crate::pretrained::smollm2::SmolLm2::shared().config;
+    m.push(Measure::new(
+        "trained_smollm2_kv_heads",
+        c.n_head_kv.to_string(),
+    ));
+    m.push(Measure::new(
+        "trained_smollm2_group",
+        (c.n_head / c.n_head_kv).to_string(),
+    ));
     m.extend(trained_text::measures(&f.text));
     m
 }

@@ -121,7 +121,10 @@ impl Statistic {
 
 /// Row `i` of `m` without its diagonal entry.
 fn row_without_self(m: &DMatrix<f64>, i: usize) -> Vec<f64> {
-    (0..m.ncols()).filter(|&j| j != i).map(|j| m[(i, j)]).collect()
+    (0..m.ncols())
+        .filter(|&j| j != i)
+        .map(|j| m[(i, j)])
+        .collect()
 }
 
 /// Raw dot products `x xᵀ` `(n, n)` and their ranks, computed once for every head:
@@ -138,7 +141,9 @@ impl Raw {
     fn new(m: DMatrix<f64>) -> Raw {
         Raw {
             pair_ranks: ranks(&off_diagonal(&m)),
-            row_ranks: (0..m.nrows()).map(|i| ranks(&row_without_self(&m, i))).collect(),
+            row_ranks: (0..m.nrows())
+                .map(|i| ranks(&row_without_self(&m, i)))
+                .collect(),
             m,
         }
     }
