@@ -261,3 +261,37 @@ pub fn claims() -> Vec<Claim> {
         .setting(format!("{} random layers per model, seeds {}…", f.setup.random_layers, f.setup.seed)),
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::claim::{Kind, Verdict};
+
+    #[test]
+    fn the_theorems_check_and_every_claim_rests_on_the_models() {
+        let claims = claims();
+        assert_eq!(claims.len(), 5);
+        for c in &claims {
+            assert!(
+                c.id.starts_with(char::is_lowercase) && !c.id.contains('.'),
+                "{}",
+                c.id
+            );
+            if c.kind == Kind::Theorem {
+                assert_eq!(c.verdict(), Verdict::Checked, "{}", c.id);
+            }
+        }
+        let pretrained = claims.iter().filter(|c| c.evidence == Evidence::Pretrained);
+        assert_eq!(pretrained.count(), 4);
+    }
+
+    #[test]
+    fn measure_keys_are_unique_and_local() {
+        let keys: Vec<String> = measures().into_iter().map(|m| m.key).collect();
+        let mut sorted = keys.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), keys.len());
+        assert!(keys.iter().all(|k| k.starts_with("trained_")));
+    }
+}
