@@ -6,6 +6,8 @@
 //! attention-geometry render
 //! attention-geometry list
 //! attention-geometry bench                   time the chapter 7 kernels; writes figures/bench-delta.svg
+//! attention-geometry attend "TEXT" [--layer L] [--head H] [--out FILE.svg | --tsv]
+//!                                            MiniLM's attention weights for a sentence
 //! attention-geometry heads minilm|smollm2 [--tsv]   each head's W_QK symmetry and eigenvalue mass
 //! ```
 
@@ -14,7 +16,7 @@ use std::process::ExitCode;
 
 use attention_geometry::figures::{self, Figure};
 
-const USAGE: &str = "usage: attention-geometry [build | figures [NAME…] [--check] | render | list | bench | heads MODEL [--tsv] | help]";
+const USAGE: &str = "usage: attention-geometry [build | figures [NAME…] [--check] | render | list | bench | attend \"TEXT\" … | heads MODEL [--tsv] | help]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -66,6 +68,7 @@ fn run(args: &[String]) -> Result<(), String> {
             no_args("bench")?;
             bench()
         }
+        "attend" => attend(rest),
         "heads" => heads(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
@@ -154,6 +157,26 @@ fn bench() -> Result<(), String> {
     figures::write_atomic(&path, svg.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     println!("wrote {}", path.display());
+    Ok(())
+}
+
+/// Draw or print MiniLM's attention weights for the reader's sentence.
+fn attend(args: &[String]) -> Result<(), String> {
+    use attention_geometry::pretrained::attention_map::{AttendArgs, AttentionMap, Format};
+    use attention_geometry::pretrained::{minilm::Minilm, models_dir};
+    let a = AttendArgs::parse(args)?;
+    let model = Minilm::load(&models_dir()).map_err(|e| e.to_string())?;
+    let map = AttentionMap::compute(&model, &a.text, a.layer, a.head)?;
+    match a.format {
+        Format::Tsv => print!("{}", map.tsv()),
+        Format::Svg(path) => {
+            let svg = figures::attend::draw(&map)
+                .map_err(|e| format!("attend figure failed to draw: {e}"))?;
+            figures::write_atomic(&path, svg.as_bytes())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            println!("wrote {}", path.display());
+        }
+    }
     Ok(())
 }
 

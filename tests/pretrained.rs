@@ -202,3 +202,169 @@ fn corrupted_or_missing_file_is_a_one_line_error() {
         "{e}"
     );
 }
+
+// ---- the `attend` command ----
+
+use std::process::{Command, Output};
+
+fn attend(args: &[&str], dir: &Path, models: Option<&Path>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_attention-geometry"));
+    cmd.arg("attend").args(args).current_dir(dir);
+    if let Some(m) = models {
+        cmd.env(attention_geometry::pretrained::MODELS_ENV, m);
+    }
+    cmd.output().unwrap()
+}
+
+/// The command failed with one line on stderr containing every `needle`, printed
+/// nothing, and wrote nothing into `dir`.
+fn assert_fails(out: &Output, dir: &Path, needles: &[&str]) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "succeeded: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    for n in needles {
+        assert!(err.contains(n), "'{n}' not in: {err}");
+    }
+    assert!(out.stdout.is_empty());
+    assert_eq!(fs::read_dir(dir).unwrap().count(), 0, "files were written");
+}
+
+#[test]
+fn attend_tsv_prints_tokens_then_weights() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = "The naïve café owner's résumé impressed everyone.";
+    let out = attend(
+        &[text, "--layer", "2", "--head", "7", "--tsv"],
+        tmp.path(),
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let mut lines = stdout.lines();
+    let m = Minilm::shared();
+    let e = m.encode(text).unwrap();
+    assert_eq!(
+        lines.next().unwrap().split('\t').collect::<Vec<_>>(),
+        e.tokens
+    );
+    let w = &m.run(&e.ids).layers[2].heads[7].weights;
+    let rows: Vec<Vec<f64>> = lines
+        .map(|l| l.split('\t').map(|x| x.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(rows.len(), e.len());
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row.len(), e.len());
+        assert!((row.iter().sum::<f64>() - 1.0).abs() < 1e-5);
+        for (j, x) in row.iter().enumerate() {
+            assert!((x - w[(i, j)]).abs() <= 5e-7);
+        }
+    }
+}
+
+#[test]
+fn attend_draws_every_head_or_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = attend(&["Heads attend to [SEP] a lot."], tmp.path(), None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let svg = fs::read_to_string(tmp.path().join("attend.svg")).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains("layer 5, heads 0–11") && svg.contains("head 11")
+    );
+    assert!(svg.contains("\n[SEP]\n"), "no [SEP] label");
+    let one = tmp.path().join("one.svg");
+    let out = attend(
+        &[
+            "Heads attend.",
+            "--layer",
+            "0",
+            "--head",
+            "4",
+            "--out",
+            one.to_str().unwrap(),
+        ],
+        tmp.path(),
+        None,
+    );
+    assert!(out.status.success());
+    let svg = fs::read_to_string(&one).unwrap();
+    assert!(svg.contains("layer 0, head 4:") && !svg.contains("head 5"));
+}
+
+#[test]
+fn attend_refuses_bad_input_with_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let long = ["word"; 600].join(" ");
+    assert_fails(&attend(&[""], dir, None), dir, &["empty"]);
+    assert_fails(&attend(&["   \t"], dir, None), dir, &["empty"]);
+    assert_fails(&attend(&["\u{200b}"], dir, None), dir, &["empty"]);
+    assert_fails(&attend(&[&long], dir, None), dir, &["602 tokens", "512"]);
+    assert_fails(
+        &attend(&["hi", "--layer", "6"], dir, None),
+        dir,
+        &["--layer 6", "0..=5"],
+    );
+    assert_fails(&attend(&["hi", "--layer", "x"], dir, None), dir, &["0..=5"]);
+    assert_fails(
+        &attend(&["hi", "--head", "12"], dir, None),
+        dir,
+        &["--head 12", "0..=11"],
+    );
+    assert_fails(
+        &attend(&["hi", "--head"], dir, None),
+        dir,
+        &["needs a value"],
+    );
+    assert_fails(
+        &attend(&["hi", "--colour", "red"], dir, None),
+        dir,
+        &["unknown option '--colour'"],
+    );
+    assert_fails(&attend(&["hi", "--tsv"], dir, None), dir, &["--head"]);
+    assert_fails(&attend(&["hi", "there"], dir, None), dir, &["one TEXT"]);
+    assert_fails(&attend(&[], dir, None), dir, &["TEXT"]);
+}
+
+#[test]
+fn attend_names_a_missing_or_corrupted_model_file() {
+    let work = tempfile::tempdir().unwrap();
+    let models = tempfile::tempdir().unwrap();
+    copy_extract(models.path());
+    let sums = fs::read_to_string(models.path().join("minilm/SHA256SUMS")).unwrap();
+    let expected = |name: &str| sums.lines().find(|l| l.ends_with(name)).unwrap()[..64].to_string();
+    let path = models.path().join("minilm/model.safetensors");
+    let mut bytes = fs::read(&path).unwrap();
+    bytes[1_000_000] ^= 0x40;
+    fs::write(&path, &bytes).unwrap();
+    let out = attend(&["hi"], work.path(), Some(models.path()));
+    assert_fails(
+        &out,
+        work.path(),
+        &[
+            "model.safetensors",
+            "corrupted",
+            &expected("model.safetensors"),
+        ],
+    );
+    fs::remove_file(models.path().join("minilm/tokenizer.json")).unwrap();
+    bytes[1_000_000] ^= 0x40;
+    fs::write(&path, &bytes).unwrap();
+    let out = attend(
+        &["hi", "--head", "0", "--tsv"],
+        work.path(),
+        Some(models.path()),
+    );
+    assert_fails(
+        &out,
+        work.path(),
+        &["tokenizer.json", &expected("tokenizer.json")],
+    );
+}

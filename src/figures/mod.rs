@@ -6,6 +6,7 @@
 //! a result, it only draws one. Every figure is an SVG string that is
 //! byte-identical on every run.
 
+pub mod attend;
 pub mod bench;
 pub mod style;
 

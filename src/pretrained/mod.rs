@@ -10,6 +10,7 @@
 //!
 //! Introduced in chapter 1.
 
+pub mod attention_map;
 pub mod checksum;
 pub mod geometry;
 pub mod heads;
@@ -19,7 +20,14 @@ pub mod wordpiece;
 
 use std::path::PathBuf;
 
-/// The vendored `models/` folder of this crate.
+/// Environment variable that points the loaders at another copy of `models/`.
+pub const MODELS_ENV: &str = "ATTENTION_GEOMETRY_MODELS";
+
+/// The `models/` folder: `$ATTENTION_GEOMETRY_MODELS` if set, else the one vendored
+/// in this crate.
 pub fn models_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models")
+    match std::env::var_os(MODELS_ENV) {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models"),
+    }
 }

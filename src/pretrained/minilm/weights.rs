@@ -44,11 +44,12 @@ impl Linear {
             x.shape(),
             self.weight.shape()
         );
-        let mut y = x * self.weight.transpose();
-        for mut row in y.row_iter_mut() {
-            row += self.bias.transpose();
+        // (W xᵀ)ᵀ: only the small (n, ·) matrices are transposed, never W
+        let mut yt = &self.weight * x.transpose();
+        for mut col in yt.column_iter_mut() {
+            col += &self.bias;
         }
-        y
+        yt.transpose()
     }
 }
 
