@@ -184,7 +184,7 @@ pub fn symmetry_score(m: &DMatrix<f64>) -> f64 {
 /// ```
 pub fn layer_symmetry_score(w_q: &[DMatrix<f64>], w_k: &[DMatrix<f64>]) -> f64 {
     assert!(
-        !w_k.is_empty() && w_q.len() % w_k.len() == 0,
+        !w_k.is_empty() && w_q.len().is_multiple_of(w_k.len()),
         "layer_symmetry_score: {} query heads cannot share {} key heads",
         w_q.len(),
         w_k.len()

@@ -192,7 +192,7 @@ impl Survey {
 }
 
 /// The table `attention-geometry heads MODEL [--tsv]` prints: with `tsv`,
-/// the header `layer	head	symmetric_share	negative_mass` and one line per
+/// the header `layer head symmetric_share negative_mass` (tab-separated) and one line per
 /// head; otherwise aligned columns with each layer's Saponati score.
 ///
 /// # Errors
