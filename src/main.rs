@@ -9,6 +9,7 @@
 //! attention-geometry bench                   time the chapter 7 kernels; writes figures/bench-delta.*
 //! attention-geometry attend "TEXT" [--layer L] [--head H] [--out FILE.svg | --tsv]
 //!                                            MiniLM's attention weights for a sentence
+//! attention-geometry heads minilm|smollm2 [--tsv]   each head's W_QK symmetry and eigenvalue mass
 //! ```
 
 use std::path::PathBuf;
@@ -16,7 +17,7 @@ use std::process::ExitCode;
 
 use attention_geometry::figures::{self, Figure};
 
-const USAGE: &str = "usage: attention-geometry [build | figures [NAME…] [--check] | render | list | verdicts [--tsv] | bench | attend \"TEXT\" … | help]";
+const USAGE: &str = "usage: attention-geometry [build | figures [NAME…] [--check] | render | list | verdicts [--tsv] | bench | attend \"TEXT\" … | heads MODEL [--tsv] | help]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -70,6 +71,7 @@ fn run(args: &[String]) -> Result<(), String> {
             bench()
         }
         "attend" => attend(rest),
+        "heads" => heads(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())
@@ -131,6 +133,25 @@ fn figures_command(args: &[String]) -> Result<(), String> {
     } else {
         write_figures(&selected)
     }
+}
+
+/// `heads MODEL [--tsv]`: print the weight geometry of every head of a pretrained model.
+fn heads(args: &[String]) -> Result<(), String> {
+    if let Some(flag) = args.iter().find(|a| a.starts_with('-') && *a != "--tsv") {
+        return Err(format!(
+            "unknown option '{flag}'; heads takes MODEL and --tsv"
+        ));
+    }
+    let models: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
+    let [model] = models[..] else {
+        return Err("heads takes one model: minilm or smollm2".into());
+    };
+    let tsv = args.iter().any(|a| a == "--tsv");
+    print!(
+        "{}",
+        attention_geometry::pretrained::heads::report(model, tsv)?
+    );
+    Ok(())
 }
 
 /// Time softmax attention, `kda`, `kda_fused` and `kda_chunked` (and its chunk sizes)

@@ -26,10 +26,12 @@ struct Layout {
 }
 
 impl Layout {
-    /// Cells that fill about `side` pixels, between 1 and `max_cell`.
+    /// Cells that fill about `side` pixels, at most `max_cell`; up to 60 tokens the
+    /// cells stay large enough (7 pixels) to carry labels.
     fn new(map: &AttentionMap, side: i32, max_cell: i32) -> Self {
         let n = map.tokens.len() as i32;
-        let cell = (side / n).clamp(1, max_cell);
+        let min_cell = if n <= 60 { 7 } else { 1 };
+        let cell = (side / n).clamp(min_cell, max_cell);
         let font = if cell >= 7 {
             (cell as u32 - 1).min(13)
         } else {

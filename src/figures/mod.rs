@@ -11,6 +11,7 @@ pub mod bench;
 pub mod style;
 
 mod coordinate_mismatch;
+mod coordinate_mismatch_trained;
 mod coverage;
 mod delta_attention;
 mod delta_attention_recall;
@@ -50,6 +51,7 @@ impl Figure {
 pub fn registry() -> Vec<Figure> {
     [
         coordinate_mismatch::FIGURES,
+        coordinate_mismatch_trained::FIGURES,
         coverage::FIGURES,
         multi_head::FIGURES,
         relations::FIGURES,

@@ -12,7 +12,10 @@
 
 pub mod attention_map;
 pub mod checksum;
+pub mod geometry;
+pub mod heads;
 pub mod minilm;
+pub mod smollm2;
 pub mod wordpiece;
 
 use std::path::PathBuf;

@@ -143,4 +143,7 @@ pub fn claims() -> Vec<Claim> {
             3,
         )),
     ]
+    .into_iter()
+    .chain(super::trained::claims())
+    .collect()
 }

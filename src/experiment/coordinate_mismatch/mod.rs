@@ -2,6 +2,9 @@
 //! said to measure, for untied, tied and identity projections.
 
 mod claims;
+pub mod trained;
+pub mod trained_text;
+
 pub use claims::claims;
 
 use std::sync::OnceLock;
@@ -331,5 +334,6 @@ pub fn measures() -> Vec<Measure> {
             pm(s.summary(|t| t.negative_eigenvalues), 2),
         ));
     }
+    m.extend(trained::measures());
     m
 }

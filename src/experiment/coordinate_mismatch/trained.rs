@@ -1,0 +1,297 @@
+//! Chapter 1, *In a trained transformer*: the chapter's questions asked of
+//! the heads of a pretrained encoder (all-MiniLM-L6-v2) and decoder
+//! (SmolLM2-135M-Instruct). The weights: how symmetric each `W_QK` is and
+//! how its symmetric part's eigenvalue mass splits by sign, against random
+//! Gaussian heads of the same shapes and the theory `½ + 1/(2d)`; the
+//! activations ([`super::trained_text`]): raw similarity against score on
+//! real hidden states. Computed once per process.
+
+use std::sync::OnceLock;
+
+use super::trained_text::{self, Statistic, Text, Tokens, Variant};
+use crate::claim::{Claim, Evidence, Test};
+use crate::measure::{Measure, fixed, pm};
+use crate::pretrained::geometry::HeadGeometry;
+use crate::pretrained::heads::{Model, Survey};
+use crate::stats::{Summary, mean};
+
+/// What the section measures, and how much.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Setup {
+    /// Layers of random Gaussian heads drawn per model (all heads of a random
+    /// layer are i.i.d., so a few layers give the baseline's spread).
+    pub random_layers: usize,
+    /// Seed of the first random layer.
+    pub seed: u64,
+    /// Neighbours compared by the k-NN overlap.
+    pub k: usize,
+}
+
+/// The setting the book reports.
+pub const BOOK: Setup = Setup {
+    random_layers: 6,
+    seed: 2025,
+    k: 3,
+};
+
+/// One model's heads, trained and random.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    pub model: Model,
+    pub trained: Survey,
+    pub random: Survey,
+}
+
+impl Weights {
+    /// Survey `model`'s heads and `setup.random_layers` random layers shaped like them.
+    ///
+    /// # Panics
+    /// If the model's files are missing or corrupted (the loader's message).
+    pub fn run(model: Model, setup: Setup) -> Weights {
+        let layers = model.shared();
+        Weights {
+            model,
+            trained: Survey::of(&layers),
+            random: Survey::random(&layers[0], setup.random_layers, setup.seed),
+        }
+    }
+
+    /// `½ + 1/(2d)`: the expected symmetric share of a random head.
+    pub fn theory(&self) -> f64 {
+        0.5 + 0.5 / self.trained.d as f64
+    }
+
+    /// Whether every head, trained and random, has exactly `r` negative eigenvalues.
+    pub fn inertia_holds(&self) -> bool {
+        let r = self.trained.r;
+        [&self.trained, &self.random]
+            .iter()
+            .all(|s| s.heads.iter().flatten().all(|g| g.negative_count == r))
+    }
+}
+
+/// Everything the section reports.
+#[derive(Clone, Debug)]
+pub struct Findings {
+    pub setup: Setup,
+    /// MiniLM, then SmolLM2.
+    pub weights: Vec<Weights>,
+    /// The encoder on the corpus.
+    pub text: Text,
+}
+
+impl Findings {
+    /// Run the section's experiments.
+    pub fn run(setup: Setup) -> Findings {
+        Findings {
+            setup,
+            weights: Model::ALL.iter().map(|&m| Weights::run(m, setup)).collect(),
+            text: trained_text::run(setup.k, setup.seed),
+        }
+    }
+
+    /// One model's weights.
+    pub fn weights(&self, model: Model) -> &Weights {
+        self.weights
+            .iter()
+            .find(|w| w.model == model)
+            .expect("both models are surveyed")
+    }
+}
+
+/// The findings, computed once per process.
+pub fn book() -> &'static Findings {
+    static FINDINGS: OnceLock<Findings> = OnceLock::new();
+    FINDINGS.get_or_init(|| Findings::run(BOOK))
+}
+
+fn share(g: &HeadGeometry) -> f64 {
+    g.symmetric_share
+}
+
+fn negative(g: &HeadGeometry) -> f64 {
+    g.negative_mass
+}
+
+/// The numbers the section's prose quotes (keys local to chapter 1).
+pub fn measures() -> Vec<Measure> {
+    let f = book();
+    let mut m = vec![
+        Measure::new("trained_random_layers", f.setup.random_layers.to_string()),
+        Measure::new("trained_seed", f.setup.seed.to_string()),
+    ];
+    for w in &f.weights {
+        let name = w.model.name();
+        let (t, r) = (&w.trained, &w.random);
+        let heads = |s: &Survey| s.heads.iter().flatten().count();
+        m.extend([
+            Measure::new(format!("trained_{name}_d"), t.d.to_string()),
+            Measure::new(format!("trained_{name}_r"), t.r.to_string()),
+            Measure::new(format!("trained_{name}_layers"), t.heads.len().to_string()),
+            Measure::new(format!("trained_{name}_heads"), heads(t).to_string()),
+            Measure::new(
+                format!("trained_{name}_heads_per_layer"),
+                t.heads[0].len().to_string(),
+            ),
+            Measure::new(format!("trained_{name}_random_heads"), heads(r).to_string()),
+            Measure::new(format!("trained_{name}_theory"), fixed(w.theory(), 4)),
+            Measure::new(
+                format!("trained_{name}_sym"),
+                pm(Summary::of(&t.values(share)), 3),
+            ),
+            Measure::new(
+                format!("trained_{name}_sym_random"),
+                pm(Summary::of(&r.values(share)), 4),
+            ),
+            Measure::new(
+                format!("trained_{name}_neg"),
+                pm(Summary::of(&t.values(negative)), 3),
+            ),
+            Measure::new(
+                format!("trained_{name}_neg_random"),
+                pm(Summary::of(&r.values(negative)), 3),
+            ),
+            Measure::new(
+                format!("trained_{name}_layer"),
+                pm(Summary::of(&t.layer_scores), 3),
+            ),
+            Measure::new(
+                format!("trained_{name}_layer_random"),
+                pm(Summary::of(&r.layer_scores), 4),
+            ),
+            Measure::new(
+                format!("trained_{name}_head_score"),
+                fixed(2.0 * mean(&t.values(share)) - 1.0, 3),
+            ),
+            Measure::new(
+                format!("trained_{name}_sym_max"),
+                fixed(t.values(share).into_iter().fold(0.0, f64::max), 3),
+            ),
+            Measure::new(
+                format!("trained_{name}_neg_min"),
+                fixed(t.values(negative).into_iter().fold(1.0, f64::min), 3),
+            ),
+            Measure::new(
+                format!("trained_{name}_inertia"),
+                if w.inertia_holds() {
+                    "every"
+                } else {
+                    "not every"
+                },
+            ),
+        ]);
+    }
+    let c = crate::pretrained::smollm2::SmolLm2::shared().config;
+    m.push(Measure::new(
+        "trained_smollm2_kv_heads",
+        c.n_head_kv.to_string(),
+    ));
+    m.push(Measure::new(
+        "trained_smollm2_group",
+        (c.n_head / c.n_head_kv).to_string(),
+    ));
+    m.extend(trained_text::measures(&f.text));
+    m
+}
+
+/// The section's claims, ids local to chapter 1; the predictions are the
+/// essay's (scores compare different coordinate systems) and Saponati et
+/// al.'s (bidirectional training symmetrises `W_QK`), written before the run.
+pub fn claims() -> Vec<Claim> {
+    let f = book();
+    let (enc, dec) = (f.weights(Model::Minilm), f.weights(Model::Smollm2));
+    let sym = |w: &Weights| mean(&w.trained.values(share));
+    let neg = |w: &Weights| mean(&w.trained.values(negative));
+    let t = &f.text;
+    let rho = |v| t.overall(v, Tokens::Inner, Statistic::RhoRows);
+    vec![
+        Claim::empirical(
+            "trained-qk-not-symmetric",
+            "Q and K are independent learned projections: a trained head's W_QK is not a symmetric similarity form",
+        )
+        .evidence(Evidence::Pretrained)
+        .core(Test::below("MiniLM mean symmetric share per head", sym(enc), 0.75, 3))
+        .core(Test::below("SmolLM2 mean symmetric share per head", sym(dec), 0.75, 3))
+        .scope(Test::above("MiniLM mean negative eigenvalue mass", neg(enc), 0.25, 3))
+        .scope(Test::above("SmolLM2 mean negative eigenvalue mass", neg(dec), 0.25, 3))
+        .setting(format!(
+            "every head of both models ({} and {}), weights as stored (no biases, no gains); bounds halfway between a random head (share ½ + 1/(2d), mass ½) and a tied one (share 1, mass 0)",
+            enc.trained.heads.iter().flatten().count(),
+            dec.trained.heads.iter().flatten().count()
+        )),
+        Claim::empirical(
+            "trained-score-not-similarity",
+            "a trained head's score is not the raw similarity of the hidden states it compares",
+        )
+        .evidence(Evidence::Pretrained)
+        .core(Test::below("MiniLM mean per-row Spearman ρ, raw vs score, trained heads", rho(Variant::Trained), 0.5, 2))
+        .scope(Test::below("trained minus tied per-row ρ", rho(Variant::Trained) - rho(Variant::Tied), 0.0, 2))
+        .setting(format!(
+            "all-MiniLM-L6-v2 on {} sentences ({} tokens), every layer's input hidden states, [CLS]/[SEP] left out; baselines on the same states: random untied heads and tied heads (trained W_Q on both sides)",
+            t.sentences, t.tokens
+        )),
+        Claim::empirical(
+            "encoder-more-symmetric",
+            "bidirectional training makes W_QK more symmetric than autoregressive training (Saponati et al. 2025)",
+        )
+        .evidence(Evidence::Pretrained)
+        .core(Test::above(
+            "MiniLM minus SmolLM2 mean layer score",
+            mean(&enc.trained.layer_scores) - mean(&dec.trained.layer_scores),
+            0.0,
+            3,
+        ))
+        .scope(Test::above("MiniLM minus SmolLM2 mean head share", sym(enc) - sym(dec), 0.0, 3))
+        .setting("Saponati et al.'s score 2·share − 1 of each layer's Σ_h W_QK^h, averaged over layers; one encoder and one decoder"),
+        Claim::theorem(
+            "inertia-forces-count",
+            "the count of negative eigenvalues of S is r for every head of width r < d/2, trained or not",
+        )
+        .evidence(Evidence::Pretrained)
+        .core(Test::holds("MiniLM: every trained and random head has r negative eigenvalues", enc.inertia_holds()))
+        .core(Test::holds("SmolLM2: every trained and random head has r negative eigenvalues", dec.inertia_holds()))
+        .setting("Sylvester's law of inertia on S = ½ [W_Q W_K] J [W_Q W_K]ᵀ; eigenvalues below −1e-9·max|λ| counted"),
+        Claim::theorem(
+            "random-share-theory",
+            "a random head's symmetric share is about ½ + 1/(2d)",
+        )
+        .evidence(Evidence::Random)
+        .core(Test::near("MiniLM-shaped random heads, mean share", mean(&enc.random.values(share)), enc.theory(), 0.002, 4))
+        .core(Test::near("SmolLM2-shaped random heads, mean share", mean(&dec.random.values(share)), dec.theory(), 0.002, 4))
+        .setting(format!("{} random layers per model, seeds {}…", f.setup.random_layers, f.setup.seed)),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::claim::{Kind, Verdict};
+
+    #[test]
+    fn the_theorems_check_and_every_claim_rests_on_the_models() {
+        let claims = claims();
+        assert_eq!(claims.len(), 5);
+        for c in &claims {
+            assert!(
+                c.id.starts_with(char::is_lowercase) && !c.id.contains('.'),
+                "{}",
+                c.id
+            );
+            if c.kind == Kind::Theorem {
+                assert_eq!(c.verdict(), Verdict::Checked, "{}", c.id);
+            }
+        }
+        let pretrained = claims.iter().filter(|c| c.evidence == Evidence::Pretrained);
+        assert_eq!(pretrained.count(), 4);
+    }
+
+    #[test]
+    fn measure_keys_are_unique_and_local() {
+        let keys: Vec<String> = measures().into_iter().map(|m| m.key).collect();
+        let mut sorted = keys.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), keys.len());
+        assert!(keys.iter().all(|k| k.starts_with("trained_")));
+    }
+}
