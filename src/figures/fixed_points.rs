@@ -7,7 +7,7 @@ use super::{DrawError, Figure};
 use crate::absorption::Mechanism;
 use crate::experiment::fixed_points::absorption::Absorption;
 use crate::experiment::fixed_points::collapse::{BOOK, FLOOR, Findings, Trajectory};
-use crate::experiment::fixed_points::trained::architectures;
+use crate::experiment::fixed_points::trained_absorption::architectures;
 use crate::experiment::fixed_points::{self as experiment, SEEDS};
 use crate::fixed_point::Variant;
 use crate::stats::Summary;
@@ -279,7 +279,7 @@ fn absorption() -> Result<String, DrawError> {
 }
 
 fn trained() -> Result<String, DrawError> {
-    let f = experiment::trained::book();
+    let f = experiment::trained_absorption::book();
     let (task, schedule) = (f.setup.task, f.setup.schedule);
     let (train_seeds, train_early) = (f.setup.seeds, f.setup.early);
     let chance = 1.0 / task.vocab as f64;

@@ -4,7 +4,7 @@
 
 use super::collapse::{self, BOOK};
 use super::energy::{self, EnergyRun};
-use super::trained::{self, TIED, UNTIED};
+use super::trained_absorption::{self as trained, TIED, UNTIED};
 use super::{absorption, equilibrium};
 use crate::absorption::Mechanism;
 use crate::claim::{Claim, Evidence, Test};

@@ -2,14 +2,14 @@
 //! three variants ([`collapse`]), data-level against hidden-state fixed
 //! points ([`equilibrium`]), the Hopfield energy with tied and untied forms
 //! ([`energy`]), and absorption of a directional task by construction
-//! ([`absorption`]) and by training ([`trained`]).
+//! ([`absorption`]) and by training ([`trained_absorption`]).
 
 pub mod absorption;
 mod claims;
 pub mod collapse;
 pub mod energy;
 pub mod equilibrium;
-pub mod trained;
+pub mod trained_absorption;
 
 pub use claims::claims;
 
@@ -25,6 +25,6 @@ pub fn measures() -> Vec<Measure> {
     m.extend(equilibrium::measures());
     m.extend(energy::measures());
     m.extend(absorption::measures());
-    m.extend(trained::measures());
+    m.extend(trained_absorption::measures());
     m
 }
