@@ -11,7 +11,10 @@
 //! Introduced in chapter 1.
 
 pub mod checksum;
+pub mod intervention;
 pub mod minilm;
+pub mod paraphrase;
+pub mod random_init;
 pub mod wordpiece;
 
 use std::path::PathBuf;
