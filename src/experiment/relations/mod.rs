@@ -18,6 +18,8 @@ use crate::relation::{
 };
 use crate::stats::{Summary, spearman};
 
+pub mod trained;
+
 /// Sizes of the stacked model: `n` tokens of width `d`, `layers` layers,
 /// query sharpness, and the split of a prompt into prefix and suffix.
 #[derive(Clone, Copy, Debug, PartialEq)]
