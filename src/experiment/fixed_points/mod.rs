@@ -2,6 +2,8 @@
 //! variants), data-level against hidden-state fixed points, the Hopfield
 //! energy with tied and untied forms, and absorption of a directional task.
 
+pub mod trained;
+
 use std::sync::OnceLock;
 
 use nalgebra::{DMatrix, DVector};
@@ -564,6 +566,7 @@ pub fn measures() -> Vec<Measure> {
         "trained_untied_solved",
         f.trained_solved([UNTIED]).to_string(),
     ));
+    m.extend(trained::measures());
     m
 }
 
@@ -583,5 +586,5 @@ const TRAINED_KEYS: [&str; 5] = [
 
 /// The chapter's claims, ids local to the chapter.
 pub fn claims() -> Vec<crate::claim::Claim> {
-    Vec::new()
+    trained::claims()
 }

@@ -360,10 +360,11 @@ pub fn measures() -> Vec<Measure> {
             pm(f.summary(|t| t.path_tv[l - 1]), 2),
         ));
     }
+    m.extend(trained::measures());
     m
 }
 
 /// The chapter's claims, ids local to the chapter.
 pub fn claims() -> Vec<crate::claim::Claim> {
-    Vec::new()
+    trained::claims()
 }
