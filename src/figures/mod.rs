@@ -13,9 +13,11 @@ mod coordinate_mismatch;
 mod coverage;
 mod delta_attention;
 mod fixed_points;
+mod fixed_points_trained;
 mod learning_cost;
 mod multi_head;
 mod relations;
+mod relations_trained;
 
 use std::fs;
 use std::io::Write;
@@ -51,7 +53,9 @@ pub fn registry() -> Vec<Figure> {
         coverage::FIGURES,
         multi_head::FIGURES,
         relations::FIGURES,
+        relations_trained::FIGURES,
         fixed_points::FIGURES,
+        fixed_points_trained::FIGURES,
         learning_cost::FIGURES,
         delta_attention::FIGURES,
     ]

@@ -34,8 +34,8 @@ pub struct Setup {
 pub const BOOK: Setup = Setup {
     stream_sentences: 20,
     iterate_sentences: 2,
-    steps: 10,
-    loops: 6,
+    steps: 8,
+    loops: 5,
     absorb_sentences: 2,
 };
 
