@@ -2,13 +2,19 @@
 //! twin: rollout against raw attention against a leave-one-out effect, the
 //! composition of measured one-layer relations along depth, and the prompt as
 //! boundary condition — one word in two contexts (`models/contexts.txt`).
+//! Introduced in chapter 4.
+
+mod context;
+mod verdict;
+
+pub use context::{Change, WordView, change, cosine_distance, partner, word_view};
+
+pub use verdict::{claims, measures};
 
 use std::sync::OnceLock;
 
 use nalgebra::DMatrix;
 
-use crate::claim::{Claim, Evidence, Test};
-use crate::measure::{Measure, pm};
 use crate::pretrained::intervention::{layer_parts, run_parts};
 use crate::pretrained::minilm::forward::{embed, layer_forward, run_from};
 use crate::pretrained::minilm::{HEADS, LAYERS, Minilm, Weights};
@@ -157,6 +163,14 @@ impl Clean {
 }
 
 /// `x` with row `j` replaced by the mean row (mean ablation of token `j`).
+/// Introduced in chapter 4.
+///
+/// ```
+/// use attention_geometry::experiment::relations::trained::mean_ablate;
+/// use nalgebra::dmatrix;
+/// let y = mean_ablate(&dmatrix![1.0, 2.0; 3.0, 6.0], 0);
+/// assert_eq!(y, dmatrix![2.0, 4.0; 3.0, 6.0]);
+/// ```
 pub fn mean_ablate(x: &DMatrix<f64>, j: usize) -> DMatrix<f64> {
     let mut y = x.clone();
     y.set_row(j, &x.row_mean());
@@ -164,6 +178,14 @@ pub fn mean_ablate(x: &DMatrix<f64>, j: usize) -> DMatrix<f64> {
 }
 
 /// `e` with each row divided by its sum: an arrow of FinStoch for `e ≥ 0`.
+///
+/// ```
+/// use attention_geometry::experiment::relations::trained::row_normalise;
+/// use attention_geometry::relation::is_stochastic;
+/// use nalgebra::dmatrix;
+/// let p = row_normalise(&dmatrix![1.0, 3.0; 2.0, 2.0]);
+/// assert!(is_stochastic(&p, 1e-12) && (p[(0, 1)] - 0.75).abs() < 1e-12);
+/// ```
 pub fn row_normalise(e: &DMatrix<f64>) -> DMatrix<f64> {
     let mut p = e.clone();
     for mut r in p.row_iter_mut() {
@@ -313,90 +335,6 @@ fn gap(m: &DMatrix<f64>) -> f64 {
     rows.max(-m.min())
 }
 
-/// The role of token `j` as the strongest partner of token `i`.
-pub fn partner(tokens: &[String], i: usize, j: usize) -> String {
-    let t = tokens[j].as_str();
-    match () {
-        _ if t == "[CLS]" || t == "[SEP]" => t.into(),
-        _ if j == i => "self".into(),
-        _ if j + 1 == i => "previous".into(),
-        _ if j == i + 1 => "next".into(),
-        _ if t.chars().all(|c| c.is_ascii_punctuation()) => "punctuation".into(),
-        _ => t.into(),
-    }
-}
-
-/// The pair's word as one sentence shows it: its state at every depth and its
-/// strongest partner in every head.
-#[derive(Clone, Debug, PartialEq)]
-pub struct WordView {
-    /// `h_l(word)`, `l = 0 … 6`.
-    pub states: Vec<Vec<f64>>,
-    /// `partners[l][h]`: the role of `argmax_j A^{l,h}[word, j]`.
-    pub partners: Vec<Vec<String>>,
-}
-
-/// Run `w` on one sentence and read off its word.
-pub fn word_view(w: &Weights, s: &Sentence) -> WordView {
-    let clean = Clean::run(w, &s.ids);
-    let states = clean
-        .states
-        .iter()
-        .map(|h| h.row(s.word).iter().cloned().collect())
-        .collect();
-    let partners = clean
-        .heads
-        .iter()
-        .map(|layer| {
-            layer
-                .iter()
-                .map(|a| {
-                    let r = a.row(s.word);
-                    let j = (0..r.len())
-                        .max_by(|&x, &y| r[x].total_cmp(&r[y]))
-                        .expect("n > 0");
-                    partner(&s.tokens, s.word, j)
-                })
-                .collect()
-        })
-        .collect();
-    WordView { states, partners }
-}
-
-/// `1 − cos(a, b)`.
-pub fn cosine_distance(a: &[f64], b: &[f64]) -> f64 {
-    let dot: f64 = a.iter().zip(b).map(|(x, y)| x * y).sum();
-    let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
-    1.0 - dot / (norm(a) * norm(b))
-}
-
-/// How two views of a word differ: per depth `1 − cos`, per layer the share of heads whose partner changed.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Change {
-    /// `l = 0 … 6`.
-    pub state: Vec<f64>,
-    /// Layers `0 … 5`.
-    pub partner: Vec<f64>,
-}
-
-/// Compare two word views.
-pub fn change(x: &WordView, y: &WordView) -> Change {
-    Change {
-        state: x
-            .states
-            .iter()
-            .zip(&y.states)
-            .map(|(a, b)| cosine_distance(a, b))
-            .collect(),
-        partner: x
-            .partners
-            .iter()
-            .zip(&y.partners)
-            .map(|(p, q)| p.iter().zip(q).filter(|(a, b)| a != b).count() as f64 / HEADS as f64)
-            .collect(),
-    }
-}
-
 /// One model's findings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ModelFindings {
@@ -473,164 +411,28 @@ pub fn book() -> &'static Findings {
     FINDINGS.get_or_init(|| Findings::run(BOOK))
 }
 
-/// Mean over sentences of layers 2 … 6's path TV (layer 1 runs on the prompt itself).
-fn path_tv(a: &Attribution) -> f64 {
-    mean(&a.path_tv[1..])
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// Mean over layers and heads of a change's partner shares.
-fn partner_share(c: &Change) -> f64 {
-    mean(&c.partner)
-}
-
-/// The numbers the trained-model section of chapter 4 quotes (keys `tr_…`).
-pub fn measures() -> Vec<Measure> {
-    let f = book();
-    // the effect sentences are the first pairs' A sentences; rows: their words
-    let rows: usize = sentences()[..BOOK.effect_sentences]
-        .iter()
-        .map(|p| p.0.ids.len() - 2)
-        .sum();
-    let mut m = vec![
-        Measure::new("tr_pairs", BOOK.pairs.to_string()),
-        Measure::new("tr_effect_sentences", BOOK.effect_sentences.to_string()),
-        Measure::new("tr_effect_rows", rows.to_string()),
-        Measure::new("tr_heads", (LAYERS * HEADS).to_string()),
-    ];
-    for model in Model::BOTH {
-        let (r, name) = (f.model(model), model.name());
-        let ctx = |g: &dyn Fn(&Change) -> f64| ModelFindings::over_pairs(&r.context, g);
-        let unr = |g: &dyn Fn(&Change) -> f64| ModelFindings::over_pairs(&r.unrelated, g);
-        for l in 0..LAYERS {
-            let k = l + 1;
-            let s = |g: fn(&Attribution) -> &Vec<f64>| pm(r.over_sentences(|a| g(a)[l]), 2);
-            m.push(Measure::new(
-                format!("tr_rho_raw_{name}_l{k}"),
-                s(|a| &a.rho_raw),
-            ));
-            m.push(Measure::new(
-                format!("tr_rho_rollout_{name}_l{k}"),
-                s(|a| &a.rho_rollout),
-            ));
-            m.push(Measure::new(
-                format!("tr_rho_raw_words_{name}_l{k}"),
-                s(|a| &a.rho_raw_words),
-            ));
-            m.push(Measure::new(
-                format!("tr_rho_rollout_words_{name}_l{k}"),
-                s(|a| &a.rho_rollout_words),
-            ));
-            m.push(Measure::new(
-                format!("tr_tv_composite_{name}_l{k}"),
-                s(|a| &a.tv_composite),
-            ));
-            m.push(Measure::new(
-                format!("tr_tv_rollout_{name}_l{k}"),
-                s(|a| &a.tv_rollout),
-            ));
-            m.push(Measure::new(
-                format!("tr_tv_uniform_{name}_l{k}"),
-                s(|a| &a.tv_uniform),
-            ));
-            m.push(Measure::new(
-                format!("tr_partner_context_{name}_l{k}"),
-                pm(ctx(&|c| c.partner[l]), 2),
-            ));
-            m.push(Measure::new(
-                format!("tr_partner_unrelated_{name}_l{k}"),
-                pm(unr(&|c| c.partner[l]), 2),
-            ));
-        }
-        for l in 0..=LAYERS {
-            m.push(Measure::new(
-                format!("tr_state_context_{name}_l{l}"),
-                pm(ctx(&|c| c.state[l]), 2),
-            ));
-            m.push(Measure::new(
-                format!("tr_state_unrelated_{name}_l{l}"),
-                pm(unr(&|c| c.state[l]), 2),
-            ));
-        }
-        m.push(Measure::new(
-            format!("tr_partner_context_{name}"),
-            pm(ctx(&partner_share), 2),
-        ));
-        m.push(Measure::new(
-            format!("tr_partner_unrelated_{name}"),
-            pm(unr(&partner_share), 2),
-        ));
-        m.push(Measure::new(
-            format!("tr_path_tv_{name}"),
-            pm(r.over_sentences(path_tv), 2),
-        ));
-        let gap = r
-            .attribution
-            .iter()
-            .map(|a| a.stochastic_gap)
-            .fold(0.0, f64::max);
-        m.push(Measure::new(format!("tr_gap_{name}"), format!("{gap:.1e}")));
+    #[test]
+    fn contexts_parse_and_each_word_is_one_token() {
+        let s = sentences();
+        assert_eq!(s.len(), BOOK.pairs);
+        assert!(s.iter().all(|(a, b)| a.tokens[a.word] == b.tokens[b.word]));
     }
-    m
-}
 
-/// The claims of chapter 4's trained-model section (evidence: pretrained).
-pub fn claims() -> Vec<Claim> {
-    let f = book();
-    let (t, r) = (&f.trained, &f.random);
-    let last = LAYERS - 1;
-    let at = |x: &ModelFindings, g: fn(&Attribution) -> &Vec<f64>, l: usize| {
-        x.over_sentences(|a| g(a)[l]).mean
-    };
-    let ctx =
-        |x: &ModelFindings, l: usize| ModelFindings::over_pairs(&x.context, |c| c.state[l]).mean;
-    let unr =
-        |x: &ModelFindings, l: usize| ModelFindings::over_pairs(&x.unrelated, |c| c.state[l]).mean;
-    let setting = format!(
-        "all-MiniLM-L6-v2 against the same architecture at BERT initialisation (random_init); effects: mean ablation of each input token, {} sentences; contexts: {} words in two sentences each (models/contexts.txt), unrelated baseline: the next pair's word in its own sentence",
-        BOOK.effect_sentences, BOOK.pairs
-    );
-    vec![
-        Claim::empirical(
-            "trained-rollout",
-            "the relation that matters is the composite of the layers' relations (rollout), not one layer's attention",
-        )
-        .evidence(Evidence::Pretrained)
-        .core(Test::above("trained, layer 6: ρ(rollout, effect) − ρ(raw, effect)", at(t, |a| &a.rho_rollout, last) - at(t, |a| &a.rho_raw, last), 0.0, 2))
-        .scope(Test::above("random baseline, layer 6: ρ(rollout) − ρ(raw)", at(r, |a| &a.rho_rollout, last) - at(r, |a| &a.rho_raw, last), 0.0, 2))
-        .setting(setting.clone()),
-        Claim::empirical(
-            "trained-composition",
-            "relations compose along layers: the measured arrow from the input to layer m is the composite of the measured one-layer arrows",
-        )
-        .evidence(Evidence::Pretrained)
-        .core(Test::below("trained, layer 6: TV(measured, composite) − TV(measured, uniform)", at(t, |a| &a.tv_composite, last) - at(t, |a| &a.tv_uniform, last), 0.0, 2))
-        .scope(Test::below("trained, layer 2: TV(measured, composite) − TV(measured, uniform)", at(t, |a| &a.tv_composite, 1) - at(t, |a| &a.tv_uniform, 1), 0.0, 2))
-        .scope(Test::below("random baseline, layer 6: the same difference", at(r, |a| &a.tv_composite, last) - at(r, |a| &a.tv_uniform, last), 0.0, 2))
-        .setting(setting.clone()),
-        Claim::empirical(
-            "trained-boundary",
-            "the relation is built under the boundary condition the prompt sets: the same word's state changes with its context, more with depth",
-        )
-        .evidence(Evidence::Pretrained)
-        .core(Test::above("trained: growth of 1 − cos(word in A, word in B) from h₀ to h₆", ctx(t, LAYERS) - ctx(t, 0), 0.1, 2))
-        .core(Test::below("trained, h₆: context change / unrelated change", ctx(t, LAYERS) / unr(t, LAYERS), 1.0, 2))
-        .scope(Test::below("random baseline: the same growth", ctx(r, LAYERS) - ctx(r, 0), 0.05, 2))
-        .setting(setting.clone()),
-        Claim::empirical(
-            "trained-partners",
-            "attention constructs the token relations from the prompt: a word's strongest partners change when its context changes",
-        )
-        .evidence(Evidence::Pretrained)
-        .core(Test::above("trained: share of the 72 heads whose strongest partner changes with the context", ModelFindings::over_pairs(&t.context, partner_share).mean, 0.5, 2))
-        .scope(Test::above("random baseline: the same share", ModelFindings::over_pairs(&r.context, partner_share).mean, 0.5, 2))
-        .setting(setting.clone()),
-        Claim::empirical(
-            "trained-path",
-            "a layer's arrow is a function of the states it reads: evaluated on the prompt instead of its own input, it changes",
-        )
-        .evidence(Evidence::Pretrained)
-        .core(Test::above("trained: mean TV(A_l on h_{l−1}, A_l on h₀), layers 2–6", t.over_sentences(path_tv).mean, 0.1, 2))
-        .scope(Test::below("random baseline: the same", r.over_sentences(path_tv).mean, 0.1, 2))
-        .setting(setting),
-    ]
+    #[test]
+    fn stacked_ablation_matches_one_run() {
+        let w = Model::Trained.weights();
+        let ids = &sentences()[0].0.ids;
+        let clean = Clean::run(w, ids);
+        let e = input_effects(w, &clean);
+        let j = 2;
+        let alone = run_from(w, 0, mean_ablate(&clean.states[0], j), &[]).output;
+        let col: Vec<f64> = (0..ids.len())
+            .map(|i| (clean.states[LAYERS].row(i) - alone.row(i)).norm())
+            .collect();
+        assert!((0..ids.len()).all(|i| (e[LAYERS - 1][(i, j)] - col[i]).abs() < 1e-9));
+    }
 }
