@@ -16,9 +16,11 @@ mod coverage;
 mod delta_attention;
 mod delta_attention_recall;
 mod fixed_points;
+mod fixed_points_trained;
 mod learning_cost;
 mod multi_head;
 mod relations;
+mod relations_trained;
 
 use std::fs;
 use std::io::Write;
@@ -55,7 +57,9 @@ pub fn registry() -> Vec<Figure> {
         coverage::FIGURES,
         multi_head::FIGURES,
         relations::FIGURES,
+        relations_trained::FIGURES,
         fixed_points::FIGURES,
+        fixed_points_trained::FIGURES,
         learning_cost::FIGURES,
         delta_attention::FIGURES,
         delta_attention_recall::FIGURES,

@@ -14,7 +14,10 @@ pub mod attention_map;
 pub mod checksum;
 pub mod geometry;
 pub mod heads;
+pub mod intervention;
 pub mod minilm;
+pub mod paraphrase;
+pub mod random_init;
 pub mod smollm2;
 pub mod wordpiece;
 

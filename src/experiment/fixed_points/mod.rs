@@ -9,6 +9,7 @@ mod claims;
 pub mod collapse;
 pub mod energy;
 pub mod equilibrium;
+pub mod trained;
 pub mod trained_absorption;
 
 pub use claims::claims;
@@ -26,5 +27,6 @@ pub fn measures() -> Vec<Measure> {
     m.extend(energy::measures());
     m.extend(absorption::measures());
     m.extend(trained_absorption::measures());
+    m.extend(trained::measures());
     m
 }

@@ -22,6 +22,8 @@ use crate::relation::{
 };
 use crate::stats::{Summary, spearman};
 
+pub mod trained;
+
 /// Sizes of the stacked model: `n` tokens of width `d`, `layers` layers,
 /// query sharpness, and the split of a prompt into prefix and suffix.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -371,5 +373,6 @@ pub fn measures() -> Vec<Measure> {
             pm(f.summary(|t| t.path_tv[l - 1]), 2),
         ));
     }
+    m.extend(trained::measures());
     m
 }

@@ -1,0 +1,107 @@
+//! The prompt as boundary condition: one word in two sentences, its state at
+//! every depth and its strongest partner in every head.
+
+use super::{Clean, Sentence};
+use crate::pretrained::minilm::{HEADS, Weights};
+
+/// The role of token `j` as the strongest partner of token `i`.
+pub fn partner(tokens: &[String], i: usize, j: usize) -> String {
+    let t = tokens[j].as_str();
+    match () {
+        _ if t == "[CLS]" || t == "[SEP]" => t.into(),
+        _ if j == i => "self".into(),
+        _ if j + 1 == i => "previous".into(),
+        _ if j == i + 1 => "next".into(),
+        _ if t.chars().all(|c| c.is_ascii_punctuation()) => "punctuation".into(),
+        _ => t.into(),
+    }
+}
+
+/// The pair's word as one sentence shows it: its state at every depth and its
+/// strongest partner in every head.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WordView {
+    /// `h_l(word)`, `l = 0 … 6`.
+    pub states: Vec<Vec<f64>>,
+    /// `partners[l][h]`: the role of `argmax_j A^{l,h}[word, j]`.
+    pub partners: Vec<Vec<String>>,
+}
+
+/// Run `w` on one sentence and read off its word.
+pub fn word_view(w: &Weights, s: &Sentence) -> WordView {
+    let clean = Clean::run(w, &s.ids);
+    let states = clean
+        .states
+        .iter()
+        .map(|h| h.row(s.word).iter().cloned().collect())
+        .collect();
+    let partners = clean
+        .heads
+        .iter()
+        .map(|layer| {
+            layer
+                .iter()
+                .map(|a| {
+                    let r = a.row(s.word);
+                    let j = (0..r.len())
+                        .max_by(|&x, &y| r[x].total_cmp(&r[y]))
+                        .expect("n > 0");
+                    partner(&s.tokens, s.word, j)
+                })
+                .collect()
+        })
+        .collect();
+    WordView { states, partners }
+}
+
+/// `1 − cos(a, b)`.
+pub fn cosine_distance(a: &[f64], b: &[f64]) -> f64 {
+    let dot: f64 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    1.0 - dot / (norm(a) * norm(b))
+}
+
+/// How two views of a word differ: per depth `1 − cos`, per layer the share of heads whose partner changed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Change {
+    /// `l = 0 … 6`.
+    pub state: Vec<f64>,
+    /// Layers `0 … 5`.
+    pub partner: Vec<f64>,
+}
+
+/// Compare two word views.
+pub fn change(x: &WordView, y: &WordView) -> Change {
+    Change {
+        state: x
+            .states
+            .iter()
+            .zip(&y.states)
+            .map(|(a, b)| cosine_distance(a, b))
+            .collect(),
+        partner: x
+            .partners
+            .iter()
+            .zip(&y.partners)
+            .map(|(p, q)| p.iter().zip(q).filter(|(a, b)| a != b).count() as f64 / HEADS as f64)
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partner_roles() {
+        let t: Vec<String> = ["[CLS]", "a", "bank", ".", "[SEP]"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(partner(&t, 2, 2), "self");
+        assert_eq!(partner(&t, 2, 1), "previous");
+        assert_eq!(partner(&t, 2, 3), "next");
+        assert_eq!(partner(&t, 1, 3), "punctuation");
+        assert_eq!(partner(&t, 2, 4), "[SEP]");
+    }
+}

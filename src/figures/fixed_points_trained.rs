@@ -1,0 +1,134 @@
+//! Figures of chapter 5's section on the trained encoder.
+
+use super::relations_trained::{Series, lines};
+use plotters::prelude::SeriesLabelPosition;
+
+use super::style::{color, svg};
+use super::{DrawError, Figure};
+use crate::experiment::fixed_points::trained::{Iteration, ModelFindings, book};
+use crate::experiment::relations::trained::Model;
+use crate::pretrained::minilm::LAYERS;
+use crate::stats::Summary;
+
+pub const FIGURES: &[Figure] = &[
+    Figure {
+        name: "ch05-trained-stream",
+        chapter: 5,
+        about: "the residual stream across depth: relative update and cosine of consecutive layers, trained against random weights",
+        draw: stream,
+    },
+    Figure {
+        name: "ch05-trained-iterate",
+        chapter: 5,
+        about: "one layer iterated on a real hidden state, with and without its residual paths: step size and distance from rank one",
+        draw: iterate,
+    },
+];
+
+fn stream() -> Result<String, DrawError> {
+    let f = book();
+    let mut update = vec![];
+    let mut cosine = vec![];
+    for (k, model) in Model::BOTH.into_iter().enumerate() {
+        let r = f.model(model);
+        let pts =
+            |g: &dyn Fn(usize) -> Summary| (0..LAYERS).map(|l| ((l + 1) as f64, g(l))).collect();
+        update.push(Series {
+            label: model.name().to_string(),
+            color: color(k),
+            dashed: k == 1,
+            points: pts(&|l| r.update(l)),
+        });
+        cosine.push(Series {
+            label: model.name().to_string(),
+            color: color(k),
+            dashed: k == 1,
+            points: pts(&|l| r.cosine(l)),
+        });
+    }
+    svg(1000, 400, |root| {
+        let p = root.split_evenly((1, 2));
+        lines(
+            &p[0],
+            "relative update",
+            ("layer l + 1", "‖h_{l+1} − h_l‖ / ‖h_l‖"),
+            0.5..6.5,
+            0.0..1.4,
+            &update,
+            SeriesLabelPosition::UpperLeft,
+        )?;
+        lines(
+            &p[1],
+            "consecutive layers",
+            ("layer l + 1", "cos(h_l, h_{l+1})"),
+            0.5..6.5,
+            0.0..1.1,
+            &cosine,
+            SeriesLabelPosition::LowerLeft,
+        )
+    })
+}
+
+/// `(k, summary over layers and sentences of g(run)[k])`.
+fn per_step(
+    runs: &[&Iteration],
+    g: fn(&Iteration) -> &Vec<f64>,
+    offset: f64,
+) -> Vec<(f64, Summary)> {
+    let len = g(runs[0]).len();
+    (0..len)
+        .map(|k| {
+            (
+                k as f64 + offset,
+                Summary::of(&runs.iter().map(|r| g(r)[k]).collect::<Vec<_>>()),
+            )
+        })
+        .collect()
+}
+
+fn iterate() -> Result<String, DrawError> {
+    let f = book();
+    let mut res = vec![];
+    let mut col = vec![];
+    for (k, model) in Model::BOTH.into_iter().enumerate() {
+        let r: &ModelFindings = f.model(model);
+        for (p, paths) in ["with residual paths", "without"].iter().enumerate() {
+            let runs = r.layer_runs(p);
+            let label = format!("{}, {paths}", model.name());
+            res.push(Series {
+                label: label.clone(),
+                color: color(2 * p + k),
+                dashed: k == 1,
+                points: per_step(&runs, |i| &i.residual, 1.0),
+            });
+            col.push(Series {
+                label,
+                color: color(2 * p + k),
+                dashed: k == 1,
+                points: per_step(&runs, |i| &i.collapse, 0.0),
+            });
+        }
+    }
+    let steps = f.trained.layer[0][0][0].residual.len() as f64;
+    svg(1000, 400, |root| {
+        let p = root.split_evenly((1, 2));
+        lines(
+            &p[0],
+            "step size",
+            ("application k", "‖f(Z) − Z‖ / ‖Z‖"),
+            0.5..steps + 0.5,
+            0.0..3.2,
+            &res,
+            SeriesLabelPosition::UpperRight,
+        )?;
+        lines(
+            &p[1],
+            "rank collapse",
+            ("application k", "distance from rank one"),
+            -0.5..steps + 0.5,
+            0.0..1.6,
+            &col,
+            SeriesLabelPosition::UpperRight,
+        )
+    })
+}
