@@ -11,6 +11,7 @@
 //! Introduced in chapter 1.
 
 pub mod checksum;
+pub mod corpus;
 pub mod intervention;
 pub mod minilm;
 pub mod paraphrase;

@@ -2,6 +2,8 @@
 //! against what one forward pass of a head exposes (physical coverage), and
 //! what an attention pattern does and does not tell.
 
+pub mod trained;
+
 use std::sync::OnceLock;
 
 use nalgebra::{DMatrix, DVector};
@@ -458,6 +460,7 @@ pub fn measures() -> Vec<Measure> {
             largest(k, |t| t.equivalent_output),
         ));
     }
+    m.extend(trained::measures());
     m
 }
 

@@ -3,6 +3,7 @@
 //! express, head ablation, and two layers composed into an induction head.
 
 pub mod specialisation;
+pub mod trained;
 
 use std::sync::OnceLock;
 
@@ -560,6 +561,7 @@ pub fn measures() -> Vec<Measure> {
         }
     }
     m.extend(specialisation::measures());
+    m.extend(trained::measures());
     m
 }
 
