@@ -11,10 +11,12 @@ pub mod style;
 
 mod coordinate_mismatch;
 mod coverage;
+mod coverage_trained;
 mod delta_attention;
 mod fixed_points;
 mod learning_cost;
 mod multi_head;
+mod multi_head_trained;
 mod relations;
 
 use std::fs;
@@ -49,7 +51,9 @@ pub fn registry() -> Vec<Figure> {
     [
         coordinate_mismatch::FIGURES,
         coverage::FIGURES,
+        coverage_trained::FIGURES,
         multi_head::FIGURES,
+        multi_head_trained::FIGURES,
         relations::FIGURES,
         fixed_points::FIGURES,
         learning_cost::FIGURES,

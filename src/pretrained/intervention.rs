@@ -26,7 +26,7 @@
 
 use nalgebra::DMatrix;
 
-use super::minilm::weights::LayerNorm;
+use super::minilm::weights::{LayerNorm, Linear};
 use super::minilm::{D_K, HEADS, Layer, Weights, gelu};
 use crate::attention::{scores, softmax_rows};
 
@@ -104,6 +104,19 @@ pub fn value_out(layer: &Layer, v: &DMatrix<f64>, h: usize) -> DMatrix<f64> {
         .transpose()
 }
 
+/// `x Wᵀ + 1 bᵀ` computed as `(W xᵀ)ᵀ`, so that the large `W` is never copied (the
+/// same map as [`Linear::forward`], up to rounding).
+///
+/// # Shapes
+/// `x: (m, in)` → `(m, out)`.
+fn apply(lin: &Linear, x: &DMatrix<f64>) -> DMatrix<f64> {
+    let mut y = (&lin.weight * x.transpose()).transpose();
+    for mut row in y.row_iter_mut() {
+        row += lin.bias.transpose();
+    }
+    y
+}
+
 /// Run one layer on a stack of `ablate.len()` variants of an `n`-token sentence,
 /// variant `k` with the heads in `ablate[k]` zeroed before W_O.
 ///
@@ -121,9 +134,9 @@ pub fn layer_parts(layer: &Layer, x: &DMatrix<f64>, n: usize, ablate: &[Vec<usiz
         x.nrows()
     );
     let (q, k, v) = (
-        layer.query.forward(x),
-        layer.key.forward(x),
-        layer.value.forward(x),
+        apply(&layer.query, x),
+        apply(&layer.key, x),
+        apply(&layer.value, x),
     );
     let mut context = DMatrix::zeros(b * n, HEADS * D_K);
     let (mut weights, mut values) = (Vec::with_capacity(b), Vec::with_capacity(b));
@@ -146,12 +159,12 @@ pub fn layer_parts(layer: &Layer, x: &DMatrix<f64>, n: usize, ablate: &[Vec<usiz
         values.push(vs);
     }
     let ao = &layer.attention_output;
-    let attn = ao.dense.forward(&context);
+    let attn = apply(&ao.dense, &context);
     let (mid, sigma1) = normalise(&ao.layer_norm, &(&attn + x));
-    let ffn = layer
-        .output
-        .dense
-        .forward(&layer.intermediate.forward(&mid).map(gelu));
+    let ffn = apply(
+        &layer.output.dense,
+        &apply(&layer.intermediate, &mid).map(gelu),
+    );
     let (output, sigma2) = normalise(&layer.output.layer_norm, &(&ffn + &mid));
     Parts {
         input: x.clone(),

@@ -222,6 +222,8 @@ pub fn measures() -> Vec<Measure> {
     let f = book();
     let mut m = vec![
         Measure::new("lm_local", f.setup.local.to_string()),
+        Measure::new("lm_heads", (LAYERS * HEADS).to_string()),
+        Measure::new("lm_layers", LAYERS.to_string()),
         Measure::new("lm_sentences", runs(Model::Trained).len().to_string()),
     ];
     for (k, e) in EPSILONS.iter().enumerate() {

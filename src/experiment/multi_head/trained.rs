@@ -10,7 +10,11 @@
 //! share      c_k = −⟨g(Δ_k), g(Δ_dir)⟩ / ‖g(Δ_dir)‖²     sublayer k's part of r (first order)
 //! ```
 
+pub mod patterns;
+
 use std::sync::OnceLock;
+
+use patterns::{Patterns, patterns};
 
 use nalgebra::{DMatrix, DVector};
 
@@ -41,8 +45,8 @@ pub struct Setup {
 /// The size the book reports.
 pub const BOOK: Setup = Setup {
     sweep: [4, 2],
-    prune_pairs: 10,
-    prune_step: 12,
+    prune_pairs: 30,
+    prune_step: 24,
     drop: 0.1,
     named: 0.5,
 };
@@ -66,21 +70,6 @@ pub struct Ablation {
     pub residual: f64,
 }
 
-/// Mean weight each head puts on the named patterns, over sentences and queries.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Patterns {
-    /// `[layer·12 + head]`: mean `α_{i,i−1}` over queries `i ≥ 1` (the `[CLS]` row excluded).
-    pub previous: Vec<f64>,
-    /// Mean `α_{i,i+1}`.
-    pub next: Vec<f64>,
-    /// Mean `α_{i,n−1}`, the weight on `[SEP]`.
-    pub sep: Vec<f64>,
-    /// Mean Jensen–Shannon divergence (bits) between the patterns of two heads of the same layer.
-    pub within: f64,
-    /// … of two heads of different layers.
-    pub across: f64,
-}
-
 /// What one model measures.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Side {
@@ -99,8 +88,8 @@ pub struct Findings {
     pub setup: Setup,
     pub trained: Side,
     pub random: Side,
-    /// `(heads removed, top-1 on the pruning pairs)`, trained model, least important first.
-    pub pruning: Vec<(usize, f64)>,
+    /// `(heads removed, retrieval on the pruning pairs)`, trained model, least important first.
+    pub pruning: Vec<(usize, Retrieval)>,
 }
 
 /// `P⊥ mean_i Δ_i` with `ê` the clean embedding.
@@ -153,61 +142,6 @@ pub fn sweep(model: Model, run: &Run) -> Vec<Ablation> {
     out
 }
 
-/// Jensen–Shannon divergence in bits between two distributions.
-fn js(p: &[f64], q: &[f64]) -> f64 {
-    let kl = |a: &[f64], m: &[f64]| -> f64 {
-        a.iter()
-            .zip(m)
-            .filter(|(x, _)| **x > 0.0)
-            .map(|(x, y)| x * (x / y).log2())
-            .sum()
-    };
-    let m: Vec<f64> = p.iter().zip(q).map(|(a, b)| 0.5 * (a + b)).collect();
-    0.5 * kl(p, &m) + 0.5 * kl(q, &m)
-}
-
-/// The named-pattern scores and head-to-head divergences over `runs`.
-pub fn patterns(runs: &[Run]) -> Patterns {
-    let heads = LAYERS * HEADS;
-    let (mut prev, mut next, mut sep) = (vec![0.0; heads], vec![0.0; heads], vec![0.0; heads]);
-    let (mut within, mut across, mut nw, mut na) = (0.0, 0.0, 0.0, 0.0);
-    for run in runs {
-        let n = run.n();
-        let rows: Vec<&DMatrix<f64>> = (0..heads)
-            .map(|k| &run.clean[k / HEADS].weights[0][k % HEADS])
-            .collect();
-        for (k, a) in rows.iter().enumerate() {
-            let q = (n - 1) as f64 * runs.len() as f64;
-            prev[k] += (1..n).map(|i| a[(i, i - 1)]).sum::<f64>() / q;
-            next[k] += (0..n - 1).map(|i| a[(i, i + 1)]).sum::<f64>() / q;
-            sep[k] += (1..n).map(|i| a[(i, n - 1)]).sum::<f64>() / q;
-        }
-        for a in 0..heads {
-            for b in a + 1..heads {
-                let d: f64 = (0..n)
-                    .map(|i| {
-                        let r = |m: &DMatrix<f64>| m.row(i).iter().cloned().collect::<Vec<_>>();
-                        js(&r(rows[a]), &r(rows[b]))
-                    })
-                    .sum::<f64>()
-                    / n as f64;
-                if a / HEADS == b / HEADS {
-                    (within, nw) = (within + d, nw + 1.0);
-                } else {
-                    (across, na) = (across + d, na + 1.0);
-                }
-            }
-        }
-    }
-    Patterns {
-        previous: prev,
-        next,
-        sep,
-        within: within / nw,
-        across: across / na,
-    }
-}
-
 fn side(model: Model, setup: Setup) -> Side {
     let runs = runs(model);
     let embeddings: Vec<DVector<f64>> = runs.iter().map(Run::embedding).collect();
@@ -230,16 +164,24 @@ pub fn importance(side: &Side) -> Vec<f64> {
         .collect()
 }
 
-/// Top-1 on the first `pairs` pairs with the heads `removed` ablated, trained model.
-fn pruned_top1(removed: &[(usize, usize)], pairs: usize) -> f64 {
+/// Retrieval on the first `pairs` pairs with each set of `removed` heads ablated
+/// (one stacked run per sentence), trained model.
+fn pruned(removed: &[Vec<(usize, usize)>], pairs: usize) -> Vec<Retrieval> {
     let w = &Model::Trained.minilm().weights;
     let runs = &runs(Model::Trained)[..2 * pairs];
     let e = par_map(runs.len() as u64, |s| {
         let r = &runs[s as usize];
-        let p = run_parts(w, 0, r.clean[0].input.clone(), r.n(), &[removed.to_vec()]);
-        pooled(&p[LAYERS - 1].output)
+        let (x, n) = (&r.clean[0].input, r.n());
+        let stack = DMatrix::from_fn(removed.len() * n, x.ncols(), |i, c| x[(i % n, c)]);
+        let p = run_parts(w, 0, stack, n, removed);
+        let out = &p[LAYERS - 1].output;
+        (0..removed.len())
+            .map(|k| pooled(&out.rows(k * n, n).into_owned()))
+            .collect::<Vec<_>>()
     });
-    retrieve(&e).top1
+    (0..removed.len())
+        .map(|k| retrieve(&e.iter().map(|v| v[k].clone()).collect::<Vec<_>>()))
+        .collect()
 }
 
 impl Findings {
@@ -256,10 +198,12 @@ impl Findings {
                 .map(Run::embedding)
                 .collect::<Vec<_>>(),
         );
-        let mut pruning = vec![(0, clean.top1)];
-        for k in (setup.prune_step..=heads.len()).step_by(setup.prune_step) {
-            pruning.push((k, pruned_top1(&heads[..k], setup.prune_pairs)));
-        }
+        let steps: Vec<usize> = (setup.prune_step..=heads.len())
+            .step_by(setup.prune_step)
+            .collect();
+        let sets: Vec<Vec<(usize, usize)>> = steps.iter().map(|&k| heads[..k].to_vec()).collect();
+        let mut pruning = vec![(0, clean)];
+        pruning.extend(steps.into_iter().zip(pruned(&sets, setup.prune_pairs)));
         Findings {
             setup,
             trained,
@@ -286,10 +230,10 @@ impl Findings {
 
     /// Most heads removed with top-1 still within `drop` of the clean model's.
     pub fn prunable(&self) -> usize {
-        let clean = self.pruning[0].1;
+        let clean = self.pruning[0].1.top1;
         self.pruning
             .iter()
-            .take_while(|(_, t)| *t >= clean - self.setup.drop)
+            .take_while(|(_, r)| r.top1 >= clean - self.setup.drop)
             .last()
             .map_or(0, |(k, _)| *k)
     }
@@ -331,6 +275,10 @@ pub fn repair_stats(f: &Findings, model: Model) -> (f64, f64) {
     )
 }
 
+fn largest(xs: &[f64]) -> f64 {
+    xs.iter().cloned().fold(f64::NEG_INFINITY, f64::max)
+}
+
 /// The numbers the section quotes.
 pub fn measures() -> Vec<Measure> {
     let f = book();
@@ -341,8 +289,53 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("lm_prune_step", f.setup.prune_step.to_string()),
         Measure::new("lm_prune_drop", fixed(f.setup.drop, 2)),
         Measure::new("lm_named_threshold", fixed(f.setup.named, 2)),
+        Measure::new("lm_heads", (LAYERS * HEADS).to_string()),
+        Measure::new(
+            "lm_pairs",
+            (f.trained.partner_distance.len() / 2).to_string(),
+        ),
+        Measure::new(
+            "lm_chance",
+            fixed(1.0 / (f.trained.partner_distance.len() - 1) as f64, 3),
+        ),
         Measure::new("lm_prunable", f.prunable().to_string()),
+        Measure::new(
+            "lm_pruned_all_top1",
+            fixed(f.pruning[f.pruning.len() - 1].1.top1, 2),
+        ),
+        Measure::new(
+            "lm_pruned_all_margin",
+            fixed(f.pruning[f.pruning.len() - 1].1.margin, 3),
+        ),
     ];
+    let early: Vec<&Ablation> = f
+        .all(Model::Trained)
+        .into_iter()
+        .filter(|a| a.layer + 1 < LAYERS)
+        .collect();
+    for (name, stage) in [("attn", 0), ("ffn", 1)] {
+        let share = early
+            .iter()
+            .map(|a| (0..LAYERS).map(|l| a.shares[2 * l + stage]).sum::<f64>())
+            .sum::<f64>()
+            / early.len() as f64;
+        m.push(Measure::new(
+            format!("lm_trained_share_{name}"),
+            fixed(share, 2),
+        ));
+    }
+    for l in 0..LAYERS {
+        let r: Vec<f64> = f
+            .all(Model::Trained)
+            .iter()
+            .filter(|a| a.layer == l)
+            .map(|a| a.repair)
+            .collect();
+        m.push(Measure::new(
+            format!("lm_trained_repair_layer{l}"),
+            pm(Summary::of(&r), 2),
+        ));
+    }
     for model in Model::BOTH {
         let side = if model == Model::Trained {
             &f.trained
@@ -380,6 +373,18 @@ pub fn measures() -> Vec<Measure> {
             Measure::new(format!("lm_{name}_named_previous"), named[0].to_string()),
             Measure::new(format!("lm_{name}_named_next"), named[1].to_string()),
             Measure::new(format!("lm_{name}_named_sep"), named[2].to_string()),
+            Measure::new(
+                format!("lm_{name}_max_previous"),
+                fixed(largest(&side.patterns.previous), 2),
+            ),
+            Measure::new(
+                format!("lm_{name}_max_next"),
+                fixed(largest(&side.patterns.next), 2),
+            ),
+            Measure::new(
+                format!("lm_{name}_max_sep"),
+                fixed(largest(&side.patterns.sep), 2),
+            ),
             Measure::new(
                 format!("lm_{name}_js_within"),
                 fixed(side.patterns.within, 3),
@@ -426,6 +431,7 @@ pub fn claims() -> Vec<Claim> {
         .evidence(Evidence::Pretrained)
         .core(Test::below("largest single-head change 1 − cos over heads and sentences ÷ median paraphrase distance", change_max / partner, 1.0, 2))
         .core(Test::above("heads pruned (least important first) before top-1 drops by the stated amount", f.prunable() as f64, 12.0, 0))
+        .scope(Test::above("margin with every head removed ÷ clean margin", f.pruning[f.pruning.len() - 1].1.margin / f.pruning[0].1.margin, 0.5, 2))
         .setting(format!(
             "trained MiniLM; baseline: the distance 1 − cos between a sentence and its paraphrase; pruning scored on {} pairs in steps of {} heads, drop {}",
             f.setup.prune_pairs, f.setup.prune_step, fixed(f.setup.drop, 2)
