@@ -101,7 +101,7 @@ fn self_repair() -> Result<String, DrawError> {
             .x_labels(2 * LAYERS)
             .x_label_formatter(&|x| {
                 let k = x.round() as usize;
-                format!("{}{}", if k % 2 == 0 { "A" } else { "F" }, k / 2)
+                format!("{}{}", if k.is_multiple_of(2) { "A" } else { "F" }, k / 2)
             })
             .x_desc("later sublayer (A = attention, F = FFN, of layer ℓ)")
             .y_desc("share of the direct effect cancelled")
