@@ -74,7 +74,7 @@ impl Run {
 /// ```
 /// use attention_geometry::pretrained::corpus::pooled;
 /// use nalgebra::DMatrix;
-/// let e = pooled(&DMatrix::from_row_slice(2, 2, &[3.0, 0.0, 3.0, 4.0]));
+/// let e = pooled(&DMatrix::from_row_slice(2, 2, &[3.0, 0.0, 3.0, 8.0]));
 /// assert!((e[0] - 0.6).abs() < 1e-12 && (e[1] - 0.8).abs() < 1e-12);
 /// ```
 pub fn pooled(h: &DMatrix<f64>) -> DVector<f64> {
