@@ -13,12 +13,14 @@ pub mod style;
 mod coordinate_mismatch;
 mod coordinate_mismatch_trained;
 mod coverage;
+mod coverage_trained;
 mod delta_attention;
 mod delta_attention_recall;
 mod fixed_points;
 mod fixed_points_trained;
 mod learning_cost;
 mod multi_head;
+mod multi_head_trained;
 mod relations;
 mod relations_trained;
 
@@ -55,7 +57,9 @@ pub fn registry() -> Vec<Figure> {
         coordinate_mismatch::FIGURES,
         coordinate_mismatch_trained::FIGURES,
         coverage::FIGURES,
+        coverage_trained::FIGURES,
         multi_head::FIGURES,
+        multi_head_trained::FIGURES,
         relations::FIGURES,
         relations_trained::FIGURES,
         fixed_points::FIGURES,

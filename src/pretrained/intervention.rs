@@ -26,7 +26,7 @@
 
 use nalgebra::DMatrix;
 
-use super::minilm::weights::LayerNorm;
+use super::minilm::weights::{LayerNorm, Linear};
 use super::minilm::{D_K, HEADS, Layer, Weights, gelu};
 use crate::attention::{scores, softmax_rows};
 
@@ -104,6 +104,19 @@ pub fn value_out(layer: &Layer, v: &DMatrix<f64>, h: usize) -> DMatrix<f64> {
         .transpose()
 }
 
+/// `x Wᵀ + 1 bᵀ` computed as `(W xᵀ)ᵀ`, so that the large `W` is never copied (the
+/// same map as [`Linear::forward`], up to rounding).
+///
+/// # Shapes
+/// `x: (m, in)` → `(m, out)`.
+fn apply(lin: &Linear, x: &DMatrix<f64>) -> DMatrix<f64> {
+    let mut y = (&lin.weight * x.transpose()).transpose();
+    for mut row in y.row_iter_mut() {
+        row += lin.bias.transpose();
+    }
+    y
+}
+
 /// Run one layer on a stack of `ablate.len()` variants of an `n`-token sentence,
 /// variant `k` with the heads in `ablate[k]` zeroed before W_O.
 ///
@@ -121,9 +134,9 @@ pub fn layer_parts(layer: &Layer, x: &DMatrix<f64>, n: usize, ablate: &[Vec<usiz
         x.nrows()
     );
     let (q, k, v) = (
-        layer.query.forward(x),
-        layer.key.forward(x),
-        layer.value.forward(x),
+        apply(&layer.query, x),
+        apply(&layer.key, x),
+        apply(&layer.value, x),
     );
     let mut context = DMatrix::zeros(b * n, HEADS * D_K);
     let (mut weights, mut values) = (Vec::with_capacity(b), Vec::with_capacity(b));
@@ -146,12 +159,12 @@ pub fn layer_parts(layer: &Layer, x: &DMatrix<f64>, n: usize, ablate: &[Vec<usiz
         values.push(vs);
     }
     let ao = &layer.attention_output;
-    let attn = ao.dense.forward(&context);
+    let attn = apply(&ao.dense, &context);
     let (mid, sigma1) = normalise(&ao.layer_norm, &(&attn + x));
-    let ffn = layer
-        .output
-        .dense
-        .forward(&layer.intermediate.forward(&mid).map(gelu));
+    let ffn = apply(
+        &layer.output.dense,
+        &apply(&layer.intermediate, &mid).map(gelu),
+    );
     let (output, sigma2) = normalise(&layer.output.layer_norm, &(&ffn + &mid));
     Parts {
         input: x.clone(),
@@ -286,4 +299,57 @@ pub fn indirect(
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pretrained::minilm::Minilm;
+    use crate::pretrained::minilm::forward::embed;
+
+    #[test]
+    fn stacked_runs_match_the_forward_pass_and_split_the_total_effect() {
+        let m = Minilm::shared();
+        let ids = m
+            .encode("Heads can be switched off one at a time.")
+            .unwrap()
+            .ids;
+        let n = ids.len();
+        let x = embed(&m.weights, &ids);
+        let clean = run_parts(&m.weights, 0, x.clone(), n, &[Vec::new()]);
+        let full = m.run(&ids);
+        assert!((&clean[5].output - &full.output).abs().max() < 1e-9);
+        // two stacked variants: clean and head (2, 5) ablated, against run_ablated
+        let stack = DMatrix::from_fn(2 * n, x.ncols(), |r, c| x[(r % n, c)]);
+        let both = run_parts(&m.weights, 0, stack, n, &[Vec::new(), vec![(2, 5)]]);
+        let ablated = m.run_ablated(&ids, &[(2, 5)]);
+        assert!((variant(&both[5], 0, n).output - &full.output).abs().max() < 1e-9);
+        assert!(
+            (variant(&both[5], 1, n).output - &ablated.output)
+                .abs()
+                .max()
+                < 1e-9
+        );
+        // Δ_tot ≈ Δ_dir + Σ indirect, to first order
+        let tail: Vec<Parts> = both[2..].iter().map(|p| variant(p, 1, n)).collect();
+        let total = &ablated.output - &full.output;
+        let mut sum = direct_effect(&m.weights, &clean, 2, 5);
+        for (_, _, d) in indirect(&m.weights, &clean, &tail, 2) {
+            sum += d;
+        }
+        assert!((&total - &sum).norm() < 0.5 * total.norm());
+    }
+
+    #[test]
+    fn a_frozen_layer_norm_is_the_layer_norm_for_a_zero_mean_shift_of_its_scale() {
+        let ln = LayerNorm {
+            weight: nalgebra::DVector::from_element(3, 2.0),
+            bias: nalgebra::DVector::zeros(3),
+        };
+        let d = DMatrix::from_row_slice(1, 3, &[1.0, 2.0, 3.0]);
+        assert_eq!(
+            frozen(&ln, &d, &[2.0]),
+            DMatrix::from_row_slice(1, 3, &[-1.0, 0.0, 1.0])
+        );
+    }
 }

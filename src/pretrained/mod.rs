@@ -12,6 +12,7 @@
 
 pub mod attention_map;
 pub mod checksum;
+pub mod corpus;
 pub mod geometry;
 pub mod heads;
 pub mod intervention;

@@ -98,7 +98,7 @@ pub struct Retrieval {
 pub fn retrieve(embeddings: &[DVector<f64>]) -> Retrieval {
     let n = embeddings.len();
     assert!(
-        n >= 4 && n % 2 == 0,
+        n >= 4 && n.is_multiple_of(2),
         "retrieve: {n} embeddings, need an even number ≥ 4 (pairs)"
     );
     let unit: Vec<DVector<f64>> = embeddings.iter().map(|e| e.normalize()).collect();

@@ -10,6 +10,7 @@ pub mod drift;
 pub mod head;
 pub mod pieces;
 pub mod prompts;
+pub mod trained;
 
 pub use claims::claims;
 
@@ -25,5 +26,6 @@ pub fn measures() -> Vec<Measure> {
     m.extend(prompts::measures());
     m.extend(drift::measures());
     m.extend(attribution::measures());
+    m.extend(trained::measures());
     m
 }

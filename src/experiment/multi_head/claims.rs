@@ -146,4 +146,7 @@ pub fn claims() -> Vec<Claim> {
             2,
         )),
     ]
+    .into_iter()
+    .chain(super::trained::claims())
+    .collect()
 }

@@ -11,6 +11,7 @@ mod claims;
 pub mod induction;
 pub mod specialisation;
 pub mod split;
+pub mod trained;
 
 pub use claims::claims;
 
@@ -27,5 +28,6 @@ pub fn measures() -> Vec<Measure> {
     m.extend(bottleneck::measures());
     m.extend(split::measures());
     m.extend(specialisation::measures());
+    m.extend(trained::measures());
     m
 }

@@ -1,0 +1,315 @@
+//! Chapter 2 on the trained encoder (all-MiniLM-L6-v2) against its random-weight
+//! baseline: what one pass's attention weights show against what the heads move,
+//! where the weight goes ([CLS], [SEP], punctuation), and how far the pass's
+//! first-order picture of a layer holds.
+//!
+//! ```text
+//! carried norm   ‖α_ij f(x_j)‖,  f(x_j) = v_j W_O,hᵀ          (Kobayashi et al. 2020)
+//! leave-one-out  ‖o_i − o_i^(−j)‖ = α_ij ‖f(x_j) − o_i‖ / (1 − α_ij),  o_i = Σ_j α_ij f(x_j)
+//! ρ              Spearman over keys j, mean over queries i, then over heads and sentences
+//! locality       err(ε) = ‖F(x + εz) − F(x) − ε J z‖ / ‖F(x + εz) − F(x)‖,  ‖z‖ = ‖x‖,
+//!                J z = (F(x + hz) − F(x − hz)) / 2h,  F one layer, x a real sentence's input
+//! ```
+
+use std::sync::OnceLock;
+
+use nalgebra::DMatrix;
+
+use crate::attribution::carried_norms;
+use crate::claim::{Claim, Evidence, Test};
+use crate::measure::{Measure, fixed, pm};
+use crate::parallel;
+use crate::pretrained::corpus::{Model, Run, is_special, runs};
+use crate::pretrained::intervention::{layer_parts, value_out};
+use crate::pretrained::minilm::{HEADS, LAYERS};
+use crate::random::{gaussian, seeded};
+use crate::stats::{Summary, mean, spearman};
+
+/// Sizes of the section's experiments.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Setup {
+    /// Sentences (from the corpus's start) whose layers are perturbed.
+    pub local: usize,
+    /// Step of the central difference, relative to `‖x‖`.
+    pub h: f64,
+}
+
+/// The size the book reports.
+pub const BOOK: Setup = Setup { local: 4, h: 1e-4 };
+
+/// Perturbation sizes `ε` (relative to `‖x‖`).
+pub const EPSILONS: [f64; 6] = [1e-3, 1e-2, 0.03, 0.1, 0.3, 1.0];
+
+/// One head on one sentence.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HeadStats {
+    pub layer: usize,
+    /// ρ(α, ‖αf‖), ρ(α, LOO), ρ(‖αf‖, LOO), every key.
+    pub rho: [f64; 3],
+    /// The same over keys that are not `[CLS]`, `[SEP]` or punctuation.
+    pub rho_plain: [f64; 3],
+    /// Mean over queries of the weight on `[CLS]`, `[SEP]` and punctuation.
+    pub special_weight: f64,
+    /// Their share of the carried norm, `Σ_{i, j special} ‖α_ij f_j‖ / Σ_{i, j} ‖α_ij f_j‖`.
+    pub special_norm: f64,
+    /// Their share of the tokens.
+    pub special_tokens: f64,
+}
+
+fn row_rho(a: &DMatrix<f64>, b: &DMatrix<f64>, keys: &[usize]) -> f64 {
+    let rows: Vec<f64> = (0..a.nrows())
+        .map(|i| {
+            let r = |m: &DMatrix<f64>| keys.iter().map(|&j| m[(i, j)]).collect::<Vec<_>>();
+            spearman(&r(a), &r(b))
+        })
+        .filter(|x| x.is_finite())
+        .collect();
+    mean(&rows)
+}
+
+/// Weight, carried norm and leave-one-out effect of every head of one run.
+pub fn head_stats(model: Model, run: &Run) -> Vec<HeadStats> {
+    let w = &model.minilm().weights;
+    let n = run.n();
+    let all: Vec<usize> = (0..n).collect();
+    let plain: Vec<usize> = (0..n).filter(|&j| !is_special(&run.tokens[j])).collect();
+    let special: Vec<usize> = (0..n).filter(|&j| is_special(&run.tokens[j])).collect();
+    let mut out = Vec::new();
+    for l in 0..LAYERS {
+        for h in 0..HEADS {
+            let a = &run.clean[l].weights[0][h];
+            // f(x_j) = v_j W_O,hᵀ, (n, 384); o = α f
+            let f = value_out(&w.layers[l], &run.clean[l].values[0][h], h);
+            let o = a * &f;
+            let norms = carried_norms(a, &f);
+            let loo = DMatrix::from_fn(n, n, |i, j| {
+                a[(i, j)] * (f.row(j) - o.row(i)).norm() / (1.0 - a[(i, j)])
+            });
+            let rho = |keys: &[usize]| {
+                [
+                    row_rho(a, &norms, keys),
+                    row_rho(a, &loo, keys),
+                    row_rho(&norms, &loo, keys),
+                ]
+            };
+            let on = |m: &DMatrix<f64>| special.iter().map(|&j| m.column(j).sum()).sum::<f64>();
+            out.push(HeadStats {
+                layer: l,
+                rho: rho(&all),
+                rho_plain: rho(&plain),
+                special_weight: on(a) / n as f64,
+                special_norm: on(&norms) / norms.sum(),
+                special_tokens: special.len() as f64 / n as f64,
+            });
+        }
+    }
+    out
+}
+
+/// `err(ε)` for each layer of one run, `[layer][ε]`.
+pub fn locality(model: Model, run: &Run, setup: Setup, seed: u64) -> Vec<Vec<f64>> {
+    let w = &model.minilm().weights;
+    let n = run.n();
+    (0..LAYERS)
+        .map(|l| {
+            let x = &run.clean[l].input;
+            let mut z = gaussian(&mut seeded(seed * 10 + l as u64), n, x.ncols(), 1.0);
+            z *= x.norm() / z.norm();
+            // variants x + hz, x − hz, x + ε_k z stacked: ((2 + K)·n, 384)
+            let shifts: Vec<f64> = [setup.h, -setup.h].into_iter().chain(EPSILONS).collect();
+            let mut stack = DMatrix::zeros(shifts.len() * n, x.ncols());
+            for (k, s) in shifts.iter().enumerate() {
+                stack.rows_mut(k * n, n).copy_from(&(x + &z * *s));
+            }
+            let p = layer_parts(&w.layers[l], &stack, n, &vec![Vec::new(); shifts.len()]);
+            let y = |k: usize| p.output.rows(k * n, n).into_owned();
+            let jz = (y(0) - y(1)) / (2.0 * setup.h);
+            let clean = &run.clean[l].output;
+            EPSILONS
+                .iter()
+                .enumerate()
+                .map(|(k, e)| {
+                    let actual = y(2 + k) - clean;
+                    (&actual - &jz * *e).norm() / actual.norm()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// What one model measures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Side {
+    /// Every head of every corpus sentence.
+    pub heads: Vec<HeadStats>,
+    /// `[sentence][layer][ε]`.
+    pub locality: Vec<Vec<Vec<f64>>>,
+}
+
+/// Everything the section reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Findings {
+    pub setup: Setup,
+    pub trained: Side,
+    pub random: Side,
+}
+
+impl Findings {
+    pub fn run(setup: Setup) -> Findings {
+        let side = |model: Model| {
+            let rs = runs(model);
+            Side {
+                heads: rs.iter().flat_map(|r| head_stats(model, r)).collect(),
+                locality: parallel::map(0..setup.local as u64, |s| {
+                    locality(model, &rs[s as usize], setup, s)
+                }),
+            }
+        };
+        Findings {
+            setup,
+            trained: side(Model::Trained),
+            random: side(Model::Random),
+        }
+    }
+
+    pub fn side(&self, model: Model) -> &Side {
+        if model == Model::Trained {
+            &self.trained
+        } else {
+            &self.random
+        }
+    }
+
+    /// Summary of `f` over heads and sentences of `model`, in `layer` or every layer.
+    pub fn summary(&self, model: Model, layer: Option<usize>, f: fn(&HeadStats) -> f64) -> Summary {
+        let xs: Vec<f64> = self
+            .side(model)
+            .heads
+            .iter()
+            .filter(|s| layer.is_none_or(|l| s.layer == l))
+            .map(f)
+            .collect();
+        Summary::of(&xs)
+    }
+
+    /// `err(ε_k)` over sentences and layers of `model` (or one layer).
+    pub fn error(&self, model: Model, layer: Option<usize>, k: usize) -> Summary {
+        let xs: Vec<f64> = self
+            .side(model)
+            .locality
+            .iter()
+            .flat_map(|s| {
+                s.iter()
+                    .enumerate()
+                    .filter(|(l, _)| layer.is_none_or(|x| x == *l))
+                    .map(|(_, e)| e[k])
+            })
+            .collect();
+        Summary::of(&xs)
+    }
+}
+
+/// The book-size findings, computed once per process.
+pub fn book() -> &'static Findings {
+    static FINDINGS: OnceLock<Findings> = OnceLock::new();
+    FINDINGS.get_or_init(|| Findings::run(BOOK))
+}
+
+const RHO: [(&str, usize); 3] = [("weight_norm", 0), ("weight_loo", 1), ("norm_loo", 2)];
+
+/// The numbers the section quotes.
+pub fn measures() -> Vec<Measure> {
+    let f = book();
+    let mut m = vec![
+        Measure::new("lm_local", f.setup.local.to_string()),
+        Measure::new("lm_heads", (LAYERS * HEADS).to_string()),
+        Measure::new("lm_layers", LAYERS.to_string()),
+        Measure::new("lm_sentences", runs(Model::Trained).len().to_string()),
+    ];
+    for (k, e) in EPSILONS.iter().enumerate() {
+        m.push(Measure::new(format!("lm_eps{k}"), format!("{e}")));
+    }
+    for model in Model::BOTH {
+        let name = model.name();
+        for (key, r) in RHO {
+            let all: fn(&HeadStats) -> f64 = [
+                |s: &HeadStats| s.rho[0],
+                |s: &HeadStats| s.rho[1],
+                |s: &HeadStats| s.rho[2],
+            ][r];
+            let plain: fn(&HeadStats) -> f64 = [
+                |s: &HeadStats| s.rho_plain[0],
+                |s: &HeadStats| s.rho_plain[1],
+                |s: &HeadStats| s.rho_plain[2],
+            ][r];
+            m.push(Measure::new(
+                format!("lm_{name}_rho_{key}"),
+                pm(f.summary(model, None, all), 2),
+            ));
+            m.push(Measure::new(
+                format!("lm_{name}_rho_{key}_plain"),
+                pm(f.summary(model, None, plain), 2),
+            ));
+        }
+        m.push(Measure::new(
+            format!("lm_{name}_special_weight"),
+            pm(f.summary(model, None, |s| s.special_weight), 2),
+        ));
+        m.push(Measure::new(
+            format!("lm_{name}_special_norm"),
+            pm(f.summary(model, None, |s| s.special_norm), 2),
+        ));
+        m.push(Measure::new(
+            format!("lm_{name}_special_tokens"),
+            fixed(f.summary(model, None, |s| s.special_tokens).mean, 2),
+        ));
+        for k in 0..EPSILONS.len() {
+            m.push(Measure::new(
+                format!("lm_{name}_err{k}"),
+                pm(f.error(model, None, k), 3),
+            ));
+        }
+    }
+    m
+}
+
+/// The section's claims, predictions as the essay makes them.
+pub fn claims() -> Vec<Claim> {
+    let f = book();
+    let mean_of = |model, g: fn(&HeadStats) -> f64| f.summary(model, None, g).mean;
+    let gap = |model| mean_of(model, |s| s.rho[2]) - mean_of(model, |s| s.rho[1]);
+    let gap_plain =
+        mean_of(Model::Trained, |s| s.rho_plain[2]) - mean_of(Model::Trained, |s| s.rho_plain[1]);
+    let sink = |model| mean_of(model, |s| s.special_weight) - mean_of(model, |s| s.special_norm);
+    let small = f.error(Model::Trained, None, 1).mean;
+    let large = f.error(Model::Trained, None, EPSILONS.len() - 1).mean;
+    let random_large = f.error(Model::Random, None, EPSILONS.len() - 1).mean;
+    vec![
+        Claim::empirical(
+            "trained-weight-not-effect",
+            "Q and K place the weight, V carries what moves: a weight alone does not show what a head computes",
+        )
+        .evidence(Evidence::Pretrained)
+        .core(Test::above("mean ρ(‖αf‖, LOO) − ρ(α, LOO), trained", gap(Model::Trained), 0.05, 2))
+        .core(Test::above("the same gap, trained − random", gap(Model::Trained) - gap(Model::Random), 0.0, 2))
+        .scope(Test::above("the gap without [CLS], [SEP], punctuation, trained", gap_plain, 0.05, 2))
+        .setting(format!("MiniLM-L6, 72 heads × {} corpus sentences; baseline: the same architecture with BERT-initialised random weights", runs(Model::Trained).len())),
+        Claim::empirical(
+            "trained-sinks-take-weight-not-norm",
+            "the weight a token receives is not the information it sends",
+        )
+        .evidence(Evidence::Pretrained)
+        .core(Test::above("weight share − norm share of [CLS], [SEP], punctuation, trained", sink(Model::Trained), 0.1, 2))
+        .scope(Test::below("the same difference, random weights", sink(Model::Random).abs(), 0.1, 2))
+        .setting("mean over 72 heads and every corpus sentence"),
+        Claim::empirical(
+            "trained-pass-is-local",
+            "one forward pass exposes a local deformation, not the learned map",
+        )
+        .evidence(Evidence::Pretrained)
+        .core(Test::below(format!("first-order error at ε = {}, trained", EPSILONS[1]), small, 0.05, 3))
+        .core(Test::above(format!("first-order error at ε = {}, trained", EPSILONS[EPSILONS.len() - 1]), large, 0.3, 2))
+        .scope(Test::above("error at the largest ε, trained − random", large - random_large, 0.0, 2))
+        .setting(format!("each of 6 layers at {} corpus sentences, one Gaussian direction each, ‖z‖ = ‖x‖", f.setup.local)),
+    ]
+}

@@ -1,0 +1,81 @@
+//! Named attention patterns (previous token, next token, `[SEP]`) and how far apart
+//! heads' patterns are, on the trained encoder and its random-weight baseline.
+//!
+//! ```text
+//! JS(p, q) = ½ KL(p ‖ m) + ½ KL(q ‖ m),  m = (p + q)/2   (bits, per query row)
+//! ```
+
+use nalgebra::DMatrix;
+
+use crate::pretrained::corpus::Run;
+use crate::pretrained::minilm::{HEADS, LAYERS};
+
+/// Mean weight each head puts on the named patterns, over sentences and queries.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Patterns {
+    /// `[layer·12 + head]`: mean `α_{i,i−1}` over queries `i ≥ 1` (the `[CLS]` row excluded).
+    pub previous: Vec<f64>,
+    /// Mean `α_{i,i+1}`.
+    pub next: Vec<f64>,
+    /// Mean `α_{i,n−1}`, the weight on `[SEP]`.
+    pub sep: Vec<f64>,
+    /// Mean Jensen–Shannon divergence (bits) between the patterns of two heads of the same layer.
+    pub within: f64,
+    /// … of two heads of different layers.
+    pub across: f64,
+}
+
+/// Jensen–Shannon divergence in bits between two distributions.
+fn js(p: &[f64], q: &[f64]) -> f64 {
+    let kl = |a: &[f64], m: &[f64]| -> f64 {
+        a.iter()
+            .zip(m)
+            .filter(|(x, _)| **x > 0.0)
+            .map(|(x, y)| x * (x / y).log2())
+            .sum()
+    };
+    let m: Vec<f64> = p.iter().zip(q).map(|(a, b)| 0.5 * (a + b)).collect();
+    0.5 * kl(p, &m) + 0.5 * kl(q, &m)
+}
+
+/// The named-pattern scores and head-to-head divergences over `runs`.
+pub fn patterns(runs: &[Run]) -> Patterns {
+    let heads = LAYERS * HEADS;
+    let (mut prev, mut next, mut sep) = (vec![0.0; heads], vec![0.0; heads], vec![0.0; heads]);
+    let (mut within, mut across, mut nw, mut na) = (0.0, 0.0, 0.0, 0.0);
+    for run in runs {
+        let n = run.n();
+        let rows: Vec<&DMatrix<f64>> = (0..heads)
+            .map(|k| &run.clean[k / HEADS].weights[0][k % HEADS])
+            .collect();
+        for (k, a) in rows.iter().enumerate() {
+            let q = (n - 1) as f64 * runs.len() as f64;
+            prev[k] += (1..n).map(|i| a[(i, i - 1)]).sum::<f64>() / q;
+            next[k] += (0..n - 1).map(|i| a[(i, i + 1)]).sum::<f64>() / q;
+            sep[k] += (1..n).map(|i| a[(i, n - 1)]).sum::<f64>() / q;
+        }
+        for a in 0..heads {
+            for b in a + 1..heads {
+                let d: f64 = (0..n)
+                    .map(|i| {
+                        let r = |m: &DMatrix<f64>| m.row(i).iter().cloned().collect::<Vec<_>>();
+                        js(&r(rows[a]), &r(rows[b]))
+                    })
+                    .sum::<f64>()
+                    / n as f64;
+                if a / HEADS == b / HEADS {
+                    (within, nw) = (within + d, nw + 1.0);
+                } else {
+                    (across, na) = (across + d, na + 1.0);
+                }
+            }
+        }
+    }
+    Patterns {
+        previous: prev,
+        next,
+        sep,
+        within: within / nw,
+        across: across / na,
+    }
+}

@@ -1,0 +1,185 @@
+//! Figures of chapter 2's section on the trained encoder (they read
+//! [`crate::experiment::coverage::trained::book`], never compute).
+
+use plotters::prelude::*;
+
+use super::style::{Chart, band, bar, color, legend, svg, text};
+use super::{DrawError, Figure};
+use crate::experiment::coverage::trained::{EPSILONS, HeadStats, book};
+use crate::pretrained::corpus::Model;
+use crate::pretrained::minilm::LAYERS;
+
+pub const FIGURES: &[Figure] = &[
+    Figure {
+        name: "ch02-minilm-attribution",
+        chapter: 2,
+        about: "trained vs random MiniLM per layer: rank agreement of weight, carried norm and leave-one-out; weight and norm share of [CLS], [SEP], punctuation",
+        draw: attribution,
+    },
+    Figure {
+        name: "ch02-minilm-locality",
+        chapter: 2,
+        about: "error of one layer's first-order prediction against the actual change, by perturbation size, trained vs random",
+        draw: locality,
+    },
+];
+
+type Field = fn(&HeadStats) -> f64;
+
+fn axes<'a, 'b>(
+    area: &'a super::style::Canvas<'b>,
+    title: &str,
+    y: &str,
+    lo: f64,
+) -> Result<Chart<'a, 'b>, DrawError> {
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, text(13))
+        .margin(8)
+        .x_label_area_size(36)
+        .y_label_area_size(44)
+        .build_cartesian_2d(-0.5f64..(LAYERS as f64 - 0.5), lo..1.05)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(LAYERS)
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .x_desc("layer")
+        .y_desc(y)
+        .label_style(text(10))
+        .axis_desc_style(text(11))
+        .draw()?;
+    Ok(chart)
+}
+
+fn attribution() -> Result<String, DrawError> {
+    let f = book();
+    let series: [(&str, Field); 3] = [
+        ("ρ(α, leave-one-out)", |s| s.rho[1]),
+        ("ρ(‖αf‖, leave-one-out)", |s| s.rho[2]),
+        ("ρ(α, ‖αf‖)", |s| s.rho[0]),
+    ];
+    svg(1140, 380, |root| {
+        let panels = root.split_evenly((1, 3));
+        for (p, model) in Model::BOTH.iter().enumerate() {
+            let title = format!("{} MiniLM: mean ± sd over heads × sentences", model.name());
+            let mut chart = axes(&panels[p], &title, "Spearman ρ over keys", 0.0)?;
+            for (k, (label, field)) in series.iter().enumerate() {
+                for l in 0..LAYERS {
+                    let x = l as f64 + (k as f64 - 1.0) * 0.27;
+                    bar(
+                        &mut chart,
+                        x,
+                        0.12,
+                        f.summary(*model, Some(l), *field),
+                        color(k),
+                    )?;
+                }
+                let c = color(k);
+                chart
+                    .draw_series([Rectangle::new([(-9.0, -9.0), (-9.0, -9.0)], c.filled())])?
+                    .label(*label)
+                    .legend(move |(x, y)| {
+                        Rectangle::new([(x, y - 5), (x + 10, y + 5)], c.filled())
+                    });
+            }
+            legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+        }
+        let mut chart = axes(
+            &panels[2],
+            "[CLS], [SEP], punctuation: share received",
+            "share",
+            0.0,
+        )?;
+        let shares: [(&str, Field); 2] = [
+            ("weight", |s| s.special_weight),
+            ("carried norm", |s| s.special_norm),
+        ];
+        for (m, model) in Model::BOTH.iter().enumerate() {
+            for (k, (label, field)) in shares.iter().enumerate() {
+                let c = color(2 * m + k);
+                let pts: Vec<(f64, f64)> = (0..LAYERS)
+                    .map(|l| (l as f64, f.summary(*model, Some(l), *field).mean))
+                    .collect();
+                chart
+                    .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))?
+                    .label(format!("{} {label}", model.name()))
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
+                    });
+                chart.draw_series(pts.iter().map(|&q| Circle::new(q, 3, c.filled())))?;
+            }
+        }
+        let tokens = f.summary(Model::Trained, None, |s| s.special_tokens).mean;
+        chart.draw_series([PathElement::new(
+            vec![(-0.5, tokens), (LAYERS as f64 - 0.5, tokens)],
+            BLACK.stroke_width(1),
+        )])?;
+        chart.draw_series([Text::new(
+            "their share of tokens",
+            (0.0, tokens + 0.03),
+            text(10),
+        )])?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        Ok(())
+    })
+}
+
+fn locality() -> Result<String, DrawError> {
+    let f = book();
+    let xs: Vec<f64> = EPSILONS.iter().map(|e| e.log10()).collect();
+    svg(620, 420, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(
+                format!(
+                    "one layer's first-order error, {} sentences × {LAYERS} layers, mean ± sd",
+                    f.setup.local
+                ),
+                text(13),
+            )
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(-3.2f64..0.2, -3.5f64..0.3)?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc("log₁₀ ε (perturbation εz, ‖z‖ = ‖x‖)")
+            .y_desc("log₁₀ ‖F(x+εz) − F(x) − εJz‖ / ‖F(x+εz) − F(x)‖")
+            .label_style(text(10))
+            .axis_desc_style(text(11))
+            .draw()?;
+        for (m, model) in Model::BOTH.iter().enumerate() {
+            let c = color(m);
+            let s: Vec<_> = (0..EPSILONS.len())
+                .map(|k| f.error(*model, None, k))
+                .collect();
+            let lo: Vec<f64> = s
+                .iter()
+                .map(|s| (s.mean - s.sd).max(1e-4).log10())
+                .collect();
+            let hi: Vec<f64> = s.iter().map(|s| (s.mean + s.sd).log10()).collect();
+            chart.draw_series([band(&xs, &lo, &hi, c)])?;
+            let pts: Vec<(f64, f64)> = xs
+                .iter()
+                .zip(&s)
+                .map(|(&x, s)| (x, s.mean.log10()))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))?
+                .label(format!("{} MiniLM", model.name()))
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
+                });
+            chart.draw_series(pts.iter().map(|&q| Circle::new(q, 3, c.filled())))?;
+        }
+        chart
+            .draw_series([PathElement::new(
+                vec![(-3.2, -3.2), (0.2, 0.2)],
+                BLACK.stroke_width(1),
+            )])?
+            .label("error = ε")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], BLACK.stroke_width(1)));
+        legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+        Ok(())
+    })
+}

@@ -1,0 +1,190 @@
+//! Figures of chapter 3's section on the trained encoder (they read
+//! [`crate::experiment::multi_head::trained::book`], never compute).
+
+use nalgebra::DMatrix;
+use plotters::prelude::*;
+
+use super::style::{Shading, color, heatmap, legend, span, svg, text};
+use super::{DrawError, Figure};
+use crate::experiment::multi_head::trained::{book, importance};
+use crate::pretrained::corpus::Model;
+use crate::pretrained::minilm::{HEADS, LAYERS};
+
+pub const FIGURES: &[Figure] = &[
+    Figure {
+        name: "ch03-minilm-self-repair",
+        chapter: 3,
+        about: "each head's direct effect against its total effect, trained vs random MiniLM, and which later sublayers do the compensating",
+        draw: self_repair,
+    },
+    Figure {
+        name: "ch03-minilm-heads",
+        chapter: 3,
+        about: "single-head importance and named patterns per layer and head, and paraphrase retrieval as heads are pruned",
+        draw: heads,
+    },
+];
+
+fn self_repair() -> Result<String, DrawError> {
+    let f = book();
+    svg(1140, 400, |root| {
+        let panels = root.split_evenly((1, 3));
+        for (p, model) in Model::BOTH.iter().enumerate() {
+            let all = f.all(*model);
+            let pts: Vec<(f64, f64)> = all.iter().map(|a| (a.direct, a.total)).collect();
+            let top = pts.iter().map(|q| q.0.max(q.1.abs())).fold(0.0, f64::max) * 1.05;
+            let mut chart = ChartBuilder::on(&panels[p])
+                .caption(
+                    format!("{} MiniLM: {} head ablations", model.name(), all.len()),
+                    text(13),
+                )
+                .margin(8)
+                .x_label_area_size(36)
+                .y_label_area_size(50)
+                .build_cartesian_2d(
+                    0.0..top,
+                    span(pts.iter().map(|q| q.1).chain([0.0, top]), 0.03),
+                )?;
+            chart
+                .configure_mesh()
+                .disable_mesh()
+                .x_desc("direct effect ‖g(Δ_dir)‖")
+                .y_desc("total effect along it")
+                .label_style(text(10))
+                .axis_desc_style(text(11))
+                .x_label_formatter(&|v| format!("{v:.2e}"))
+                .y_label_formatter(&|v| format!("{v:.2e}"))
+                .draw()?;
+            chart
+                .draw_series([PathElement::new(
+                    vec![(0.0, 0.0), (top, top)],
+                    BLACK.stroke_width(1),
+                )])?
+                .label("total = direct (no repair)")
+                .legend(|(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], BLACK.stroke_width(1))
+                });
+            for l in 0..LAYERS {
+                let c = color(l);
+                chart
+                    .draw_series(
+                        all.iter()
+                            .filter(|a| a.layer == l)
+                            .map(|a| Circle::new((a.direct, a.total), 2, c.filled())),
+                    )?
+                    .label(format!("layer {l}"))
+                    .legend(move |(x, y)| Circle::new((x + 5, y), 3, c.filled()));
+            }
+            legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+        }
+        // mean share c_k of each later sublayer, trained, heads of layers 0–4
+        let all: Vec<_> = f
+            .all(Model::Trained)
+            .into_iter()
+            .filter(|a| a.layer + 1 < LAYERS)
+            .collect();
+        let shares: Vec<f64> = (0..2 * LAYERS)
+            .map(|k| all.iter().map(|a| a.shares[k]).sum::<f64>() / all.len() as f64)
+            .collect();
+        let mut chart = ChartBuilder::on(&panels[2])
+            .caption("trained: who compensates (mean share c_k)", text(13))
+            .margin(8)
+            .x_label_area_size(36)
+            .y_label_area_size(44)
+            .build_cartesian_2d(
+                -0.5f64..(2 * LAYERS) as f64 - 0.5,
+                span(shares.iter().cloned().chain([0.0]), 0.1),
+            )?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(2 * LAYERS)
+            .x_label_formatter(&|x| {
+                let k = x.round() as usize;
+                format!("{}{}", if k.is_multiple_of(2) { "A" } else { "F" }, k / 2)
+            })
+            .x_desc("later sublayer (A = attention, F = FFN, of layer ℓ)")
+            .y_desc("share of the direct effect cancelled")
+            .label_style(text(10))
+            .axis_desc_style(text(11))
+            .draw()?;
+        chart.draw_series(shares.iter().enumerate().map(|(k, &s)| {
+            let x = k as f64;
+            Rectangle::new([(x - 0.35, 0.0), (x + 0.35, s)], color(k % 2).filled())
+        }))?;
+        Ok(())
+    })
+}
+
+fn heads() -> Result<String, DrawError> {
+    let f = book();
+    let imp = importance(&f.trained);
+    let grid = |v: &[f64]| DMatrix::from_fn(LAYERS, HEADS, |l, h| v[l * HEADS + h]);
+    let p = &f.trained.patterns;
+    svg(1140, 620, |root| {
+        let (top, bottom) = root.split_vertically(300);
+        let cells = top.split_evenly((1, 4));
+        let maps = [
+            ("importance: mean 1 − cos", &imp),
+            ("previous token: mean α_i,i−1", &p.previous),
+            ("next token: mean α_i,i+1", &p.next),
+            ("[SEP]: mean α_i,n−1", &p.sep),
+        ];
+        for (k, (title, v)) in maps.iter().enumerate() {
+            heatmap(
+                &cells[k],
+                &grid(v),
+                title,
+                Shading::Sequential(color(k.min(1))),
+                "head",
+                "layer",
+            )?;
+        }
+        let pts: Vec<(f64, f64)> = f.pruning.iter().map(|(k, r)| (*k as f64, r.top1)).collect();
+        let margin: Vec<(f64, f64)> = f
+            .pruning
+            .iter()
+            .map(|(k, r)| (*k as f64, r.margin))
+            .collect();
+        let mut chart = ChartBuilder::on(&bottom)
+            .caption(
+                format!("trained MiniLM: paraphrase retrieval on {} pairs as heads are pruned, least important first", f.setup.prune_pairs),
+                text(13),
+            )
+            .margin(10)
+            .x_label_area_size(36)
+            .y_label_area_size(44)
+            .build_cartesian_2d(-1.0f64..(LAYERS * HEADS) as f64 + 1.0, span(margin.iter().map(|q| q.1).chain([0.0, 1.05]), 0.03))?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc("heads removed")
+            .y_desc("top-1 accuracy, margin")
+            .label_style(text(10))
+            .axis_desc_style(text(11))
+            .draw()?;
+        for (k, (label, s)) in [("top-1 accuracy", &pts), ("mean margin", &margin)]
+            .iter()
+            .enumerate()
+        {
+            let c = color(k);
+            chart
+                .draw_series(LineSeries::new(s.to_vec(), c.stroke_width(2)))?
+                .label(*label)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
+                });
+            chart.draw_series(s.iter().map(|&q| Circle::new(q, 3, c.filled())))?;
+        }
+        let chance = 1.0 / (2 * f.setup.prune_pairs - 1) as f64;
+        chart
+            .draw_series([PathElement::new(
+                vec![(-1.0, chance), ((LAYERS * HEADS) as f64 + 1.0, chance)],
+                color(6).stroke_width(1),
+            )])?
+            .label("chance top-1")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], color(6).stroke_width(1)));
+        legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
+        Ok(())
+    })
+}
