@@ -14,6 +14,7 @@
 //! Introduced in chapter 6.
 
 mod adam;
+mod backward;
 mod check;
 mod model;
 mod task;

@@ -114,17 +114,17 @@ pub struct Model {
 /// `B` inputs of `T` tokens and `m` query rows per input (`T`, or 1 in the
 /// last layer), rows of `q, a, o` are `b·m + i` and rows of `k, v` are `b·T + j`.
 #[derive(Clone, Debug)]
-struct HeadCache {
+pub(super) struct HeadCache {
     /// `(B·m, d_k)`
-    q: DMatrix<f64>,
+    pub(super) q: DMatrix<f64>,
     /// `(B·T, d_k)`
-    k: DMatrix<f64>,
+    pub(super) k: DMatrix<f64>,
     /// `(B·T, d_v)`
-    v: DMatrix<f64>,
+    pub(super) v: DMatrix<f64>,
     /// `(B·m, T)`
-    a: DMatrix<f64>,
+    pub(super) a: DMatrix<f64>,
     /// `(B·m, d_v)`
-    o: DMatrix<f64>,
+    pub(super) o: DMatrix<f64>,
 }
 
 /// The forward pass of a batch of `B` inputs of `T` tokens each.
@@ -136,10 +136,10 @@ pub struct Forward {
     /// `b·T …`), and the output `z^L`, `(B, d)`: the query rows.
     pub z: Vec<DMatrix<f64>>,
     /// The query rows of each layer's input, `(B·m, d)`.
-    zq: Vec<DMatrix<f64>>,
+    pub(super) zq: Vec<DMatrix<f64>>,
     /// Class probabilities at the query positions, `(B, outputs)`.
     pub probs: DMatrix<f64>,
-    heads: Vec<Vec<HeadCache>>,
+    pub(super) heads: Vec<Vec<HeadCache>>,
 }
 
 impl Forward {
@@ -179,7 +179,7 @@ fn query_rows(z: &DMatrix<f64>, t: usize, m: usize) -> DMatrix<f64> {
 }
 
 /// Add `dq: (B·m, d)` into the query rows of `dz: (B·T, d)`.
-fn add_query_rows(dz: &mut DMatrix<f64>, dq: &DMatrix<f64>, t: usize, m: usize) {
+pub(super) fn add_query_rows(dz: &mut DMatrix<f64>, dq: &DMatrix<f64>, t: usize, m: usize) {
     for c in 0..dq.ncols() {
         for r in 0..dq.nrows() {
             dz[((r / m) * t + t - m + r % m, c)] += dq[(r, c)];
@@ -427,147 +427,5 @@ impl Model {
             probs,
             heads: caches,
         }
-    }
-
-    /// Gradient of `Σ_b −log p_b[target_b]` with respect to every tensor,
-    /// given the forward pass of the same batch; added into `grad` (same
-    /// shape as `self`).
-    ///
-    /// ```text
-    /// ∂logits = p − onehot(target);  ∂W_R = z^Lᵀ ∂logits,  ∂z^L = ∂logits W_Rᵀ
-    /// per head: ∂W_O = oᵀ ∂y, ∂o = ∂y W_Oᵀ, ∂a = ∂o vᵀ, ∂v = aᵀ ∂o
-    ///           ∂s = a ⊙ (∂a − rowsum(∂a ⊙ a))          (softmax Jacobian)
-    ///           ∂q = ∂s k / √d_k,  ∂k = ∂sᵀ q / √d_k
-    ///           ∂W_Q = z_qᵀ ∂q, ∂W_K = zᵀ ∂k (tied: ∂W = z_qᵀ ∂q + zᵀ ∂k), ∂W_V = zᵀ ∂v
-    /// ```
-    ///
-    /// # Panics
-    /// If a target is not a class, the targets do not match the batch, or
-    /// `grad` has another configuration.
-    pub fn backward(&self, fwd: &Forward, targets: &[usize], grad: &mut Model) {
-        let c = self.config;
-        let (t, batch) = (fwd.t, fwd.probs.nrows());
-        assert_eq!(
-            targets.len(),
-            batch,
-            "Model::backward: {} targets for a batch of {batch}",
-            targets.len()
-        );
-        assert_eq!(
-            grad.config, c,
-            "Model::backward: the gradient has another configuration"
-        );
-        let scale = 1.0 / (c.d_k as f64).sqrt();
-        // ∂logits = p − onehot  (B, outputs)
-        let mut dlogits = fwd.probs.clone();
-        for (b, &target) in targets.iter().enumerate() {
-            assert!(
-                target < c.outputs,
-                "Model::backward: target {target} is not one of {} classes",
-                c.outputs
-            );
-            dlogits[(b, target)] -= 1.0;
-        }
-        grad.w_r += fwd.z[c.layers].tr_mul(&dlogits);
-        // ∂z^L  (B, d)
-        let mut dz = &dlogits * self.w_r.transpose();
-        for l in (0..c.layers).rev() {
-            let (zl, zq) = (&fwd.z[l], &fwd.zq[l]);
-            let m = dz.nrows() / batch;
-            let first = l == 0;
-            // ∂z^l  (B·T, d), not needed for the input
-            let mut dprev = DMatrix::zeros(if first { 0 } else { batch * t }, c.d);
-            let mut dzq = if c.residual && !first {
-                dz.clone()
-            } else {
-                DMatrix::zeros(batch * m, c.d)
-            };
-            for (h, p) in self.heads[l].iter().enumerate() {
-                let hc = &fwd.heads[l][h];
-                let g = &mut grad.heads[l][h];
-                g.w_o += hc.o.tr_mul(&dz);
-                // ∂o = ∂y W_Oᵀ  (B·m, d_v)
-                let d_o = &dz * p.w_o.transpose();
-                let mut dv = DMatrix::zeros(batch * t, hc.v.ncols());
-                let mut dq = DMatrix::zeros(batch * m, hc.q.ncols());
-                let mut dk = DMatrix::zeros(batch * t, hc.k.ncols());
-                for r in 0..batch * m {
-                    let b = r / m;
-                    // ∂a_j = ∂o · v_j
-                    let da: Vec<f64> = (0..t)
-                        .map(|j| {
-                            (0..d_o.ncols())
-                                .map(|e| d_o[(r, e)] * hc.v[(b * t + j, e)])
-                                .sum()
-                        })
-                        .collect();
-                    let mean: f64 = (0..t).map(|j| hc.a[(r, j)] * da[j]).sum();
-                    for (j, &da_j) in da.iter().enumerate() {
-                        let (a, row) = (hc.a[(r, j)], b * t + j);
-                        // ∂v_j += a_j ∂o
-                        for e in 0..d_o.ncols() {
-                            dv[(row, e)] += a * d_o[(r, e)];
-                        }
-                        // ∂s_j = a_j (∂a_j − Σ_m a_m ∂a_m) / √d_k
-                        let ds = a * (da_j - mean) * scale;
-                        for e in 0..dq.ncols() {
-                            dq[(r, e)] += ds * hc.k[(row, e)];
-                            dk[(row, e)] += ds * hc.q[(r, e)];
-                        }
-                    }
-                }
-                g.w_v += zl.tr_mul(&dv);
-                match c.qk {
-                    Qk::Untied | Qk::Mimetic => {
-                        g.w_q += zq.tr_mul(&dq);
-                        g.w_k += zl.tr_mul(&dk);
-                    }
-                    Qk::Tied => g.w_q += zq.tr_mul(&dq) + zl.tr_mul(&dk),
-                    Qk::Identity => {}
-                }
-                if first {
-                    continue;
-                }
-                dprev += &dv * p.w_v.transpose();
-                match c.qk {
-                    Qk::Untied | Qk::Mimetic => {
-                        dzq += &dq * p.w_q.transpose();
-                        dprev += &dk * p.w_k.transpose();
-                    }
-                    Qk::Tied => {
-                        dzq += &dq * p.w_q.transpose();
-                        dprev += &dk * p.w_q.transpose();
-                    }
-                    Qk::Identity => {
-                        dzq += &dq;
-                        dprev += &dk;
-                    }
-                }
-            }
-            if !first {
-                add_query_rows(&mut dprev, &dzq, t, m);
-            }
-            dz = dprev;
-        }
-    }
-
-    /// Mean cross-entropy over a batch of `(x, target)` pairs (forward only).
-    pub fn mean_loss(&self, batch: &[(&DMatrix<f64>, usize)]) -> f64 {
-        let (xs, targets): (Vec<_>, Vec<_>) = batch.iter().cloned().unzip();
-        let losses = self.forward_batch(&xs).losses(&targets);
-        losses.iter().sum::<f64>() / losses.len() as f64
-    }
-
-    /// Mean loss and its gradient over a batch of `(x, target)` pairs.
-    pub fn loss_and_grad(&self, batch: &[(&DMatrix<f64>, usize)]) -> (f64, Model) {
-        let (xs, targets): (Vec<_>, Vec<_>) = batch.iter().cloned().unzip();
-        let fwd = self.forward_batch(&xs);
-        let mut grad = self.zeros_like();
-        self.backward(&fwd, &targets, &mut grad);
-        let n = batch.len() as f64;
-        for g in grad.tensors_mut() {
-            *g /= n;
-        }
-        (fwd.losses(&targets).iter().sum::<f64>() / n, grad)
     }
 }

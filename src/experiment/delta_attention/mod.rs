@@ -33,5 +33,6 @@ pub fn measures() -> Vec<Measure> {
     m.extend(chunkwise::measures());
     m.extend(stability::measures());
     m.extend(cost::measures());
+    m.extend(recall::measures());
     m
 }

@@ -14,9 +14,8 @@ pub mod patterns;
 
 use std::sync::OnceLock;
 
-use patterns::{Patterns, patterns};
-
 use nalgebra::{DMatrix, DVector};
+use patterns::{Patterns, patterns};
 
 use crate::claim::{Claim, Evidence, Test};
 use crate::measure::{Measure, fixed, pm};
