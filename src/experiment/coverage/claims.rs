@@ -58,7 +58,7 @@ pub fn claims() -> Vec<Claim> {
             2,
         ))
         .scope(Test::above(
-            &format!("pieces of {} over pieces of {}", net_name(&[16, 16]), net_name(&[32])),
+            format!("pieces of {} over pieces of {}", net_name(&[16, 16]), net_name(&[32])),
             count(&[16, 16]) / count(&[32]),
             2.0,
             2,
