@@ -120,7 +120,7 @@ fn figures_command(args: &[String]) -> Result<(), String> {
     };
     if check {
         // a check recomputes every experiment, cached or not
-        attention_geometry::experiment::recompute_cached();
+        attention_geometry::experiment::cache::recompute();
         let stale = figures::stale(&selected, &figures_dir())?;
         if !stale.is_empty() {
             return Err(format!(

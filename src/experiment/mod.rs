@@ -6,6 +6,7 @@
 //! quotes as [`crate::measure::Measure`]s. Figures and prose read the same
 //! run, computed once per process.
 
+pub mod cache;
 pub mod coordinate_mismatch;
 pub mod coverage;
 pub mod delta_attention;
@@ -13,8 +14,6 @@ pub mod fixed_points;
 pub mod learning_cost;
 pub mod multi_head;
 pub mod relations;
-
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::claim::Claim;
 use crate::measure::Measure;
@@ -118,17 +117,4 @@ pub fn claims() -> Vec<Claim> {
             })
         })
         .collect()
-}
-
-static FRESH: AtomicBool = AtomicBool::new(false);
-
-/// From now on, this process recomputes every experiment instead of reading
-/// a cached result (`figures --check` calls it, so CI always recomputes).
-pub fn recompute_cached() {
-    FRESH.store(true, Ordering::SeqCst);
-}
-
-/// Whether cached results may be read (see [`recompute_cached`]).
-pub fn may_read_cache() -> bool {
-    !FRESH.load(Ordering::SeqCst)
 }

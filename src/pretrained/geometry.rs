@@ -14,7 +14,7 @@ use nalgebra::DMatrix;
 use crate::projection::{symmetric_share, symmetric_spectrum};
 
 /// The geometry of one head's `W_QK` (weights as stored: no biases, no gains).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct HeadGeometry {
     /// `‖S‖²_F / ‖W_QK‖²_F`.
     pub symmetric_share: f64,

@@ -11,7 +11,7 @@ use super::smollm2::SmolLm2;
 use crate::random::{gaussian, seeded};
 
 /// The two pretrained models under `models/`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Model {
     /// all-MiniLM-L6-v2: a BERT encoder, 6 layers × 12 heads of width 32, d = 384.
     Minilm,
@@ -139,7 +139,7 @@ impl LayerHeads {
 }
 
 /// The geometry of every head of a model, and its layers' scores.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Survey {
     /// Width of the residual stream.
     pub d: usize,

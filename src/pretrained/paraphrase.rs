@@ -74,7 +74,7 @@ pub fn partner(k: usize) -> usize {
 }
 
 /// How well embeddings find their paraphrase: top-1 accuracy and mean margin.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Retrieval {
     /// Fraction of sentences whose nearest other sentence (cosine) is their partner.
     pub top1: f64,

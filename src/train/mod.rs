@@ -30,7 +30,7 @@ use rand::RngExt;
 use crate::random::seeded;
 
 /// How long and how fast to train, and how to judge it.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Schedule {
     /// Number of Adam steps.
     pub steps: usize,
@@ -47,7 +47,7 @@ pub struct Schedule {
 }
 
 /// What one training run measured. Index `i` of each curve is step `steps[i]`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct History {
     /// The evaluation steps `0, eval_every, …, steps`.
     pub steps: Vec<usize>,

@@ -18,7 +18,7 @@ use crate::attention::softmax_rows;
 use crate::random::{Rng, gaussian, orthogonal, projection};
 
 /// How a head's query–key form `W_QK = W_Q W_Kᵀ` is parameterised.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Qk {
     /// `W_Q`, `W_K` learned, independent N(0, 1/d) at initialisation (the standard head).
     Untied,

@@ -21,7 +21,7 @@ use rand::RngExt;
 use crate::random::{Rng, gaussian};
 
 /// Which context position holds the answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Relation {
     /// The position whose key equals the query: raw similarity is the right geometry.
     Match,
@@ -46,7 +46,7 @@ impl Relation {
 }
 
 /// The knobs of a task.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Task {
     pub relation: Relation,
     /// Number of keys (and of labels).

@@ -8,6 +8,8 @@
 
 use std::sync::OnceLock;
 
+use crate::experiment::cache;
+
 use super::trained_text::{self, Statistic, Text, Tokens, Variant};
 use crate::claim::{Claim, Evidence, Test};
 use crate::measure::{Measure, fixed, pm};
@@ -16,7 +18,7 @@ use crate::pretrained::heads::{Model, Survey};
 use crate::stats::{Summary, mean};
 
 /// What the section measures, and how much.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Setup {
     /// Layers of random Gaussian heads drawn per model (all heads of a random
     /// layer are i.i.d., so a few layers give the baseline's spread).
@@ -35,7 +37,7 @@ pub const BOOK: Setup = Setup {
 };
 
 /// One model's heads, trained and random.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Weights {
     pub model: Model,
     pub trained: Survey,
@@ -71,7 +73,7 @@ impl Weights {
 }
 
 /// Everything the section reports.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Findings {
     pub setup: Setup,
     /// MiniLM, then SmolLM2.
@@ -102,7 +104,7 @@ impl Findings {
 /// The findings, computed once per process.
 pub fn book() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
 }
 
 fn share(g: &HeadGeometry) -> f64 {

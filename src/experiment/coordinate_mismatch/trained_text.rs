@@ -150,7 +150,7 @@ impl Raw {
 }
 
 /// The corpus's statistics, per tokens, variant, statistic, layer and head.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Text {
     pub sentences: usize,
     /// Tokens in the corpus, `[CLS]` and `[SEP]` included.

@@ -13,6 +13,8 @@
 
 use std::sync::OnceLock;
 
+use crate::experiment::cache;
+
 use nalgebra::DMatrix;
 
 use crate::attribution::carried_norms;
@@ -26,7 +28,7 @@ use crate::random::{gaussian, seeded};
 use crate::stats::{Summary, mean, spearman};
 
 /// Sizes of the section's experiments.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Setup {
     /// Sentences (from the corpus's start) whose layers are perturbed.
     pub local: usize,
@@ -41,7 +43,7 @@ pub const BOOK: Setup = Setup { local: 4, h: 1e-4 };
 pub const EPSILONS: [f64; 6] = [1e-3, 1e-2, 0.03, 0.1, 0.3, 1.0];
 
 /// One head on one sentence.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct HeadStats {
     pub layer: usize,
     /// ρ(α, ‖αf‖), ρ(α, LOO), ρ(‖αf‖, LOO), every key.
@@ -138,7 +140,7 @@ pub fn locality(model: Model, run: &Run, setup: Setup, seed: u64) -> Vec<Vec<f64
 }
 
 /// What one model measures.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Side {
     /// Every head of every corpus sentence.
     pub heads: Vec<HeadStats>,
@@ -147,7 +149,7 @@ pub struct Side {
 }
 
 /// Everything the section reports.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Findings {
     pub setup: Setup,
     pub trained: Side,
@@ -212,7 +214,7 @@ impl Findings {
 /// The book-size findings, computed once per process.
 pub fn book() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
 }
 
 const RHO: [(&str, usize); 3] = [("weight_norm", 0), ("weight_loo", 1), ("norm_loo", 2)];

@@ -10,6 +10,8 @@ pub use verdict::{claims, measures};
 
 use std::sync::OnceLock;
 
+use crate::experiment::cache;
+
 use nalgebra::DMatrix;
 
 use crate::experiment::relations::trained::{Clean, Model, sentences};
@@ -79,7 +81,7 @@ pub fn block(layer: &Layer, x: &DMatrix<f64>, paths: Paths) -> DMatrix<f64> {
 }
 
 /// A fixed-point iteration `Z_{k+1} = f(Z_k)` recorded step by step.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Iteration {
     /// `‖f(Z_k) − Z_k‖ / ‖Z_k‖`, `k = 0 … steps − 1`.
     pub residual: Vec<f64>,
@@ -126,7 +128,7 @@ pub fn stream(clean: &Clean) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
 }
 
 /// `total / direct` effect norms on the last hidden states, for one intervention.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Absorbed {
     /// `‖Δ_tot‖_F / ‖Δ_dir‖_F`: below 1, later layers absorbed part of the damage.
     pub ratio: f64,
@@ -208,7 +210,7 @@ pub fn absorption(w: &Weights, ids: &[u32]) -> (Vec<Absorbed>, Vec<Absorbed>) {
 }
 
 /// One model's findings.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ModelFindings {
     /// `update[l]`, `cosine[l]`: every token of every stream sentence, layer `l → l + 1`.
     pub update: Vec<Vec<f64>>,
@@ -296,7 +298,7 @@ impl ModelFindings {
 }
 
 /// Chapter 5's trained-model findings, trained and random.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Findings {
     pub trained: ModelFindings,
     pub random: ModelFindings,
@@ -325,7 +327,7 @@ impl Findings {
 /// The book-size findings, computed once per process.
 pub fn book() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
 }
 
 #[cfg(test)]

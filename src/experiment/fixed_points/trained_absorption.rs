@@ -4,6 +4,8 @@
 
 use std::sync::OnceLock;
 
+use crate::experiment::cache;
+
 use crate::measure::{Measure, fixed, pm};
 use crate::parallel;
 use crate::stats::Summary;
@@ -11,7 +13,7 @@ use crate::train::{Config, History, Qk, Relation, Schedule, Task, train};
 
 /// The task, the schedule, the early checkpoint, the accuracy that counts
 /// as solved, and the training seeds per architecture.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Setup {
     pub task: Task,
     pub schedule: Schedule,
@@ -92,7 +94,7 @@ const KEYS: [&str; 5] = [
 ];
 
 /// Training histories of every architecture.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Findings {
     pub setup: Setup,
     /// `histories[architecture][seed]` (see [`architectures`]).
@@ -147,7 +149,7 @@ impl Findings {
 /// The book-size findings, computed once per process.
 pub fn book() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
 }
 
 /// The numbers chapter 5 quotes from this experiment.

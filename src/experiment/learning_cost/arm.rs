@@ -10,7 +10,7 @@ use crate::train::{Config, Example, History, Model, Qk, Relation, Schedule, Task
 use super::steps::Setup;
 
 /// Which version of the task an arm trains on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Variant {
     /// One head, one layer, fresh examples every step.
     Clean,
@@ -92,7 +92,7 @@ pub fn raw_agreement(model: &Model, examples: &[Example]) -> f64 {
 
 /// One seed of one arm: its history and, for single-head arms, the geometry
 /// of `W_QK` at every evaluation.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Run {
     pub history: History,
     /// [`raw_agreement`] at every evaluation.
@@ -132,7 +132,7 @@ pub fn censored_steps(setup: Setup, h: &History) -> f64 {
 }
 
 /// All seeds of one arm.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Arm {
     pub relation: Relation,
     pub qk: Qk,

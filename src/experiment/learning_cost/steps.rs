@@ -5,6 +5,8 @@
 
 use std::sync::OnceLock;
 
+use crate::experiment::cache;
+
 use crate::measure::{Measure, fixed, pm};
 use crate::parallel;
 use crate::train::{Qk, Relation};
@@ -13,7 +15,7 @@ use super::arm::{Arm, Variant, run};
 use super::tuning::{Tuning, tune};
 
 /// Sizes and budgets of the chapter's experiments.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Setup {
     /// Token width `d` (= `d_k` = `d_v`).
     pub d: usize,
@@ -38,7 +40,7 @@ pub struct Setup {
     /// Fixed training-set sizes of the data sweep (besides fresh data every step).
     pub examples: [usize; 2],
     /// The learning-rate grid every arm is tuned on.
-    pub lrs: &'static [f64],
+    pub lrs: [f64; 5],
     /// First tuning seed.
     pub tuning_seed: u64,
 }
@@ -56,7 +58,7 @@ pub const BOOK: Setup = Setup {
     seeds: 20,
     tuning_seeds: 3,
     examples: [64, 256],
-    lrs: &[0.01, 0.03],
+    lrs: [0.003, 0.01, 0.03, 0.1, 0.3],
     tuning_seed: 1000,
 };
 
@@ -70,7 +72,7 @@ pub const SMALL: Setup = Setup {
 };
 
 /// The tuning and every arm.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Findings {
     pub setup: Setup,
     pub tuning: Vec<Tuning>,
@@ -144,13 +146,13 @@ impl Findings {
 /// The book-size findings, computed once per process.
 pub fn book() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
 }
 
 /// The small-size findings the claim tests check, computed once per process.
 pub fn small() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(SMALL))
+    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &SMALL, || Findings::run(SMALL)))
 }
 
 /// Steps as text: `"> budget"` beyond the budget.
@@ -159,6 +161,47 @@ fn steps_text(setup: Setup, s: f64) -> String {
         format!("> {}", setup.steps)
     } else {
         format!("{s:.0}")
+    }
+}
+
+/// Each tuned arm's chosen rate, `"match: untied 0.03, …; successor: …"`.
+fn chosen_rates(f: &Findings) -> String {
+    Relation::ALL
+        .iter()
+        .map(|&r| {
+            let arms: Vec<String> = f
+                .tuning
+                .iter()
+                .filter(|t| t.relation == r)
+                .map(|t| format!("{} {}", t.qk.name(), t.lr))
+                .collect();
+            format!("{}: {}", r.name(), arms.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The tuned arms whose chosen rate is at an edge of the grid, and whether
+/// they reach the threshold at any rate of it.
+fn edge_rates(f: &Findings) -> String {
+    let edges = [f.setup.lrs[0], f.setup.lrs[f.setup.lrs.len() - 1]];
+    let at_edge: Vec<String> = f
+        .tuning
+        .iter()
+        .filter(|t| edges.contains(&t.lr))
+        .map(|t| {
+            let learns = t.grid.iter().any(|g| g.1 <= f.setup.steps as f64);
+            let how = if learns {
+                "reaches the threshold on the grid: the grid should be extended"
+            } else {
+                "reaches the threshold at no rate of the grid, so the accuracy tie-break chose"
+            };
+            format!("{} {} at {} ({how})", t.relation.name(), t.qk.name(), t.lr)
+        })
+        .collect();
+    match at_edge.is_empty() {
+        true => "none".into(),
+        false => at_edge.join("; "),
     }
 }
 
@@ -191,6 +234,8 @@ pub fn measures() -> Vec<Measure> {
                 .collect::<Vec<_>>()
                 .join(", "),
         ),
+        Measure::new("chosen_lrs", chosen_rates(f)),
+        Measure::new("edge_lrs", edge_rates(f)),
         Measure::new("n_small", s.examples[0].to_string()),
         Measure::new("n_large", s.examples[1].to_string()),
     ];

@@ -10,7 +10,7 @@ use super::steps::Setup;
 
 /// The tuning of one (relation, parameterisation): each grid learning rate's
 /// median censored steps to threshold and mean final accuracy on the tuning seeds.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Tuning {
     pub relation: Relation,
     pub qk: Qk,

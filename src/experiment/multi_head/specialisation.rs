@@ -13,6 +13,8 @@
 
 use std::sync::OnceLock;
 
+use crate::experiment::cache;
+
 use crate::measure::{Measure, fixed, pm};
 use crate::parallel;
 use crate::stats::Summary;
@@ -21,7 +23,7 @@ use crate::train::{self, Config, Qk, Relation, Schedule, Task};
 /// The task, how both models are trained, the training seeds per model,
 /// and the attention mass on one answer position from which a head counts
 /// as reading that relation.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Setup {
     /// The two-relation task: `vocab²` ordered label pairs to tell apart.
     pub task: Task,
@@ -53,7 +55,7 @@ pub const BOOK: Setup = Setup {
 };
 
 /// One trained model.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Trained {
     /// Final test accuracy on the ordered pair.
     pub accuracy: f64,
@@ -108,7 +110,7 @@ pub fn trained(setup: Setup, heads: usize, seed: u64) -> Trained {
 }
 
 /// Both models over seeds `0..setup.seeds`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Findings {
     pub setup: Setup,
     /// One head of width `D`, per seed.
@@ -169,7 +171,7 @@ pub fn accuracy(runs: &[Trained]) -> Summary {
 /// The book-size findings, computed once per process.
 pub fn book() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
 }
 
 /// The numbers chapter 3 quotes from this experiment.

@@ -14,6 +14,8 @@ pub mod patterns;
 
 use std::sync::OnceLock;
 
+use crate::experiment::cache;
+
 use nalgebra::{DMatrix, DVector};
 use patterns::{Patterns, patterns};
 
@@ -27,7 +29,7 @@ use crate::pretrained::paraphrase::{Retrieval, retrieve};
 use crate::stats::{Summary, median};
 
 /// Sizes of the real-model experiments.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Setup {
     /// Sentences (from the corpus's start) whose 72 single-head ablations are run, per model.
     pub sweep: [usize; 2],
@@ -51,7 +53,7 @@ pub const BOOK: Setup = Setup {
 };
 
 /// One head ablated in one sentence.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Ablation {
     pub layer: usize,
     pub head: usize,
@@ -70,7 +72,7 @@ pub struct Ablation {
 }
 
 /// What one model measures.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Side {
     /// Retrieval on the whole corpus, clean.
     pub retrieval: Retrieval,
@@ -82,7 +84,7 @@ pub struct Side {
 }
 
 /// Everything the section reports.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Findings {
     pub setup: Setup,
     pub trained: Side,
@@ -255,7 +257,7 @@ impl Findings {
 /// The book-size findings, computed once per process.
 pub fn book() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
 }
 
 fn repair(a: &Ablation) -> f64 {

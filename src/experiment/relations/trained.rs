@@ -13,6 +13,8 @@ pub use verdict::{claims, measures};
 
 use std::sync::OnceLock;
 
+use crate::experiment::cache;
+
 use nalgebra::DMatrix;
 
 use crate::pretrained::intervention::{layer_parts, run_parts};
@@ -258,7 +260,7 @@ pub fn row_agreement(a: &DMatrix<f64>, b: &DMatrix<f64>, sinks: bool) -> f64 {
 }
 
 /// What one sentence measures; vectors run over depth `m = 1 … 6`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Attribution {
     /// ρ(layer m's raw head-mean attention, effect on h_m), keys with sinks.
     pub rho_raw: Vec<f64>,
@@ -336,7 +338,7 @@ fn gap(m: &DMatrix<f64>) -> f64 {
 }
 
 /// One model's findings.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ModelFindings {
     pub attribution: Vec<Attribution>,
     /// Pair `p`: the word in A against the word in B (only the context changed).
@@ -383,7 +385,7 @@ impl ModelFindings {
 }
 
 /// Chapter 4's trained-model findings, trained and random.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Findings {
     pub trained: ModelFindings,
     pub random: ModelFindings,
@@ -408,7 +410,7 @@ impl Findings {
 /// The book-size findings, computed once per process.
 pub fn book() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
 }
 
 #[cfg(test)]

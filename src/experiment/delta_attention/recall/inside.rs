@@ -12,7 +12,7 @@ use crate::stats::{mean, spearman};
 pub const LOOKED_AT: usize = 16;
 
 /// What one trained model shows.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Inside {
     /// Mean decay rate `−g` per key channel after training (one entry for Gated DeltaNet, none without decay).
     pub decay: Vec<f64>,

@@ -3,16 +3,16 @@
 //! against state size, and what the trained gates and token weights look like.
 //!
 //! Learning rates are tuned per mixer on seeds disjoint from the reported
-//! ones. The training runs take longer than the book's time budget, so the
-//! findings are cached under `target/recall-cache/`, keyed by a hash of the
-//! library source and the [`Setup`]; without the cache they are recomputed.
+//! ones. The training runs take longer than the book's time budget; like
+//! every expensive experiment's, the findings are cached
+//! ([`crate::experiment::cache`]).
 
 use std::sync::OnceLock;
 
-mod cache;
 pub mod inside;
 mod report;
 
+use crate::experiment::cache;
 use crate::mixer::{Config, Mixer, Schedule, train};
 use crate::parallel;
 use crate::recall::Mqar;
@@ -104,7 +104,7 @@ pub struct Outcome {
 }
 
 /// Everything the section reports.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Findings {
     /// `tuning[m]`: `(rate, mean held-out cross-entropy over the tuning seeds)` of `Mixer::ALL[m]`.
     pub tuning: Vec<Vec<(f64, f64)>>,
@@ -280,5 +280,6 @@ pub fn curve(rows: &[Vec<f64>], xs: &[usize]) -> Vec<(f64, f64, f64)> {
 /// The book's findings, computed (or read from the cache) once per process.
 pub fn book() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| cache::load_or_run(&setup(), Findings::run))
+    let setup = setup();
+    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &setup, || Findings::run(&setup)))
 }

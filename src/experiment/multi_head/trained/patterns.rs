@@ -11,7 +11,7 @@ use crate::pretrained::corpus::Run;
 use crate::pretrained::minilm::{HEADS, LAYERS};
 
 /// Mean weight each head puts on the named patterns, over sentences and queries.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Patterns {
     /// `[layer·12 + head]`: mean `α_{i,i−1}` over queries `i ≥ 1` (the `[CLS]` row excluded).
     pub previous: Vec<f64>,

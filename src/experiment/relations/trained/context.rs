@@ -62,7 +62,7 @@ pub fn cosine_distance(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// How two views of a word differ: per depth `1 − cos`, per layer the share of heads whose partner changed.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Change {
     /// `l = 0 … 6`.
     pub state: Vec<f64>,
