@@ -6,11 +6,15 @@
 
 use crate::stats::Summary;
 
-/// One quoted number: its key and its text.
+/// One quoted number: its key, its text, and the table it is a cell of, if
+/// any. Every measure reaches the reader: quoted in the prose, or shown in a
+/// table the prose quotes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Measure {
     pub key: String,
     pub value: String,
+    /// The key of the table measure that shows this one (see [`table_of`]).
+    pub table: Option<String>,
 }
 
 impl Measure {
@@ -18,6 +22,7 @@ impl Measure {
         Measure {
             key: key.into(),
             value: value.into(),
+            table: None,
         }
     }
 }
@@ -67,6 +72,55 @@ pub fn number(x: f64, digits: usize) -> String {
         true => sci(x, 1),
         false => fixed(x, digits),
     }
+}
+
+/// A markdown table: a header row, then `rows`, for a sweep the prose shows
+/// whole. Quote it on a line of its own.
+///
+/// ```
+/// use attention_geometry::measure::table;
+/// let t = table(&["layer", "ρ"], &[vec!["1".into(), "0.5".into()]]);
+/// assert_eq!(t, "| layer | ρ |\n|---|---|\n| 1 | 0.5 |\n");
+/// ```
+pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let line = |cells: Vec<String>| format!("| {} |\n", cells.join(" | "));
+    let mut out = line(header.iter().map(|h| h.to_string()).collect());
+    out.push_str(&format!("|{}\n", "---|".repeat(header.len())));
+    for row in rows {
+        out.push_str(&line(row.iter().map(|c| c.replace('|', "\\|")).collect()));
+    }
+    out
+}
+
+/// A table measure `key` whose rows are a label and cells, and the cells
+/// themselves, each quotable on its own and marked as shown in the table.
+///
+/// ```
+/// use attention_geometry::measure::{Measure, table_of};
+/// let rows = vec![("layer 1".to_string(), vec![Measure::new("rho_l1", "0.5")])];
+/// let ms = table_of("rho_table", &["layer", "ρ"], rows);
+/// assert_eq!(ms[0].table.as_deref(), Some("rho_table"));
+/// assert_eq!(ms[1].value, "| layer | ρ |\n|---|---|\n| layer 1 | 0.5 |\n");
+/// ```
+pub fn table_of(key: &str, header: &[&str], rows: Vec<(String, Vec<Measure>)>) -> Vec<Measure> {
+    let text: Vec<Vec<String>> = rows
+        .iter()
+        .map(|(label, cells)| {
+            let mut row = vec![label.clone()];
+            row.extend(cells.iter().map(|c| c.value.clone()));
+            row
+        })
+        .collect();
+    let mut out: Vec<Measure> = rows
+        .into_iter()
+        .flat_map(|(_, cells)| cells)
+        .map(|c| Measure {
+            table: Some(key.to_string()),
+            ..c
+        })
+        .collect();
+    out.push(Measure::new(key, table(header, &text)));
+    out
 }
 
 /// `mean ± sd` with `digits` decimals.

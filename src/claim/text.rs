@@ -56,20 +56,22 @@ pub fn table(claims: &[Claim]) -> String {
 
 /// The introduction's table: every claim with its chapter, kind, evidence and verdict.
 pub fn markdown_table(claims: &[Claim]) -> String {
-    let mut out = String::from(
-        "| claim | the essay says | kind | evidence | verdict |\n|---|---|---|---|---|\n",
-    );
-    for c in claims {
-        out.push_str(&format!(
-            "| `{}` | {} | {} | {} | **{}** |\n",
-            c.id,
-            c.essay.replace('|', "\\|"),
-            c.kind,
-            c.evidence,
-            c.verdict()
-        ));
-    }
-    out
+    let rows: Vec<Vec<String>> = claims
+        .iter()
+        .map(|c| {
+            vec![
+                format!("`{}`", c.id),
+                c.essay.clone(),
+                c.kind.to_string(),
+                c.evidence.to_string(),
+                format!("**{}**", c.verdict()),
+            ]
+        })
+        .collect();
+    crate::measure::table(
+        &["claim", "the essay says", "kind", "evidence", "verdict"],
+        &rows,
+    )
 }
 
 /// One claim as its chapter quotes it: the sentence, the prediction, the

@@ -93,8 +93,11 @@ pub const CHAPTERS: [Chapter; 7] = [
 /// This is the one place a prefix is added.
 pub fn measures() -> Vec<Measure> {
     let prefixed = |prefix: String, ms: Vec<Measure>| {
-        ms.into_iter()
-            .map(move |m| Measure::new(format!("{prefix}.{}", m.key), m.value))
+        ms.into_iter().map(move |m| Measure {
+            key: format!("{prefix}.{}", m.key),
+            value: m.value,
+            table: m.table.map(|t| format!("{prefix}.{t}")),
+        })
     };
     let mut all: Vec<Measure> = CHAPTERS
         .iter()

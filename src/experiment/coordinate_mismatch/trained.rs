@@ -173,16 +173,15 @@ pub fn measures() -> Vec<Measure> {
                 format!("trained_{name}_neg_min"),
                 fixed(t.values(negative).into_iter().fold(1.0, f64::min), 3),
             ),
-            Measure::new(
-                format!("trained_{name}_inertia"),
-                if w.inertia_holds() {
-                    "every"
-                } else {
-                    "not every"
-                },
-            ),
         ]);
     }
+    m.push(Measure::new(
+        "trained_inertia",
+        match f.weights.iter().all(|w| w.inertia_holds()) {
+            true => "every",
+            false => "not every",
+        },
+    ));
     let c = crate::pretrained::smollm2::SmolLm2::shared().config;
     m.push(Measure::new(
         "trained_smollm2_kv_heads",

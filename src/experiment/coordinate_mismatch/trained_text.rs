@@ -8,7 +8,7 @@
 
 use nalgebra::DMatrix;
 
-use crate::measure::{Measure, fixed, pm};
+use crate::measure::{Measure, fixed, pm, table};
 use crate::pretrained::minilm::{D, D_K, HEADS, LAYERS, Minilm};
 use crate::projection::{knn_overlap, off_diagonal, self_match_rate};
 use crate::random::{gaussian, seeded};
@@ -100,6 +100,16 @@ impl Statistic {
             Statistic::RhoRows => "rho_rows",
             Statistic::Knn => "knn",
             Statistic::SelfMatch => "self",
+        }
+    }
+
+    /// How the book's tables name it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Statistic::RhoPairs => "Spearman ρ over pairs",
+            Statistic::RhoRows => "per-row Spearman ρ",
+            Statistic::Knn => "k-NN overlap",
+            Statistic::SelfMatch => "own best match",
         }
     }
 
@@ -287,7 +297,23 @@ pub fn run(k: usize, seed: u64) -> Text {
     }
 }
 
-/// The numbers the prose quotes: every statistic overall and per layer.
+/// Every statistic of every variant per layer, mean ± sd over the heads, as a table.
+fn layer_table(t: &Text, tok: Tokens) -> String {
+    let mut header = vec!["statistic", "heads"];
+    let layers: Vec<String> = (0..LAYERS).map(|l| format!("layer {l}")).collect();
+    header.extend(layers.iter().map(String::as_str));
+    let mut rows = Vec::new();
+    for s in Statistic::ALL {
+        for v in Variant::ALL {
+            let mut row = vec![s.label().to_string(), v.name().to_string()];
+            row.extend((0..LAYERS).map(|l| pm(t.layer(tok, v, s, l), 2)));
+            rows.push(row);
+        }
+    }
+    table(&header, &rows)
+}
+
+/// The numbers the prose quotes: every statistic overall, and per layer as a table.
 pub fn measures(t: &Text) -> Vec<Measure> {
     let mut m = vec![
         Measure::new("trained_sentences", t.sentences.to_string()),
@@ -311,15 +337,13 @@ pub fn measures(t: &Text) -> Vec<Measure> {
         for v in Variant::ALL {
             for s in Statistic::ALL {
                 let key = format!("trained_{}_{}_{tn}", s.name(), v.name());
-                m.push(Measure::new(key.clone(), pm(t.summary(v, *tok, s), 2)));
-                for l in 0..LAYERS {
-                    m.push(Measure::new(
-                        format!("{key}_l{l}"),
-                        pm(t.layer(*tok, v, s, l), 2),
-                    ));
-                }
+                m.push(Measure::new(key, pm(t.summary(v, *tok, s), 2)));
             }
         }
+        m.push(Measure::new(
+            format!("trained_layers_{tn}"),
+            layer_table(t, *tok),
+        ));
     }
     m
 }

@@ -19,7 +19,7 @@ use nalgebra::DMatrix;
 
 use crate::attribution::carried_norms;
 use crate::claim::{Claim, Evidence, Test};
-use crate::measure::{Measure, fixed, pm};
+use crate::measure::{Measure, fixed, pm, table};
 use crate::parallel;
 use crate::pretrained::corpus::{Model, Run, is_special, runs};
 use crate::pretrained::intervention::{layer_parts, value_out};
@@ -228,9 +228,7 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("lm_layers", LAYERS.to_string()),
         Measure::new("lm_sentences", runs(Model::Trained).len().to_string()),
     ];
-    for (k, e) in EPSILONS.iter().enumerate() {
-        m.push(Measure::new(format!("lm_eps{k}"), format!("{e}")));
-    }
+    m.push(Measure::new("lm_err_table", error_table(f)));
     for model in Model::BOTH {
         let name = model.name();
         for (key, r) in RHO {
@@ -265,14 +263,22 @@ pub fn measures() -> Vec<Measure> {
             format!("lm_{name}_special_tokens"),
             fixed(f.summary(model, None, |s| s.special_tokens).mean, 2),
         ));
-        for k in 0..EPSILONS.len() {
-            m.push(Measure::new(
-                format!("lm_{name}_err{k}"),
-                pm(f.error(model, None, k), 3),
-            ));
-        }
     }
     m
+}
+
+/// The first-order prediction's relative error per ε, trained and random, as a table.
+fn error_table(f: &Findings) -> String {
+    let rows: Vec<Vec<String>> = EPSILONS
+        .iter()
+        .enumerate()
+        .map(|(k, e)| {
+            let mut row = vec![format!("{e}")];
+            row.extend(Model::BOTH.map(|model| pm(f.error(model, None, k), 3)));
+            row
+        })
+        .collect();
+    table(&["ε", "trained", "random"], &rows)
 }
 
 /// The section's claims, predictions as the essay makes them.

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use crate::experiment::cache;
 
-use crate::measure::{Measure, fixed, pm};
+use crate::measure::{Measure, fixed, pm, table_of};
 use crate::parallel;
 use crate::train::{Qk, Relation};
 
@@ -239,6 +239,7 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("n_small", s.examples[0].to_string()),
         Measure::new("n_large", s.examples[1].to_string()),
     ];
+    let mut geometry = Vec::new();
     for a in &f.arms {
         let key = format!("{}_{}_{}", a.relation.name(), a.qk.name(), a.variant.name());
         let (med, lo, hi) = a.median_steps(s);
@@ -257,17 +258,22 @@ pub fn measures() -> Vec<Measure> {
             let rho = a.curve(|r| &r.rho);
             let share = a.curve(|r| &r.symmetric_share);
             let (first, last) = (0, rho.len() - 1);
-            m.push(Measure::new(format!("rho0_{key}"), fixed(rho[first].0, 2)));
-            m.push(Measure::new(format!("rho_{key}"), fixed(rho[last].0, 2)));
-            m.push(Measure::new(
-                format!("share0_{key}"),
-                fixed(share[first].0, 2),
-            ));
-            m.push(Measure::new(
-                format!("share_{key}"),
-                fixed(share[last].0, 2),
-            ));
+            let cells = vec![
+                Measure::new(format!("rho0_{key}"), fixed(rho[first].0, 2)),
+                Measure::new(format!("rho_{key}"), fixed(rho[last].0, 2)),
+                Measure::new(format!("share0_{key}"), fixed(share[first].0, 2)),
+                Measure::new(format!("share_{key}"), fixed(share[last].0, 2)),
+            ];
+            geometry.push((format!("{}, {}", a.relation.name(), a.qk.name()), cells));
         }
     }
+    let header = [
+        "task, query–key form",
+        "ρ(raw, score) at init",
+        "ρ trained",
+        "symmetric share at init",
+        "share trained",
+    ];
+    m.extend(table_of("geometry", &header, geometry));
     m
 }

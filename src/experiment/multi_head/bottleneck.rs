@@ -9,7 +9,7 @@ use nalgebra::DMatrix;
 use rand::RngExt;
 
 use crate::attention::softmax_rows;
-use crate::measure::{Measure, pm};
+use crate::measure::{Measure, pm, table_of};
 use crate::multi_head::best_ranks;
 use crate::parallel;
 use crate::random::seeded;
@@ -67,6 +67,14 @@ impl Task {
         match self {
             Task::PositionAndContent => "pc",
             Task::TwoContents => "cc",
+        }
+    }
+
+    /// The names of `R₁`, `R₂` and the task `M`.
+    pub fn relation_names(self) -> [&'static str; 3] {
+        match self {
+            Task::PositionAndContent => ["previous token", "same attribute", "both at once"],
+            Task::TwoContents => ["first attribute", "second attribute", "both at once"],
         }
     }
 }
@@ -202,21 +210,39 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("eps", format!("{}", BOOK.eps)),
         Measure::new("rank_seeds", BOOK.seeds.to_string()),
     ];
+    let ranks = [1, 2, 4, 8, 12, BOOK.n];
+    let widths = total_widths(BOOK);
+    let (mut by_rank, mut by_width) = (Vec::new(), Vec::new());
     for task in Task::ALL {
         let k = task.key();
-        for (rel, name) in ["r1", "r2", "task"].iter().enumerate() {
-            for r in [1, 2, 4, 8, 12, BOOK.n] {
-                m.push(Measure::new(
-                    format!("rank_{k}_{name}_{r}"),
-                    pm(f.rank(task, rel, r), 2),
-                ));
-            }
+        let relations = ["r1", "r2", "task"].iter().zip(task.relation_names());
+        for (rel, (name, label)) in relations.enumerate() {
+            let cells = ranks
+                .iter()
+                .map(|&r| Measure::new(format!("rank_{k}_{name}_{r}"), pm(f.rank(task, rel, r), 2)))
+                .collect();
+            by_rank.push((format!("{}: {label}", task.name()), cells));
         }
-        for (w, d) in total_widths(BOOK).iter().enumerate() {
-            let (wide, narrow) = f.width(task, w);
-            m.push(Measure::new(format!("wide_{k}_{d}"), pm(wide, 2)));
-            m.push(Measure::new(format!("narrow_{k}_{d}"), pm(narrow, 2)));
+        let (mut wide, mut narrow) = (Vec::new(), Vec::new());
+        for (w, d) in widths.iter().enumerate() {
+            let (wd, nw) = f.width(task, w);
+            wide.push(Measure::new(format!("wide_{k}_{d}"), pm(wd, 2)));
+            narrow.push(Measure::new(format!("narrow_{k}_{d}"), pm(nw, 2)));
         }
+        by_width.push((format!("{}, one wide", task.name()), wide));
+        by_width.push((format!("{}, two narrow", task.name()), narrow));
     }
+    let columns: Vec<String> = ranks.iter().map(|r| format!("r = {r}")).collect();
+    let header: Vec<&str> = ["relation"]
+        .into_iter()
+        .chain(columns.iter().map(String::as_str))
+        .collect();
+    m.extend(table_of("rank_table", &header, by_rank));
+    let columns: Vec<String> = widths.iter().map(|d| format!("D = {d}")).collect();
+    let header: Vec<&str> = ["task, heads"]
+        .into_iter()
+        .chain(columns.iter().map(String::as_str))
+        .collect();
+    m.extend(table_of("width_table", &header, by_width));
     m
 }

@@ -4,7 +4,7 @@
 use super::inside::Inside;
 use super::{Findings, book, setup};
 use crate::claim::{Claim, Evidence, Test};
-use crate::measure::{Measure, fixed, pm};
+use crate::measure::{Measure, fixed, pm, table_of};
 use crate::mixer::Mixer;
 use crate::stats::{Summary, mean};
 
@@ -80,7 +80,6 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("recall_state", s.state.to_string()),
         Measure::new("recall_fixed_pairs", s.fixed_pairs.to_string()),
         Measure::new("recall_pairs_max", s.pairs[last].to_string()),
-        Measure::new("recall_pairs_min", s.pairs[0].to_string()),
         Measure::new("recall_state_min", s.states[0].to_string()),
         Measure::new("recall_state_max", s.states[s.states.len() - 1].to_string()),
         Measure::new("recall_grid_low", fixed(s.rates[0], 3)),
@@ -140,50 +139,65 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("kda_decay_ratio", fixed(decay_ratio(f, KDA), 2)),
         Measure::new("gdn_decay_ratio", fixed(decay_ratio(f, GDN), 2)),
     ];
+    let (mut accuracy, mut weights, mut beta) = (Vec::new(), Vec::new(), Vec::new());
     for (i, mixer) in Mixer::ALL.into_iter().enumerate() {
         let n = mixer.name();
         m.push(Measure::new(format!("rate_{n}"), format!("{}", f.rate(i))));
-        m.push(Measure::new(
-            format!("acc_{n}_most"),
-            pm(Summary::of(&f.by_pairs[i][last]), 2),
+        let acc = |key: &str, accs: &[f64]| {
+            Measure::new(format!("acc_{n}_{key}"), pm(Summary::of(accs), 2))
+        };
+        accuracy.push((
+            n.to_string(),
+            vec![
+                acc("fewest", &f.by_pairs[i][0]),
+                acc("shared", &f.by_pairs[i][shared]),
+                acc("most", &f.by_pairs[i][last]),
+                acc("smallest", &f.by_state[i][0]),
+            ],
         ));
-        m.push(Measure::new(
-            format!("acc_{n}_fewest"),
-            pm(Summary::of(&f.by_pairs[i][0]), 2),
-        ));
-        m.push(Measure::new(
-            format!("acc_{n}_shared"),
-            pm(Summary::of(&f.by_pairs[i][shared]), 2),
-        ));
-        m.push(Measure::new(
-            format!("acc_{n}_smallest"),
-            pm(Summary::of(&f.by_state[i][0]), 2),
-        ));
+        let inside = |key: &str, g: fn(&Inside) -> f64| {
+            Measure::new(format!("{key}_{n}"), pm(over_seeds(f, i, g), 2))
+        };
         if mixer.writes_delta() {
-            m.push(Measure::new(
-                format!("beta_values_{n}"),
-                pm(over_seeds(f, i, |x| x.beta_values), 2),
-            ));
-            m.push(Measure::new(
-                format!("beta_other_{n}"),
-                pm(over_seeds(f, i, |x| x.beta_other), 2),
-            ));
+            let cells = vec![
+                inside("beta_values", |x| x.beta_values),
+                inside("beta_other", |x| x.beta_other),
+            ];
+            beta.push((n.to_string(), cells));
         }
         if mixer != Mixer::Softmax {
-            m.push(Measure::new(
-                format!("rho_{n}"),
-                pm(over_seeds(f, i, |x| x.rho), 2),
-            ));
-            m.push(Measure::new(
-                format!("hit_weights_{n}"),
-                pm(over_seeds(f, i, |x| x.hit_weights), 2),
-            ));
-            m.push(Measure::new(
-                format!("hit_similarity_{n}"),
-                pm(over_seeds(f, i, |x| x.hit_similarity), 2),
-            ));
+            let cells = vec![
+                inside("rho", |x| x.rho),
+                inside("hit_weights", |x| x.hit_weights),
+                inside("hit_similarity", |x| x.hit_similarity),
+            ];
+            weights.push((n.to_string(), cells));
         }
     }
+    let at = |pairs: usize, state: usize| format!("{pairs} pairs, K = V = {state}");
+    let columns = [
+        at(s.pairs[0], s.state),
+        at(s.fixed_pairs, s.state),
+        at(s.pairs[last], s.state),
+        at(s.fixed_pairs, s.states[0]),
+    ];
+    let header: Vec<&str> = ["mixer"]
+        .into_iter()
+        .chain(columns.iter().map(String::as_str))
+        .collect();
+    m.extend(table_of("recall_accuracy", &header, accuracy));
+    let header = [
+        "mixer",
+        "ρ(weight, similarity)",
+        "largest weight on the answer",
+        "largest similarity on the answer",
+    ];
+    m.extend(table_of("recall_weights", &header, weights));
+    m.extend(table_of(
+        "recall_beta",
+        &["mixer", "β at the value positions", "β elsewhere"],
+        beta,
+    ));
     m
 }
 

@@ -4,7 +4,7 @@
 use super::{Absorbed, BOOK, Iteration, ModelFindings, book};
 use crate::claim::{Claim, Evidence, Test};
 use crate::experiment::relations::trained::Model;
-use crate::measure::{Measure, fixed, pm};
+use crate::measure::{Measure, fixed, pm, table_of};
 use crate::pretrained::minilm::{HEADS, LAYERS};
 use crate::stats::Summary;
 
@@ -57,88 +57,106 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("tr_steps", BOOK.steps.to_string()),
         Measure::new("tr_loops", BOOK.loops.to_string()),
         Measure::new("tr_absorb_sentences", BOOK.absorb_sentences.to_string()),
+        Measure::new("tr_heads", (LAYERS * HEADS).to_string()),
         Measure::new(
             "tr_absorb_heads",
             (BOOK.absorb_sentences * LAYERS * HEADS).to_string(),
         ),
     ];
+    let mut stream = vec![Vec::new(); LAYERS];
+    let (mut layer, mut stack, mut absorb) = (Vec::new(), Vec::new(), Vec::new());
     for model in Model::BOTH {
         let (r, name) = (f.model(model), model.name());
-        for l in 0..LAYERS {
-            m.push(Measure::new(
-                format!("tr_update_{name}_l{}", l + 1),
-                pm(r.update(l), 2),
-            ));
-            m.push(Measure::new(
-                format!("tr_cosine_{name}_l{}", l + 1),
-                pm(r.cosine(l), 2),
-            ));
+        for (l, row) in stream.iter_mut().enumerate() {
+            row.extend([
+                Measure::new(format!("tr_update_{name}_l{}", l + 1), pm(r.update(l), 2)),
+                Measure::new(format!("tr_cosine_{name}_l{}", l + 1), pm(r.cosine(l), 2)),
+            ]);
         }
         for (p, key) in ["residual", "none"].iter().enumerate() {
+            let over = |xs: Vec<f64>| pm(Summary::of(&xs), 2);
             let runs = r.layer_runs(p);
-            let last = |g: fn(&Iteration) -> f64| {
-                pm(
-                    Summary::of(&runs.iter().map(|i| g(i)).collect::<Vec<_>>()),
-                    2,
-                )
-            };
-            m.push(Measure::new(
-                format!("tr_layer_residual_{key}_{name}"),
-                last(|i| *i.residual.last().expect("steps > 0")),
+            let last = |g: fn(&Iteration) -> f64| over(runs.iter().map(|i| g(i)).collect());
+            let path = ["with", "without"][p];
+            layer.push((
+                format!("{name}, {path} residual paths"),
+                vec![
+                    Measure::new(
+                        format!("tr_layer_residual_{key}_{name}"),
+                        last(|i| *i.residual.last().expect("steps > 0")),
+                    ),
+                    Measure::new(
+                        format!("tr_layer_collapse_{key}_{name}"),
+                        last(|i| *i.collapse.last().expect("steps > 0")),
+                    ),
+                    Measure::new(format!("tr_layer_drift_{key}_{name}"), last(|i| i.drift)),
+                ],
             ));
-            m.push(Measure::new(
-                format!("tr_layer_collapse_{key}_{name}"),
-                last(|i| *i.collapse.last().expect("steps > 0")),
-            ));
-            m.push(Measure::new(
-                format!("tr_layer_drift_{key}_{name}"),
-                last(|i| i.drift),
-            ));
-            let stack = |g: fn(&Iteration) -> f64| {
-                pm(
-                    Summary::of(&r.stack[p].iter().map(g).collect::<Vec<_>>()),
-                    2,
-                )
-            };
-            m.push(Measure::new(
-                format!("tr_stack_residual_{key}_{name}"),
-                stack(|i| *i.residual.last().expect("loops > 0")),
-            ));
-            m.push(Measure::new(
-                format!("tr_stack_collapse_{key}_{name}"),
-                stack(|i| *i.collapse.last().expect("loops > 0")),
+            let looped = |g: fn(&Iteration) -> f64| over(r.stack[p].iter().map(g).collect());
+            stack.push((
+                format!("{name}, {path} residual paths"),
+                vec![
+                    Measure::new(
+                        format!("tr_stack_residual_{key}_{name}"),
+                        looped(|i| *i.residual.last().expect("loops > 0")),
+                    ),
+                    Measure::new(
+                        format!("tr_stack_collapse_{key}_{name}"),
+                        looped(|i| *i.collapse.last().expect("loops > 0")),
+                    ),
+                ],
             ));
         }
-        m.push(Measure::new(
-            format!("tr_collapse_start_{name}"),
-            pm(
-                Summary::of(
-                    &r.layer_runs(0)
-                        .iter()
-                        .map(|i| i.collapse[0])
-                        .collect::<Vec<_>>(),
-                ),
-                2,
-            ),
-        ));
-        m.push(Measure::new(
-            format!("tr_head_ratio_{name}"),
-            fixed(r.head_ratio(), 2),
-        ));
-        m.push(Measure::new(
-            format!("tr_heads_absorbed_{name}"),
-            fixed(r.heads_absorbed(), 2),
-        ));
-        m.push(Measure::new(
-            format!("tr_skip_ratio_{name}"),
-            fixed(r.skip_ratio(), 2),
-        ));
+        let start: Vec<f64> = r.layer_runs(0).iter().map(|i| i.collapse[0]).collect();
         let dmg = median(r.heads.iter().flatten().map(|a| a.damage));
-        m.push(Measure::new(
-            format!("tr_head_damage_{name}"),
-            fixed(dmg, 3),
+        absorb.push((
+            name.to_string(),
+            vec![
+                Measure::new(
+                    format!("tr_collapse_start_{name}"),
+                    pm(Summary::of(&start), 2),
+                ),
+                Measure::new(format!("tr_head_ratio_{name}"), fixed(r.head_ratio(), 2)),
+                Measure::new(
+                    format!("tr_heads_absorbed_{name}"),
+                    fixed(r.heads_absorbed(), 2),
+                ),
+                Measure::new(format!("tr_skip_ratio_{name}"), fixed(r.skip_ratio(), 2)),
+                Measure::new(format!("tr_head_damage_{name}"), fixed(dmg, 3)),
+            ],
         ));
     }
+    let stream = stream
+        .into_iter()
+        .enumerate()
+        .map(|(l, c)| (format!("{}", l + 1), c))
+        .collect();
+    let header = [
+        "layer",
+        "update, trained",
+        "cosine, trained",
+        "update, random",
+        "cosine, random",
+    ];
+    m.extend(table_of("tr_stream", &header, stream));
+    let header = [
+        "one layer iterated",
+        "step",
+        "distance from rank one",
+        "drift",
+    ];
+    m.extend(table_of("tr_layer", &header, layer));
+    let header = ["whole stack looped", "step", "distance from rank one"];
+    m.extend(table_of("tr_stack", &header, stack));
+    let header = [
+        "weights",
+        "distance from rank one of the real input",
+        "median total/direct, symmetric head",
+        "share with total/direct < 1",
+        "median total/direct, attention skip removed",
+        "median damage at the output",
+    ];
+    m.extend(table_of("tr_absorb", &header, absorb));
     m
 }
 

@@ -3,7 +3,7 @@
 
 use super::{Attribution, BOOK, Change, Model, ModelFindings, book, sentences};
 use crate::claim::{Claim, Evidence, Test};
-use crate::measure::{Measure, pm};
+use crate::measure::{Measure, pm, table_of};
 use crate::pretrained::minilm::{HEADS, LAYERS};
 use crate::stats::mean;
 
@@ -16,6 +16,9 @@ fn path_tv(a: &Attribution) -> f64 {
 fn partner_share(c: &Change) -> f64 {
     mean(&c.partner)
 }
+
+/// One per-layer statistic of an [`Attribution`].
+type Field = fn(&Attribution) -> &Vec<f64>;
 
 /// The numbers the trained-model section of chapter 4 quotes (keys `tr_…`).
 pub fn measures() -> Vec<Measure> {
@@ -31,59 +34,51 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("tr_effect_rows", rows.to_string()),
         Measure::new("tr_heads", (LAYERS * HEADS).to_string()),
     ];
+    let mut attribution = Vec::new();
+    let (mut partners, mut states) = (vec![Vec::new(); LAYERS], vec![Vec::new(); LAYERS + 1]);
     for model in Model::BOTH {
         let (r, name) = (f.model(model), model.name());
         let ctx = |g: &dyn Fn(&Change) -> f64| ModelFindings::over_pairs(&r.context, g);
         let unr = |g: &dyn Fn(&Change) -> f64| ModelFindings::over_pairs(&r.unrelated, g);
-        for l in 0..LAYERS {
+        for (l, partner_row) in partners.iter_mut().enumerate() {
             let k = l + 1;
-            let s = |g: fn(&Attribution) -> &Vec<f64>| pm(r.over_sentences(|a| g(a)[l]), 2);
-            m.push(Measure::new(
-                format!("tr_rho_raw_{name}_l{k}"),
-                s(|a| &a.rho_raw),
-            ));
-            m.push(Measure::new(
-                format!("tr_rho_rollout_{name}_l{k}"),
-                s(|a| &a.rho_rollout),
-            ));
-            m.push(Measure::new(
-                format!("tr_rho_raw_words_{name}_l{k}"),
-                s(|a| &a.rho_raw_words),
-            ));
-            m.push(Measure::new(
-                format!("tr_rho_rollout_words_{name}_l{k}"),
-                s(|a| &a.rho_rollout_words),
-            ));
-            m.push(Measure::new(
-                format!("tr_tv_composite_{name}_l{k}"),
-                s(|a| &a.tv_composite),
-            ));
-            m.push(Measure::new(
-                format!("tr_tv_rollout_{name}_l{k}"),
-                s(|a| &a.tv_rollout),
-            ));
-            m.push(Measure::new(
-                format!("tr_tv_uniform_{name}_l{k}"),
-                s(|a| &a.tv_uniform),
-            ));
-            m.push(Measure::new(
-                format!("tr_partner_context_{name}_l{k}"),
-                pm(ctx(&|c| c.partner[l]), 2),
-            ));
-            m.push(Measure::new(
-                format!("tr_partner_unrelated_{name}_l{k}"),
-                pm(unr(&|c| c.partner[l]), 2),
-            ));
+            let s = |g: Field| pm(r.over_sentences(|a| g(a)[l]), 2);
+            let cells: [(&str, Field); 7] = [
+                ("rho_raw", |a| &a.rho_raw),
+                ("rho_rollout", |a| &a.rho_rollout),
+                ("rho_raw_words", |a| &a.rho_raw_words),
+                ("rho_rollout_words", |a| &a.rho_rollout_words),
+                ("tv_composite", |a| &a.tv_composite),
+                ("tv_rollout", |a| &a.tv_rollout),
+                ("tv_uniform", |a| &a.tv_uniform),
+            ];
+            let row = cells
+                .iter()
+                .map(|&(key, g)| Measure::new(format!("tr_{key}_{name}_l{k}"), s(g)))
+                .collect();
+            attribution.push((format!("{name}, layer {k}"), row));
+            partner_row.extend([
+                Measure::new(
+                    format!("tr_partner_context_{name}_l{k}"),
+                    pm(ctx(&|c| c.partner[l]), 2),
+                ),
+                Measure::new(
+                    format!("tr_partner_unrelated_{name}_l{k}"),
+                    pm(unr(&|c| c.partner[l]), 2),
+                ),
+            ]);
         }
-        for l in 0..=LAYERS {
-            m.push(Measure::new(
-                format!("tr_state_context_{name}_l{l}"),
-                pm(ctx(&|c| c.state[l]), 2),
-            ));
-            m.push(Measure::new(
-                format!("tr_state_unrelated_{name}_l{l}"),
-                pm(unr(&|c| c.state[l]), 2),
-            ));
+        for (l, row) in states.iter_mut().enumerate() {
+            row.extend([
+                Measure::new(
+                    format!("tr_state_context_{name}_l{l}"),
+                    pm(ctx(&|c| c.state[l]), 2),
+                ),
+                Measure::new(
+                    format!("tr_state_unrelated_{name}_l{l}"),
+                    pm(unr(&|c| c.state[l]), 2),
+                ),
+            ]);
         }
         m.push(Measure::new(
             format!("tr_partner_context_{name}"),
@@ -104,6 +99,41 @@ pub fn measures() -> Vec<Measure> {
             .fold(0.0, f64::max);
         m.push(Measure::new(format!("tr_gap_{name}"), format!("{gap:.1e}")));
     }
+    let header = [
+        "weights, layer",
+        "ρ(raw, effect)",
+        "ρ(rollout, effect)",
+        "ρ(raw, effect), words",
+        "ρ(rollout, effect), words",
+        "TV(composite, measured)",
+        "TV(rollout, measured)",
+        "TV(uniform, measured)",
+    ];
+    m.extend(table_of("tr_attribution", &header, attribution));
+    let by = [
+        "trained, other sense",
+        "trained, unrelated",
+        "random, other sense",
+        "random, unrelated",
+    ];
+    let label = |first: &'static str| [first].into_iter().chain(by).collect::<Vec<_>>();
+    let rows = |cells: Vec<Vec<Measure>>, name: fn(usize) -> String| {
+        cells
+            .into_iter()
+            .enumerate()
+            .map(|(l, c)| (name(l), c))
+            .collect()
+    };
+    m.extend(table_of(
+        "tr_partners",
+        &label("layer"),
+        rows(partners, |l| format!("{}", l + 1)),
+    ));
+    m.extend(table_of(
+        "tr_states",
+        &label("state"),
+        rows(states, |l| format!("h{l}")),
+    ));
     m
 }
 
