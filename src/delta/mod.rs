@@ -35,7 +35,9 @@ mod lanes;
 mod layer;
 mod recurrent;
 
-pub use chunked::{ChunkMatrices, DecayForm, chunk_matrices, kda_chunked, kda_chunked_with};
+pub use chunked::{
+    ChunkMatrices, DecayForm, SAFE_EXPONENT, chunk_matrices, kda_chunked, kda_chunked_with,
+};
 pub use cost::{flops_chunked, flops_recurrent, flops_softmax};
 pub use fused::kda_fused;
 pub use input::{DeltaInput, Gate, ShapeError};

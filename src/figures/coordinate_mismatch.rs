@@ -5,9 +5,9 @@ use plotters::prelude::*;
 use super::style::{Canvas, band, color, error_bar, legend, span, svg, text};
 use super::{DrawError, Figure};
 use crate::experiment::coordinate_mismatch::{
-    BOOK, Coupling, SEEDS, Trial, book, pairs, plane, spectrum,
+    BOOK, Coupling, SEEDS, Scatter, Trial, book, plane, scatter, spectrum,
 };
-use crate::stats::{histogram, spearman};
+use crate::stats::histogram;
 
 pub const FIGURES: &[Figure] = &[
     Figure {
@@ -102,8 +102,7 @@ fn score_vs_similarity() -> Result<String, DrawError> {
             .zip(Coupling::ALL)
             .enumerate()
         {
-            let (raw, score) = pairs(BOOK, c, 0);
-            let rho = spearman(&raw, &score);
+            let Scatter { raw, score, rho } = scatter(BOOK, c, 0);
             let mut chart = ChartBuilder::on(area)
                 .caption(format!("{} (ρ = {rho:.2})", c.name()), text(16))
                 .margin(8)

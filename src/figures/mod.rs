@@ -2,9 +2,11 @@
 //! with the functions that draw
 //! them, a registry (name → function), and atomic writing and checking.
 //!
-//! Figures read their data from [`crate::experiment`]; nothing here computes
-//! a result, it only draws one. Every figure is an SVG string that is
-//! byte-identical on every run.
+//! Figures read their data from [`crate::experiment`] (a chapter's findings,
+//! or the sample an experiment provides for its figure); nothing here
+//! computes a result, it only draws one (binning, sorting or scaling what it
+//! draws at most). Every figure is an SVG string that is byte-identical on
+//! every run.
 
 pub mod attend;
 pub mod bench;

@@ -4,8 +4,7 @@ use plotters::prelude::*;
 
 use super::style::{Shading, bar, color, heatmap, marked_line, svg, text};
 use super::{DrawError, Figure};
-use crate::experiment::relations::{self, BOOK, SEEDS, book, sample};
-use crate::relation::rollout;
+use crate::experiment::relations::{self, BOOK, Composition, SEEDS, book};
 
 pub const FIGURES: &[Figure] = &[
     Figure {
@@ -35,12 +34,10 @@ pub const FIGURES: &[Figure] = &[
 ];
 
 fn composition() -> Result<String, DrawError> {
-    let (x, stack) = sample(BOOK, 0);
-    let t = stack.forward(&x);
-    let r = rollout(&t.weights);
+    let Composition { weights, rollout } = relations::composition(BOOK, 0);
     svg(1000, 290, |root| {
         let panels = root.split_evenly((1, 4));
-        for (l, a) in t.weights.iter().enumerate() {
+        for (l, a) in weights.iter().enumerate() {
             heatmap(
                 &panels[l],
                 a,
@@ -52,7 +49,7 @@ fn composition() -> Result<String, DrawError> {
         }
         heatmap(
             &panels[3],
-            &r,
+            &rollout,
             "rollout (½I+½A_3)(½I+½A_2)(½I+½A_1)",
             Shading::Sequential(color(0)),
             "input token j",

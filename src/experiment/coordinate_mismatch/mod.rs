@@ -124,13 +124,24 @@ pub fn sample(setup: Setup, coupling: Coupling, seed: u64) -> (DMatrix<f64>, Hea
     (x, head)
 }
 
+/// One sample's pairs `i ≠ j`, as Figure 1.2 shows them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scatter {
+    /// Raw dot products `x_i·x_j`.
+    pub raw: Vec<f64>,
+    /// Scores `q_i·k_j/√d_k`.
+    pub score: Vec<f64>,
+    /// Spearman ρ between the two.
+    pub rho: f64,
+}
+
 /// Raw dot products and scores of every pair `i ≠ j` of one sample.
-pub fn pairs(setup: Setup, coupling: Coupling, seed: u64) -> (Vec<f64>, Vec<f64>) {
+pub fn scatter(setup: Setup, coupling: Coupling, seed: u64) -> Scatter {
     let (x, head) = sample(setup, coupling, seed);
-    (
-        off_diagonal(&(&x * x.transpose())),
-        off_diagonal(&head.scores(&x)),
-    )
+    let raw = off_diagonal(&(&x * x.transpose()));
+    let score = off_diagonal(&head.scores(&x));
+    let rho = spearman(&raw, &score);
+    Scatter { raw, score, rho }
 }
 
 /// Measure one sample.
@@ -334,6 +345,16 @@ pub fn measures() -> Vec<Measure> {
             pm(s.summary(|t| t.negative_eigenvalues), 2),
         ));
     }
+    let untied = f
+        .surveys
+        .iter()
+        .find(|s| s.coupling == Coupling::Untied)
+        .expect("the untied survey is run");
+    let (lo, hi) = untied.summary(|t| t.knn).ci95();
+    m.push(Measure::new(
+        "knn_untied_ci",
+        format!("[{}, {}]", fixed(lo, 3), fixed(hi, 3)),
+    ));
     m.extend(trained::measures());
     m
 }

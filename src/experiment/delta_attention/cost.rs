@@ -43,6 +43,8 @@ pub fn measures() -> Vec<Measure> {
     let (d, c) = (BOOK.d, BOOK.chunk);
     let t_big = 1 << 20;
     vec![
+        Measure::new("cost_d", d.to_string()),
+        Measure::new("cost_chunk", c.to_string()),
         Measure::new("crossover", BOOK.crossover().to_string()),
         Measure::new(
             "flops_ratio_1m",

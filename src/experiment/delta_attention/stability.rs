@@ -88,6 +88,8 @@ pub fn book() -> &'static Findings {
 pub fn measures() -> Vec<Measure> {
     let f = book();
     vec![
+        Measure::new("stability_chunk", BOOK.chunk.to_string()),
+        Measure::new("safe_exponent", fixed(crate::delta::SAFE_EXPONENT, 0)),
         Measure::new("difference_error", sci(f.difference_error(), 1)),
         Measure::new(
             "factorised_failure",

@@ -62,15 +62,6 @@ pub const BOOK: Setup = Setup {
     tuning_seed: 1000,
 };
 
-/// A smaller size for quick checks.
-pub const SMALL: Setup = Setup {
-    steps: 160,
-    seeds: 8,
-    tuning_seeds: 2,
-    test: 64,
-    ..BOOK
-};
-
 /// The tuning and every arm.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Findings {
@@ -147,12 +138,6 @@ impl Findings {
 pub fn book() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
     FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
-}
-
-/// The small-size findings the claim tests check, computed once per process.
-pub fn small() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &SMALL, || Findings::run(SMALL)))
 }
 
 /// Steps as text: `"> budget"` beyond the budget.

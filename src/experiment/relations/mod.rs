@@ -118,6 +118,23 @@ pub fn sample(setup: Setup, seed: u64) -> (DMatrix<f64>, Stack) {
     (gaussian(&mut rng, setup.n, setup.d, 1.0), stack)
 }
 
+/// One sample's layer attentions and their rollout, as Figure 4.1 shows them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Composition {
+    /// Each layer's attention `A_l`, `(n, n)`.
+    pub weights: Vec<DMatrix<f64>>,
+    /// Their rollout `(½I + ½A_L) ⋯ (½I + ½A_1)`.
+    pub rollout: DMatrix<f64>,
+}
+
+/// The stack of `seed` run on its tokens.
+pub fn composition(setup: Setup, seed: u64) -> Composition {
+    let (x, stack) = sample(setup, seed);
+    let weights = stack.forward(&x).weights;
+    let rollout = crate::relation::rollout(&weights);
+    Composition { weights, rollout }
+}
+
 /// The last token's relation to each earlier token, three ways.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Attribution {

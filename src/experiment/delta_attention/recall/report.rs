@@ -316,7 +316,8 @@ pub fn claims() -> Vec<Claim> {
             "a trained delta layer does not weigh tokens by similarity alone",
         )
         .evidence(Evidence::Toy)
-        .core(Test::below("DeltaNet: Spearman ρ of effective weight vs s q̂·k̂ at query rows", mean(&f.inside[DELTANET].iter().map(|i| i.rho).collect::<Vec<_>>()), 0.9, 2))
+        // the same bound as the random-weight claim `weights-are-not-similarities`
+        .core(Test::below("DeltaNet: Spearman ρ of effective weight vs s q̂·k̂ at query rows", mean(&f.inside[DELTANET].iter().map(|i| i.rho).collect::<Vec<_>>()), 0.5, 2))
         .core(Test::above("DeltaNet: answer hit rate of effective weights − of similarities", hit_gap(DELTANET), 0.0, 2))
         .setting(setting),
     ]
