@@ -2,7 +2,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{Canvas, band, color, error_bar, legend, span, svg, text};
+use super::style::{Canvas, axes, band, color, error_bar, legend, mesh, span, svg};
 use super::{DrawError, Figure};
 use crate::experiment::coordinate_mismatch::{
     BOOK, Coupling, SEEDS, Scatter, Trial, book, plane, scatter, spectrum,
@@ -53,17 +53,8 @@ fn token_cloud() -> Result<String, DrawError> {
         ];
         for (area, (title, m, view)) in panels.iter().zip(views) {
             let r = span(m.iter().cloned(), 0.08);
-            let mut chart = ChartBuilder::on(area)
-                .caption(title, text(16))
-                .margin(8)
-                .x_label_area_size(28)
-                .y_label_area_size(36)
-                .build_cartesian_2d(r.clone(), r)?;
-            chart
-                .configure_mesh()
-                .disable_mesh()
-                .label_style(text(11))
-                .draw()?;
+            let mut chart = axes(area, title, r.clone(), r)?;
+            mesh(&mut chart, "", "").disable_mesh().draw()?;
             // each token keeps the colour of its angle in the raw plane, so it can be followed
             chart.draw_series((0..m.nrows()).map(|i| {
                 let hue = (p.x[(i, 1)].atan2(p.x[(i, 0)]) / std::f64::consts::TAU).rem_euclid(1.0);
@@ -103,22 +94,14 @@ fn score_vs_similarity() -> Result<String, DrawError> {
             .enumerate()
         {
             let Scatter { raw, score, rho } = scatter(BOOK, c, 0);
-            let mut chart = ChartBuilder::on(area)
-                .caption(format!("{} (ρ = {rho:.2})", c.name()), text(16))
-                .margin(8)
-                .x_label_area_size(36)
-                .y_label_area_size(44)
-                .build_cartesian_2d(
-                    span(raw.iter().cloned(), 0.05),
-                    span(score.iter().cloned(), 0.05),
-                )?;
-            chart
-                .configure_mesh()
+            let mut chart = axes(
+                area,
+                format!("{} (ρ = {rho:.2})", c.name()),
+                span(raw.iter().cloned(), 0.05),
+                span(score.iter().cloned(), 0.05),
+            )?;
+            mesh(&mut chart, "raw dot product x_i·x_j", "score q_i·k_j/√d_k")
                 .disable_mesh()
-                .label_style(text(11))
-                .x_desc("raw dot product x_i·x_j")
-                .y_desc("score q_i·k_j/√d_k")
-                .axis_desc_style(text(12))
                 .draw()?;
             chart.draw_series(
                 raw.iter()
@@ -146,17 +129,13 @@ fn agreement() -> Result<String, DrawError> {
         1.0 / BOOK.n as f64,
     ];
     svg(760, 380, |root: &Canvas| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(
-                format!("raw similarity vs score, mean ± sd over {SEEDS} seeds"),
-                text(16),
-            )
-            .margin(10)
-            .x_label_area_size(36)
-            .y_label_area_size(44)
-            .build_cartesian_2d(-0.5f64..2.5f64, -0.3f64..1.5f64)?;
-        chart
-            .configure_mesh()
+        let mut chart = axes(
+            root,
+            format!("raw similarity vs score, mean ± sd over {SEEDS} seeds"),
+            -0.5f64..2.5f64,
+            -0.3f64..1.5f64,
+        )?;
+        mesh(&mut chart, "", "")
             .disable_x_mesh()
             .max_light_lines(0)
             .x_labels(3)
@@ -166,7 +145,6 @@ fn agreement() -> Result<String, DrawError> {
                     .map(|m| m.0.to_string())
                     .unwrap_or_default()
             })
-            .label_style(text(12))
             .draw()?;
         for (ci, c) in Coupling::ALL.iter().enumerate() {
             let s = f.survey(*c);
@@ -217,23 +195,19 @@ fn rank_shift() -> Result<String, DrawError> {
         .collect();
     let top = hists.iter().flatten().map(|b| b.2).fold(0.0, f64::max) * 1.08;
     svg(760, 380, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(
-                format!("pairwise-distance rank shift under one projection ({SEEDS} seeds)"),
-                text(16),
-            )
-            .margin(10)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(0.0f64..1.0f64, 0.0..top)?;
-        chart
-            .configure_mesh()
-            .disable_mesh()
-            .x_desc("|rank before − rank after| / number of pairs")
-            .y_desc("density")
-            .label_style(text(12))
-            .axis_desc_style(text(13))
-            .draw()?;
+        let mut chart = axes(
+            root,
+            format!("pairwise-distance rank shift under one projection ({SEEDS} seeds)"),
+            0.0f64..1.0f64,
+            0.0..top,
+        )?;
+        mesh(
+            &mut chart,
+            "|rank before − rank after| / number of pairs",
+            "density",
+        )
+        .disable_mesh()
+        .draw()?;
         for (i, ((label, _), h)) in sets.iter().zip(&hists).enumerate() {
             let c = color(i);
             chart
@@ -262,22 +236,14 @@ fn bilinear_spectrum() -> Result<String, DrawError> {
         .flatten()
         .flat_map(|s| [s.mean - s.sd, s.mean + s.sd]);
     svg(760, 380, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(
-                format!("eigenvalues of (W_QK + W_QKᵀ)/2, mean ± sd over {SEEDS} seeds"),
-                text(16),
-            )
-            .margin(10)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(0.5f64..(BOOK.d as f64 + 0.5), span(ys, 0.05))?;
-        chart
-            .configure_mesh()
+        let mut chart = axes(
+            root,
+            format!("eigenvalues of (W_QK + W_QKᵀ)/2, mean ± sd over {SEEDS} seeds"),
+            0.5f64..(BOOK.d as f64 + 0.5),
+            span(ys, 0.05),
+        )?;
+        mesh(&mut chart, "eigenvalue index (largest first)", "eigenvalue")
             .disable_mesh()
-            .x_desc("eigenvalue index (largest first)")
-            .y_desc("eigenvalue")
-            .label_style(text(12))
-            .axis_desc_style(text(13))
             .draw()?;
         chart.draw_series([PathElement::new(
             vec![(0.5, 0.0), (BOOK.d as f64 + 0.5, 0.0)],

@@ -2,7 +2,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{Canvas, color, error_bar, legend, svg, text};
+use super::style::{Canvas, axes, color, error_bar, legend, mesh, svg};
 use super::{DrawError, Figure};
 use crate::experiment::coordinate_mismatch::trained::{Weights, book};
 use crate::experiment::coordinate_mismatch::trained_text::{Statistic, Tokens, Variant};
@@ -43,23 +43,15 @@ struct Quantity {
 fn weights_panel(area: &Canvas, w: &Weights, q: &Quantity) -> Result<(), DrawError> {
     let (t, r) = (&w.trained, &w.random);
     let layers = t.heads.len() as f64;
-    let mut chart = ChartBuilder::on(area)
-        .caption(
-            format!("{} (d = {}, heads of width {})", w.model.name(), t.d, t.r),
-            text(15),
-        )
-        .margin(8)
-        .x_label_area_size(36)
-        .y_label_area_size(48)
-        .build_cartesian_2d(-0.6..layers - 0.4, q.range.clone())?;
-    chart
-        .configure_mesh()
+    let mut chart = axes(
+        area,
+        format!("{} (d = {}, heads of width {})", w.model.name(), t.d, t.r),
+        -0.6..layers - 0.4,
+        q.range.clone(),
+    )?;
+    mesh(&mut chart, "layer", q.label)
         .disable_mesh()
-        .x_desc("layer")
         .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_desc(q.label)
-        .label_style(text(11))
-        .axis_desc_style(text(12))
         .draw()?;
     let rand = Summary::of(&r.values(q.field));
     let (lo, hi) = (rand.mean - 2.0 * rand.sd, rand.mean + 2.0 * rand.sd);
@@ -161,20 +153,10 @@ fn agreement() -> Result<String, DrawError> {
                 Tokens::Inner => "without [CLS] and [SEP]",
             };
             let layers = t.raw_self[0].len() as f64;
-            let mut chart = ChartBuilder::on(area)
-                .caption(title, text(15))
-                .margin(8)
-                .x_label_area_size(34)
-                .y_label_area_size(48)
-                .build_cartesian_2d(-0.5..layers - 0.5, -0.3..1.1)?;
-            chart
-                .configure_mesh()
+            let mut chart = axes(area, title, -0.5..layers - 0.5, -0.3..1.1)?;
+            mesh(&mut chart, "layer (input hidden states)", label)
                 .disable_mesh()
-                .x_desc("layer (input hidden states)")
                 .x_label_formatter(&|x| format!("{x:.0}"))
-                .y_desc(label)
-                .label_style(text(11))
-                .axis_desc_style(text(12))
                 .draw()?;
             let chance = if stat == Statistic::Knn {
                 t.knn_chance[ti]

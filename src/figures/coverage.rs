@@ -2,7 +2,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{Shading, band, bar, color, error_bar, heatmap, legend, span, svg, text};
+use super::style::{Shading, axes, band, bar, color, error_bar, heatmap, legend, mesh, span, svg};
 use super::{DrawError, Figure};
 use crate::experiment::coverage::attribution::{
     self, TrialField, attribution_pairs, equivalent_example,
@@ -64,25 +64,14 @@ fn linear_pieces() -> Result<String, DrawError> {
         for (area, &k) in panels.iter().zip(&shown) {
             let p = pieces::pieces(pieces::Setup { grid, ..setup }, nets[k], 0);
             let step = (p.hi - p.lo) / (grid - 1) as f64;
-            let mut chart = ChartBuilder::on(area)
-                .caption(
-                    format!("[2, {}, 1]: {} pieces (seed 0)", net_name(nets[k]), p.count),
-                    text(14),
-                )
-                .margin(8)
-                .x_label_area_size(30)
-                .y_label_area_size(34)
-                .build_cartesian_2d(
-                    p.lo - step / 2.0..p.hi + step / 2.0,
-                    p.lo - step / 2.0..p.hi + step / 2.0,
-                )?;
-            chart
-                .configure_mesh()
+            let mut chart = axes(
+                area,
+                format!("[2, {}, 1]: {} pieces (seed 0)", net_name(nets[k]), p.count),
+                p.lo - step / 2.0..p.hi + step / 2.0,
+                p.lo - step / 2.0..p.hi + step / 2.0,
+            )?;
+            mesh(&mut chart, "input x₁", "input x₂")
                 .disable_mesh()
-                .x_desc("input x₁")
-                .y_desc("input x₂")
-                .label_style(text(10))
-                .axis_desc_style(text(11))
                 .draw()?;
             // one rectangle per run of equal labels along a lattice row
             let mut runs = Vec::new();
@@ -107,29 +96,25 @@ fn linear_pieces() -> Result<String, DrawError> {
         }
         let counts: Vec<Summary> = (0..nets.len()).map(|k| f.count(k)).collect();
         let top = counts.iter().map(|s| s.mean + s.sd).fold(0.0, f64::max) * 1.1;
-        let mut chart = ChartBuilder::on(&panels[2])
-            .caption(
-                format!("pieces in [-3, 3]², mean ± sd, {piece_seeds} seeds"),
-                text(14),
-            )
-            .margin(8)
-            .x_label_area_size(44)
-            .y_label_area_size(44)
-            .build_cartesian_2d(-0.5f64..(nets.len() as f64 - 0.5), 0.0..top)?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(nets.len())
-            .x_label_formatter(&|x| {
-                nets.get(x.round() as usize)
-                    .map(|h| net_name(h))
-                    .unwrap_or_default()
-            })
-            .x_desc("hidden widths")
-            .y_desc(format!("linear pieces ({lattice}×{lattice} lattice)"))
-            .label_style(text(10))
-            .axis_desc_style(text(11))
-            .draw()?;
+        let mut chart = axes(
+            &panels[2],
+            format!("pieces in [-3, 3]², mean ± sd, {piece_seeds} seeds"),
+            -0.5f64..(nets.len() as f64 - 0.5),
+            0.0..top,
+        )?;
+        mesh(
+            &mut chart,
+            "hidden widths",
+            format!("linear pieces ({lattice}×{lattice} lattice)"),
+        )
+        .disable_x_mesh()
+        .x_labels(nets.len())
+        .x_label_formatter(&|x| {
+            nets.get(x.round() as usize)
+                .map(|h| net_name(h))
+                .unwrap_or_default()
+        })
+        .draw()?;
         for (k, s) in counts.iter().enumerate() {
             let x = k as f64;
             bar(&mut chart, x, 0.3, *s, color(k))?;
@@ -177,23 +162,19 @@ fn jacobian_drift() -> Result<String, DrawError> {
     };
     svg(960, 380, |root| {
         let panels = root.split_evenly((1, 2));
-        let mut chart = ChartBuilder::on(&panels[0])
-            .caption(
-                format!("seeds whose local linear map changed ({SEEDS} seeds)"),
-                text(14),
-            )
-            .margin(8)
-            .x_label_area_size(40)
-            .y_label_area_size(44)
-            .build_cartesian_2d(-3.1f64..0.1, 0.0f64..1.05)?;
-        chart
-            .configure_mesh()
-            .disable_mesh()
-            .x_desc("log₁₀ ε (input moved by ε·z)")
-            .y_desc("fraction of seeds with J(x + εz) ≠ J(x)")
-            .label_style(text(10))
-            .axis_desc_style(text(11))
-            .draw()?;
+        let mut chart = axes(
+            &panels[0],
+            format!("seeds whose local linear map changed ({SEEDS} seeds)"),
+            -3.1f64..0.1,
+            0.0f64..1.05,
+        )?;
+        mesh(
+            &mut chart,
+            "log₁₀ ε (input moved by ε·z)",
+            "fraction of seeds with J(x + εz) ≠ J(x)",
+        )
+        .disable_mesh()
+        .draw()?;
         for (k, label) in ["ReLU net [2, 16, 16, 1]", "attention head"]
             .iter()
             .enumerate()
@@ -220,20 +201,19 @@ fn jacobian_drift() -> Result<String, DrawError> {
             .map(|r| (0..eps.len()).map(|e| log_quartiles(r, e)).collect())
             .collect();
         let ys = sums.iter().flatten().flat_map(|s| [s.0, s.2]);
-        let mut chart = ChartBuilder::on(&panels[1])
-            .caption("relative change ‖J(x + εz) − J(x)‖ / ‖J(x)‖", text(14))
-            .margin(8)
-            .x_label_area_size(40)
-            .y_label_area_size(44)
-            .build_cartesian_2d(-3.1f64..0.1, span(ys, 0.05))?;
-        chart
-            .configure_mesh()
-            .disable_mesh()
-            .x_desc("log₁₀ ε")
-            .y_desc("log₁₀ relative change (floor 10⁻⁶): median, quartiles")
-            .label_style(text(10))
-            .axis_desc_style(text(11))
-            .draw()?;
+        let mut chart = axes(
+            &panels[1],
+            "relative change ‖J(x + εz) − J(x)‖ / ‖J(x)‖",
+            -3.1f64..0.1,
+            span(ys, 0.05),
+        )?;
+        mesh(
+            &mut chart,
+            "log₁₀ ε",
+            "log₁₀ relative change (floor 10⁻⁶): median, quartiles",
+        )
+        .disable_mesh()
+        .draw()?;
         for (k, s) in sums.iter().enumerate() {
             let c = color(k);
             let lo: Vec<f64> = s.iter().map(|v| v.0).collect();
@@ -259,46 +239,35 @@ fn attribution() -> Result<String, DrawError> {
     ];
     svg(1000, 400, |root| {
         let panels = root.split_evenly((1, 2));
-        let mut chart = ChartBuilder::on(&panels[0])
-            .caption(
-                "one head, varied token norms (seed 0): every pair (i, j)",
-                text(14),
-            )
-            .margin(8)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(
-                span(w.iter().cloned(), 0.03),
-                span(loo.iter().cloned(), 0.03),
-            )?;
-        chart
-            .configure_mesh()
-            .disable_mesh()
-            .x_desc("attention weight α_ij")
-            .y_desc("leave-one-out effect ‖o_i − o_i⁽⁻ʲ⁾‖")
-            .label_style(text(10))
-            .axis_desc_style(text(11))
-            .draw()?;
+        let mut chart = axes(
+            &panels[0],
+            "one head, varied token norms (seed 0): every pair (i, j)",
+            span(w.iter().cloned(), 0.03),
+            span(loo.iter().cloned(), 0.03),
+        )?;
+        mesh(
+            &mut chart,
+            "attention weight α_ij",
+            "leave-one-out effect ‖o_i − o_i⁽⁻ʲ⁾‖",
+        )
+        .disable_mesh()
+        .draw()?;
         chart.draw_series(
             w.iter()
                 .zip(&loo)
                 .map(|(&a, &b)| Circle::new((a, b), 2, color(0).mix(0.5).filled())),
         )?;
 
-        let mut chart = ChartBuilder::on(&panels[1])
-            .caption(
-                format!(
-                    "mean ± sd over {SEEDS} seeds (n = {}, d_v = {})",
-                    BOOK.n, BOOK.d_head
-                ),
-                text(14),
-            )
-            .margin(8)
-            .x_label_area_size(40)
-            .y_label_area_size(44)
-            .build_cartesian_2d(-0.5f64..3.5, 0.0f64..1.1)?;
-        chart
-            .configure_mesh()
+        let mut chart = axes(
+            &panels[1],
+            format!(
+                "mean ± sd over {SEEDS} seeds (n = {}, d_v = {})",
+                BOOK.n, BOOK.d_head
+            ),
+            -0.5f64..3.5,
+            0.0f64..1.1,
+        )?;
+        mesh(&mut chart, "", "rank correlation over keys / agreement")
             .disable_x_mesh()
             .x_labels(4)
             .x_label_formatter(&|x| {
@@ -307,9 +276,6 @@ fn attribution() -> Result<String, DrawError> {
                     .map(|m| m.0.to_string())
                     .unwrap_or_default()
             })
-            .y_desc("rank correlation over keys / agreement")
-            .label_style(text(10))
-            .axis_desc_style(text(11))
             .draw()?;
         for (ti, tokens) in Tokens::ALL.iter().enumerate() {
             for (mi, (_, field)) in metrics.iter().enumerate() {
@@ -346,21 +312,16 @@ fn equivalent_patterns() -> Result<String, DrawError> {
     let top = a.iter().chain(&b).cloned().fold(0.0, f64::max) * 1.15;
     svg(960, 380, |root| {
         let panels = root.split_evenly((1, 2));
-        let mut chart = ChartBuilder::on(&panels[0])
-            .caption("query 0 of seed 0: two attention distributions", text(14))
-            .margin(8)
-            .x_label_area_size(40)
-            .y_label_area_size(44)
-            .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0.0..top)?;
-        chart
-            .configure_mesh()
+        let mut chart = axes(
+            &panels[0],
+            "query 0 of seed 0: two attention distributions",
+            -0.5f64..(n as f64 - 0.5),
+            0.0..top,
+        )?;
+        mesh(&mut chart, "key j", "weight")
             .disable_x_mesh()
             .x_labels(n)
             .x_label_formatter(&|v| format!("{v:.0}"))
-            .x_desc("key j")
-            .y_desc("weight")
-            .label_style(text(10))
-            .axis_desc_style(text(11))
             .draw()?;
         for (k, (ws, label)) in [(&a, "α (the head's pattern)"), (&b, "α' = α + tδ, Vᵀδ = 0")]
             .iter()
@@ -378,24 +339,16 @@ fn equivalent_patterns() -> Result<String, DrawError> {
         legend(&mut chart, SeriesLabelPosition::UpperRight)?;
 
         let d_v = oa.len();
-        let mut chart = ChartBuilder::on(&panels[1])
-            .caption("their outputs αᵀV and α'ᵀV", text(14))
-            .margin(8)
-            .x_label_area_size(40)
-            .y_label_area_size(44)
-            .build_cartesian_2d(
-                -0.5f64..(d_v as f64 - 0.5),
-                span(oa.iter().chain(&ob).cloned().chain([0.0]), 0.15),
-            )?;
-        chart
-            .configure_mesh()
+        let mut chart = axes(
+            &panels[1],
+            "their outputs αᵀV and α'ᵀV",
+            -0.5f64..(d_v as f64 - 0.5),
+            span(oa.iter().chain(&ob).cloned().chain([0.0]), 0.15),
+        )?;
+        mesh(&mut chart, "output coordinate", "value")
             .disable_x_mesh()
             .x_labels(d_v)
             .x_label_formatter(&|v| format!("{v:.0}"))
-            .x_desc("output coordinate")
-            .y_desc("value")
-            .label_style(text(10))
-            .axis_desc_style(text(11))
             .draw()?;
         for (k, os) in [&oa, &ob].iter().enumerate() {
             chart.draw_series(os.iter().enumerate().map(|(j, &o)| {

@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{Chart, band, bar, color, legend, svg, text};
+use super::style::{Chart, axes, band, bar, color, legend, mesh, svg, text};
 use super::{DrawError, Figure};
 use crate::experiment::coverage::trained::{EPSILONS, HeadStats, book};
 use crate::pretrained::corpus::Model;
@@ -26,27 +26,18 @@ pub const FIGURES: &[Figure] = &[
 
 type Field = fn(&HeadStats) -> f64;
 
-fn axes<'a, 'b>(
+/// Axes over the layers (integer ticks) and `lo..1.05`.
+fn layer_axes<'a, 'b>(
     area: &'a super::style::Canvas<'b>,
     title: &str,
     y: &str,
     lo: f64,
 ) -> Result<Chart<'a, 'b>, DrawError> {
-    let mut chart = ChartBuilder::on(area)
-        .caption(title, text(13))
-        .margin(8)
-        .x_label_area_size(36)
-        .y_label_area_size(44)
-        .build_cartesian_2d(-0.5f64..(LAYERS as f64 - 0.5), lo..1.05)?;
-    chart
-        .configure_mesh()
+    let mut chart = axes(area, title, -0.5f64..(LAYERS as f64 - 0.5), lo..1.05)?;
+    mesh(&mut chart, "layer", y)
         .disable_x_mesh()
         .x_labels(LAYERS)
         .x_label_formatter(&|x| format!("{x:.0}"))
-        .x_desc("layer")
-        .y_desc(y)
-        .label_style(text(10))
-        .axis_desc_style(text(11))
         .draw()?;
     Ok(chart)
 }
@@ -62,7 +53,7 @@ fn attribution() -> Result<String, DrawError> {
         let panels = root.split_evenly((1, 3));
         for (p, model) in Model::BOTH.iter().enumerate() {
             let title = format!("{} MiniLM: mean ± sd over heads × sentences", model.name());
-            let mut chart = axes(&panels[p], &title, "Spearman ρ over keys", 0.0)?;
+            let mut chart = layer_axes(&panels[p], &title, "Spearman ρ over keys", 0.0)?;
             for (k, (label, field)) in series.iter().enumerate() {
                 for l in 0..LAYERS {
                     let x = l as f64 + (k as f64 - 1.0) * 0.27;
@@ -84,7 +75,7 @@ fn attribution() -> Result<String, DrawError> {
             }
             legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         }
-        let mut chart = axes(
+        let mut chart = layer_axes(
             &panels[2],
             "[CLS], [SEP], punctuation: share received",
             "share",
@@ -128,26 +119,22 @@ fn locality() -> Result<String, DrawError> {
     let f = book();
     let xs: Vec<f64> = EPSILONS.iter().map(|e| e.log10()).collect();
     svg(620, 420, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(
-                format!(
-                    "one layer's first-order error, {} sentences × {LAYERS} layers, mean ± sd",
-                    f.setup.local
-                ),
-                text(13),
-            )
-            .margin(10)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(-3.2f64..0.2, -3.5f64..0.3)?;
-        chart
-            .configure_mesh()
-            .disable_mesh()
-            .x_desc("log₁₀ ε (perturbation εz, ‖z‖ = ‖x‖)")
-            .y_desc("log₁₀ ‖F(x+εz) − F(x) − εJz‖ / ‖F(x+εz) − F(x)‖")
-            .label_style(text(10))
-            .axis_desc_style(text(11))
-            .draw()?;
+        let mut chart = axes(
+            root,
+            format!(
+                "one layer's first-order error, {} sentences × {LAYERS} layers, mean ± sd",
+                f.setup.local
+            ),
+            -3.2f64..0.2,
+            -3.5f64..0.3,
+        )?;
+        mesh(
+            &mut chart,
+            "log₁₀ ε (perturbation εz, ‖z‖ = ‖x‖)",
+            "log₁₀ ‖F(x+εz) − F(x) − εJz‖ / ‖F(x+εz) − F(x)‖",
+        )
+        .disable_mesh()
+        .draw()?;
         for (m, model) in Model::BOTH.iter().enumerate() {
             let c = color(m);
             let s: Vec<_> = (0..EPSILONS.len())

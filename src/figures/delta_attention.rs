@@ -2,7 +2,9 @@
 
 use plotters::prelude::*;
 
-use super::style::{Shading, band, color, heatmap, legend, marked_line, span, svg, text};
+use super::style::{
+    Shading, axes, band, color, heatmap, legend, marked_line, mesh, span, svg, text,
+};
 use super::{DrawError, Figure};
 use crate::delta::{flops_chunked, flops_recurrent, flops_softmax};
 use crate::experiment::delta_attention::capacity::{self, Write};
@@ -84,22 +86,14 @@ fn token_weights_figure() -> Result<String, DrawError> {
             "j",
             "t",
         )?;
-        let mut chart = ChartBuilder::on(&panels[2])
-            .caption(
-                format!("every causal pair, {} seeds", setup.picture_seeds),
-                text(15),
-            )
-            .margin(8)
-            .x_label_area_size(36)
-            .y_label_area_size(44)
-            .build_cartesian_2d(span(s.iter().cloned(), 0.05), span(d.iter().cloned(), 0.05))?;
-        chart
-            .configure_mesh()
+        let mut chart = axes(
+            &panels[2],
+            format!("every causal pair, {} seeds", setup.picture_seeds),
+            span(s.iter().cloned(), 0.05),
+            span(d.iter().cloned(), 0.05),
+        )?;
+        mesh(&mut chart, "similarity q_t·k_j", "DeltaNet weight W[t, j]")
             .disable_mesh()
-            .x_desc("similarity q_t·k_j")
-            .y_desc("DeltaNet weight W[t, j]")
-            .label_style(text(11))
-            .axis_desc_style(text(12))
             .draw()?;
         let flip = |a: f64, b: f64| a.signum() != b.signum();
         chart.draw_series(s.iter().zip(&d).step_by(2).map(|(&a, &b)| {
@@ -121,20 +115,21 @@ fn capacity() -> Result<String, DrawError> {
     let xs: Vec<f64> = capacity_n.iter().map(|&n| n as f64).collect();
     let top = f.at(Write::Additive, *capacity_n.last().unwrap_or(&1));
     svg(760, 400, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(format!("retrieval error after storing n pairs, K = V = {capacity_d}, mean ± sd over {SEEDS} seeds"), text(15))
-            .margin(10)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(0f64..xs[xs.len() - 1] * 1.02, 0f64..(top.mean + top.sd) * 1.05)?;
-        chart
-            .configure_mesh()
-            .disable_mesh()
-            .x_desc("stored key–value pairs n")
-            .y_desc("Σ‖Sᵀk_i − v_i‖² / Σ‖v_i‖²")
-            .label_style(text(12))
-            .axis_desc_style(text(13))
-            .draw()?;
+        let mut chart = axes(
+            root,
+            format!(
+                "retrieval error after storing n pairs, K = V = {capacity_d}, mean ± sd over {SEEDS} seeds"
+            ),
+            0f64..xs[xs.len() - 1] * 1.02,
+            0f64..(top.mean + top.sd) * 1.05,
+        )?;
+        mesh(
+            &mut chart,
+            "stored key–value pairs n",
+            "Σ‖Sᵀk_i − v_i‖² / Σ‖v_i‖²",
+        )
+        .disable_mesh()
+        .draw()?;
         let k = capacity_d as f64;
         marked_line(
             &mut chart,
@@ -193,22 +188,21 @@ fn decay() -> Result<String, DrawError> {
             .chain(&f.grid[best_row])
             .map(|&e| total(e))
             .fold(0.0, f64::max);
-        let mut chart = ChartBuilder::on(&panels[0])
-            .caption("mean error of the task (facts and stream)", text(15))
-            .margin(10)
-            .x_label_area_size(44)
-            .y_label_area_size(50)
-            .build_cartesian_2d(0f64..n as f64, 0f64..top * 1.1)?;
-        chart
-            .configure_mesh()
-            .disable_mesh()
-            .x_labels(n)
-            .x_label_formatter(&label)
-            .x_desc("α (scalar), or α on the stream channels (per-channel)")
-            .y_desc("(slow + fast error) / 2")
-            .label_style(text(9))
-            .axis_desc_style(text(12))
-            .draw()?;
+        let mut chart = axes(
+            &panels[0],
+            "mean error of the task (facts and stream)",
+            0f64..n as f64,
+            0f64..top * 1.1,
+        )?;
+        mesh(
+            &mut chart,
+            "α (scalar), or α on the stream channels (per-channel)",
+            "(slow + fast error) / 2",
+        )
+        .disable_mesh()
+        .x_labels(n)
+        .x_label_formatter(&label)
+        .draw()?;
         let curves: [(String, Vec<(f64, f64)>); 2] = [
             (
                 "scalar α on every channel (Gated DeltaNet)".to_string(),
@@ -246,22 +240,21 @@ fn decay() -> Result<String, DrawError> {
         )])?;
         legend(&mut chart, SeriesLabelPosition::UpperRight)?;
 
-        let mut chart = ChartBuilder::on(&panels[1])
-            .caption("one scalar α for both (Gated DeltaNet)", text(15))
-            .margin(10)
-            .x_label_area_size(44)
-            .y_label_area_size(50)
-            .build_cartesian_2d(0f64..n as f64, 0f64..1.05f64)?;
-        chart
-            .configure_mesh()
-            .disable_mesh()
-            .x_labels(n)
-            .x_label_formatter(&label)
-            .x_desc("α, every channel")
-            .y_desc("mean squared read-out error")
-            .label_style(text(9))
-            .axis_desc_style(text(12))
-            .draw()?;
+        let mut chart = axes(
+            &panels[1],
+            "one scalar α for both (Gated DeltaNet)",
+            0f64..n as f64,
+            0f64..1.05f64,
+        )?;
+        mesh(
+            &mut chart,
+            "α, every channel",
+            "mean squared read-out error",
+        )
+        .disable_mesh()
+        .x_labels(n)
+        .x_label_formatter(&label)
+        .draw()?;
         let parts: [(&str, Part); 2] = [("facts (slow)", |e| e.0), ("stream (fast)", |e| e.1)];
         for (i, (name, part)) in parts.iter().enumerate() {
             let c = color(i);

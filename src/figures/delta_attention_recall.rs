@@ -2,7 +2,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{band, color, legend, marked_line, svg, text};
+use super::style::{axes, band, color, legend, marked_line, mesh, svg, text};
 use super::{DrawError, Figure};
 use crate::experiment::delta_attention::recall::{book, curve, setup};
 use crate::mixer::Mixer;
@@ -53,20 +53,14 @@ fn recall() -> Result<String, DrawError> {
         ];
         for (panel, (rows, xs, caption, x_desc)) in panels.iter().zip(sweeps) {
             let (lo, hi) = (xs[0] as f64, xs[xs.len() - 1] as f64);
-            let mut chart = ChartBuilder::on(panel)
-                .caption(caption, text(15))
-                .margin(10)
-                .x_label_area_size(40)
-                .y_label_area_size(50)
-                .build_cartesian_2d((lo - 0.5)..(hi + 0.5), 0f64..1.05)?;
-            chart
-                .configure_mesh()
-                .disable_mesh()
-                .x_desc(x_desc)
-                .y_desc(format!("query accuracy, mean ± sd over {} seeds", s.seeds))
-                .label_style(text(12))
-                .axis_desc_style(text(13))
-                .draw()?;
+            let mut chart = axes(panel, caption, (lo - 0.5)..(hi + 0.5), 0f64..1.05)?;
+            mesh(
+                &mut chart,
+                x_desc,
+                format!("query accuracy, mean ± sd over {} seeds", s.seeds),
+            )
+            .disable_mesh()
+            .draw()?;
             let chance = 2.0 / s.vocab as f64;
             marked_line(
                 &mut chart,

@@ -2,7 +2,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{Canvas, Chart, band, color, error_bar, legend, svg, text};
+use super::style::{Canvas, Chart, axes, band, color, error_bar, legend, mesh, svg};
 use super::{DrawError, Figure};
 use crate::experiment::learning_cost::arm::{Arm, Run, Variant};
 use crate::experiment::learning_cost::steps::book;
@@ -46,22 +46,18 @@ fn steps_ecdf() -> Result<String, DrawError> {
     let s = f.setup;
     svg(960, 380, |root: &Canvas| {
         for (area, relation) in root.split_evenly((1, 2)).iter().zip(Relation::ALL) {
-            let mut chart = ChartBuilder::on(area)
-                .caption(
-                    format!("{} task, {} seeds", relation.name(), s.seeds),
-                    text(16),
-                )
-                .margin(10)
-                .x_label_area_size(40)
-                .y_label_area_size(50)
-                .build_cartesian_2d(0f64..s.steps as f64, 0f64..1.02f64)?;
-            chart
-                .configure_mesh()
-                .x_desc(format!("steps to test accuracy ≥ {}", s.threshold))
-                .y_desc("fraction of seeds")
-                .label_style(text(12))
-                .axis_desc_style(text(13))
-                .draw()?;
+            let mut chart = axes(
+                area,
+                format!("{} task, {} seeds", relation.name(), s.seeds),
+                0f64..s.steps as f64,
+                0f64..1.02f64,
+            )?;
+            mesh(
+                &mut chart,
+                format!("steps to test accuracy ≥ {}", s.threshold),
+                "fraction of seeds",
+            )
+            .draw()?;
             for (i, qk) in Qk::ALL.iter().enumerate() {
                 let arm = f.arm(relation, *qk, Variant::Clean);
                 let reached: Vec<f64> = arm
@@ -134,25 +130,16 @@ fn loss_curves() -> Result<String, DrawError> {
     let top = (s.vocab as f64).ln() * 1.25;
     svg(960, 380, |root: &Canvas| {
         for (area, relation) in root.split_evenly((1, 2)).iter().zip(Relation::ALL) {
-            let mut chart = ChartBuilder::on(area)
-                .caption(
-                    format!(
-                        "{} task: training loss (mean, 10–90% band)",
-                        relation.name()
-                    ),
-                    text(16),
-                )
-                .margin(10)
-                .x_label_area_size(40)
-                .y_label_area_size(50)
-                .build_cartesian_2d(0f64..s.steps as f64, 0f64..top)?;
-            chart
-                .configure_mesh()
-                .x_desc("Adam step")
-                .y_desc("cross-entropy (nats)")
-                .label_style(text(12))
-                .axis_desc_style(text(13))
-                .draw()?;
+            let mut chart = axes(
+                area,
+                format!(
+                    "{} task: training loss (mean, 10–90% band)",
+                    relation.name()
+                ),
+                0f64..s.steps as f64,
+                0f64..top,
+            )?;
+            mesh(&mut chart, "Adam step", "cross-entropy (nats)").draw()?;
             for (i, qk) in Qk::ALL.iter().enumerate() {
                 let arm = f.arm(relation, *qk, Variant::Clean);
                 draw_curve(&mut chart, arm, |r| &r.history.train_loss, i, qk.name())?;
@@ -187,27 +174,19 @@ fn examples() -> Result<String, DrawError> {
         "fresh every step".to_string(),
     ];
     svg(760, 400, |root: &Canvas| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(
-                format!(
-                    "match task: final test accuracy, mean ± sd over {} seeds",
-                    s.seeds
-                ),
-                text(16),
-            )
-            .margin(10)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(-0.5f64..2.5f64, 0f64..1.05f64)?;
-        chart
-            .configure_mesh()
+        let mut chart = axes(
+            root,
+            format!(
+                "match task: final test accuracy, mean ± sd over {} seeds",
+                s.seeds
+            ),
+            -0.5f64..2.5f64,
+            0f64..1.05f64,
+        )?;
+        mesh(&mut chart, "training examples", "test accuracy")
             .disable_x_mesh()
             .x_labels(3)
             .x_label_formatter(&|x| names.get(x.round() as usize).cloned().unwrap_or_default())
-            .x_desc("training examples")
-            .y_desc("test accuracy")
-            .label_style(text(12))
-            .axis_desc_style(text(13))
             .draw()?;
         for (i, qk) in Qk::ALL.iter().enumerate() {
             let dx = i as f64 * 0.08 - 0.12;
@@ -272,19 +251,13 @@ fn geometry() -> Result<String, DrawError> {
         let areas = root.split_evenly((2, 2));
         for (k, area) in areas.iter().enumerate() {
             let (row, relation) = (&rows[k / 2], Relation::ALL[k % 2]);
-            let mut chart = ChartBuilder::on(area)
-                .caption(format!("{} task", relation.name()), text(15))
-                .margin(10)
-                .x_label_area_size(36)
-                .y_label_area_size(50)
-                .build_cartesian_2d(0f64..s.steps as f64, row.2.clone())?;
-            chart
-                .configure_mesh()
-                .x_desc("Adam step")
-                .y_desc(row.0)
-                .label_style(text(11))
-                .axis_desc_style(text(12))
-                .draw()?;
+            let mut chart = axes(
+                area,
+                format!("{} task", relation.name()),
+                0f64..s.steps as f64,
+                row.2.clone(),
+            )?;
+            mesh(&mut chart, "Adam step", row.0).draw()?;
             for (i, qk) in Qk::ALL.iter().enumerate() {
                 draw_curve(
                     &mut chart,

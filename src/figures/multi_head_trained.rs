@@ -4,7 +4,7 @@
 use nalgebra::DMatrix;
 use plotters::prelude::*;
 
-use super::style::{Shading, color, heatmap, legend, span, svg, text};
+use super::style::{Shading, axes, color, heatmap, legend, mesh, span, svg};
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::trained::{book, importance};
 use crate::pretrained::corpus::Model;
@@ -33,28 +33,21 @@ fn self_repair() -> Result<String, DrawError> {
             let all = f.all(*model);
             let pts: Vec<(f64, f64)> = all.iter().map(|a| (a.direct, a.total)).collect();
             let top = pts.iter().map(|q| q.0.max(q.1.abs())).fold(0.0, f64::max) * 1.05;
-            let mut chart = ChartBuilder::on(&panels[p])
-                .caption(
-                    format!("{} MiniLM: {} head ablations", model.name(), all.len()),
-                    text(13),
-                )
-                .margin(8)
-                .x_label_area_size(36)
-                .y_label_area_size(50)
-                .build_cartesian_2d(
-                    0.0..top,
-                    span(pts.iter().map(|q| q.1).chain([0.0, top]), 0.03),
-                )?;
-            chart
-                .configure_mesh()
-                .disable_mesh()
-                .x_desc("direct effect ‖g(Δ_dir)‖")
-                .y_desc("total effect along it")
-                .label_style(text(10))
-                .axis_desc_style(text(11))
-                .x_label_formatter(&|v| format!("{v:.2e}"))
-                .y_label_formatter(&|v| format!("{v:.2e}"))
-                .draw()?;
+            let mut chart = axes(
+                &panels[p],
+                format!("{} MiniLM: {} head ablations", model.name(), all.len()),
+                0.0..top,
+                span(pts.iter().map(|q| q.1).chain([0.0, top]), 0.03),
+            )?;
+            mesh(
+                &mut chart,
+                "direct effect ‖g(Δ_dir)‖",
+                "total effect along it",
+            )
+            .disable_mesh()
+            .x_label_formatter(&|v| format!("{v:.2e}"))
+            .y_label_formatter(&|v| format!("{v:.2e}"))
+            .draw()?;
             chart
                 .draw_series([PathElement::new(
                     vec![(0.0, 0.0), (top, top)],
@@ -86,28 +79,24 @@ fn self_repair() -> Result<String, DrawError> {
         let shares: Vec<f64> = (0..2 * LAYERS)
             .map(|k| all.iter().map(|a| a.shares[k]).sum::<f64>() / all.len() as f64)
             .collect();
-        let mut chart = ChartBuilder::on(&panels[2])
-            .caption("trained: who compensates (mean share c_k)", text(13))
-            .margin(8)
-            .x_label_area_size(36)
-            .y_label_area_size(44)
-            .build_cartesian_2d(
-                -0.5f64..(2 * LAYERS) as f64 - 0.5,
-                span(shares.iter().cloned().chain([0.0]), 0.1),
-            )?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(2 * LAYERS)
-            .x_label_formatter(&|x| {
-                let k = x.round() as usize;
-                format!("{}{}", if k.is_multiple_of(2) { "A" } else { "F" }, k / 2)
-            })
-            .x_desc("later sublayer (A = attention, F = FFN, of layer ℓ)")
-            .y_desc("share of the direct effect cancelled")
-            .label_style(text(10))
-            .axis_desc_style(text(11))
-            .draw()?;
+        let mut chart = axes(
+            &panels[2],
+            "trained: who compensates (mean share c_k)",
+            -0.5f64..(2 * LAYERS) as f64 - 0.5,
+            span(shares.iter().cloned().chain([0.0]), 0.1),
+        )?;
+        mesh(
+            &mut chart,
+            "later sublayer (A = attention, F = FFN, of layer ℓ)",
+            "share of the direct effect cancelled",
+        )
+        .disable_x_mesh()
+        .x_labels(2 * LAYERS)
+        .x_label_formatter(&|x| {
+            let k = x.round() as usize;
+            format!("{}{}", if k.is_multiple_of(2) { "A" } else { "F" }, k / 2)
+        })
+        .draw()?;
         chart.draw_series(shares.iter().enumerate().map(|(k, &s)| {
             let x = k as f64;
             Rectangle::new([(x - 0.35, 0.0), (x + 0.35, s)], color(k % 2).filled())
@@ -146,22 +135,17 @@ fn heads() -> Result<String, DrawError> {
             .iter()
             .map(|(k, r)| (*k as f64, r.margin))
             .collect();
-        let mut chart = ChartBuilder::on(&bottom)
-            .caption(
-                format!("trained MiniLM: paraphrase retrieval on {} pairs as heads are pruned, least important first", f.setup.prune_pairs),
-                text(13),
-            )
-            .margin(10)
-            .x_label_area_size(36)
-            .y_label_area_size(44)
-            .build_cartesian_2d(-1.0f64..(LAYERS * HEADS) as f64 + 1.0, span(margin.iter().map(|q| q.1).chain([0.0, 1.05]), 0.03))?;
-        chart
-            .configure_mesh()
+        let mut chart = axes(
+            &bottom,
+            format!(
+                "trained MiniLM: paraphrase retrieval on {} pairs as heads are pruned, least important first",
+                f.setup.prune_pairs
+            ),
+            -1.0f64..(LAYERS * HEADS) as f64 + 1.0,
+            span(margin.iter().map(|q| q.1).chain([0.0, 1.05]), 0.03),
+        )?;
+        mesh(&mut chart, "heads removed", "top-1 accuracy, margin")
             .disable_mesh()
-            .x_desc("heads removed")
-            .y_desc("top-1 accuracy, margin")
-            .label_style(text(10))
-            .axis_desc_style(text(11))
             .draw()?;
         for (k, (label, s)) in [("top-1 accuracy", &pts), ("mean margin", &margin)]
             .iter()

@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{Canvas, color, error_bar, legend, svg, text};
+use super::style::{Canvas, axes, color, error_bar, legend, mesh, svg};
 use super::{DrawError, Figure};
 use crate::experiment::relations::trained::{Attribution, Change, Model, ModelFindings, book};
 use crate::pretrained::minilm::LAYERS;
@@ -42,19 +42,9 @@ pub(super) fn lines(
     series: &[Series],
     key: SeriesLabelPosition,
 ) -> Result<(), DrawError> {
-    let mut chart = ChartBuilder::on(area)
-        .caption(title, text(14))
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(50)
-        .build_cartesian_2d(x, y)?;
-    chart
-        .configure_mesh()
+    let mut chart = axes(area, title, x, y)?;
+    mesh(&mut chart, x_desc, y_desc)
         .disable_mesh()
-        .x_desc(x_desc)
-        .y_desc(y_desc)
-        .label_style(text(11))
-        .axis_desc_style(text(12))
         .x_label_formatter(&|v| format!("{v:.0}"))
         .draw()?;
     for s in series {

@@ -1,9 +1,11 @@
 //! The shared look of every figure: the embedded font, the palette, the
 //! canvas, and the few chart shapes the chapters reuse.
 
+use std::ops::Range;
 use std::sync::Once;
 
 use nalgebra::DMatrix;
+use plotters::chart::MeshStyle;
 use plotters::coord::CoordTranslate;
 use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
@@ -124,6 +126,59 @@ pub fn marked_line<'a, 'b: 'a, CT: CoordTranslate<From = (f64, f64)>>(
 /// A chart with two continuous axes on an SVG canvas.
 pub type Chart<'a, 'b> =
     ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// The mesh of a [`Chart`], to be finished with `.draw()`.
+pub type Mesh<'a, 'c, 'b> = MeshStyle<'a, 'c, RangedCoordf64, RangedCoordf64, SVGBackend<'b>>;
+
+/// A chart on `area` over `x × y` in the book's style: `caption` in 16-px
+/// text, a 10-px margin, room for tick labels and axis descriptions.
+pub fn axes<'a, 'b>(
+    area: &'a Canvas<'b>,
+    caption: impl AsRef<str>,
+    x: Range<f64>,
+    y: Range<f64>,
+) -> Result<Chart<'a, 'b>, DrawError> {
+    Ok(ChartBuilder::on(area)
+        .caption(caption.as_ref(), text(16))
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(x, y)?)
+}
+
+/// A tick value as an integer.
+fn integer(v: &f64) -> String {
+    format!("{v:.0}")
+}
+
+/// Whether an axis over `range` has whole ticks: it spans at least 5 units,
+/// so plotters puts its ticks on integers.
+fn whole(range: &Range<f64>) -> bool {
+    range.end - range.start >= 5.0
+}
+
+/// The mesh of `chart` in the book's style: the axis descriptions, 12-px
+/// tick labels, 13-px descriptions, and ticks of an axis spanning at least 5
+/// units printed as integers (`50`, not `50.0`). Add to it, then `.draw()`.
+pub fn mesh<'a, 'c, 'b>(
+    chart: &'c mut Chart<'a, 'b>,
+    x_desc: impl Into<String>,
+    y_desc: impl Into<String>,
+) -> Mesh<'a, 'c, 'b> {
+    let (x, y) = (chart.x_range(), chart.y_range());
+    let mut mesh = chart.configure_mesh();
+    mesh.x_desc(x_desc)
+        .y_desc(y_desc)
+        .label_style(text(12))
+        .axis_desc_style(text(13));
+    if whole(&x) {
+        mesh.x_label_formatter(&integer);
+    }
+    if whole(&y) {
+        mesh.y_label_formatter(&integer);
+    }
+    mesh
+}
 
 /// Draw the series labels in the book's style (boxed, white, 12 px) at
 /// `position`, on a chart with any axes.
