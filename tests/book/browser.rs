@@ -216,7 +216,7 @@ fn a_reader_sees_search_figures_and_math_offline() {
         return;
     }
     let started = Instant::now();
-    let (_keep, out) = render();
+    let out = render();
     let pages: Vec<String> = std::iter::once("index.html".to_string())
         .chain(summary_pages().iter().map(|md| md.replace(".md", ".html")))
         .collect();
@@ -227,7 +227,7 @@ fn a_reader_sees_search_figures_and_math_offline() {
     let (report_tx, report_rx) = mpsc::channel();
     let outside = Arc::new(Mutex::new(Vec::new()));
     {
-        let (origin, root, outside) = (origin.clone(), out.clone(), Arc::clone(&outside));
+        let (origin, root, outside) = (origin.clone(), out.to_path_buf(), Arc::clone(&outside));
         thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let (origin, root, tx, outside) = (

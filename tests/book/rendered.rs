@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// Chapter sources listed in SUMMARY.md, e.g. `01-coordinate-mismatch.md`.
 pub(crate) fn summary_pages() -> Vec<String> {
@@ -26,18 +27,23 @@ fn attributes<'a>(html: &'a str, attr: &str) -> Vec<&'a str> {
         .collect()
 }
 
-pub(crate) fn render() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let index =
-        attention_geometry::render::render(Path::new(env!("CARGO_MANIFEST_DIR")), Some(dir.path()))
-            .unwrap();
-    let out = index.parent().unwrap().to_path_buf();
-    (dir, out)
+/// The book rendered once per test process into a temporary directory
+/// (kept until the process ends), shared by every test that reads it.
+pub(crate) fn render() -> &'static Path {
+    static BOOK: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    let (_dir, out) = BOOK.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let index = attention_geometry::render::render(root, Some(dir.path())).unwrap();
+        let out = index.parent().unwrap().to_path_buf();
+        (dir, out)
+    });
+    out
 }
 
 #[test]
 fn the_rendered_book_is_whole() {
-    let (_keep, out) = render();
+    let out = render();
     assert!(out.join("index.html").is_file());
     let mut pages = BTreeMap::new();
     for md in summary_pages() {
