@@ -6,7 +6,7 @@ use plotters::prelude::SeriesLabelPosition;
 use super::style::{color, svg};
 use super::{DrawError, Figure};
 use crate::experiment::fixed_points::trained::{Iteration, ModelFindings, book};
-use crate::experiment::relations::trained::Model;
+use crate::pretrained::corpus::Model;
 use crate::pretrained::minilm::LAYERS;
 use crate::stats::Summary;
 

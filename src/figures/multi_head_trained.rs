@@ -107,9 +107,9 @@ fn self_repair() -> Result<String, DrawError> {
 
 fn heads() -> Result<String, DrawError> {
     let f = book();
-    let imp = importance(&f.trained);
+    let imp = importance(&f.sides.trained);
     let grid = |v: &[f64]| DMatrix::from_fn(LAYERS, HEADS, |l, h| v[l * HEADS + h]);
-    let p = &f.trained.patterns;
+    let p = &f.sides.trained.patterns;
     svg(1140, 620, |root| {
         let (top, bottom) = root.split_vertically(300);
         let cells = top.split_evenly((1, 4));

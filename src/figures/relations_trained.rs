@@ -5,7 +5,8 @@ use plotters::prelude::*;
 
 use super::style::{Canvas, axes, color, error_bar, legend, mesh, svg};
 use super::{DrawError, Figure};
-use crate::experiment::relations::trained::{Attribution, Change, Model, ModelFindings, book};
+use crate::experiment::relations::trained::{Attribution, Change, ModelFindings, book};
+use crate::pretrained::corpus::Model;
 use crate::pretrained::minilm::LAYERS;
 use crate::stats::Summary;
 

@@ -13,8 +13,8 @@ use std::sync::OnceLock;
 use nalgebra::{DMatrix, DVector};
 
 use super::intervention::{Parts, run_parts};
-use super::minilm::Minilm;
 use super::minilm::forward::embed;
+use super::minilm::{Minilm, Weights};
 use super::paraphrase::{corpus, sentences};
 use super::random_init::baseline;
 
@@ -36,10 +36,44 @@ impl Model {
         }
     }
 
+    /// The encoder's weights with these weights.
+    pub fn weights(self) -> &'static Weights {
+        &self.minilm().weights
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Model::Trained => "trained",
             Model::Random => "random",
+        }
+    }
+}
+
+/// One result per [`Model`]: the trained model's and its baseline's.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ByModel<T> {
+    pub trained: T,
+    pub random: T,
+}
+
+impl<T: Send> ByModel<T> {
+    /// `f` of both models, the two computed at once.
+    pub fn run(f: impl Fn(Model) -> T + Sync) -> ByModel<T> {
+        std::thread::scope(|s| {
+            let random = s.spawn(|| f(Model::Random));
+            let trained = f(Model::Trained);
+            ByModel {
+                trained,
+                random: random.join().expect("the baseline's run panicked"),
+            }
+        })
+    }
+
+    /// The result of `model`.
+    pub fn model(&self, model: Model) -> &T {
+        match model {
+            Model::Trained => &self.trained,
+            Model::Random => &self.random,
         }
     }
 }

@@ -21,7 +21,7 @@ use crate::attribution::carried_norms;
 use crate::claim::{Claim, Evidence, Test};
 use crate::measure::{Measure, fixed, pm, table};
 use crate::parallel;
-use crate::pretrained::corpus::{Model, Run, is_special, runs};
+use crate::pretrained::corpus::{ByModel, Model, Run, is_special, runs};
 use crate::pretrained::intervention::{layer_parts, value_out};
 use crate::pretrained::minilm::{HEADS, LAYERS};
 use crate::random::{gaussian, seeded};
@@ -152,8 +152,7 @@ pub struct Side {
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Findings {
     pub setup: Setup,
-    pub trained: Side,
-    pub random: Side,
+    pub sides: ByModel<Side>,
 }
 
 impl Findings {
@@ -169,17 +168,12 @@ impl Findings {
         };
         Findings {
             setup,
-            trained: side(Model::Trained),
-            random: side(Model::Random),
+            sides: ByModel::run(side),
         }
     }
 
     pub fn side(&self, model: Model) -> &Side {
-        if model == Model::Trained {
-            &self.trained
-        } else {
-            &self.random
-        }
+        self.sides.model(model)
     }
 
     /// Summary of `f` over heads and sentences of `model`, in `layer` or every layer.

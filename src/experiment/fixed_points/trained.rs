@@ -14,8 +14,9 @@ use crate::experiment::cache;
 
 use nalgebra::DMatrix;
 
-use crate::experiment::relations::trained::{Clean, Model, sentences};
+use crate::experiment::relations::trained::{Clean, sentences};
 use crate::fixed_point::{collapse, residual};
+use crate::pretrained::corpus::{ByModel, Model};
 use crate::pretrained::intervention::{Parts, Stage, layer_parts, propagate, run_parts, value_out};
 use crate::pretrained::minilm::{D_K, HEADS, LAYERS, Layer, Weights, gelu};
 use crate::stats::Summary;
@@ -298,36 +299,16 @@ impl ModelFindings {
 }
 
 /// Chapter 5's trained-model findings, trained and random.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Findings {
-    pub trained: ModelFindings,
-    pub random: ModelFindings,
-}
-
-impl Findings {
-    pub fn run(setup: Setup) -> Findings {
-        let (trained, random) = std::thread::scope(|s| {
-            let r = s.spawn(|| ModelFindings::run(Model::Random, setup));
-            (
-                ModelFindings::run(Model::Trained, setup),
-                r.join().expect("random run panicked"),
-            )
-        });
-        Findings { trained, random }
-    }
-
-    pub fn model(&self, m: Model) -> &ModelFindings {
-        match m {
-            Model::Trained => &self.trained,
-            Model::Random => &self.random,
-        }
-    }
-}
+pub type Findings = ByModel<ModelFindings>;
 
 /// The book-size findings, computed once per process.
 pub fn book() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
+    FINDINGS.get_or_init(|| {
+        cache::load_or_run(module_path!(), &BOOK, || {
+            ByModel::run(|model| ModelFindings::run(model, BOOK))
+        })
+    })
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ use patterns::{Patterns, patterns};
 use crate::claim::{Claim, Evidence, Test};
 use crate::measure::{Measure, fixed, pm};
 use crate::parallel;
-use crate::pretrained::corpus::{Model, Run, pooled, runs};
+use crate::pretrained::corpus::{ByModel, Model, Run, pooled, runs};
 use crate::pretrained::intervention::{Stage, direct_effect, indirect, run_parts};
 use crate::pretrained::minilm::{HEADS, LAYERS};
 use crate::pretrained::paraphrase::{Retrieval, retrieve};
@@ -87,8 +87,7 @@ pub struct Side {
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Findings {
     pub setup: Setup,
-    pub trained: Side,
-    pub random: Side,
+    pub sides: ByModel<Side>,
     /// `(heads removed, retrieval on the pruning pairs)`, trained model, least important first.
     pub pruning: Vec<(usize, Retrieval)>,
 }
@@ -189,9 +188,8 @@ fn pruned(removed: &[Vec<(usize, usize)>], pairs: usize) -> Vec<Retrieval> {
 
 impl Findings {
     pub fn run(setup: Setup) -> Findings {
-        let trained = side(Model::Trained, setup);
-        let random = side(Model::Random, setup);
-        let imp = importance(&trained);
+        let sides = ByModel::run(|model| side(model, setup));
+        let imp = importance(&sides.trained);
         let mut order: Vec<usize> = (0..imp.len()).collect();
         order.sort_by(|&a, &b| imp[a].total_cmp(&imp[b]));
         let heads: Vec<(usize, usize)> = order.iter().map(|&k| (k / HEADS, k % HEADS)).collect();
@@ -209,20 +207,14 @@ impl Findings {
         pruning.extend(steps.into_iter().zip(pruned(&sets, setup.prune_pairs)));
         Findings {
             setup,
-            trained,
-            random,
+            sides,
             pruning,
         }
     }
 
     /// Every ablation of one model, flattened.
     pub fn all(&self, model: Model) -> Vec<&Ablation> {
-        let side = if model == Model::Trained {
-            &self.trained
-        } else {
-            &self.random
-        };
-        side.ablations.iter().flatten().collect()
+        self.sides.model(model).ablations.iter().flatten().collect()
     }
 
     /// Summary of `f` over every ablation of `model` in layers before the last
@@ -244,11 +236,7 @@ impl Findings {
     /// Heads of `model` whose named-pattern score exceeds the threshold:
     /// `(previous, next, [SEP])` counts.
     pub fn named(&self, model: Model) -> [usize; 3] {
-        let p = if model == Model::Trained {
-            &self.trained.patterns
-        } else {
-            &self.random.patterns
-        };
+        let p = &self.sides.model(model).patterns;
         let count = |v: &[f64]| v.iter().filter(|&&x| x > self.setup.named).count();
         [count(&p.previous), count(&p.next), count(&p.sep)]
     }
@@ -295,11 +283,11 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("lm_heads", (LAYERS * HEADS).to_string()),
         Measure::new(
             "lm_pairs",
-            (f.trained.partner_distance.len() / 2).to_string(),
+            (f.sides.trained.partner_distance.len() / 2).to_string(),
         ),
         Measure::new(
             "lm_chance",
-            fixed(1.0 / (f.trained.partner_distance.len() - 1) as f64, 3),
+            fixed(1.0 / (f.sides.trained.partner_distance.len() - 1) as f64, 3),
         ),
         Measure::new("lm_prunable", f.prunable().to_string()),
         Measure::new(
@@ -340,11 +328,7 @@ pub fn measures() -> Vec<Measure> {
         ));
     }
     for model in Model::BOTH {
-        let side = if model == Model::Trained {
-            &f.trained
-        } else {
-            &f.random
-        };
+        let side = f.sides.model(model);
         let name = model.name();
         let (med, pos) = repair_stats(f, model);
         let named = f.named(model);
@@ -406,7 +390,7 @@ pub fn claims() -> Vec<Claim> {
     let f = book();
     let (t_med, t_pos) = repair_stats(f, Model::Trained);
     let (r_med, _) = repair_stats(f, Model::Random);
-    let partner = median(&f.trained.partner_distance);
+    let partner = median(&f.sides.trained.partner_distance);
     let change_max = f
         .all(Model::Trained)
         .iter()
@@ -445,7 +429,7 @@ pub fn claims() -> Vec<Claim> {
         )
         .evidence(Evidence::Pretrained)
         .core(Test::holds("a previous-token, a next-token and a [SEP]-sink head each exist (mean weight above the threshold)", prev > 0 && next > 0 && sep > 0))
-        .core(Test::above("mean JS divergence between heads, trained − random (bits)", f.trained.patterns.across - f.random.patterns.across, 0.1, 2))
+        .core(Test::above("mean JS divergence between heads, trained − random (bits)", f.sides.trained.patterns.across - f.sides.random.patterns.across, 0.1, 2))
         .scope(Test::holds("no head of the random-weight baseline passes the threshold", random_named == 0))
         .setting("all 72 heads on the 60 corpus sentences, trained and random-weight MiniLM"),
     ]

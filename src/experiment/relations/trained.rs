@@ -17,41 +17,12 @@ use crate::experiment::cache;
 
 use nalgebra::DMatrix;
 
+use crate::pretrained::corpus::{ByModel, Model};
 use crate::pretrained::intervention::{layer_parts, run_parts};
 use crate::pretrained::minilm::forward::{embed, layer_forward, run_from};
 use crate::pretrained::minilm::{HEADS, LAYERS, Minilm, Weights};
 use crate::relation::{compose, rollout, total_variation};
 use crate::stats::{Summary, mean, spearman};
-
-/// Which weights a measurement runs on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Model {
-    /// The vendored checkpoint.
-    Trained,
-    /// The same architecture at BERT's initialisation (see `pretrained::random_init`).
-    Random,
-}
-
-impl Model {
-    /// Both, trained first.
-    pub const BOTH: [Model; 2] = [Model::Trained, Model::Random];
-
-    /// The model's weights, loaded or drawn once per process.
-    pub fn weights(self) -> &'static Weights {
-        match self {
-            Model::Trained => &Minilm::shared().weights,
-            Model::Random => &crate::pretrained::random_init::baseline().weights,
-        }
-    }
-
-    /// Name used in figures and measure keys.
-    pub fn name(self) -> &'static str {
-        match self {
-            Model::Trained => "trained",
-            Model::Random => "random",
-        }
-    }
-}
 
 /// How many sentences each experiment uses.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -385,32 +356,16 @@ impl ModelFindings {
 }
 
 /// Chapter 4's trained-model findings, trained and random.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Findings {
-    pub trained: ModelFindings,
-    pub random: ModelFindings,
-}
-
-impl Findings {
-    pub fn run(setup: Setup) -> Findings {
-        Findings {
-            trained: ModelFindings::run(Model::Trained, setup),
-            random: ModelFindings::run(Model::Random, setup),
-        }
-    }
-
-    pub fn model(&self, m: Model) -> &ModelFindings {
-        match m {
-            Model::Trained => &self.trained,
-            Model::Random => &self.random,
-        }
-    }
-}
+pub type Findings = ByModel<ModelFindings>;
 
 /// The book-size findings, computed once per process.
 pub fn book() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
+    FINDINGS.get_or_init(|| {
+        cache::load_or_run(module_path!(), &BOOK, || {
+            ByModel::run(|model| ModelFindings::run(model, BOOK))
+        })
+    })
 }
 
 #[cfg(test)]

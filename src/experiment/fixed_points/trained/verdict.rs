@@ -3,8 +3,8 @@
 
 use super::{Absorbed, BOOK, Iteration, ModelFindings, book};
 use crate::claim::{Claim, Evidence, Test};
-use crate::experiment::relations::trained::Model;
 use crate::measure::{Measure, fixed, pm, table_of};
+use crate::pretrained::corpus::Model;
 use crate::pretrained::minilm::{HEADS, LAYERS};
 use crate::stats::Summary;
 
