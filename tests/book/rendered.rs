@@ -121,7 +121,7 @@ fn the_rendered_book_is_whole() {
     assert!(out.join("katex/fonts/KaTeX_Main-Regular.woff2").is_file());
     assert!(
         out.join("searchindex.js").is_file()
-            || fs::read_dir(&out).unwrap().any(|e| e
+            || fs::read_dir(out).unwrap().any(|e| e
                 .unwrap()
                 .file_name()
                 .to_string_lossy()
