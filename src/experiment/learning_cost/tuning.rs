@@ -44,6 +44,9 @@ pub fn tune(setup: Setup, pairs: &[(Relation, Qk)]) -> Vec<Tuning> {
     .collect()
 }
 
+/// One grid rate's `(lr, median censored steps, mean final accuracy)`.
+pub type GridPoint = (f64, f64, f64);
+
 /// Tune each of `arms` on the learning rates `lrs`: `run(arm, lr, seed)` trains
 /// one tuning seed and returns its censored steps to threshold and final
 /// accuracy. Per arm: `(lr, median steps, mean final accuracy)` per grid point,
@@ -54,7 +57,7 @@ pub fn grid<A: Copy + Sync>(
     lrs: &[f64],
     seeds: std::ops::Range<u64>,
     run: impl Fn(A, f64, u64) -> (f64, f64) + Sync,
-) -> Vec<(Vec<(f64, f64, f64)>, f64)> {
+) -> Vec<(Vec<GridPoint>, f64)> {
     let jobs: Vec<(A, f64, u64)> = arms
         .iter()
         .flat_map(|&a| {
@@ -70,7 +73,7 @@ pub fn grid<A: Copy + Sync>(
     let per = seeds.count();
     (0..arms.len())
         .map(|p| {
-            let grid: Vec<(f64, f64, f64)> = lrs
+            let grid: Vec<GridPoint> = lrs
                 .iter()
                 .enumerate()
                 .map(|(g, &lr)| {
