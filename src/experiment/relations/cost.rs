@@ -279,6 +279,7 @@ pub fn measures() -> Vec<Measure> {
             format!("{}–{}", s.tuning_seed, s.tuning_seed + s.tuning_seeds - 1),
         ),
         Measure::new("cost_budget", s.steps.to_string()),
+        Measure::new("cost_pairs", (s.ks[s.ks.len() - 1] * s.vocab).to_string()),
         Measure::new("cost_threshold", fixed(s.threshold, 1)),
         Measure::new(
             "cost_lrs",
@@ -313,26 +314,32 @@ pub fn measures() -> Vec<Measure> {
                 .map(|&k| format!("{} (k = {k})", f.cell(arm, k).lr))
                 .collect();
         m.push(Measure::new(format!("cost_lr_{name}"), rates.join(", ")));
-        for &k in &s.ks {
-            let c = f.cell(arm, k);
-            let (lo, hi) = c.quartiles();
-            m.push(Measure::new(
-                format!("cost_steps_{name}_k{k}"),
-                format!(
-                    "{} ({}–{})",
-                    steps_text(s, c.median()),
-                    steps_text(s, lo),
-                    steps_text(s, hi)
-                ),
-            ));
-            if arm == Arm::Learned {
-                m.push(Measure::new(
-                    format!("cost_reached_{name}_k{k}"),
-                    fixed(c.reached(s), 2),
-                ));
-            }
-        }
+        let steps: Vec<String> =
+            s.ks.iter()
+                .map(|&k| {
+                    let c = f.cell(arm, k);
+                    let (lo, hi) = c.quartiles();
+                    let text = |x| steps_text(s, x);
+                    format!(
+                        "{} ({}–{}) at k = {k}",
+                        text(c.median()),
+                        text(lo),
+                        text(hi)
+                    )
+                })
+                .collect();
+        m.push(Measure::new(format!("cost_steps_{name}"), steps.join(", ")));
     }
+    let reached: Vec<String> =
+        s.ks.iter()
+            .map(|&k| {
+                format!(
+                    "{} at k = {k}",
+                    fixed(f.cell(Arm::Learned, k).reached(s), 2)
+                )
+            })
+            .collect();
+    m.push(Measure::new("cost_reached_learned", reached.join(", ")));
     let given = s.ks.iter().map(|&k| f.cell(Arm::Given, k).reached(s));
     m.push(Measure::new(
         "cost_reached_given",
