@@ -2,8 +2,9 @@
 
 use plotters::prelude::*;
 
-use super::style::{Shading, bar, color, heatmap, marked_line, svg, text};
+use super::style::{Shading, band, bar, color, heatmap, legend, marked_line, svg, text};
 use super::{DrawError, Figure};
+use crate::experiment::relations::cost::{self, Arm};
 use crate::experiment::relations::{self, BOOK, Composition, SEEDS, book};
 
 pub const FIGURES: &[Figure] = &[
@@ -30,6 +31,12 @@ pub const FIGURES: &[Figure] = &[
         chapter: 4,
         about: "effective token weights of linear attention and of the delta rule: the delta rule's are signed",
         draw: delta_weights,
+    },
+    Figure {
+        name: "ch04-relations-cost",
+        chapter: 4,
+        about: "steps to threshold against the number of relations k: a learned head against the relations' structure given",
+        draw: relations_cost,
     },
 ];
 
@@ -181,5 +188,76 @@ fn delta_weights() -> Result<String, DrawError> {
             "key j",
             "query i",
         )
+    })
+}
+
+fn relations_cost() -> Result<String, DrawError> {
+    let f = cost::book();
+    let s = f.setup;
+    let xs: Vec<f64> = s.ks.iter().map(|&k| (k as f64).log2()).collect();
+    let beyond = (s.steps + s.eval_every) as f64;
+    svg(760, 420, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(
+                format!(
+                    "steps to test accuracy ≥ {}: median and 25–75% band over {} seeds",
+                    s.threshold, s.seeds
+                ),
+                text(15),
+            )
+            .margin(12)
+            .x_label_area_size(44)
+            .y_label_area_size(58)
+            .build_cartesian_2d(
+                -0.2f64..(xs[xs.len() - 1] + 0.2),
+                (1f64..4000f64).log_scale(),
+            )?;
+        chart
+            .configure_mesh()
+            .x_labels(s.ks.len())
+            .x_label_formatter(&|x| format!("{}", 2f64.powf(x.round()) as usize))
+            .x_desc("number of relations k (one head of fixed width)")
+            .y_desc("Adam steps (log scale)")
+            .label_style(text(12))
+            .axis_desc_style(text(13))
+            .draw()?;
+        for (i, arm) in Arm::ALL.iter().enumerate() {
+            let cells: Vec<&cost::Cell> = s.ks.iter().map(|&k| f.cell(*arm, k)).collect();
+            let lo: Vec<f64> = cells.iter().map(|c| c.quartiles().0).collect();
+            let hi: Vec<f64> = cells.iter().map(|c| c.quartiles().1).collect();
+            chart.draw_series([band(&xs, &lo, &hi, color(i))])?;
+            // one dot per seed, the arms side by side, spread so that equal steps stay visible
+            chart.draw_series(cells.iter().zip(&xs).flat_map(|(c, &x)| {
+                let n = c.steps.len() as f64;
+                c.steps.iter().enumerate().map(move |(j, &y)| {
+                    let dx = 0.12 * (i as f64 - 0.5) + 0.08 * (j as f64 / (n - 1.0) - 0.5);
+                    Circle::new((x + dx, y), 2, color(i).mix(0.5).filled())
+                })
+            }))?;
+            let label = match arm {
+                Arm::Learned => "learned head (query: the pair's embedding)",
+                Arm::Given => "structure given (query: the named key, W_QK = I)",
+            };
+            chart
+                .draw_series(LineSeries::new(
+                    xs.iter().zip(&cells).map(|(&x, c)| (x, c.median())),
+                    color(i).stroke_width(3),
+                ))?
+                .label(label)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], color(i).stroke_width(3))
+                });
+        }
+        marked_line(
+            &mut chart,
+            (-0.2, beyond),
+            (xs[xs.len() - 1] + 0.2, beyond),
+            BLACK.stroke_width(1),
+            "budget: seeds here never reached the threshold",
+            (-0.1, beyond * 1.8),
+            12,
+        )?;
+        legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+        Ok(())
     })
 }

@@ -22,7 +22,7 @@ mod task;
 pub use adam::Adam;
 pub use check::{TensorCheck, check_tensors, gradient_check};
 pub use model::{Config, Forward, HeadParams, Model, Qk};
-pub use task::{Example, Relation, Task, World};
+pub use task::{Cue, Example, Relation, Task, World};
 
 use nalgebra::DMatrix;
 use rand::RngExt;

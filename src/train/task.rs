@@ -10,7 +10,11 @@
 //! Match:     target = label of the position whose key is q        (symmetric)
 //! Successor: target = label of the position whose key is q + 1    (directional)
 //! Both:      target = vocab · (label at q) + (label at q + 1)     (two relations at once)
+//! Offsets:   target = label of the position whose key is q + r,  r < k drawn per example
 //! ```
+//! For [`Relation::Offsets`] the context holds `q, q + 1, …, q + n − 1` (so
+//! every relation's answer is present and the others are distractors) and
+//! the query names the relation through its [`Cue`].
 //! with `e, u: (vocab, d)` fixed N(0, 1) embedding tables and noise
 //! N(0, noise²) drawn fresh for every token. Both relations share the same
 //! inputs; only the relation read differs. Introduced in chapter 6.
@@ -29,6 +33,20 @@ pub enum Relation {
     Successor,
     /// Both labels as one ordered pair: `vocab²` classes, two positions to read.
     Both,
+    /// `k` relations `key = q + r`, `r < k` (`r = 0` is the match); each
+    /// example draws one, and the query names it through `cue`. Introduced in chapter 4.
+    Offsets { k: usize, cue: Cue },
+}
+
+/// How the query of a [`Relation::Offsets`] example names its relation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Cue {
+    /// `x_T = g[r · vocab + q]`, a fixed N(0, 1) embedding of the pair `(q, r)`:
+    /// which key the pair relates to must be learned.
+    Pair,
+    /// `x_T = e[q + r]`, the key the relation names: the relation's structure
+    /// is given, as if `W_QK` were fixed to map `g[r · vocab + q]` to `e[q + r]`.
+    Answer,
 }
 
 impl Relation {
@@ -41,6 +59,7 @@ impl Relation {
             Relation::Match => "match",
             Relation::Successor => "successor",
             Relation::Both => "both",
+            Relation::Offsets { .. } => "offsets",
         }
     }
 }
@@ -82,6 +101,8 @@ pub struct World {
     pub keys: DMatrix<f64>,
     /// Label embeddings `u: (vocab, d)`.
     pub labels: DMatrix<f64>,
+    /// Query embeddings `g: (k · vocab, d)` of [`Relation::Offsets`]; `(0, d)` otherwise.
+    pub queries: DMatrix<f64>,
 }
 
 impl Task {
@@ -97,7 +118,7 @@ impl Task {
     ///
     /// # Panics
     /// If `context < 3` or `vocab < context` (the context needs `q − 1, q, q + 1`
-    /// and distinct keys).
+    /// and distinct keys), or [`Relation::Offsets`] has `k = 0` or `k > context`.
     pub fn world(&self, rng: &mut Rng) -> World {
         assert!(
             self.context >= 3 && self.vocab >= self.context.max(4),
@@ -105,10 +126,24 @@ impl Task {
             self.context,
             self.vocab
         );
+        let keys = gaussian(rng, self.vocab, self.d, 1.0);
+        let labels = gaussian(rng, self.vocab, self.d, 1.0);
+        let queries = match self.relation {
+            Relation::Offsets { k, .. } => {
+                assert!(
+                    k > 0 && k <= self.context,
+                    "Task::world: need 0 < k ≤ context for Offsets, got k {k} and context {}",
+                    self.context
+                );
+                gaussian(rng, k * self.vocab, self.d, 1.0)
+            }
+            _ => DMatrix::zeros(0, self.d),
+        };
         World {
             task: *self,
-            keys: gaussian(rng, self.vocab, self.d, 1.0),
-            labels: gaussian(rng, self.vocab, self.d, 1.0),
+            keys,
+            labels,
+            queries,
         }
     }
 }
@@ -136,7 +171,13 @@ impl World {
             ..
         } = self.task;
         let q = rng.random_range(0..vocab);
-        let mut keys = vec![q, (q + 1) % vocab, (q + vocab - 1) % vocab];
+        let (r, mut keys) = match relation {
+            Relation::Offsets { k, .. } => (
+                rng.random_range(0..k),
+                (0..context).map(|o| (q + o) % vocab).collect(),
+            ),
+            _ => (0, vec![q, (q + 1) % vocab, (q + vocab - 1) % vocab]),
+        };
         while keys.len() < context {
             let k = rng.random_range(0..vocab);
             if !keys.contains(&k) {
@@ -158,6 +199,10 @@ impl World {
             Relation::Match => (pair[0], labels[pair[0]]),
             Relation::Successor => (pair[1], labels[pair[1]]),
             Relation::Both => (pair[0], vocab * labels[pair[0]] + labels[pair[1]]),
+            Relation::Offsets { .. } => {
+                let p = at((q + r) % vocab);
+                (p, labels[p])
+            }
         };
         let mut x = if noise > 0.0 {
             gaussian(rng, context + 1, d, noise)
@@ -169,7 +214,13 @@ impl World {
             row += self.keys.row(k) + self.labels.row(b);
         }
         let mut row = x.row_mut(context);
-        row += self.keys.row(q);
+        match relation {
+            Relation::Offsets { cue: Cue::Pair, .. } => row += self.queries.row(r * vocab + q),
+            Relation::Offsets {
+                cue: Cue::Answer, ..
+            } => row += self.keys.row((q + r) % vocab),
+            _ => row += self.keys.row(q),
+        }
         Example {
             x,
             target,

@@ -25,6 +25,7 @@ const EXPECTED: &[(&str, Verdict)] = &[
     ("ch04.composite-explains-the-stack", Supported),
     ("ch04.prompt-is-a-boundary-condition", Supported),
     ("ch04.relations-before-objects", Qualified),
+    ("ch04.relations-cost-training", Supported),
     ("ch04.trained-rollout", Contradicted),
     ("ch04.trained-composition", Contradicted),
     ("ch04.trained-boundary", Supported),

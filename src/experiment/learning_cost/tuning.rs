@@ -22,16 +22,8 @@ pub struct Tuning {
 
 /// Tune every (relation, parameterisation) of `pairs` on the grid `setup.lrs`.
 pub fn tune(setup: Setup, pairs: &[(Relation, Qk)]) -> Vec<Tuning> {
-    let tuning_jobs: Vec<(Relation, Qk, f64, u64)> = pairs
-        .iter()
-        .flat_map(|&(r, q)| {
-            setup.lrs.iter().flat_map(move |&lr| {
-                (0..setup.tuning_seeds).map(move |s| (r, q, lr, setup.tuning_seed + s))
-            })
-        })
-        .collect();
-    let tuned = parallel::map(0..tuning_jobs.len() as u64, |i| {
-        let (r, q, lr, seed) = tuning_jobs[i as usize];
+    let seeds = setup.tuning_seed..setup.tuning_seed + setup.tuning_seeds;
+    grid(pairs, &setup.lrs, seeds, |(r, q), lr, seed| {
         let v = Variant::Clean;
         let h = train(
             config(setup, q, v),
@@ -40,18 +32,52 @@ pub fn tune(setup: Setup, pairs: &[(Relation, Qk)]) -> Vec<Tuning> {
             seed,
         );
         (censored_steps(setup, &h), h.final_accuracy)
-    });
-    let per = setup.tuning_seeds as usize;
-    pairs
+    })
+    .into_iter()
+    .zip(pairs)
+    .map(|((grid, lr), &(relation, qk))| Tuning {
+        relation,
+        qk,
+        grid,
+        lr,
+    })
+    .collect()
+}
+
+/// One grid rate's `(lr, median censored steps, mean final accuracy)`.
+pub type GridPoint = (f64, f64, f64);
+
+/// Tune each of `arms` on the learning rates `lrs`: `run(arm, lr, seed)` trains
+/// one tuning seed and returns its censored steps to threshold and final
+/// accuracy. Per arm: `(lr, median steps, mean final accuracy)` per grid point,
+/// and the chosen rate — fewest median steps, ties broken by higher accuracy.
+/// Used by chapters 4 and 6.
+pub fn grid<A: Copy + Sync>(
+    arms: &[A],
+    lrs: &[f64],
+    seeds: std::ops::Range<u64>,
+    run: impl Fn(A, f64, u64) -> (f64, f64) + Sync,
+) -> Vec<(Vec<GridPoint>, f64)> {
+    let jobs: Vec<(A, f64, u64)> = arms
         .iter()
-        .enumerate()
-        .map(|(p, &(relation, qk))| {
-            let grid: Vec<(f64, f64, f64)> = setup
-                .lrs
+        .flat_map(|&a| {
+            let seeds = seeds.clone();
+            lrs.iter()
+                .flat_map(move |&lr| seeds.clone().map(move |s| (a, lr, s)))
+        })
+        .collect();
+    let tuned = parallel::map(0..jobs.len() as u64, |i| {
+        let (a, lr, seed) = jobs[i as usize];
+        run(a, lr, seed)
+    });
+    let per = seeds.count();
+    (0..arms.len())
+        .map(|p| {
+            let grid: Vec<GridPoint> = lrs
                 .iter()
                 .enumerate()
                 .map(|(g, &lr)| {
-                    let chunk = &tuned[(p * setup.lrs.len() + g) * per..][..per];
+                    let chunk = &tuned[(p * lrs.len() + g) * per..][..per];
                     let steps: Vec<f64> = chunk.iter().map(|c| c.0).collect();
                     let acc: Vec<f64> = chunk.iter().map(|c| c.1).collect();
                     (lr, median(&steps), mean(&acc))
@@ -68,12 +94,7 @@ pub fn tune(setup: Setup, pairs: &[(Relation, Qk)]) -> Vec<Tuning> {
                     }
                 })
                 .expect("a non-empty grid");
-            Tuning {
-                relation,
-                qk,
-                grid,
-                lr: best.0,
-            }
+            (grid, best.0)
         })
         .collect()
 }

@@ -1,7 +1,7 @@
 //! Chapter 4's claims: arrows that compose, a prompt that sets the boundary
 //! condition, and how far the category picture carries.
 
-use super::{BOOK, DELTA_K, DELTA_T, INSTANCES, SEEDS, TOLERANCE, book};
+use super::{BOOK, DELTA_K, DELTA_T, INSTANCES, SEEDS, TOLERANCE, book, cost};
 use crate::claim::{Claim, Evidence, Test};
 use crate::measure::sci;
 use crate::stats::Summary;
@@ -125,9 +125,68 @@ pub fn claims() -> Vec<Claim> {
             delta(|t| t.delta_negative),
             delta(|t| t.linear_negative) + 0.01,
             2,
+        ))
+        // the same criterion for both: an arrow once each row is divided by its sum
+        .scope(Test::above(
+            "share of delta-rule rows that division by their sum makes stochastic \
+             (bound: linear attention's share − 0.01)",
+            delta(|t| t.delta_normalised),
+            delta(|t| t.linear_normalised) - 0.01,
+            2,
         )),
     ]
     .into_iter()
+    .chain([relations_cost()])
     .chain(super::trained::claims())
     .collect()
+}
+
+/// The essay's price of flexibility: a head that must discover its relations
+/// pays for each one in training steps; a model given their structure does not.
+fn relations_cost() -> Claim {
+    let f = cost::book();
+    let s = f.setup;
+    let (k1, kmax) = (s.ks[0], s.ks[s.ks.len() - 1]);
+    let [own, diff] = f.growth_ci();
+    Claim::empirical(
+        "relations-cost-training",
+        "flexible, but costly: the model must spend training capacity to discover which projected relations are useful",
+    )
+    .evidence(Evidence::Toy)
+    .setting(format!(
+        "k = {:?} relations key = q + r (r < k) over {} keys, context of {} keys q … q + {}, \
+         one untied head of width {} (query: the pair's own embedding) against the \
+         relations' structure given (query: the key the relation names, W_QK = I); \
+         {} seeds per (arm, k), each at the rate tuned on {} other seeds over {:?}; \
+         steps to test accuracy {}, budget {} (unreached counted as {})",
+        s.ks,
+        s.vocab,
+        s.context,
+        s.context - 1,
+        s.d,
+        s.seeds,
+        s.tuning_seeds,
+        s.lrs,
+        s.threshold,
+        s.steps,
+        s.steps + s.eval_every
+    ))
+    .core(Test::above(
+        format!("lower 95% bound of the learned head's median steps at k = {kmax} minus at k = {k1}"),
+        own.0,
+        0.0,
+        0,
+    ))
+    .core(Test::above(
+        format!("lower 95% bound of that growth minus the given structure's, k = {k1} → {kmax}"),
+        diff.0,
+        0.0,
+        0,
+    ))
+    .scope(Test::above(
+        format!("share of learned-head seeds reaching the threshold at k = {kmax} (flexible)"),
+        f.cell(cost::Arm::Learned, kmax).reached(s),
+        0.9,
+        2,
+    ))
 }

@@ -22,6 +22,7 @@ use crate::relation::{
 };
 use crate::stats::{Summary, spearman};
 
+pub mod cost;
 pub mod trained;
 
 /// Sizes of the stacked model: `n` tokens of width `d`, `layers` layers,
@@ -230,6 +231,11 @@ pub struct DeltaTrial {
     pub row_sum_gap: f64,
     /// The same for linear attention's rows `Σ_j q_t·k_j` (unnormalised, so not stochastic either).
     pub linear_row_sum_gap: f64,
+    /// Share of the delta rule's rows that are stochastic once divided by
+    /// their sum (the normaliser of Katharopoulos et al.'s linear attention).
+    pub delta_normalised: f64,
+    /// The same share for linear attention's rows.
+    pub linear_normalised: f64,
 }
 
 /// Non-negative unit queries and keys `(T, K)` and gates `β ∈ (0, 1)`, from one seed.
@@ -266,7 +272,18 @@ pub fn delta_trial(seed: u64) -> DeltaTrial {
     let gap = |m: &DMatrix<f64>| {
         m.row_iter().map(|r| (r.sum() - 1.0).abs()).sum::<f64>() / DELTA_T as f64
     };
+    // share of rows r / Σ r that are stochastic (a row summing to 0 is not)
+    let normalised = |m: &DMatrix<f64>| {
+        let rows = trained::row_normalise(m);
+        let ok = rows
+            .row_iter()
+            .filter(|r| is_stochastic(&DMatrix::from_iterator(1, r.len(), r.iter().cloned()), 1e-9))
+            .count();
+        ok as f64 / DELTA_T as f64
+    };
     DeltaTrial {
+        delta_normalised: normalised(&w),
+        linear_normalised: normalised(&linear_w),
         row_sum_gap: gap(&w),
         linear_row_sum_gap: gap(&linear_w),
         delta_negative: neg(&delta),
@@ -377,6 +394,14 @@ pub fn measures() -> Vec<Measure> {
             "linear_rowsum_gap",
             pm(f.delta_summary(|t| t.linear_row_sum_gap), 2),
         ),
+        Measure::new(
+            "delta_normalised",
+            pm(f.delta_summary(|t| t.delta_normalised), 2),
+        ),
+        Measure::new(
+            "linear_normalised",
+            pm(f.delta_summary(|t| t.linear_normalised), 2),
+        ),
     ];
     for l in 0..layers {
         m.push(Measure::new(
@@ -390,6 +415,7 @@ pub fn measures() -> Vec<Measure> {
             pm(f.summary(|t| t.path_tv[l - 1]), 2),
         ));
     }
+    m.extend(cost::measures());
     m.extend(trained::measures());
     m
 }
