@@ -106,7 +106,10 @@ pub fn tune<A: Sync, R: Send, S: Clone>(
     score: impl Fn(&[R]) -> S,
     better: impl Fn(&S, &S) -> bool + Copy,
 ) -> Vec<Tuned<S>> {
-    assert!(lrs.len() >= 2, "tuning::tune: need at least two rates, got {lrs:?}");
+    assert!(
+        lrs.len() >= 2,
+        "tuning::tune: need at least two rates, got {lrs:?}"
+    );
     let runs = sweep(arms, lrs, seeds.clone(), &run);
     let mut tuned: Vec<Tuned<S>> = runs
         .iter()

@@ -157,14 +157,20 @@ pub fn run(setup: Setup, lr: f64, seed: u64) -> Run {
         ..setup.schedule
     };
     let (mut init, mut trained) = (Vec::new(), Vec::new());
-    let h = train::train_observed(config(setup, 2), setup.task, schedule, seed, |step, m, test| {
-        if step == 0 {
-            init = effects(m, test);
-        }
-        if step == schedule.steps {
-            trained = effects(m, test);
-        }
-    });
+    let h = train::train_observed(
+        config(setup, 2),
+        setup.task,
+        schedule,
+        seed,
+        |step, m, test| {
+            if step == 0 {
+                init = effects(m, test);
+            }
+            if step == schedule.steps {
+                trained = effects(m, test);
+            }
+        },
+    );
     Run {
         accuracy: h.final_accuracy,
         init,
@@ -233,7 +239,13 @@ impl Findings {
             &self
                 .runs
                 .iter()
-                .map(|r| f(&if trained { r.trained_key() } else { r.init_key() }))
+                .map(|r| {
+                    f(&if trained {
+                        r.trained_key()
+                    } else {
+                        r.init_key()
+                    })
+                })
                 .collect::<Vec<_>>(),
         )
     }

@@ -32,7 +32,13 @@ pub fn measures() -> Vec<Measure> {
     m.extend(split::measures());
     m.extend(specialisation::measures());
     m.extend(composition::measures());
-    m.extend(rates::measures(rates::GRID));
+    let tunings: Vec<_> = split::book()
+        .tuning
+        .iter()
+        .chain(&specialisation::book().tuning)
+        .chain(&composition::book().tuning)
+        .collect();
+    m.extend(rates::measures(rates::GRID, &tunings));
     m.extend(trained::measures());
     m
 }

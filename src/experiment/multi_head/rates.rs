@@ -54,17 +54,22 @@ pub fn tune_arms<A: Sync>(
         run,
         |hs: &[History]| {
             let acc: Vec<f64> = hs.iter().map(|h| h.final_accuracy).collect();
-            let loss: Vec<f64> = hs.iter().map(|h| h.test_loss[h.test_loss.len() - 1]).collect();
+            let loss: Vec<f64> = hs
+                .iter()
+                .map(|h| h.test_loss[h.test_loss.len() - 1])
+                .collect();
             (mean(&acc), mean(&loss))
         },
         |a: &Score, b: &Score| b.0 > a.0 || (b.0 == a.0 && b.1 < a.1),
     )
 }
 
-/// The grid's measures, under `prefix`: its rates, span and tuning seeds.
-pub fn measures(grid: Grid) -> Vec<Measure> {
+/// The grid's measures: its rates, its tuning seeds, and how many of
+/// `tunings` grew past an edge.
+pub fn measures(grid: Grid, tunings: &[&Tuned<Score>]) -> Vec<Measure> {
     let lrs = grid.lrs.map(|r| number(r, 3));
     vec![
+        Measure::new("lr_extended", extended(tunings, grid).to_string()),
         Measure::new("lr_grid", lrs.join(", ")),
         Measure::new("lr_tuning_seeds", grid.seeds.to_string()),
         Measure::new("lr_first_tuning_seed", grid.first.to_string()),
@@ -74,4 +79,12 @@ pub fn measures(grid: Grid) -> Vec<Measure> {
 /// A chosen rate, as the prose quotes it.
 pub fn rate(t: &Tuned<Score>) -> String {
     number(t.lr, 4)
+}
+
+/// How many of `tunings` had their grid extended past an edge.
+pub fn extended(tunings: &[&Tuned<Score>], grid: Grid) -> usize {
+    tunings
+        .iter()
+        .filter(|t| t.grid.len() > grid.lrs.len())
+        .count()
 }
