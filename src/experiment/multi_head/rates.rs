@@ -5,7 +5,7 @@
 
 use std::ops::Range;
 
-use crate::measure::{Measure, number};
+use crate::measure::Measure;
 use crate::stats::mean;
 use crate::train::History;
 use crate::train::tuning::{Tuned, tune};
@@ -67,7 +67,7 @@ pub fn tune_arms<A: Sync>(
 /// The grid's measures: its rates, its tuning seeds, and how many of
 /// `tunings` grew past an edge.
 pub fn measures(grid: Grid, tunings: &[&Tuned<Score>]) -> Vec<Measure> {
-    let lrs = grid.lrs.map(|r| number(r, 3));
+    let lrs = grid.lrs.map(significant);
     vec![
         Measure::new("lr_extended", extended(tunings, grid).to_string()),
         Measure::new("lr_grid", lrs.join(", ")),
@@ -76,9 +76,20 @@ pub fn measures(grid: Grid, tunings: &[&Tuned<Score>]) -> Vec<Measure> {
     ]
 }
 
+/// A rate to three significant digits, trailing zeros dropped: `0.01`, `0.333`.
+fn significant(lr: f64) -> String {
+    let decimals = (2 - lr.log10().floor() as i32).max(0) as usize;
+    let s = format!("{lr:.decimals$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
 /// A chosen rate, as the prose quotes it.
 pub fn rate(t: &Tuned<Score>) -> String {
-    number(t.lr, 4)
+    significant(t.lr)
 }
 
 /// How many of `tunings` had their grid extended past an edge.
