@@ -22,6 +22,7 @@ mod fixed_points;
 mod fixed_points_trained;
 mod learning_cost;
 mod multi_head;
+mod multi_head_composition;
 mod multi_head_trained;
 mod relations;
 mod relations_trained;
@@ -61,6 +62,7 @@ pub fn registry() -> Vec<Figure> {
         coverage::FIGURES,
         coverage_trained::FIGURES,
         multi_head::FIGURES,
+        multi_head_composition::FIGURES,
         multi_head_trained::FIGURES,
         relations::FIGURES,
         relations_trained::FIGURES,

@@ -13,12 +13,15 @@
 //! ```
 //! Introduced in chapter 6.
 
+mod ablation;
 mod adam;
 mod backward;
 mod check;
 mod model;
 mod task;
+pub mod tuning;
 
+pub use ablation::Effects;
 pub use adam::Adam;
 pub use check::{TensorCheck, check_tensors, gradient_check};
 pub use model::{Config, Forward, HeadParams, Model, Qk};

@@ -11,6 +11,7 @@
 //! Successor: target = label of the position whose key is q + 1    (directional)
 //! Both:      target = vocab · (label at q) + (label at q + 1)     (two relations at once)
 //! Offsets:   target = label of the position whose key is q + r,  r < k drawn per example
+//! TwoHop:    label at q is a context key k ≠ q;  target = label at the position of k
 //! ```
 //! For [`Relation::Offsets`] the context holds `q, q + 1, …, q + n − 1` (so
 //! every relation's answer is present and the others are distractors) and
@@ -36,6 +37,10 @@ pub enum Relation {
     /// `k` relations `key = q + r`, `r < k` (`r = 0` is the match); each
     /// example draws one, and the query names it through `cue`. Introduced in chapter 4.
     Offsets { k: usize, cue: Cue },
+    /// Two hops: the label at the query's key names another context key; the
+    /// answer is that key's label. One layer cannot find the second position.
+    /// Introduced in chapter 3.
+    TwoHop,
 }
 
 /// How the query of a [`Relation::Offsets`] example names its relation.
@@ -60,6 +65,7 @@ impl Relation {
             Relation::Successor => "successor",
             Relation::Both => "both",
             Relation::Offsets { .. } => "offsets",
+            Relation::TwoHop => "two-hop",
         }
     }
 }
@@ -89,7 +95,8 @@ pub struct Example {
     pub target: usize,
     /// The context position holding the answer (for [`Relation::Both`], the match).
     pub position: usize,
-    /// The context positions of the query's key `q` and of its successor `q + 1`.
+    /// The context positions of the query's key `q` and of its successor `q + 1`
+    /// (for [`Relation::TwoHop`]: of `q` and of the key its label names).
     pub pair: [usize; 2],
 }
 
@@ -188,16 +195,22 @@ impl World {
         for i in (1..context).rev() {
             keys.swap(i, rng.random_range(0..=i));
         }
-        let labels: Vec<usize> = (0..context).map(|_| rng.random_range(0..vocab)).collect();
+        let mut labels: Vec<usize> = (0..context).map(|_| rng.random_range(0..vocab)).collect();
         let at = |wanted: usize| {
             keys.iter()
                 .position(|&k| k == wanted)
                 .expect("the context holds q and q + 1")
         };
-        let pair = [at(q), at((q + 1) % vocab)];
+        let mut pair = [at(q), at((q + 1) % vocab)];
+        if relation == Relation::TwoHop {
+            // the label at q names another context key: the second hop
+            let hop = (pair[0] + rng.random_range(1..context)) % context;
+            labels[pair[0]] = keys[hop];
+            pair[1] = hop;
+        }
         let (position, target) = match relation {
             Relation::Match => (pair[0], labels[pair[0]]),
-            Relation::Successor => (pair[1], labels[pair[1]]),
+            Relation::Successor | Relation::TwoHop => (pair[1], labels[pair[1]]),
             Relation::Both => (pair[0], vocab * labels[pair[0]] + labels[pair[1]]),
             Relation::Offsets { .. } => {
                 let p = at((q + r) % vocab);

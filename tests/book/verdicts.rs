@@ -19,6 +19,7 @@ const EXPECTED: &[(&str, Verdict)] = &[
     ("ch02.trained-pass-is-local", Supported),
     ("ch03.heads-capture-different-relations", Qualified),
     ("ch03.narrow-heads-beat-one-wide", Qualified),
+    ("ch03.later-layers-act-on-earlier-heads", Supported),
     ("ch03.trained-later-layers-correct", Supported),
     ("ch03.trained-heads-redundant", Qualified),
     ("ch03.trained-heads-specialise", Contradicted),
@@ -69,4 +70,14 @@ fn every_empirical_verdict_is_the_one_its_prose_explains() {
             c.id
         );
     }
+}
+
+#[test]
+fn chapter_3_splits_are_trained_to_a_plateau() {
+    use attention_geometry::experiment::multi_head::split;
+    let gain = split::book().late_gain();
+    assert!(
+        gain < split::BOOK.plateau,
+        "a split still gains {gain} in the second half: raise the budget"
+    );
 }

@@ -1,8 +1,8 @@
 //! Chapter 6: how each arm's learning rate is chosen — the grid, tried on
-//! tuning seeds disjoint from the measurement seeds.
+//! tuning seeds disjoint from the measurement seeds (`train::tuning`).
 
-use crate::parallel;
 use crate::stats::{mean, median};
+use crate::train::tuning::{best, sweep};
 use crate::train::{Qk, Relation, train};
 
 use super::arm::{Variant, censored_steps, config, schedule, task};
@@ -15,7 +15,7 @@ pub struct Tuning {
     pub relation: Relation,
     pub qk: Qk,
     /// `(lr, median steps, mean final accuracy)` per grid point.
-    pub grid: Vec<(f64, f64, f64)>,
+    pub grid: Vec<GridPoint>,
     /// The chosen rate: fewest median steps, ties broken by higher accuracy.
     pub lr: f64,
 }
@@ -58,43 +58,20 @@ pub fn grid<A: Copy + Sync>(
     seeds: std::ops::Range<u64>,
     run: impl Fn(A, f64, u64) -> (f64, f64) + Sync,
 ) -> Vec<(Vec<GridPoint>, f64)> {
-    let jobs: Vec<(A, f64, u64)> = arms
-        .iter()
-        .flat_map(|&a| {
-            let seeds = seeds.clone();
-            lrs.iter()
-                .flat_map(move |&lr| seeds.clone().map(move |s| (a, lr, s)))
-        })
-        .collect();
-    let tuned = parallel::map(0..jobs.len() as u64, |i| {
-        let (a, lr, seed) = jobs[i as usize];
-        run(a, lr, seed)
-    });
-    let per = seeds.count();
-    (0..arms.len())
-        .map(|p| {
+    sweep(arms, lrs, seeds, |&a, lr, seed| run(a, lr, seed))
+        .into_iter()
+        .map(|per_rate| {
             let grid: Vec<GridPoint> = lrs
                 .iter()
-                .enumerate()
-                .map(|(g, &lr)| {
-                    let chunk = &tuned[(p * lrs.len() + g) * per..][..per];
+                .zip(&per_rate)
+                .map(|(&lr, chunk)| {
                     let steps: Vec<f64> = chunk.iter().map(|c| c.0).collect();
                     let acc: Vec<f64> = chunk.iter().map(|c| c.1).collect();
                     (lr, median(&steps), mean(&acc))
                 })
                 .collect();
-            let best = grid
-                .iter()
-                .cloned()
-                .reduce(|a, b| {
-                    if b.1 < a.1 || (b.1 == a.1 && b.2 > a.2) {
-                        b
-                    } else {
-                        a
-                    }
-                })
-                .expect("a non-empty grid");
-            (grid, best.0)
+            let k = best(&grid, |a, b| b.1 < a.1 || (b.1 == a.1 && b.2 > a.2));
+            (grid.clone(), grid[k].0)
         })
         .collect()
 }

@@ -3,7 +3,7 @@
 
 use super::bottleneck::{self, Task, total_widths};
 use super::induction::{H, V};
-use super::{SEEDS, ablation, specialisation, split};
+use super::{SEEDS, ablation, composition, specialisation, split};
 use crate::claim::{Claim, Evidence, Test};
 use crate::stats::Summary;
 
@@ -11,6 +11,8 @@ use crate::stats::Summary;
 pub fn claims() -> Vec<Claim> {
     let f = ablation::book();
     let b = bottleneck::book();
+    let c = composition::book();
+    let cb = composition::BOOK;
     let s = specialisation::book();
     let sb = specialisation::BOOK;
     let chance = 1.0 / (V - 1) as f64;
@@ -122,10 +124,12 @@ pub fn claims() -> Vec<Claim> {
         )
         .evidence(Evidence::Toy)
         .setting(format!(
-            "trained: the two-relation task ({} seeds) and the match task at total width 8 \
-             ({} seeds); constructed: best patterns of width 8 on two content relations",
+            "trained at tuned rates: the two-relation task ({} seeds) and the match task at total \
+             width 8 ({} seeds, {} steps, a plateau); constructed: best patterns of width 8 on two \
+             content relations",
             sb.seeds,
-            split::BOOK.seeds
+            split::BOOK.seeds,
+            split::BOOK.schedule.steps
         ))
         .core(Test::above(
             "lower 95% bound of the accuracy gain, two narrow heads over one wide, two relations",
@@ -143,6 +147,36 @@ pub fn claims() -> Vec<Claim> {
             "accuracy of 8 heads of width 1 minus 1 head of width 8, one relation",
             split(8) - split(1),
             -0.05,
+            2,
+        )),
+        // If later layers combine, correct, suppress or amplify what earlier
+        // heads write, a trained later layer should change an earlier head's
+        // effect on the output: its total effect should differ from its direct one.
+        Claim::empirical(
+            "later-layers-act-on-earlier-heads",
+            "later layers combine, correct, suppress or amplify the coverings of earlier ones",
+        )
+        .evidence(Evidence::Toy)
+        .setting(format!(
+            "{} seeds; two layers of {} heads with residual paths trained on a two-hop recall \
+             task; each seed's first-layer head with the largest total effect; change \
+             c = ‖Δ_tot − Δ_dir‖ / ‖Δ_dir‖ on the centred logits; baseline: the same models at \
+             initialisation",
+            cb.seeds, cb.heads
+        ))
+        .core(Test::above(
+            format!(
+                "share of seeds on which the later layer changes the head's effect by more than c = {}",
+                cb.change
+            ),
+            c.changed(cb.change).0,
+            0.5,
+            2,
+        ))
+        .scope(Test::above(
+            "share of seeds on which that change exceeds the same seed's at initialisation",
+            c.beyond_init(),
+            0.5,
             2,
         )),
     ]

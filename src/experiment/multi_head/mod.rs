@@ -2,13 +2,16 @@
 //! induction circuit built by hand ([`induction`]) and its heads removed one
 //! at a time ([`ablation`]), the rank a narrow head can express
 //! ([`bottleneck`]), and trained heads: a fixed width split into narrower
-//! heads ([`split`]) and two heads that divide two relations
-//! ([`specialisation`]).
+//! heads ([`split`]), two heads that divide two relations
+//! ([`specialisation`]), and what a trained later layer does with an earlier
+//! head's output ([`composition`]); every trained arm at a tuned rate ([`rates`]).
 
 pub mod ablation;
 pub mod bottleneck;
 mod claims;
+pub mod composition;
 pub mod induction;
+pub mod rates;
 pub mod specialisation;
 pub mod split;
 pub mod trained;
@@ -28,6 +31,14 @@ pub fn measures() -> Vec<Measure> {
     m.extend(bottleneck::measures());
     m.extend(split::measures());
     m.extend(specialisation::measures());
+    m.extend(composition::measures());
+    let tunings: Vec<_> = split::book()
+        .tuning
+        .iter()
+        .chain(&specialisation::book().tuning)
+        .chain(&composition::book().tuning)
+        .collect();
+    m.extend(rates::measures(rates::GRID, &tunings));
     m.extend(trained::measures());
     m
 }

@@ -18,18 +18,23 @@ use crate::experiment::cache;
 use crate::measure::{Measure, fixed, pm};
 use crate::parallel;
 use crate::stats::Summary;
+use crate::train::tuning::Tuned;
 use crate::train::{self, Config, Qk, Relation, Schedule, Task};
 
+use super::rates::{self, GRID, Grid, Score};
+
 /// The task, how both models are trained, the training seeds per model,
-/// and the attention mass on one answer position from which a head counts
-/// as reading that relation.
+/// the attention mass on one answer position from which a head counts
+/// as reading that relation, and the learning-rate grid.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Setup {
     /// The two-relation task: `vocab²` ordered label pairs to tell apart.
     pub task: Task,
+    /// The schedule; its `lr` is the snippet's, the book's runs use the tuned rates.
     pub schedule: Schedule,
     pub seeds: u64,
     pub split: f64,
+    pub grid: Grid,
 }
 
 /// The size the book reports.
@@ -52,6 +57,7 @@ pub const BOOK: Setup = Setup {
     },
     seeds: 10,
     split: 0.9,
+    grid: GRID,
 };
 
 /// One trained model.
@@ -72,16 +78,31 @@ impl Trained {
     }
 }
 
-/// Train one layer of `heads` untied heads of width `task.d / heads` from `seed`.
-pub fn trained(setup: Setup, heads: usize, seed: u64) -> Trained {
-    let Setup { task, schedule, .. } = setup;
+/// One layer of `heads` untied heads of width `task.d / heads`.
+fn config(task: Task, heads: usize) -> Config {
     let width = task.d / heads;
-    let config = Config {
+    Config {
         heads,
         d_k: width,
         d_v: width,
         ..Config::single(task.d, task.classes(), Qk::Untied)
+    }
+}
+
+/// Train one layer of `heads` untied heads of width `task.d / heads` from
+/// `seed`, at the schedule's rate.
+pub fn trained(setup: Setup, heads: usize, seed: u64) -> Trained {
+    trained_at(setup, heads, setup.schedule.lr, seed)
+}
+
+/// [`trained`] at learning rate `lr`.
+pub fn trained_at(setup: Setup, heads: usize, lr: f64, seed: u64) -> Trained {
+    let task = setup.task;
+    let schedule = Schedule {
+        lr,
+        ..setup.schedule
     };
+    let config = config(task, heads);
     let mut mass = Vec::new();
     let history = train::train_observed(config, task, schedule, seed, |step, model, test| {
         if step == schedule.steps {
@@ -113,6 +134,8 @@ pub fn trained(setup: Setup, heads: usize, seed: u64) -> Trained {
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Findings {
     pub setup: Setup,
+    /// The tuning of one head and of two, in that order.
+    pub tuning: Vec<Tuned<Score>>,
     /// One head of width `D`, per seed.
     pub one: Vec<Trained>,
     /// Two heads of width `D/2`, per seed.
@@ -120,12 +143,21 @@ pub struct Findings {
 }
 
 impl Findings {
-    /// Train both models on every seed.
+    /// Tune both models, then train them on every seed at their rates.
     pub fn run(setup: Setup) -> Findings {
+        let tuning = rates::tune_arms(setup.grid, &[1, 2], |&heads, lr, seed| {
+            let schedule = Schedule {
+                lr,
+                ..setup.schedule
+            };
+            train::train(config(setup.task, heads), setup.task, schedule, seed)
+        });
+        let (lr1, lr2) = (tuning[0].lr, tuning[1].lr);
         Findings {
             setup,
-            one: parallel::map(0..setup.seeds, |s| trained(setup, 1, s)),
-            two: parallel::map(0..setup.seeds, |s| trained(setup, 2, s)),
+            one: parallel::map(0..setup.seeds, |s| trained_at(setup, 1, lr1, s)),
+            two: parallel::map(0..setup.seeds, |s| trained_at(setup, 2, lr2, s)),
+            tuning,
         }
     }
 
@@ -183,6 +215,7 @@ pub fn measures() -> Vec<Measure> {
         schedule,
         seeds,
         split,
+        ..
     } = BOOK;
     vec![
         Measure::new("both_vocab", task.vocab.to_string()),
@@ -200,5 +233,7 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("both_major", pm(major, 2)),
         Measure::new("both_minor", pm(minor, 2)),
         Measure::new("both_chance", fixed(1.0 / task.classes() as f64, 2)),
+        Measure::new("both_lr_one", rates::rate(&f.tuning[0])),
+        Measure::new("both_lr_two", rates::rate(&f.tuning[1])),
     ]
 }

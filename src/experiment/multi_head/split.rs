@@ -1,23 +1,35 @@
 //! Chapter 3, trained: one layer of a fixed total width split into more and
-//! narrower heads, trained on the match task — what the split costs.
+//! narrower heads, trained on the match task — what the split costs. Every
+//! split is trained at its own tuned rate ([`super::rates`]) for a budget
+//! long enough that no split still improves (a plateau, checked by
+//! [`Findings::late_gain`]), so that a narrow split that stays behind lacks
+//! capacity rather than learns slower.
 
 use std::sync::OnceLock;
 
-use crate::measure::{Measure, pm};
+use crate::experiment::cache;
+use crate::measure::{Measure, fixed, pm};
 use crate::parallel;
-use crate::stats::Summary;
-use crate::train::{self, Config, Qk, Relation, Schedule, Task};
+use crate::stats::{Summary, mean};
+use crate::train::tuning::Tuned;
+use crate::train::{self, Config, History, Qk, Relation, Schedule, Task};
+
+use super::rates::{self, GRID, Grid, Score};
 
 /// The splits `(heads, d_k = d_v)` of one total width, the task, the
-/// schedule, and the seeds.
+/// schedule, the seeds, the rate grid, and the largest gain in mean accuracy
+/// over the second half of the budget that still counts as a plateau.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Setup {
     pub splits: &'static [(usize, usize)],
     /// The recall task (chapter 6's `Match`): find the context position
     /// whose key equals the query, return its label.
     pub task: Task,
+    /// The schedule; its `lr` is replaced by each split's tuned rate.
     pub schedule: Schedule,
     pub seeds: u64,
+    pub grid: Grid,
+    pub plateau: f64,
 }
 
 /// The size the book reports.
@@ -32,19 +44,21 @@ pub const BOOK: Setup = Setup {
         examples: None,
     },
     schedule: Schedule {
-        steps: 300,
-        batch: 8,
+        steps: 6000,
+        batch: 16,
         lr: 0.03,
-        eval_every: 300,
-        test: 100,
+        eval_every: 750,
+        test: 500,
         threshold: 0.9,
     },
-    seeds: 8,
+    seeds: 20,
+    grid: GRID,
+    plateau: 0.02,
 };
 
-/// Test accuracy after training one layer of `heads` heads of width `d_k`
-/// (total width `heads · d_k`) on `setup.task` from `seed`.
-pub fn trained_split(setup: Setup, heads: usize, d_k: usize, seed: u64) -> f64 {
+/// The training history of one layer of `heads` heads of width `d_k`
+/// (total width `heads · d_k`) on `setup.task` from `seed`, at rate `lr`.
+pub fn trained_split(setup: Setup, heads: usize, d_k: usize, lr: f64, seed: u64) -> History {
     let config = Config {
         d: setup.task.d,
         d_k,
@@ -56,37 +70,70 @@ pub fn trained_split(setup: Setup, heads: usize, d_k: usize, seed: u64) -> f64 {
         self_attention: false,
         outputs: setup.task.vocab,
     };
-    train::train(config, setup.task, setup.schedule, seed).final_accuracy
+    let schedule = Schedule {
+        lr,
+        ..setup.schedule
+    };
+    train::train(config, setup.task, schedule, seed)
 }
 
-/// Trained accuracy of every split.
-#[derive(Clone, Debug, PartialEq)]
+/// The tuning and the trained accuracy curves of every split.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Findings {
-    /// Trained accuracy `[split][seed]` for `setup.splits`.
-    pub accuracy: Vec<Vec<f64>>,
+    /// Per split, its tuning.
+    pub tuning: Vec<Tuned<Score>>,
+    /// Test accuracy at every evaluation, `[split][seed][evaluation]`.
+    pub curves: Vec<Vec<Vec<f64>>>,
 }
 
 impl Findings {
     pub fn run(setup: Setup) -> Findings {
-        Findings {
-            accuracy: setup
-                .splits
-                .iter()
-                .map(|&(h, d_k)| parallel::map(0..setup.seeds, |s| trained_split(setup, h, d_k, s)))
-                .collect(),
-        }
+        let tuning = rates::tune_arms(setup.grid, setup.splits, |&(h, d_k), lr, s| {
+            trained_split(setup, h, d_k, lr, s)
+        });
+        let curves = setup
+            .splits
+            .iter()
+            .zip(&tuning)
+            .map(|(&(h, d_k), t)| {
+                parallel::map(0..setup.seeds, |s| {
+                    trained_split(setup, h, d_k, t.lr, s).accuracy
+                })
+            })
+            .collect();
+        Findings { tuning, curves }
     }
 
-    /// Trained accuracy of split `k`, over seeds.
+    /// Final trained accuracy of split `k`, over seeds.
     pub fn trained(&self, k: usize) -> Summary {
-        Summary::of(&self.accuracy[k])
+        Summary::of(
+            &self.curves[k]
+                .iter()
+                .map(|c| c[c.len() - 1])
+                .collect::<Vec<_>>(),
+        )
+    }
+
+    /// Mean accuracy of split `k` at evaluation `i`, over seeds.
+    pub fn mean_at(&self, k: usize, i: usize) -> f64 {
+        mean(&self.curves[k].iter().map(|c| c[i]).collect::<Vec<_>>())
+    }
+
+    /// The largest gain of any split's mean accuracy from half the budget to the end.
+    pub fn late_gain(&self) -> f64 {
+        (0..self.curves.len())
+            .map(|k| {
+                let n = self.curves[k][0].len();
+                self.mean_at(k, n - 1) - self.mean_at(k, (n - 1) / 2)
+            })
+            .fold(f64::NEG_INFINITY, f64::max)
     }
 }
 
 /// The book-size findings, computed once per process.
 pub fn book() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
 }
 
 /// The numbers chapter 3 quotes from this experiment.
@@ -96,15 +143,23 @@ pub fn measures() -> Vec<Measure> {
     let mut m = vec![
         Measure::new("train_seeds", BOOK.seeds.to_string()),
         Measure::new("train_steps", schedule.steps.to_string()),
+        Measure::new("train_half", (schedule.steps / 2).to_string()),
+        Measure::new("train_batch", schedule.batch.to_string()),
         Measure::new("train_context", task.context.to_string()),
         Measure::new("train_vocab", task.vocab.to_string()),
         Measure::new("train_d", task.d.to_string()),
         Measure::new("train_test", schedule.test.to_string()),
+        Measure::new("train_plateau", fixed(BOOK.plateau, 2)),
+        Measure::new("train_late_gain", fixed(f.late_gain(), 3)),
     ];
     for (k, (h, d_k)) in BOOK.splits.iter().enumerate() {
         m.push(Measure::new(
             format!("trained_{h}x{d_k}"),
             pm(f.trained(k), 2),
+        ));
+        m.push(Measure::new(
+            format!("lr_{h}x{d_k}"),
+            rates::rate(&f.tuning[k]),
         ));
     }
     m

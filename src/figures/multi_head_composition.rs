@@ -1,0 +1,75 @@
+//! Figure of chapter 3's trained two-hop model: what the later layer does
+//! with each first-layer head's output (reads
+//! [`crate::experiment::multi_head::composition::book`], never computes).
+
+use plotters::prelude::*;
+
+use super::style::{color, legend, svg, text};
+use super::{DrawError, Figure};
+use crate::experiment::multi_head::composition::{BOOK, book};
+
+pub const FIGURES: &[Figure] = &[Figure {
+    name: "ch03-two-hop-effects",
+    chapter: 3,
+    about: "direct against total effect of every first-layer head of the two-hop model, trained and at initialisation",
+    draw: two_hop_effects,
+}];
+
+fn two_hop_effects() -> Result<String, DrawError> {
+    let f = book();
+    let trained: Vec<(f64, f64)> = f
+        .runs
+        .iter()
+        .flat_map(|r| r.trained.iter().map(|e| (e.direct, e.total)))
+        .collect();
+    let init: Vec<(f64, f64)> = f
+        .runs
+        .iter()
+        .flat_map(|r| r.init.iter().map(|e| (e.direct, e.total)))
+        .collect();
+    let top = |pick: fn(&(f64, f64)) -> f64| {
+        trained.iter().chain(&init).map(pick).fold(0.0, f64::max) * 1.08
+    };
+    let (x_top, y_top) = (top(|p| p.0), top(|p| p.1));
+    svg(600, 460, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(
+                format!(
+                    "two hops, {} seeds: each first-layer head removed",
+                    BOOK.seeds
+                ),
+                text(14),
+            )
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(0.0..x_top, 0.0..y_top)?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc("direct effect ‖Δ_dir‖ (later layer frozen), logits")
+            .y_desc("total effect ‖Δ_tot‖ (later layer recomputes)")
+            .label_style(text(11))
+            .axis_desc_style(text(12))
+            .draw()?;
+        let end = x_top.min(y_top);
+        chart
+            .draw_series([PathElement::new(
+                vec![(0.0, 0.0), (end, end)],
+                BLACK.stroke_width(1),
+            )])?
+            .label("total = direct (the later layer passes it on)")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], BLACK.stroke_width(1)));
+        let c0 = color(0);
+        chart
+            .draw_series(init.iter().map(|&p| TriangleMarker::new(p, 5, c0.filled())))?
+            .label("at initialisation")
+            .legend(move |(x, y)| TriangleMarker::new((x + 5, y), 5, c0.filled()));
+        let c1 = color(1);
+        chart
+            .draw_series(trained.iter().map(|&p| Circle::new(p, 4, c1.filled())))?
+            .label("trained")
+            .legend(move |(x, y)| Circle::new((x + 5, y), 4, c1.filled()));
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)
+    })
+}

@@ -1,0 +1,161 @@
+//! Choosing a learning rate per arm on a grid, on tuning seeds disjoint from
+//! the seeds a chapter reports: every (arm, rate, seed) run in one parallel
+//! map, the best rate by a chapter's own score, and a grid extended past an
+//! edge when the best rate lies on it.
+//!
+//! ```text
+//! runs[arm][rate][seed] = run(arm, lr, seed)       seeds disjoint from the reported ones
+//! lr*(arm) = argbest_rate score(runs[arm][rate])   (the first best wins ties)
+//! lr* on an edge → add the next rate beyond it (same ratio) and choose again
+//! ```
+//! Introduced in chapter 6; shared by chapters 3 and 6.
+
+use std::ops::Range;
+
+use crate::parallel;
+
+/// `run(arm, lr, seed)` for every arm, every rate of `lrs` and every seed, in
+/// one parallel map; results `[arm][rate][seed]`.
+///
+/// ```
+/// use attention_geometry::train::tuning::sweep;
+/// let runs = sweep(&[1.0, 2.0], &[0.1, 0.3], 5..8, |a, lr, s| a * lr + s as f64);
+/// assert_eq!(runs[1][0], vec![5.2, 6.2, 7.2]);
+/// ```
+pub fn sweep<A: Sync, R: Send>(
+    arms: &[A],
+    lrs: &[f64],
+    seeds: Range<u64>,
+    run: impl Fn(&A, f64, u64) -> R + Sync,
+) -> Vec<Vec<Vec<R>>> {
+    let per = seeds.end.saturating_sub(seeds.start) as usize;
+    let jobs: Vec<(usize, f64, u64)> = (0..arms.len())
+        .flat_map(|a| {
+            let seeds = seeds.clone();
+            lrs.iter()
+                .flat_map(move |&lr| seeds.clone().map(move |s| (a, lr, s)))
+        })
+        .collect();
+    let mut done = parallel::map(0..jobs.len() as u64, |i| {
+        let (a, lr, s) = jobs[i as usize];
+        run(&arms[a], lr, s)
+    })
+    .into_iter();
+    (0..arms.len())
+        .map(|_| {
+            (0..lrs.len())
+                .map(|_| done.by_ref().take(per).collect())
+                .collect()
+        })
+        .collect()
+}
+
+/// Index of the best of `scores`: `better(a, b)` says `b` beats `a`; the
+/// first best wins ties.
+///
+/// # Panics
+/// If `scores` is empty.
+pub fn best<S>(scores: &[S], better: impl Fn(&S, &S) -> bool) -> usize {
+    assert!(!scores.is_empty(), "tuning::best: no scores");
+    (1..scores.len()).fold(0, |k, i| if better(&scores[k], &scores[i]) { i } else { k })
+}
+
+/// One arm's tuning: every rate tried with its score, and the chosen rate.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Tuned<S> {
+    /// `(lr, score)`, rates ascending.
+    pub grid: Vec<(f64, S)>,
+    /// The chosen rate.
+    pub lr: f64,
+}
+
+impl<S> Tuned<S> {
+    /// Whether the chosen rate is the smallest or the largest tried.
+    pub fn at_edge(&self) -> bool {
+        let first = self.grid.first().map(|g| g.0);
+        let last = self.grid.last().map(|g| g.0);
+        Some(self.lr) == first || Some(self.lr) == last
+    }
+}
+
+/// Tune every arm on `lrs` (ascending, at least two rates): [`sweep`] on
+/// `seeds`, score each rate's runs, choose by [`best`]; while an arm's best
+/// rate lies on an edge of its grid, add the next rate beyond that edge (the
+/// grid's end ratio) and choose again, at most `extend` times per arm.
+///
+/// ```
+/// use attention_geometry::train::tuning::tune;
+/// // the score peaks at lr = 3 for arm 0 and beyond the grid's top for arm 1
+/// let peak = [3.0, 30.0];
+/// let t = tune(&[0, 1], &[0.1, 0.3, 1.0, 3.0, 10.0], 0..2, 3, |&a, lr, _| {
+///     -(lr.ln() - f64::ln(peak[a])).powi(2)
+/// }, |r| r.iter().sum::<f64>(), |a, b| b > a);
+/// assert_eq!(t[0].lr, 3.0);
+/// assert!(!t[0].at_edge() && t[0].grid.len() == 5);
+/// assert!(t[1].lr > 10.0 && !t[1].at_edge() && t[1].grid.len() == 7);
+/// ```
+///
+/// # Panics
+/// If `lrs` has fewer than two rates.
+pub fn tune<A: Sync, R: Send, S: Clone>(
+    arms: &[A],
+    lrs: &[f64],
+    seeds: Range<u64>,
+    extend: usize,
+    run: impl Fn(&A, f64, u64) -> R + Sync,
+    score: impl Fn(&[R]) -> S,
+    better: impl Fn(&S, &S) -> bool + Copy,
+) -> Vec<Tuned<S>> {
+    assert!(
+        lrs.len() >= 2,
+        "tuning::tune: need at least two rates, got {lrs:?}"
+    );
+    let runs = sweep(arms, lrs, seeds.clone(), &run);
+    let mut tuned: Vec<Tuned<S>> = runs
+        .iter()
+        .map(|per_rate| {
+            let grid: Vec<(f64, S)> = lrs
+                .iter()
+                .zip(per_rate)
+                .map(|(&lr, r)| (lr, score(r)))
+                .collect();
+            choose(grid, better)
+        })
+        .collect();
+    for _ in 0..extend {
+        // the arms whose best rate is on an edge, and the rate beyond it
+        let beyond: Vec<(usize, f64)> = tuned
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.at_edge())
+            .map(|(a, t)| {
+                let n = t.grid.len();
+                let (lo, hi) = (t.grid[0].0, t.grid[n - 1].0);
+                if t.lr == lo {
+                    (a, lo * lo / t.grid[1].0)
+                } else {
+                    (a, hi * hi / t.grid[n - 2].0)
+                }
+            })
+            .collect();
+        if beyond.is_empty() {
+            break;
+        }
+        let extra = sweep(&beyond, &[0.0], seeds.clone(), |&(a, lr), _, s| {
+            run(&arms[a], lr, s)
+        });
+        for ((a, lr), r) in beyond.into_iter().zip(extra) {
+            let mut grid = tuned[a].grid.clone();
+            grid.push((lr, score(&r[0])));
+            grid.sort_by(|x, y| x.0.total_cmp(&y.0));
+            tuned[a] = choose(grid, better);
+        }
+    }
+    tuned
+}
+
+fn choose<S>(grid: Vec<(f64, S)>, better: impl Fn(&S, &S) -> bool) -> Tuned<S> {
+    let scores: Vec<&S> = grid.iter().map(|g| &g.1).collect();
+    let lr = grid[best(&scores, |a, b| better(a, b))].0;
+    Tuned { grid, lr }
+}
