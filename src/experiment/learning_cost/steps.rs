@@ -190,7 +190,7 @@ fn edge_rates(f: &Findings) -> String {
         .iter()
         .filter(|t| edges.contains(&t.lr))
         .map(|t| {
-            let learns = t.grid.iter().any(|g| g.1 <= f.setup.steps as f64);
+            let learns = t.grid.iter().any(|g| g.steps <= f.setup.steps as f64);
             let how = if learns {
                 "reaches the threshold on the grid: the grid should be extended"
             } else {

@@ -1,8 +1,9 @@
 //! Chapter 6: how each arm's learning rate is chosen — the grid, tried on
-//! tuning seeds disjoint from the measurement seeds.
+//! tuning seeds disjoint from the measurement seeds, scored and chosen by
+//! [`crate::train::tuning`].
 
 use crate::parallel;
-use crate::stats::{mean, median};
+use crate::train::tuning::{Rate, best};
 use crate::train::{Qk, Relation, train};
 
 use super::arm::{Variant, censored_steps, config, schedule, task};
@@ -14,9 +15,9 @@ use super::steps::Setup;
 pub struct Tuning {
     pub relation: Relation,
     pub qk: Qk,
-    /// `(lr, median steps, mean final accuracy)` per grid point.
-    pub grid: Vec<(f64, f64, f64)>,
-    /// The chosen rate: fewest median steps, ties broken by higher accuracy.
+    /// One score per grid point.
+    pub grid: Vec<Rate>,
+    /// The chosen rate: fewest median steps, ties broken by higher accuracy ([`best`]).
     pub lr: f64,
 }
 
@@ -46,33 +47,18 @@ pub fn tune(setup: Setup, pairs: &[(Relation, Qk)]) -> Vec<Tuning> {
         .iter()
         .enumerate()
         .map(|(p, &(relation, qk))| {
-            let grid: Vec<(f64, f64, f64)> = setup
+            let grid: Vec<Rate> = setup
                 .lrs
                 .iter()
                 .enumerate()
-                .map(|(g, &lr)| {
-                    let chunk = &tuned[(p * setup.lrs.len() + g) * per..][..per];
-                    let steps: Vec<f64> = chunk.iter().map(|c| c.0).collect();
-                    let acc: Vec<f64> = chunk.iter().map(|c| c.1).collect();
-                    (lr, median(&steps), mean(&acc))
-                })
+                .map(|(g, &lr)| Rate::of(lr, &tuned[(p * setup.lrs.len() + g) * per..][..per]))
                 .collect();
-            let best = grid
-                .iter()
-                .cloned()
-                .reduce(|a, b| {
-                    if b.1 < a.1 || (b.1 == a.1 && b.2 > a.2) {
-                        b
-                    } else {
-                        a
-                    }
-                })
-                .expect("a non-empty grid");
+            let chosen = best(&grid);
             Tuning {
                 relation,
                 qk,
                 grid,
-                lr: best.0,
+                lr: chosen.lr,
             }
         })
         .collect()
