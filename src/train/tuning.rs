@@ -119,11 +119,6 @@ impl Tuning {
     pub fn reaches(&self, schedule: Schedule) -> bool {
         self.grid.iter().any(|r| r.steps <= schedule.steps as f64)
     }
-
-    /// How many rates the edge rule added to the starting grid of `start` rates.
-    pub fn added(&self, start: usize) -> usize {
-        self.grid.len() - start
-    }
 }
 
 /// Tune one arm: `run(lr, seed)` trains it and returns `(censored steps,

@@ -175,19 +175,33 @@ impl Findings {
             run(setup, arch(i), lr, i % seeds)
         })
         .into_iter();
-        let mut previous = parallel::map(0..n * seeds, |i| {
+        let runs: Vec<Vec<Run>> = (0..n)
+            .map(|_| runs.by_ref().take(seeds as usize).collect())
+            .collect();
+        // an arm tuned to the previous rate has its previous runs already
+        let again = |i: u64| tuning[(i / seeds) as usize].lr != setup.schedule.lr;
+        let jobs: Vec<u64> = (0..n * seeds).filter(|&i| again(i)).collect();
+        let mut retrained = parallel::map(0..jobs.len() as u64, |j| {
+            let i = jobs[j as usize];
             train(arch(i), setup.task, setup.schedule, i % seeds)
         })
         .into_iter();
+        let previous = (0..n * seeds)
+            .map(|i| match again(i) {
+                true => retrained.next().expect("one run per job"),
+                false => runs[(i / seeds) as usize][(i % seeds) as usize]
+                    .history
+                    .clone(),
+            })
+            .collect::<Vec<_>>()
+            .chunks(seeds as usize)
+            .map(<[History]>::to_vec)
+            .collect();
         Findings {
             setup,
             tuning,
-            runs: (0..n)
-                .map(|_| runs.by_ref().take(seeds as usize).collect())
-                .collect(),
-            previous: (0..n)
-                .map(|_| previous.by_ref().take(seeds as usize).collect())
-                .collect(),
+            runs,
+            previous,
         }
     }
 
@@ -251,28 +265,49 @@ pub fn book() -> &'static Findings {
     FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
 }
 
-/// Each architecture's chosen rate, and a sentence on the edges of the grid:
-/// which arms the edge rule extended, and which still sit at an edge.
+/// A sentence on the edges of the grid: which arms the edge rule extended
+/// and where their chosen rate ended, and which still sit at an edge.
 fn edges(f: &Findings) -> String {
     let names = architectures(f.setup.task);
     let mut out = Vec::new();
     for (a, t) in f.tuning.iter().enumerate() {
-        let added = t.added(f.setup.lrs.len());
         let name = names[a].0;
+        let added: Vec<String> = t
+            .grid
+            .iter()
+            .filter(|r| !f.setup.lrs.contains(&r.lr))
+            .map(|r| r.lr.to_string())
+            .collect();
         if t.at_edge() {
-            let why = if t.reaches(f.setup.schedule) {
-                "still at the edge after the extensions allowed"
-            } else {
-                "at no rate does it reach the threshold, so the accuracy tie-break chose"
-            };
-            out.push(format!("{name} at {} ({why})", t.lr));
-        } else if added > 0 {
-            out.push(format!("{name}: {added} rates added, chosen {}", t.lr));
+            out.push(format!(
+                "{name} still at the edge, {} (after adding {})",
+                t.lr,
+                added.join(", ")
+            ));
+        } else if !added.is_empty() {
+            out.push(format!("{name}: {} added, {} chosen", added.join(", "), t.lr));
         }
     }
     match out.is_empty() {
         true => "none".into(),
         false => out.join("; "),
+    }
+}
+
+/// The arms that reach the threshold at no rate tried (for them the
+/// accuracy tie-break chose), or "none".
+fn by_accuracy(f: &Findings) -> String {
+    let names = architectures(f.setup.task);
+    let out: Vec<&str> = f
+        .tuning
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| !t.reaches(f.setup.schedule))
+        .map(|(a, _)| names[a].0)
+        .collect();
+    match out.is_empty() {
+        true => "none".into(),
+        false => out.join(", "),
     }
 }
 
@@ -302,6 +337,7 @@ pub fn measures() -> Vec<Measure> {
             BOOK.lrs.map(|r| r.to_string()).join(", "),
         ),
         Measure::new("edge_lrs", edges(f)),
+        Measure::new("tuned_by_accuracy", by_accuracy(f)),
         Measure::new("solved", BOOK.solved.to_string()),
     ];
     for (a, key) in KEYS.iter().enumerate() {
@@ -319,7 +355,11 @@ pub fn measures() -> Vec<Measure> {
             pm(f.previous_accuracy(a, end), 2),
         ));
     }
-    let previous = super::claims::training_absorbs(f.gap(true), String::new());
+    let verdict = |previous| super::claims::training_absorbs(f.gap(previous), String::new()).verdict();
+    let moved = match verdict(true) == verdict(false) {
+        true => "did not move",
+        false => "moved",
+    };
     m.extend([
         Measure::new("trained_tied_solved", f.solved(TIED).to_string()),
         Measure::new(
@@ -329,7 +369,8 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("trained_untied_solved", f.solved([UNTIED]).to_string()),
         Measure::new("gap", fixed(f.gap(false), 2)),
         Measure::new("gap_previous", fixed(f.gap(true), 2)),
-        Measure::new("verdict_previous", previous.verdict().to_string()),
+        Measure::new("verdict_previous", verdict(true).to_string()),
+        Measure::new("verdict_moved", moved),
     ]);
     m
 }
