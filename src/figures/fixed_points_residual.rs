@@ -21,7 +21,9 @@ fn residual() -> Result<String, DrawError> {
     let seeds = f.setup.seeds;
     let steps = f.setup.schedule.steps as f64;
     let all = || CHAPTER.iter().flat_map(|&a| &f.runs[a]);
-    let top = all().flat_map(|r| r.residual.iter().cloned()).fold(0.0, f64::max);
+    let top = all()
+        .flat_map(|r| r.residual.iter().cloned())
+        .fold(0.0, f64::max);
     svg(960, 420, |root| {
         let (left, right) = root.split_horizontally(540);
         let mut chart = ChartBuilder::on(&left)
@@ -80,9 +82,11 @@ fn residual() -> Result<String, DrawError> {
             .draw()?;
         for &a in &CHAPTER {
             let col = color(a);
-            chart.draw_series(f.runs[a].iter().map(|r| {
-                Circle::new((last(r), r.history.final_accuracy), 3, col.filled())
-            }))?;
+            chart.draw_series(
+                f.runs[a]
+                    .iter()
+                    .map(|r| Circle::new((last(r), r.history.final_accuracy), 3, col.filled())),
+            )?;
         }
         Ok(())
     })

@@ -42,7 +42,11 @@ impl Model {
             "Model::states: x is {:?} but the model is {} wide{}",
             x.shape(),
             c.d,
-            if c.self_attention { "" } else { " and needs two tokens (no self-attention)" }
+            if c.self_attention {
+                ""
+            } else {
+                " and needs two tokens (no self-attention)"
+            }
         );
         let scale = 1.0 / (c.d_k as f64).sqrt();
         let mut z = x.clone();

@@ -81,8 +81,20 @@ pub fn architectures(task: Task) -> [(&'static str, Config); 6] {
     [
         ("tied head", tied),
         ("+ residual", residual),
-        ("two tied heads", Config { heads: 2, ..residual }),
-        ("two tied layers", Config { layers: 2, ..residual }),
+        (
+            "two tied heads",
+            Config {
+                heads: 2,
+                ..residual
+            },
+        ),
+        (
+            "two tied layers",
+            Config {
+                layers: 2,
+                ..residual
+            },
+        ),
         (
             "untied head",
             Config {
@@ -285,7 +297,11 @@ fn edges(f: &Findings) -> String {
                 added.join(", ")
             ));
         } else if !added.is_empty() {
-            out.push(format!("{name}: {} added, {} chosen", added.join(", "), t.lr));
+            out.push(format!(
+                "{name}: {} added, {} chosen",
+                added.join(", "),
+                t.lr
+            ));
         }
     }
     match out.is_empty() {
@@ -332,16 +348,16 @@ pub fn measures() -> Vec<Measure> {
             "tuning_last",
             (BOOK.tuning_seed + BOOK.tuning_seeds - 1).to_string(),
         ),
-        Measure::new(
-            "lrs",
-            BOOK.lrs.map(|r| r.to_string()).join(", "),
-        ),
+        Measure::new("lrs", BOOK.lrs.map(|r| r.to_string()).join(", ")),
         Measure::new("edge_lrs", edges(f)),
         Measure::new("tuned_by_accuracy", by_accuracy(f)),
         Measure::new("solved", BOOK.solved.to_string()),
     ];
     for (a, key) in KEYS.iter().enumerate() {
-        m.push(Measure::new(format!("lr_{key}"), f.tuning[a].lr.to_string()));
+        m.push(Measure::new(
+            format!("lr_{key}"),
+            f.tuning[a].lr.to_string(),
+        ));
         m.push(Measure::new(
             format!("trained_{key}"),
             pm(f.accuracy(a, BOOK.early), 2),
@@ -355,7 +371,8 @@ pub fn measures() -> Vec<Measure> {
             pm(f.previous_accuracy(a, end), 2),
         ));
     }
-    let verdict = |previous| super::claims::training_absorbs(f.gap(previous), String::new()).verdict();
+    let verdict =
+        |previous| super::claims::training_absorbs(f.gap(previous), String::new()).verdict();
     let moved = match verdict(true) == verdict(false) {
         true => "did not move",
         false => "moved",

@@ -81,10 +81,22 @@ pub fn measures() -> Vec<Measure> {
     ];
     for &a in &CHAPTER {
         let key = KEYS[a];
-        m.push(Measure::new(format!("residual_init_{key}"), pm(f.residual(a, Some(0)), 2)));
-        m.push(Measure::new(format!("residual_final_{key}"), pm(f.residual(a, None), 2)));
-        m.push(Measure::new(format!("residual_lowered_{key}"), f.lowered(a).to_string()));
-        m.push(Measure::new(format!("residual_rho_across_{key}"), fixed(f.across_seeds_rho(a), 2)));
+        m.push(Measure::new(
+            format!("residual_init_{key}"),
+            pm(f.residual(a, Some(0)), 2),
+        ));
+        m.push(Measure::new(
+            format!("residual_final_{key}"),
+            pm(f.residual(a, None), 2),
+        ));
+        m.push(Measure::new(
+            format!("residual_lowered_{key}"),
+            f.lowered(a).to_string(),
+        ));
+        m.push(Measure::new(
+            format!("residual_rho_across_{key}"),
+            fixed(f.across_seeds_rho(a), 2),
+        ));
     }
     m
 }
