@@ -68,6 +68,35 @@ fn every_gradient_matches_central_differences() {
 }
 
 #[test]
+fn states_agree_with_the_forward_pass_at_the_query_and_layer_by_layer() {
+    for (i, config) in variants().into_iter().enumerate() {
+        let mut rng = seeded(100 + i as u64);
+        let model = Model::init(config, &mut rng);
+        let x = attention_geometry::random::gaussian(&mut rng, 5, config.d, 1.0);
+        let fwd = model.forward(&x);
+        let z = model.states(&x);
+        let at_query = (z.row(4) - fwd.z[config.layers].row(0)).norm();
+        assert!(
+            at_query < 1e-12,
+            "{config:?}: query row off by {at_query:e}"
+        );
+        // inner layers compute every row in the forward pass too
+        if config.layers == 2 {
+            let first = Model {
+                config: Config {
+                    layers: 1,
+                    ..config
+                },
+                heads: model.heads[..1].to_vec(),
+                w_r: model.w_r.clone(),
+            };
+            let inner = (first.states(&x) - &fwd.z[1]).norm();
+            assert!(inner < 1e-12, "{config:?}: first layer off by {inner:e}");
+        }
+    }
+}
+
+#[test]
 fn tensors_are_listed_as_the_parameterisation_learns_them() {
     let mut rng = seeded(0);
     let names = |qk| {

@@ -7,10 +7,11 @@ use super::{DrawError, Figure};
 use crate::absorption::Mechanism;
 use crate::experiment::fixed_points::absorption::Absorption;
 use crate::experiment::fixed_points::collapse::{BOOK, FLOOR, Findings, Trajectory};
-use crate::experiment::fixed_points::trained_absorption::architectures;
+use crate::experiment::fixed_points::trained_absorption::{BARE, architectures};
 use crate::experiment::fixed_points::{self as experiment, SEEDS};
 use crate::fixed_point::Variant;
 use crate::stats::Summary;
+use crate::train::History;
 
 pub const FIGURES: &[Figure] = &[
     Figure {
@@ -286,7 +287,9 @@ fn trained() -> Result<String, DrawError> {
     svg(760, 500, |root| {
         let mut chart = ChartBuilder::on(root)
             .caption(
-                format!("trained on the successor task, mean ± sd over {train_seeds} seeds"),
+                format!(
+                    "trained on the successor task at tuned rates, mean ± sd over {train_seeds} seeds"
+                ),
                 text(16),
             )
             .margin(10)
@@ -303,20 +306,28 @@ fn trained() -> Result<String, DrawError> {
             .axis_desc_style(text(13))
             .draw()?;
         for (a, (name, _)) in architectures(task).iter().enumerate() {
-            let runs = &f.histories[a];
+            let runs: Vec<&History> = f.histories(a).collect();
             let xs: Vec<f64> = runs[0].steps.iter().map(|&s| s as f64).collect();
             let at =
                 |k: usize| Summary::of(&runs.iter().map(|h| h.accuracy[k]).collect::<Vec<_>>());
             let sums: Vec<Summary> = (0..xs.len()).map(at).collect();
+            let col = color(a);
+            let mean = xs.iter().cloned().zip(sums.iter().map(|s| s.mean));
+            if a == BARE {
+                // the control: a dashed mean, no band
+                chart
+                    .draw_series(DashedLineSeries::new(mean, 6, 4, col.stroke_width(2)))?
+                    .label(format!("{name} (control)"))
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2))
+                    });
+                continue;
+            }
             let lo: Vec<f64> = sums.iter().map(|s| s.mean - s.sd).collect();
             let hi: Vec<f64> = sums.iter().map(|s| s.mean + s.sd).collect();
-            let col = color(a);
             chart.draw_series([band(&xs, &lo, &hi, col)])?;
             chart
-                .draw_series(LineSeries::new(
-                    xs.iter().cloned().zip(sums.iter().map(|s| s.mean)),
-                    col.stroke_width(2),
-                ))?
+                .draw_series(LineSeries::new(mean, col.stroke_width(2)))?
                 .label(*name)
                 .legend(move |(x, y)| {
                     PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2))

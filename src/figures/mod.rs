@@ -19,6 +19,7 @@ mod coverage_trained;
 mod delta_attention;
 mod delta_attention_recall;
 mod fixed_points;
+mod fixed_points_residual;
 mod fixed_points_trained;
 mod learning_cost;
 mod multi_head;
@@ -67,6 +68,7 @@ pub fn registry() -> Vec<Figure> {
         relations::FIGURES,
         relations_trained::FIGURES,
         fixed_points::FIGURES,
+        fixed_points_residual::FIGURES,
         fixed_points_trained::FIGURES,
         learning_cost::FIGURES,
         delta_attention::FIGURES,

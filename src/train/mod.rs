@@ -3,7 +3,8 @@
 //!
 //! The book's only training code. [`train`] runs one seeded training run
 //! and returns its [`History`]; [`train_observed`] also calls a hook at
-//! every evaluation, to look at `W_Q W_Kᵀ` or the scores while they learn.
+//! every evaluation, to look at `W_Q W_Kᵀ` or the scores while they learn;
+//! [`tuning`] chooses a learning rate on tuning seeds.
 //!
 //! ```text
 //! for step in 1..=steps:
@@ -18,6 +19,7 @@ mod adam;
 mod backward;
 mod check;
 mod model;
+mod states;
 mod task;
 pub mod tuning;
 
@@ -25,6 +27,7 @@ pub use ablation::Effects;
 pub use adam::Adam;
 pub use check::{TensorCheck, check_tensors, gradient_check};
 pub use model::{Config, Forward, HeadParams, Model, Qk};
+pub use states::data_residual;
 pub use task::{Cue, Example, Relation, Task, World};
 
 use nalgebra::DMatrix;

@@ -8,11 +8,15 @@
 //! lr*(arm) = argbest_rate score(runs[arm][rate])   (the first best wins ties)
 //! lr* on an edge → add the next rate beyond it (same ratio) and choose again
 //! ```
-//! Introduced in chapter 6; shared by chapters 3 and 6.
+//! Introduced in chapter 6; shared by chapters 3 to 6. [`tune_steps`] is the
+//! steps-to-threshold score chapters 5 and 6 use.
 
 use std::ops::Range;
 
 use crate::parallel;
+use crate::stats::{mean, median};
+
+use super::{History, Schedule};
 
 /// `run(arm, lr, seed)` for every arm, every rate of `lrs` and every seed, in
 /// one parallel map; results `[arm][rate][seed]`.
@@ -158,4 +162,90 @@ fn choose<S>(grid: Vec<(f64, S)>, better: impl Fn(&S, &S) -> bool) -> Tuned<S> {
     let scores: Vec<&S> = grid.iter().map(|g| &g.1).collect();
     let lr = grid[best(&scores, |a, b| better(a, b))].0;
     Tuned { grid, lr }
+}
+
+/// How a rate's tuning runs did on the steps-to-threshold score.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Rate {
+    pub lr: f64,
+    /// Median censored steps to threshold over the tuning seeds.
+    pub steps: f64,
+    /// Mean final test accuracy over the tuning seeds.
+    pub accuracy: f64,
+}
+
+impl Rate {
+    /// Score `lr` from its tuning runs, one `(censored steps, final accuracy)` per seed.
+    ///
+    /// # Panics
+    /// If `runs` is empty.
+    pub fn of(lr: f64, runs: &[(f64, f64)]) -> Rate {
+        assert!(!runs.is_empty(), "Rate::of: no tuning runs at {lr}");
+        let steps: Vec<f64> = runs.iter().map(|r| r.0).collect();
+        let accuracy: Vec<f64> = runs.iter().map(|r| r.1).collect();
+        Rate {
+            lr,
+            steps: median(&steps),
+            accuracy: mean(&accuracy),
+        }
+    }
+
+    /// Whether `self` beats `other`: fewer median steps, ties broken by higher accuracy.
+    pub fn beats(&self, other: &Rate) -> bool {
+        self.steps < other.steps || (self.steps == other.steps && self.accuracy > other.accuracy)
+    }
+}
+
+/// Steps to threshold of a run, with an unreached threshold counted as
+/// `steps + eval_every` (beyond the budget).
+pub fn censored_steps(schedule: Schedule, h: &History) -> f64 {
+    h.steps_to_threshold
+        .map_or((schedule.steps + schedule.eval_every) as f64, |s| s as f64)
+}
+
+/// A tuned arm on the steps-to-threshold score: every rate tried, in
+/// increasing order, and the chosen one.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Tuning {
+    pub grid: Vec<Rate>,
+    pub lr: f64,
+}
+
+impl Tuning {
+    /// Whether the chosen rate is the lowest or the highest one tried.
+    pub fn at_edge(&self) -> bool {
+        let (lo, hi) = (self.grid[0].lr, self.grid[self.grid.len() - 1].lr);
+        self.lr == lo || self.lr == hi
+    }
+
+    /// Whether some rate tried reached the threshold on half the tuning
+    /// seeds or more (its median steps within `schedule.steps`).
+    pub fn reaches(&self, schedule: Schedule) -> bool {
+        self.grid.iter().any(|r| r.steps <= schedule.steps as f64)
+    }
+}
+
+/// Tune one arm on the steps-to-threshold score: [`tune`] with `run(lr,
+/// seed)` returning `(censored steps, final accuracy)`, scored by
+/// [`Rate::of`] and chosen by [`Rate::beats`].
+pub fn tune_steps(
+    lrs: &[f64],
+    seeds: Range<u64>,
+    extend: usize,
+    run: impl Fn(f64, u64) -> (f64, f64) + Sync,
+) -> Tuning {
+    let tuned = tune(
+        &[()],
+        lrs,
+        seeds,
+        extend,
+        |_, lr, seed| run(lr, seed),
+        |runs| Rate::of(0.0, runs),
+        |a, b| b.beats(a),
+    );
+    let t = tuned.into_iter().next().expect("one arm");
+    Tuning {
+        grid: t.grid.into_iter().map(|(lr, r)| Rate { lr, ..r }).collect(),
+        lr: t.lr,
+    }
 }

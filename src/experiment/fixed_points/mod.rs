@@ -2,7 +2,8 @@
 //! three variants ([`collapse`]), data-level against hidden-state fixed
 //! points ([`equilibrium`]), the Hopfield energy with tied and untied forms
 //! ([`energy`]), and absorption of a directional task by construction
-//! ([`absorption`]) and by training ([`trained_absorption`]).
+//! ([`absorption`]) and by training ([`trained_absorption`]), and the
+//! data-level residual watched while it trains ([`trained_residual`]).
 
 pub mod absorption;
 mod claims;
@@ -11,6 +12,7 @@ pub mod energy;
 pub mod equilibrium;
 pub mod trained;
 pub mod trained_absorption;
+pub mod trained_residual;
 
 pub use claims::claims;
 
@@ -27,6 +29,7 @@ pub fn measures() -> Vec<Measure> {
     m.extend(energy::measures());
     m.extend(absorption::measures());
     m.extend(trained_absorption::measures());
+    m.extend(trained_residual::measures());
     m.extend(trained::measures());
     m
 }

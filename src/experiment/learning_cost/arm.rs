@@ -127,8 +127,7 @@ pub fn run(setup: Setup, relation: Relation, qk: Qk, variant: Variant, lr: f64, 
 /// Steps to threshold of a run, with an unreached threshold counted as
 /// `steps + eval_every` (beyond the budget).
 pub fn censored_steps(setup: Setup, h: &History) -> f64 {
-    h.steps_to_threshold
-        .map_or((setup.steps + setup.eval_every) as f64, |s| s as f64)
+    crate::train::tuning::censored_steps(schedule(setup, 0.0), h)
 }
 
 /// All seeds of one arm.
