@@ -2,7 +2,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{band, bar, color, legend, marked_line, svg, text};
+use super::style::{axes, band, bar, color, legend, marked_line, mesh, svg, text};
 use super::{DrawError, Figure};
 use crate::absorption::Mechanism;
 use crate::experiment::fixed_points::absorption::Absorption;
@@ -143,22 +143,14 @@ fn hopfield() -> Result<String, DrawError> {
             let lo = traces.iter().flatten().cloned().fold(0.0, f64::min);
             let hi = traces.iter().flatten().cloned().fold(0.0, f64::max);
             let pad = 0.05 * (hi - lo).max(1e-9);
-            let mut chart = ChartBuilder::on(&panels[p])
-                .caption(format!("{title} ({shown} seeds)"), text(15))
-                .margin(10)
-                .x_label_area_size(40)
-                .y_label_area_size(56)
-                .build_cartesian_2d(
-                    0f64..experiment::energy::BOOK.steps as f64,
-                    (lo - pad)..(hi + pad),
-                )?;
-            chart
-                .configure_mesh()
+            let mut chart = axes(
+                &panels[p],
+                format!("{title} ({shown} seeds)"),
+                0f64..experiment::energy::BOOK.steps as f64,
+                (lo - pad)..(hi + pad),
+            )?;
+            mesh(&mut chart, "retrieval step k", "E(ξ_k) − E(ξ_0)")
                 .disable_mesh()
-                .x_desc("retrieval step k")
-                .y_desc("E(ξ_k) − E(ξ_0)")
-                .label_style(text(11))
-                .axis_desc_style(text(12))
                 .draw()?;
             for tr in &traces {
                 let rises = tr.windows(2).any(|w| w[1] > w[0] + 1e-9);
@@ -184,17 +176,13 @@ fn absorption() -> Result<String, DrawError> {
     ];
     svg(960, 400, |root| {
         let (left, right) = root.split_horizontally(600);
-        let mut chart = ChartBuilder::on(&left)
-            .caption(
-                format!("hand-set weights, mean ± sd over {SEEDS} token draws"),
-                text(15),
-            )
-            .margin(10)
-            .x_label_area_size(34)
-            .y_label_area_size(50)
-            .build_cartesian_2d(-0.5f64..4.5f64, 0f64..1.1f64)?;
-        chart
-            .configure_mesh()
+        let mut chart = axes(
+            &left,
+            format!("hand-set weights, mean ± sd over {SEEDS} token draws"),
+            -0.5f64..4.5f64,
+            0f64..1.1f64,
+        )?;
+        mesh(&mut chart, "", "successor accuracy on a 3-cycle")
             .disable_x_mesh()
             .x_labels(5)
             .x_label_formatter(&|x| {
@@ -203,9 +191,6 @@ fn absorption() -> Result<String, DrawError> {
                     .map(|s| s.to_string())
                     .unwrap_or_default()
             })
-            .y_desc("successor accuracy on a 3-cycle")
-            .label_style(text(11))
-            .axis_desc_style(text(12))
             .draw()?;
         for (i, m) in Mechanism::ALL.iter().enumerate() {
             let s = f.mechanism(*m);
@@ -225,14 +210,13 @@ fn absorption() -> Result<String, DrawError> {
         )?;
 
         let levels = [0.0, 1.0 / 3.0, 2.0 / 3.0, 1.0];
-        let mut chart = ChartBuilder::on(&right)
-            .caption("random heads: share of seeds at each accuracy", text(15))
-            .margin(10)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(-0.5f64..3.5f64, 0f64..1f64)?;
-        chart
-            .configure_mesh()
+        let mut chart = axes(
+            &right,
+            "random heads: share of seeds at each accuracy",
+            -0.5f64..3.5f64,
+            0f64..1f64,
+        )?;
+        mesh(&mut chart, "successor accuracy", "share of seeds")
             .disable_x_mesh()
             .x_labels(4)
             .x_label_formatter(&|x| {
@@ -241,10 +225,6 @@ fn absorption() -> Result<String, DrawError> {
                     .map(|s| s.to_string())
                     .unwrap_or_default()
             })
-            .x_desc("successor accuracy")
-            .y_desc("share of seeds")
-            .label_style(text(11))
-            .axis_desc_style(text(12))
             .draw()?;
         for (h, (name, pick)) in [
             ("tied", (|a: &Absorption| a.random_tied) as fn(&_) -> f64),
@@ -285,25 +265,17 @@ fn trained() -> Result<String, DrawError> {
     let (train_seeds, train_early) = (f.setup.seeds, f.setup.early);
     let chance = 1.0 / task.vocab as f64;
     svg(760, 500, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(
-                format!(
-                    "trained on the successor task at tuned rates, mean ± sd over {train_seeds} seeds"
-                ),
-                text(16),
-            )
-            .margin(10)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(0f64..schedule.steps as f64, 0f64..1.05f64)?;
-        chart
-            .configure_mesh()
+        let mut chart = axes(
+            root,
+            format!(
+                "trained on the successor task at tuned rates, mean ± sd over {train_seeds} seeds"
+            ),
+            0f64..schedule.steps as f64,
+            0f64..1.05f64,
+        )?;
+        mesh(&mut chart, "Adam step", "test accuracy")
             .disable_mesh()
-            .x_desc("Adam step")
             .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_desc("test accuracy")
-            .label_style(text(12))
-            .axis_desc_style(text(13))
             .draw()?;
         for (a, (name, _)) in architectures(task).iter().enumerate() {
             let runs: Vec<&History> = f.histories(a).collect();

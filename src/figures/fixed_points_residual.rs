@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{band, color, legend, span, svg, text};
+use super::style::{axes, band, color, legend, mesh, span, svg};
 use super::{DrawError, Figure};
 use crate::experiment::fixed_points::trained_absorption::{self as experiment, CHAPTER};
 use crate::stats::Summary;
@@ -26,23 +26,15 @@ fn residual() -> Result<String, DrawError> {
         .fold(0.0, f64::max);
     svg(960, 420, |root| {
         let (left, right) = root.split_horizontally(540);
-        let mut chart = ChartBuilder::on(&left)
-            .caption(
-                format!("residual while training, mean ± sd over {seeds} seeds"),
-                text(15),
-            )
-            .margin(10)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(0f64..steps, 0f64..top * 1.05)?;
-        chart
-            .configure_mesh()
+        let mut chart = axes(
+            &left,
+            format!("residual while training, mean ± sd over {seeds} seeds"),
+            0f64..steps,
+            0f64..top * 1.05,
+        )?;
+        mesh(&mut chart, "Adam step", "√(Σ‖f(x) − x‖² / Σ‖x‖²)")
             .disable_mesh()
-            .x_desc("Adam step")
             .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_desc("√(Σ‖f(x) − x‖² / Σ‖x‖²)")
-            .label_style(text(12))
-            .axis_desc_style(text(13))
             .draw()?;
         for &a in &CHAPTER {
             let runs = &f.runs[a];
@@ -66,19 +58,14 @@ fn residual() -> Result<String, DrawError> {
         }
         legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         let last = |r: &experiment::Run| r.residual[r.residual.len() - 1];
-        let mut chart = ChartBuilder::on(&right)
-            .caption("after training, one point per run", text(15))
-            .margin(10)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(span(all().map(last), 0.05), 0f64..1.05f64)?;
-        chart
-            .configure_mesh()
+        let mut chart = axes(
+            &right,
+            "after training, one point per run",
+            span(all().map(last), 0.05),
+            0f64..1.05f64,
+        )?;
+        mesh(&mut chart, "final residual", "final test accuracy")
             .disable_mesh()
-            .x_desc("final residual")
-            .y_desc("final test accuracy")
-            .label_style(text(12))
-            .axis_desc_style(text(13))
             .draw()?;
         for &a in &CHAPTER {
             let col = color(a);

@@ -3,7 +3,7 @@
 use plotters::prelude::*;
 
 use super::style::{
-    Chart, Shading, band, bar, color, error_bar, heatmap, legend, marked_line, svg, text,
+    Chart, Shading, axes, band, bar, color, error_bar, heatmap, legend, marked_line, mesh, svg,
 };
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::bottleneck::{self, Task, total_widths};
@@ -105,23 +105,19 @@ fn rank_bottleneck() -> Result<String, DrawError> {
     let wx: Vec<f64> = widths.iter().map(|&d| d as f64).collect();
     svg(1040, 400, |root| {
         let panels = root.split_evenly((1, 2));
-        let mut chart = ChartBuilder::on(&panels[0])
-            .caption(
-                format!("one head of rank r, mean ± sd over {rank_seeds} seeds"),
-                text(14),
-            )
-            .margin(8)
-            .x_label_area_size(40)
-            .y_label_area_size(44)
-            .build_cartesian_2d(0.5f64..(relation_n as f64 + 0.5), 0.0f64..1.0)?;
-        chart
-            .configure_mesh()
-            .disable_mesh()
-            .x_desc("rank r of the head's logits (its d_k)")
-            .y_desc("pattern error (mean total variation)")
-            .label_style(text(10))
-            .axis_desc_style(text(11))
-            .draw()?;
+        let mut chart = axes(
+            &panels[0],
+            format!("one head of rank r, mean ± sd over {rank_seeds} seeds"),
+            0.5f64..(relation_n as f64 + 0.5),
+            0.0f64..1.0,
+        )?;
+        mesh(
+            &mut chart,
+            "rank r of the head's logits (its d_k)",
+            "pattern error (mean total variation)",
+        )
+        .disable_mesh()
+        .draw()?;
         let curves = [
             (Task::PositionAndContent, 0, "previous token", 0, false),
             (Task::PositionAndContent, 1, "same attribute", 2, false),
@@ -140,23 +136,19 @@ fn rank_bottleneck() -> Result<String, DrawError> {
         }
         legend(&mut chart, SeriesLabelPosition::UpperRight)?;
 
-        let mut chart = ChartBuilder::on(&panels[1])
-            .caption(
-                "same total width: one wide head vs two narrow heads",
-                text(14),
-            )
-            .margin(8)
-            .x_label_area_size(40)
-            .y_label_area_size(44)
-            .build_cartesian_2d(1.0f64..(relation_n as f64 + 1.0), 0.0f64..0.8)?;
-        chart
-            .configure_mesh()
-            .disable_mesh()
-            .x_desc("total width D (wide: one head of D; narrow: two heads of D/2)")
-            .y_desc("task pattern error (mean total variation)")
-            .label_style(text(10))
-            .axis_desc_style(text(11))
-            .draw()?;
+        let mut chart = axes(
+            &panels[1],
+            "same total width: one wide head vs two narrow heads",
+            1.0f64..(relation_n as f64 + 1.0),
+            0.0f64..0.8,
+        )?;
+        mesh(
+            &mut chart,
+            "total width D (wide: one head of D; narrow: two heads of D/2)",
+            "task pattern error (mean total variation)",
+        )
+        .disable_mesh()
+        .draw()?;
         for (k, task) in Task::ALL.iter().enumerate() {
             let (wide, narrow): (Vec<Summary>, Vec<Summary>) =
                 (0..widths.len()).map(|w| f.width(*task, w)).unzip();
@@ -210,30 +202,26 @@ fn ablation() -> Result<String, DrawError> {
         .collect();
     svg(1040, 400, |root| {
         let panels = root.split_evenly((1, 2));
-        let mut chart = ChartBuilder::on(&panels[0])
-            .caption(
-                format!("induction accuracy, one head removed ({SEEDS} seeds)"),
-                text(14),
-            )
-            .margin(8)
-            .x_label_area_size(40)
-            .y_label_area_size(44)
-            .build_cartesian_2d(-0.5f64..(bars.len() as f64 - 0.5), 0.0f64..1.1)?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(bars.len())
-            .x_label_formatter(&|x| {
-                names
-                    .get(x.round() as usize)
-                    .map(|s| s.to_string())
-                    .unwrap_or_default()
-            })
-            .x_desc("head removed")
-            .y_desc("accuracy on the repeat, mean ± sd")
-            .label_style(text(10))
-            .axis_desc_style(text(11))
-            .draw()?;
+        let mut chart = axes(
+            &panels[0],
+            format!("induction accuracy, one head removed ({SEEDS} seeds)"),
+            -0.5f64..(bars.len() as f64 - 0.5),
+            0.0f64..1.1,
+        )?;
+        mesh(
+            &mut chart,
+            "head removed",
+            "accuracy on the repeat, mean ± sd",
+        )
+        .disable_x_mesh()
+        .x_labels(bars.len())
+        .x_label_formatter(&|x| {
+            names
+                .get(x.round() as usize)
+                .map(|s| s.to_string())
+                .unwrap_or_default()
+        })
+        .draw()?;
         for (k, s) in bars.iter().enumerate() {
             let x = k as f64;
             let c = if k == 0 {
@@ -265,20 +253,19 @@ fn ablation() -> Result<String, DrawError> {
             11,
         )?;
 
-        let mut chart = ChartBuilder::on(&panels[1])
-            .caption("share of the total ablation effect, heads sorted", text(14))
-            .margin(8)
-            .x_label_area_size(40)
-            .y_label_area_size(44)
-            .build_cartesian_2d(0.5f64..(2 * H) as f64 + 0.5, 0.0f64..0.6)?;
-        chart
-            .configure_mesh()
-            .disable_mesh()
-            .x_desc("head rank (largest effect first)")
-            .y_desc("share of total effect")
-            .label_style(text(10))
-            .axis_desc_style(text(11))
-            .draw()?;
+        let mut chart = axes(
+            &panels[1],
+            "share of the total ablation effect, heads sorted",
+            0.5f64..(2 * H) as f64 + 0.5,
+            0.0f64..0.6,
+        )?;
+        mesh(
+            &mut chart,
+            "head rank (largest effect first)",
+            "share of total effect",
+        )
+        .disable_mesh()
+        .draw()?;
         let xs: Vec<f64> = (1..=random_heads).map(|k| k as f64).collect();
         line_with_band(
             &mut chart,
@@ -327,33 +314,29 @@ fn trained_split() -> Result<String, DrawError> {
     let sums: Vec<Summary> = (0..splits.len()).map(|k| f.trained(k)).collect();
     let chance = 1.0 / task.context as f64;
     svg(640, 380, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(
-                format!(
-                    "match task, total width 8, {} steps, {train_seeds} seeds",
-                    schedule.steps
-                ),
-                text(14),
-            )
-            .margin(10)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(-0.5f64..(splits.len() as f64 - 0.5), 0.0f64..1.0)?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(splits.len())
-            .x_label_formatter(&|x| {
-                splits
-                    .get(x.round() as usize)
-                    .map(|(h, d_k)| format!("{h} × d_k = {d_k}"))
-                    .unwrap_or_default()
-            })
-            .x_desc("heads × width per head")
-            .y_desc("test accuracy, mean ± sd")
-            .label_style(text(11))
-            .axis_desc_style(text(12))
-            .draw()?;
+        let mut chart = axes(
+            root,
+            format!(
+                "match task, total width 8, {} steps, {train_seeds} seeds",
+                schedule.steps
+            ),
+            -0.5f64..(splits.len() as f64 - 0.5),
+            0.0f64..1.0,
+        )?;
+        mesh(
+            &mut chart,
+            "heads × width per head",
+            "test accuracy, mean ± sd",
+        )
+        .disable_x_mesh()
+        .x_labels(splits.len())
+        .x_label_formatter(&|x| {
+            splits
+                .get(x.round() as usize)
+                .map(|(h, d_k)| format!("{h} × d_k = {d_k}"))
+                .unwrap_or_default()
+        })
+        .draw()?;
         for (k, s) in sums.iter().enumerate() {
             let x = k as f64;
             bar(&mut chart, x, 0.3, *s, color(0))?;
@@ -376,26 +359,22 @@ fn specialisation() -> Result<String, DrawError> {
     let f = specialisation::book();
     let d = specialisation::BOOK.task.d;
     svg(560, 520, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(
-                format!(
-                    "two relations at once, {} seeds: where each head attends",
-                    specialisation::BOOK.seeds
-                ),
-                text(15),
-            )
-            .margin(10)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(0f64..1.05f64, 0f64..1.05f64)?;
-        chart
-            .configure_mesh()
-            .disable_mesh()
-            .x_desc("attention on the query's key q (match)")
-            .y_desc("attention on q + 1 (successor)")
-            .label_style(text(12))
-            .axis_desc_style(text(13))
-            .draw()?;
+        let mut chart = axes(
+            root,
+            format!(
+                "two relations at once, {} seeds: where each head attends",
+                specialisation::BOOK.seeds
+            ),
+            0f64..1.05f64,
+            0f64..1.05f64,
+        )?;
+        mesh(
+            &mut chart,
+            "attention on the query's key q (match)",
+            "attention on q + 1 (successor)",
+        )
+        .disable_mesh()
+        .draw()?;
         marked_line(
             &mut chart,
             (0.0, 1.0),

@@ -4,7 +4,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{color, legend, svg, text};
+use super::style::{axes, color, legend, mesh, svg};
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::composition::{BOOK, book};
 
@@ -32,26 +32,22 @@ fn two_hop_effects() -> Result<String, DrawError> {
     };
     let (x_top, y_top) = (top(|p| p.0), top(|p| p.1));
     svg(600, 460, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(
-                format!(
-                    "two hops, {} seeds: each first-layer head removed",
-                    BOOK.seeds
-                ),
-                text(14),
-            )
-            .margin(10)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(0.0..x_top, 0.0..y_top)?;
-        chart
-            .configure_mesh()
-            .disable_mesh()
-            .x_desc("direct effect ‖Δ_dir‖ (later layer frozen), logits")
-            .y_desc("total effect ‖Δ_tot‖ (later layer recomputes)")
-            .label_style(text(11))
-            .axis_desc_style(text(12))
-            .draw()?;
+        let mut chart = axes(
+            root,
+            format!(
+                "two hops, {} seeds: each first-layer head removed",
+                BOOK.seeds
+            ),
+            0.0..x_top,
+            0.0..y_top,
+        )?;
+        mesh(
+            &mut chart,
+            "direct effect ‖Δ_dir‖ (later layer frozen), logits",
+            "total effect ‖Δ_tot‖ (later layer recomputes)",
+        )
+        .disable_mesh()
+        .draw()?;
         let end = x_top.min(y_top);
         chart
             .draw_series([PathElement::new(

@@ -2,7 +2,9 @@
 
 use plotters::prelude::*;
 
-use super::style::{Shading, band, bar, color, heatmap, legend, marked_line, svg, text};
+use super::style::{
+    Shading, axes, band, bar, color, heatmap, legend, marked_line, mesh, svg, text,
+};
 use super::{DrawError, Figure};
 use crate::experiment::relations::cost::{self, Arm};
 use crate::experiment::relations::{self, BOOK, Composition, SEEDS, book};
@@ -68,23 +70,19 @@ fn composition() -> Result<String, DrawError> {
 fn attribution() -> Result<String, DrawError> {
     let f = book();
     svg(560, 460, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(
-                format!("agreement with leave-one-out, {SEEDS} seeds"),
-                text(16),
-            )
-            .margin(12)
-            .x_label_area_size(44)
-            .y_label_area_size(54)
-            .build_cartesian_2d(-1f64..1f64, -1f64..1f64)?;
-        chart
-            .configure_mesh()
-            .disable_mesh()
-            .x_desc("Spearman ρ, last-layer attention vs leave-one-out")
-            .y_desc("Spearman ρ, rollout vs leave-one-out")
-            .label_style(text(12))
-            .axis_desc_style(text(13))
-            .draw()?;
+        let mut chart = axes(
+            root,
+            format!("agreement with leave-one-out, {SEEDS} seeds"),
+            -1f64..1f64,
+            -1f64..1f64,
+        )?;
+        mesh(
+            &mut chart,
+            "Spearman ρ, last-layer attention vs leave-one-out",
+            "Spearman ρ, rollout vs leave-one-out",
+        )
+        .disable_mesh()
+        .draw()?;
         chart.draw_series([PathElement::new(
             vec![(-1.0, -1.0), (1.0, 1.0)],
             BLACK.stroke_width(1),
@@ -144,20 +142,16 @@ fn boundary() -> Result<String, DrawError> {
             12,
         )?;
 
-        let mut chart = ChartBuilder::on(&right)
-            .caption("arrow on its own input vs on the prompt", text(15))
-            .margin(10)
-            .x_label_area_size(34)
-            .y_label_area_size(50)
-            .build_cartesian_2d(0.5f64..(layers as f64 - 0.5), 0f64..1f64)?;
-        chart
-            .configure_mesh()
+        let mut chart = axes(
+            &right,
+            "arrow on its own input vs on the prompt",
+            0.5f64..(layers as f64 - 0.5),
+            0f64..1f64,
+        )?;
+        mesh(&mut chart, "", "mean row total-variation distance")
             .disable_x_mesh()
             .x_labels(layers - 1)
             .x_label_formatter(&|x| format!("layer {}", x.round() as usize + 1))
-            .y_desc("mean row total-variation distance")
-            .label_style(text(12))
-            .axis_desc_style(text(12))
             .draw()?;
         for l in 1..layers {
             let s = f.summary(|t| t.path_tv[l - 1]);
