@@ -2,7 +2,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{Canvas, axes, band, color, error_bar, legend, mesh, span, svg};
+use super::style::{Canvas, axes, band, color, error_bar, legend, line_key, mesh, span, svg};
 use super::{DrawError, Figure};
 use crate::experiment::coordinate_mismatch::{
     BOOK, Coupling, SEEDS, Scatter, Trial, book, plane, scatter, spectrum,
@@ -261,9 +261,7 @@ fn bilinear_spectrum() -> Result<String, DrawError> {
                     col.stroke_width(2),
                 ))?
                 .label(c.name())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2))
-                });
+                .legend(line_key(col, 2));
         }
         legend(&mut chart, SeriesLabelPosition::MiddleRight)?;
         Ok(())

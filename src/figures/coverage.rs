@@ -2,7 +2,9 @@
 
 use plotters::prelude::*;
 
-use super::style::{Shading, axes, band, bar, color, error_bar, heatmap, legend, mesh, span, svg};
+use super::style::{
+    Shading, axes, band, bar, box_key, color, error_bar, heatmap, legend, line_key, mesh, span, svg,
+};
 use super::{DrawError, Figure};
 use crate::experiment::coverage::attribution::{
     self, TrialField, attribution_pairs, equivalent_example,
@@ -188,9 +190,7 @@ fn jacobian_drift() -> Result<String, DrawError> {
             chart
                 .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))?
                 .label(*label)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
-                });
+                .legend(line_key(c, 2));
             chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))?;
         }
         legend(&mut chart, SeriesLabelPosition::LowerRight)?;
@@ -334,7 +334,7 @@ fn equivalent_patterns() -> Result<String, DrawError> {
                     Rectangle::new([(x - 0.18, 0.0), (x + 0.18, w)], c.filled())
                 }))?
                 .label(*label)
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], c.filled()));
+                .legend(box_key(c));
         }
         legend(&mut chart, SeriesLabelPosition::UpperRight)?;
 

@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{Chart, axes, band, bar, color, legend, mesh, svg, text};
+use super::style::{Chart, axes, band, bar, color, legend, line_key, mesh, svg, text};
 use super::{DrawError, Figure};
 use crate::experiment::coverage::trained::{EPSILONS, HeadStats, book};
 use crate::pretrained::corpus::Model;
@@ -94,9 +94,7 @@ fn attribution() -> Result<String, DrawError> {
                 chart
                     .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))?
                     .label(format!("{} {label}", model.name()))
-                    .legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
-                    });
+                    .legend(line_key(c, 2));
                 chart.draw_series(pts.iter().map(|&q| Circle::new(q, 3, c.filled())))?;
             }
         }
@@ -154,9 +152,7 @@ fn locality() -> Result<String, DrawError> {
             chart
                 .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))?
                 .label(format!("{} MiniLM", model.name()))
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
-                });
+                .legend(line_key(c, 2));
             chart.draw_series(pts.iter().map(|&q| Circle::new(q, 3, c.filled())))?;
         }
         chart
@@ -165,7 +161,7 @@ fn locality() -> Result<String, DrawError> {
                 BLACK.stroke_width(1),
             )])?
             .label("error = ε")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], BLACK.stroke_width(1)));
+            .legend(line_key(BLACK, 1));
         legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         Ok(())
     })

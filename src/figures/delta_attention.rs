@@ -3,7 +3,7 @@
 use plotters::prelude::*;
 
 use super::style::{
-    Shading, axes, band, color, heatmap, legend, marked_line, mesh, span, svg, text,
+    Shading, axes, band, color, heatmap, legend, line_key, marked_line, mesh, span, svg, text,
 };
 use super::{DrawError, Figure};
 use crate::delta::{flops_chunked, flops_recurrent, flops_softmax};
@@ -156,9 +156,7 @@ fn capacity() -> Result<String, DrawError> {
                     c.stroke_width(2),
                 ))?
                 .label(label)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
-                });
+                .legend(line_key(c, 2));
         }
         legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         Ok(())
@@ -223,9 +221,7 @@ fn decay() -> Result<String, DrawError> {
                     c.stroke_width(2),
                 ))?
                 .label(name.as_str())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
-                });
+                .legend(line_key(c, 2));
         }
         let best = f.best_kda().2;
         chart.draw_series([Circle::new(
@@ -267,9 +263,7 @@ fn decay() -> Result<String, DrawError> {
                     c.stroke_width(2),
                 ))?
                 .label(*name)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
-                });
+                .legend(line_key(c, 2));
         }
         legend(&mut chart, SeriesLabelPosition::MiddleLeft)?;
         Ok(())
@@ -347,9 +341,7 @@ fn stability() -> Result<String, DrawError> {
                     c.stroke_width(2),
                 ))?
                 .label(*name)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
-                });
+                .legend(line_key(c, 2));
             chart.draw_series(
                 pts.iter()
                     .filter(|p| p.1.is_nan())
@@ -408,9 +400,7 @@ fn cost() -> Result<String, DrawError> {
                     col.stroke_width(2),
                 ))?
                 .label(*name)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2))
-                });
+                .legend(line_key(col, 2));
         }
         marked_line(
             &mut chart,

@@ -2,7 +2,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{axes, band, color, legend, marked_line, mesh, svg, text};
+use super::style::{axes, band, color, legend, line_key, marked_line, mesh, svg, text};
 use super::{DrawError, Figure};
 use crate::experiment::delta_attention::recall::{book, curve, setup};
 use crate::mixer::Mixer;
@@ -84,9 +84,7 @@ fn recall() -> Result<String, DrawError> {
                         c.stroke_width(2),
                     ))?
                     .label(label(mixer))
-                    .legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
-                    });
+                    .legend(line_key(c, 2));
                 chart.draw_series(pts.iter().map(|p| Circle::new((p.0, p.1), 3, c.filled())))?;
             }
             legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
@@ -144,9 +142,7 @@ fn gates() -> Result<String, DrawError> {
                     c.mix(if j == 0 { 0.9 } else { 0.5 }).stroke_width(2),
                 ))?;
                 if seed == 0 {
-                    series.label(name).legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
-                    });
+                    series.label(name).legend(line_key(c, 2));
                 }
             }
         }
@@ -160,9 +156,7 @@ fn gates() -> Result<String, DrawError> {
             if seed == 0 {
                 series
                     .label("Gated DeltaNet trained (one rate)")
-                    .legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 14, y)], cg.stroke_width(1))
-                    });
+                    .legend(line_key(cg, 1));
             }
         }
         legend(&mut chart, SeriesLabelPosition::UpperLeft)?;

@@ -2,7 +2,9 @@
 
 use plotters::prelude::*;
 
-use super::style::{axes, band, bar, color, legend, marked_line, mesh, svg, text};
+use super::style::{
+    axes, band, bar, box_key, color, legend, line_key, marked_line, mesh, svg, text,
+};
 use super::{DrawError, Figure};
 use crate::absorption::Mechanism;
 use crate::experiment::fixed_points::absorption::Absorption;
@@ -89,9 +91,7 @@ fn log_trace(
                     Variant::ResidualNorm => "residual + norm".to_string(),
                     Variant::Injected => format!("input-injected, c = {}", BOOK.contraction),
                 })
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2))
-                });
+                .legend(line_key(col, 2));
         }
         // a log-scale chart: `style::legend` takes linear axes only
         chart
@@ -253,7 +253,7 @@ fn absorption() -> Result<String, DrawError> {
                     )
                 }))?
                 .label(*name)
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], col.filled()));
+                .legend(box_key(col));
         }
         legend(&mut chart, SeriesLabelPosition::UpperLeft)
     })
@@ -290,9 +290,7 @@ fn trained() -> Result<String, DrawError> {
                 chart
                     .draw_series(DashedLineSeries::new(mean, 6, 4, col.stroke_width(2)))?
                     .label(format!("{name} (control)"))
-                    .legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2))
-                    });
+                    .legend(line_key(col, 2));
                 continue;
             }
             let lo: Vec<f64> = sums.iter().map(|s| s.mean - s.sd).collect();
@@ -301,9 +299,7 @@ fn trained() -> Result<String, DrawError> {
             chart
                 .draw_series(LineSeries::new(mean, col.stroke_width(2)))?
                 .label(*name)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2))
-                });
+                .legend(line_key(col, 2));
         }
         let end = schedule.steps as f64;
         chart
@@ -312,7 +308,7 @@ fn trained() -> Result<String, DrawError> {
                 BLACK.stroke_width(1),
             )])?
             .label("chance")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], BLACK.stroke_width(1)));
+            .legend(line_key(BLACK, 1));
         let early = train_early as f64;
         marked_line(
             &mut chart,

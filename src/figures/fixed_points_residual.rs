@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{axes, band, color, legend, mesh, span, svg};
+use super::style::{axes, band, color, legend, line_key, mesh, span, svg};
 use super::{DrawError, Figure};
 use crate::experiment::fixed_points::trained_absorption::{self as experiment, CHAPTER};
 use crate::stats::Summary;
@@ -52,9 +52,7 @@ fn residual() -> Result<String, DrawError> {
                     col.stroke_width(2),
                 ))?
                 .label(names[a].0)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2))
-                });
+                .legend(line_key(col, 2));
         }
         legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         let last = |r: &experiment::Run| r.residual[r.residual.len() - 1];

@@ -2,7 +2,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{Canvas, Chart, axes, band, color, error_bar, legend, mesh, svg};
+use super::style::{Canvas, Chart, axes, band, color, error_bar, legend, line_key, mesh, svg};
 use super::{DrawError, Figure};
 use crate::experiment::learning_cost::arm::{Arm, Run, Variant};
 use crate::experiment::learning_cost::steps::book;
@@ -37,10 +37,6 @@ pub const FIGURES: &[Figure] = &[
 ];
 
 /// A legend entry line of colour `i`.
-fn legend_line(i: usize) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
-    move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], color(i).stroke_width(3))
-}
-
 fn steps_ecdf() -> Result<String, DrawError> {
     let f = book();
     let s = f.setup;
@@ -85,7 +81,7 @@ fn steps_ecdf() -> Result<String, DrawError> {
                         arm.reached(),
                         arm.runs.len()
                     ))
-                    .legend(legend_line(i));
+                    .legend(line_key(color(i), 3));
             }
             legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         }
@@ -120,7 +116,7 @@ fn draw_curve(
             color(i).stroke_width(2),
         ))?
         .label(label)
-        .legend(legend_line(i));
+        .legend(line_key(color(i), 3));
     Ok(())
 }
 
@@ -151,9 +147,7 @@ fn loss_curves() -> Result<String, DrawError> {
                     BLACK.stroke_width(1),
                 )])?
                 .label("ln(vocab): a uniform guess")
-                .legend(|(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 14, y)], BLACK.stroke_width(1))
-                });
+                .legend(line_key(BLACK, 1));
             legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         }
         Ok(())
@@ -204,7 +198,7 @@ fn examples() -> Result<String, DrawError> {
                     color(i).stroke_width(2),
                 ))?
                 .label(qk.name())
-                .legend(legend_line(i));
+                .legend(line_key(color(i), 3));
             chart.draw_series(
                 pts.iter()
                     .map(|p| Circle::new((p.0, p.1), 4, color(i).filled())),
@@ -226,7 +220,7 @@ fn examples() -> Result<String, DrawError> {
                 BLACK.stroke_width(1),
             )])?
             .label("chance")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], BLACK.stroke_width(1)));
+            .legend(line_key(BLACK, 1));
         legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         Ok(())
     })

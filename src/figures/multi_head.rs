@@ -3,7 +3,8 @@
 use plotters::prelude::*;
 
 use super::style::{
-    Chart, Shading, axes, band, bar, color, error_bar, heatmap, legend, marked_line, mesh, svg,
+    Chart, Shading, axes, band, bar, color, error_bar, heatmap, legend, line_key, marked_line,
+    mesh, svg,
 };
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::bottleneck::{self, Task, total_widths};
@@ -285,7 +286,7 @@ fn ablation() -> Result<String, DrawError> {
                 c.stroke_width(2),
             ))?
             .label("induction model, 8 heads: accuracy drop")
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2)));
+            .legend(line_key(c, 2));
         chart.draw_series(
             model_sorted
                 .iter()

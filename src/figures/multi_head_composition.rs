@@ -4,7 +4,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{axes, color, legend, mesh, svg};
+use super::style::{axes, color, legend, line_key, mesh, svg};
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::composition::{BOOK, book};
 
@@ -55,7 +55,7 @@ fn two_hop_effects() -> Result<String, DrawError> {
                 BLACK.stroke_width(1),
             )])?
             .label("total = direct (the later layer passes it on)")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], BLACK.stroke_width(1)));
+            .legend(line_key(BLACK, 1));
         let c0 = color(0);
         chart
             .draw_series(init.iter().map(|&p| TriangleMarker::new(p, 5, c0.filled())))?

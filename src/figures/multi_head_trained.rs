@@ -4,7 +4,7 @@
 use nalgebra::DMatrix;
 use plotters::prelude::*;
 
-use super::style::{Shading, axes, color, heatmap, legend, mesh, span, svg};
+use super::style::{Shading, axes, color, heatmap, legend, line_key, mesh, span, svg};
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::trained::{book, importance};
 use crate::pretrained::corpus::Model;
@@ -54,9 +54,7 @@ fn self_repair() -> Result<String, DrawError> {
                     BLACK.stroke_width(1),
                 )])?
                 .label("total = direct (no repair)")
-                .legend(|(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 14, y)], BLACK.stroke_width(1))
-                });
+                .legend(line_key(BLACK, 1));
             for l in 0..LAYERS {
                 let c = color(l);
                 chart
@@ -155,9 +153,7 @@ fn heads() -> Result<String, DrawError> {
             chart
                 .draw_series(LineSeries::new(s.to_vec(), c.stroke_width(2)))?
                 .label(*label)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
-                });
+                .legend(line_key(c, 2));
             chart.draw_series(s.iter().map(|&q| Circle::new(q, 3, c.filled())))?;
         }
         let chance = 1.0 / (2 * f.setup.prune_pairs - 1) as f64;
@@ -167,7 +163,7 @@ fn heads() -> Result<String, DrawError> {
                 color(6).stroke_width(1),
             )])?
             .label("chance top-1")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], color(6).stroke_width(1)));
+            .legend(line_key(color(6), 1));
         legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
         Ok(())
     })

@@ -3,7 +3,7 @@
 use plotters::prelude::*;
 
 use super::style::{
-    Shading, axes, band, bar, color, heatmap, legend, marked_line, mesh, svg, text,
+    Shading, axes, band, bar, color, heatmap, legend, line_key, marked_line, mesh, svg, text,
 };
 use super::{DrawError, Figure};
 use crate::experiment::relations::cost::{self, Arm};
@@ -238,9 +238,7 @@ fn relations_cost() -> Result<String, DrawError> {
                     color(i).stroke_width(3),
                 ))?
                 .label(label)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 14, y)], color(i).stroke_width(3))
-                });
+                .legend(line_key(color(i), 3));
         }
         marked_line(
             &mut chart,

@@ -180,6 +180,18 @@ pub fn mesh<'a, 'c, 'b>(
     mesh
 }
 
+/// A legend key: a 14-px line in `color`, `width` px wide.
+pub fn line_key(color: impl Color, width: u32) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
+    let style = color.stroke_width(width);
+    move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], style)
+}
+
+/// A legend key: a filled 10-px square in `color`.
+pub fn box_key(color: impl Color) -> impl Fn((i32, i32)) -> Rectangle<(i32, i32)> {
+    let style = color.filled();
+    move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], style)
+}
+
 /// Draw the series labels in the book's style (boxed, white, 12 px) at
 /// `position`, on a chart with any axes.
 pub fn legend<'a, 'b: 'a, CT: CoordTranslate>(
