@@ -6,7 +6,7 @@ use nalgebra::DMatrix;
 use crate::delta::effective_weights;
 use crate::mixer::{Mixer, Model, Run};
 use crate::recall::Sequence;
-use crate::stats::{mean, spearman};
+use crate::stats::{argmax, mean, spearman};
 
 /// Held-out sequences looked inside per run.
 pub const LOOKED_AT: usize = 16;
@@ -56,15 +56,6 @@ fn answer(s: &Sequence, p: usize) -> usize {
         + 1
 }
 
-fn argmax(xs: impl Iterator<Item = f64>) -> usize {
-    xs.enumerate()
-        .fold(
-            (0, f64::NEG_INFINITY),
-            |b, (i, x)| if x > b.1 { (i, x) } else { b },
-        )
-        .0
-}
-
 impl Inside {
     /// Look inside `run`'s trained model on its first [`LOOKED_AT`] held-out sequences.
     pub fn of(run: &Run) -> Inside {
@@ -106,9 +97,11 @@ impl Inside {
             for &(p, _) in &s.queries {
                 let a = answer(s, p);
                 // the sign of v is the readout's to choose (v → −v, W_o → −W_o): compare |weights|
-                hit_w += usize::from(stored[argmax(stored.iter().map(|&j| w[(p, j)].abs()))] == a);
-                hit_s +=
-                    usize::from(stored[argmax(stored.iter().map(|&j| sim[(p, j)].abs()))] == a);
+                let hit = |m: &DMatrix<f64>| {
+                    argmax(stored.iter().copied(), |j| m[(p, j)].abs()) == Some(a)
+                };
+                hit_w += usize::from(hit(&w));
+                hit_s += usize::from(hit(&sim));
                 queries += 1;
                 for &j in &stored {
                     sims.push(sim[(p, j)]);
