@@ -59,14 +59,10 @@ pub struct ByModel<T> {
 impl<T: Send> ByModel<T> {
     /// `f` of both models, the two computed at once.
     pub fn run(f: impl Fn(Model) -> T + Sync) -> ByModel<T> {
-        std::thread::scope(|s| {
-            let random = s.spawn(|| f(Model::Random));
-            let trained = f(Model::Trained);
-            ByModel {
-                trained,
-                random: random.join().expect("the baseline's run panicked"),
-            }
-        })
+        let [trained, random]: [T; 2] = crate::parallel::map(0..2, |i| f(Model::BOTH[i as usize]))
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("two models, two results"));
+        ByModel { trained, random }
     }
 
     /// The result of `model`.

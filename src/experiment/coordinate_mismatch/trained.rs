@@ -80,6 +80,8 @@ pub struct Findings {
     pub weights: Vec<Weights>,
     /// The encoder on the corpus.
     pub text: Text,
+    /// SmolLM2's query heads and key/value heads per layer.
+    pub smollm2_heads: (usize, usize),
 }
 
 impl Findings {
@@ -89,6 +91,10 @@ impl Findings {
             setup,
             weights: Model::ALL.iter().map(|&m| Weights::run(m, setup)).collect(),
             text: trained_text::run(setup.k, setup.seed),
+            smollm2_heads: {
+                let c = crate::pretrained::smollm2::SmolLm2::shared().config;
+                (c.n_head, c.n_head_kv)
+            },
         }
     }
 
@@ -182,14 +188,14 @@ pub fn measures() -> Vec<Measure> {
             false => "not every",
         },
     ));
-    let c = crate::pretrained::smollm2::SmolLm2::shared().config;
+    let (query_heads, kv_heads) = f.smollm2_heads;
     m.push(Measure::new(
         "trained_smollm2_kv_heads",
-        c.n_head_kv.to_string(),
+        kv_heads.to_string(),
     ));
     m.push(Measure::new(
         "trained_smollm2_group",
-        (c.n_head / c.n_head_kv).to_string(),
+        (query_heads / kv_heads).to_string(),
     ));
     m.extend(trained_text::measures(&f.text));
     m
