@@ -5,7 +5,8 @@
 //! attention-geometry figures [NAME…] [--check]
 //! attention-geometry render
 //! attention-geometry list
-//! attention-geometry verdicts [--tsv]        every claim of the book with its computed verdict
+//! attention-geometry verdicts [--tsv|--json] every claim of the book with its computed verdict
+//! attention-geometry measures [--tsv]        every registered number: key, value, the text shown
 //! attention-geometry bench                   time the chapter 7 kernels; writes figures/bench-delta.*
 //! attention-geometry attend "TEXT" [--layer L] [--head H] [--out FILE.svg | --tsv]
 //!                                            MiniLM's attention weights for a sentence
@@ -17,7 +18,7 @@ use std::process::ExitCode;
 
 use attention_geometry::figures::{self, Figure};
 
-const USAGE: &str = "usage: attention-geometry [build | figures [NAME…] [--check] | render | list | verdicts [--tsv] | bench | attend \"TEXT\" … | heads MODEL [--tsv] | help]";
+const USAGE: &str = "usage: attention-geometry [build | figures [NAME…] [--check] | render | list | verdicts [--tsv | --json] | measures [--tsv] | bench | attend \"TEXT\" … | heads MODEL [--tsv] | help]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -66,6 +67,7 @@ fn run(args: &[String]) -> Result<(), String> {
             Ok(())
         }
         "verdicts" => verdicts(rest),
+        "measures" => measures(rest),
         "bench" => {
             no_args("bench")?;
             bench()
@@ -82,22 +84,40 @@ fn run(args: &[String]) -> Result<(), String> {
 
 /// Print every claim with its verdict: a table, or with `--tsv` tab-separated.
 fn verdicts(args: &[String]) -> Result<(), String> {
-    use attention_geometry::claim::text;
-    let tsv = match args {
-        [] => false,
-        [flag] if flag == "--tsv" => true,
+    use attention_geometry::claim::{json, text};
+    let format = match args {
+        [] => "",
+        [flag] if flag == "--tsv" || flag == "--json" => flag.as_str(),
         _ => {
             return Err(format!(
-                "verdicts takes only --tsv (got '{}')",
+                "verdicts takes --tsv or --json (got '{}')",
                 args.join(" ")
             ));
         }
     };
     let claims = attention_geometry::experiment::claims();
-    match tsv {
-        true => print!("{}", text::tsv(&claims)),
-        false => print!("{}", text::table(&claims)),
+    match format {
+        "--tsv" => print!("{}", text::tsv(&claims)),
+        "--json" => println!("{}", json::json(&claims)),
+        _ => print!("{}", text::table(&claims)),
     }
+    Ok(())
+}
+
+fn measures(args: &[String]) -> Result<(), String> {
+    use attention_geometry::measure;
+    let tsv = match args {
+        [] => false,
+        [flag] if flag == "--tsv" => true,
+        _ => {
+            return Err(format!(
+                "measures takes only --tsv (got '{}')",
+                args.join(" ")
+            ));
+        }
+    };
+    let all = attention_geometry::experiment::measures();
+    print!("{}", measure::listing(&all, tsv));
     Ok(())
 }
 

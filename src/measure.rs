@@ -133,3 +133,60 @@ pub fn table_of(key: &str, header: &[&str], rows: Vec<(String, Vec<Measure>)>) -
 pub fn pm(s: Summary, digits: usize) -> String {
     format!("{} ± {}", fixed(s.mean, digits), fixed(s.sd, digits))
 }
+
+/// The number a measure's text starts with (`0.58 ± 0.07` → 0.58), if it
+/// starts with one; tables and words have none.
+///
+/// ```
+/// use attention_geometry::measure::leading_number;
+/// assert_eq!(leading_number("0.58 ± 0.07"), Some(0.58));
+/// assert_eq!(leading_number("−0.03"), Some(-0.03));
+/// assert_eq!(leading_number("3.2e-15"), Some(3.2e-15));
+/// assert_eq!(leading_number("| layer | ρ |"), None);
+/// ```
+pub fn leading_number(text: &str) -> Option<f64> {
+    let text = text.replace('−', "-");
+    let head = text.split_whitespace().next()?;
+    let head = head.trim_end_matches(['%', ',', ';']).replace(',', "");
+    head.parse().ok().filter(|x: &f64| x.is_finite())
+}
+
+/// Every measure as a listing: `key  value  text` aligned for a terminal,
+/// or, with `tsv`, under the header `key\tvalue\ttable\ttext` (the value is
+/// empty where the text is not a number; newlines in a text become `\n`).
+///
+/// ```
+/// use attention_geometry::measure::{Measure, listing};
+/// let ms = [Measure::new("ch01.rho", "0.56 ± 0.02")];
+/// assert_eq!(listing(&ms, true), "key\tvalue\ttable\ttext\nch01.rho\t0.56\t\t0.56 ± 0.02\n");
+/// ```
+pub fn listing(measures: &[Measure], tsv: bool) -> String {
+    let clean = |s: &str| s.replace('\t', " ").replace('\n', "\\n");
+    let value = |m: &Measure| leading_number(&m.value).map_or(String::new(), |x| x.to_string());
+    let mut out = String::new();
+    if tsv {
+        out.push_str("key\tvalue\ttable\ttext\n");
+    }
+    let width = measures.iter().map(|m| m.key.len()).max().unwrap_or(0);
+    for m in measures {
+        match tsv {
+            true => out.push_str(&format!(
+                "{}\t{}\t{}\t{}\n",
+                m.key,
+                value(m),
+                m.table.as_deref().unwrap_or(""),
+                clean(&m.value)
+            )),
+            false => {
+                let first = m.value.lines().next().unwrap_or("");
+                let more = if m.value.lines().count() > 1 {
+                    " …"
+                } else {
+                    ""
+                };
+                out.push_str(&format!("{:<width$}  {first}{more}\n", m.key));
+            }
+        }
+    }
+    out
+}

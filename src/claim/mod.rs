@@ -7,12 +7,24 @@
 //! bound. The *core* tests are what the essay's sentence predicts; the
 //! *scope* tests are the conditions under which the book found it to hold.
 //!
+//! A referee varies the choices a measurement made (the counterfactual, the
+//! target, the token set, the normalisation): each [`Choice`] repeats the
+//! core tests under one such choice. The core holds *somewhere* when it
+//! holds under the default or any choice, *everywhere* when under all.
+//! Trained arms state whether they reached a plateau ([`Claim::trained`]);
+//! a claim whose arms mostly hit their step cap cannot be decided either way.
+//!
 //! ```text
-//! empirical:               all core hold   some core fails
-//!   every scope test holds   supported       contradicted
-//!   some scope test fails    qualified       contradicted
+//! empirical:                         core everywhere   somewhere only   nowhere
+//!   scope holds, arms on a plateau     supported         qualified       contradicted
+//!   some scope test fails              qualified         qualified       contradicted
+//!   most runs of an arm capped         qualified         qualified       qualified
 //! theorem, construction:   every test holds → checked, else failed
 //! ```
+//!
+//! Where a claim tests a published result, a [`Replication`] first measures
+//! that paper's own metric on the paper's own protocol; whether it reproduces
+//! is reported beside the verdict, and does not enter it.
 //!
 //! ```
 //! use attention_geometry::claim::{Claim, Evidence, Test, Verdict};
@@ -25,12 +37,16 @@
 
 use std::fmt;
 
+use serde::Serialize;
+
+pub mod json;
 pub mod text;
 
 use crate::measure::number;
 
 /// Whether a claim could have come out otherwise.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Kind {
     /// Could have come out otherwise: an experiment decides it.
     Empirical,
@@ -41,7 +57,8 @@ pub enum Kind {
 }
 
 /// What a claim's measurement rests on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Evidence {
     /// Random initialisations, no training.
     Random,
@@ -52,7 +69,8 @@ pub enum Evidence {
 }
 
 /// The verdict computed from a claim's tests.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Verdict {
     Supported,
     Qualified,
@@ -62,7 +80,8 @@ pub enum Verdict {
 }
 
 /// How a measured value must compare with its bound.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Relation {
     /// `value < bound`.
     Below,
@@ -75,7 +94,7 @@ pub enum Relation {
 }
 
 /// One prediction: `quantity` compared with `bound`, and the value measured.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Test {
     pub quantity: String,
     pub value: f64,
@@ -170,6 +189,41 @@ impl Test {
     }
 }
 
+/// One choice a referee would vary, and the claim's core tests measured under it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Choice {
+    /// What was varied and to what, e.g. `counterfactual: value zeroing`.
+    pub name: String,
+    /// The core tests under this choice (same quantities, same bounds).
+    pub core: Vec<Test>,
+}
+
+impl Choice {
+    /// Whether every core test holds under this choice.
+    pub fn holds(&self) -> bool {
+        !self.core.is_empty() && self.core.iter().all(Test::passes)
+    }
+}
+
+/// A cited paper's own result, measured with the paper's metric on the
+/// paper's protocol as closely as the models allow.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Replication {
+    /// Authors and year, e.g. `Kobayashi et al. 2020`.
+    pub paper: String,
+    /// The paper's metric and protocol, in a phrase.
+    pub metric: String,
+    /// The paper's finding as a test: it reproduces when the test holds.
+    pub finding: Test,
+}
+
+impl Replication {
+    /// Whether the paper's direction reproduces here.
+    pub fn reproduced(&self) -> bool {
+        self.finding.passes()
+    }
+}
+
 /// One claim of the book: the essay's sentence, its prediction, its measurement.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Claim {
@@ -187,6 +241,14 @@ pub struct Claim {
     pub scope: Vec<Test>,
     /// What the measurement was: sizes, seeds, the baseline.
     pub setting: String,
+    /// The default of each choice the sensitivity varies, e.g. `counterfactual: knockout, renormalised`.
+    pub default_choice: String,
+    /// The core tests again under each other choice a referee would vary.
+    pub choices: Vec<Choice>,
+    /// The cited papers' own results on their own protocols.
+    pub replications: Vec<Replication>,
+    /// Per trained arm: the share of its runs that hit the step cap before a plateau.
+    pub capped: Vec<Test>,
 }
 
 impl Claim {
@@ -200,6 +262,10 @@ impl Claim {
             core: Vec::new(),
             scope: Vec::new(),
             setting: String::new(),
+            default_choice: String::new(),
+            choices: Vec::new(),
+            replications: Vec::new(),
+            capped: Vec::new(),
         }
     }
 
@@ -242,6 +308,67 @@ impl Claim {
         self
     }
 
+    /// Names the default of the choices that [`Claim::under`] varies.
+    pub fn default_choice(mut self, name: impl Into<String>) -> Claim {
+        self.default_choice = name.into();
+        self
+    }
+
+    /// Adds the core tests measured again under another choice.
+    ///
+    /// # Panics
+    /// If `core` is empty.
+    pub fn under(mut self, name: impl Into<String>, core: Vec<Test>) -> Claim {
+        let name = name.into();
+        assert!(!core.is_empty(), "choice '{name}' has no core test");
+        self.choices.push(Choice { name, core });
+        self
+    }
+
+    /// Adds a cited paper's own result, on its own protocol.
+    pub fn replication(
+        mut self,
+        paper: impl Into<String>,
+        metric: impl Into<String>,
+        finding: Test,
+    ) -> Claim {
+        self.replications.push(Replication {
+            paper: paper.into(),
+            metric: metric.into(),
+            finding,
+        });
+        self
+    }
+
+    /// States a trained arm's plateau status: `capped` of its `runs` hit the
+    /// step cap before the plateau rule held. An arm most of whose runs
+    /// were capped cannot decide the verdict.
+    pub fn trained(mut self, arm: &str, capped: usize, runs: usize) -> Claim {
+        let share = capped as f64 / runs.max(1) as f64;
+        self.capped.push(Test::below(
+            format!("share of {arm} runs that hit the step cap ({capped} of {runs})"),
+            share,
+            0.5,
+            2,
+        ));
+        self
+    }
+
+    /// Whether the core holds under the default setting.
+    pub fn core_holds(&self) -> bool {
+        self.core.iter().all(Test::passes)
+    }
+
+    /// Whether the core holds under the default and under every choice.
+    pub fn core_everywhere(&self) -> bool {
+        self.core_holds() && self.choices.iter().all(Choice::holds)
+    }
+
+    /// Whether the core holds under the default or under some choice.
+    pub fn core_somewhere(&self) -> bool {
+        self.core_holds() || self.choices.iter().any(Choice::holds)
+    }
+
     /// The verdict computed from the tests (see the module docs).
     ///
     /// # Panics
@@ -252,13 +379,14 @@ impl Claim {
             "claim '{}' has no core test: state its prediction",
             self.id
         );
-        let core = self.core.iter().all(Test::passes);
         let scope = self.scope.iter().all(Test::passes);
+        let decided = self.capped.iter().all(Test::passes);
         match self.kind {
-            Kind::Empirical if !core => Verdict::Contradicted,
-            Kind::Empirical if !scope => Verdict::Qualified,
+            Kind::Empirical if !decided => Verdict::Qualified,
+            Kind::Empirical if !self.core_somewhere() => Verdict::Contradicted,
+            Kind::Empirical if !scope || !self.core_everywhere() => Verdict::Qualified,
             Kind::Empirical => Verdict::Supported,
-            _ if core && scope => Verdict::Checked,
+            _ if self.core_everywhere() && scope => Verdict::Checked,
             _ => Verdict::Failed,
         }
     }
@@ -342,6 +470,43 @@ mod tests {
                 "{kind} {core} {scope}"
             );
         }
+    }
+
+    #[test]
+    fn a_verdict_that_flips_with_a_choice_is_qualified() {
+        let c = |default: bool, other: bool| {
+            Claim::new(Kind::Empirical, "x", "x")
+                .core(Test::holds("core", default))
+                .under("choice: other", vec![Test::holds("core", other)])
+                .verdict()
+        };
+        assert_eq!(c(true, true), Verdict::Supported);
+        assert_eq!(c(true, false), Verdict::Qualified);
+        assert_eq!(c(false, true), Verdict::Qualified);
+        assert_eq!(c(false, false), Verdict::Contradicted);
+    }
+
+    #[test]
+    fn arms_that_mostly_hit_the_cap_decide_nothing() {
+        let c = Claim::new(Kind::Empirical, "x", "x").core(Test::holds("core", false));
+        assert_eq!(
+            c.clone().trained("arm", 2, 10).verdict(),
+            Verdict::Contradicted
+        );
+        assert_eq!(c.trained("arm", 6, 10).verdict(), Verdict::Qualified);
+    }
+
+    #[test]
+    fn a_replication_reports_without_deciding() {
+        let c = Claim::new(Kind::Empirical, "x", "x")
+            .core(Test::holds("core", true))
+            .replication(
+                "A et al. 2020",
+                "their metric",
+                Test::holds("their finding", false),
+            );
+        assert_eq!(c.verdict(), Verdict::Supported);
+        assert!(!c.replications[0].reproduced());
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The claims as text: one claim quoted in its chapter, the table of every
 //! claim in the introduction, and the `verdicts` command's table and TSV.
 
-use super::Claim;
+use super::{Claim, Test};
 
 /// The header of [`tsv`].
 pub const TSV_HEADER: &str = "id\tchapter\tkind\tevidence\tverdict\tmeasured\tprediction";
@@ -90,5 +90,44 @@ pub fn markdown(c: &Claim) -> String {
     }
     out.push_str(&format!("> - **Prediction:** {}\n", c.prediction()));
     out.push_str(&format!("> - **Measured:** {}\n", c.measured()));
+    if !c.choices.is_empty() {
+        let word = |held: bool| if held { "holds" } else { "fails" };
+        let default = match c.default_choice.as_str() {
+            "" => String::new(),
+            name => format!("{name} (the default): core {}; ", word(c.core_holds())),
+        };
+        let varied: Vec<String> = c
+            .choices
+            .iter()
+            .map(|ch| {
+                let measured: Vec<String> = ch.core.iter().map(Test::measured).collect();
+                format!(
+                    "{}: core {} ({})",
+                    ch.name,
+                    word(ch.holds()),
+                    measured.join("; ")
+                )
+            })
+            .collect();
+        out.push_str(&format!("> - **Varied:** {default}{}\n", varied.join("; ")));
+    }
+    for r in &c.replications {
+        let word = if r.reproduced() {
+            "reproduced"
+        } else {
+            "not reproduced"
+        };
+        out.push_str(&format!(
+            "> - **Replication of {}** ({}): {}; {} — {word}\n",
+            r.paper,
+            r.metric,
+            r.finding.prediction(),
+            r.finding.measured()
+        ));
+    }
+    if !c.capped.is_empty() {
+        let texts: Vec<String> = c.capped.iter().map(Test::measured).collect();
+        out.push_str(&format!("> - **Plateau:** {}\n", texts.join("; ")));
+    }
     out
 }

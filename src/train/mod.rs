@@ -19,6 +19,7 @@ mod adam;
 mod backward;
 mod check;
 mod model;
+mod plateau;
 mod states;
 mod task;
 pub mod tuning;
@@ -27,6 +28,7 @@ pub use ablation::Effects;
 pub use adam::Adam;
 pub use check::{TensorCheck, check_tensors, gradient_check};
 pub use model::{Config, Forward, HeadParams, Model, Qk};
+pub use plateau::{Plateau, Stop};
 pub use states::data_residual;
 pub use task::{Cue, Example, Relation, Task, World};
 
@@ -67,6 +69,8 @@ pub struct History {
     pub steps_to_threshold: Option<usize>,
     /// Test accuracy after the last step.
     pub final_accuracy: f64,
+    /// How the run ended: a fixed schedule, a plateau, or the step cap.
+    pub stop: Stop,
 }
 
 /// Test cross-entropy and accuracy of `model` on `examples`.
@@ -102,6 +106,26 @@ pub fn train(config: Config, task: Task, schedule: Schedule, seed: u64) -> Histo
     train_observed(config, task, schedule, seed, |_, _, _| {})
 }
 
+/// [`train`] until `plateau` holds, with `schedule.steps` as the step cap.
+///
+/// ```
+/// use attention_geometry::train::{Config, Plateau, Qk, Relation, Schedule, Task, train_to_plateau};
+/// let task = Task { relation: Relation::Match, vocab: 8, context: 4, d: 8, noise: 0.0, examples: None };
+/// let cap = Schedule { steps: 4000, batch: 8, lr: 0.03, eval_every: 50, test: 64, threshold: 0.9 };
+/// let h = train_to_plateau(Config::single(8, 8, Qk::Identity), task, cap, Plateau::BOOK.after(500), 0);
+/// assert!(!h.stop.capped());
+/// assert!(*h.steps.last().unwrap() < 4000);
+/// ```
+pub fn train_to_plateau(
+    config: Config,
+    task: Task,
+    schedule: Schedule,
+    plateau: Plateau,
+    seed: u64,
+) -> History {
+    train_until(config, task, schedule, Some(plateau), seed, |_, _, _| {})
+}
+
 /// [`train`], calling `observe(step, model, test_set)` at every evaluation.
 ///
 /// # Panics
@@ -110,6 +134,19 @@ pub fn train_observed(
     config: Config,
     task: Task,
     schedule: Schedule,
+    seed: u64,
+    observe: impl FnMut(usize, &Model, &[Example]),
+) -> History {
+    train_until(config, task, schedule, None, seed, observe)
+}
+
+/// [`train_observed`], stopping early once `plateau` holds (`schedule.steps`
+/// is then the cap).
+pub fn train_until(
+    config: Config,
+    task: Task,
+    schedule: Schedule,
+    plateau: Option<Plateau>,
     seed: u64,
     mut observe: impl FnMut(usize, &Model, &[Example]),
 ) -> History {
@@ -138,6 +175,10 @@ pub fn train_observed(
         accuracy: Vec::new(),
         steps_to_threshold: None,
         final_accuracy: 0.0,
+        stop: match plateau {
+            Some(_) => Stop::Capped,
+            None => Stop::Fixed,
+        },
     };
     let (mut since, mut count) = (0.0, 0usize);
     for step in 0..=schedule.steps {
@@ -170,6 +211,10 @@ pub fn train_observed(
             }
             observe(step, &model, &test);
             (since, count) = (0.0, 0);
+            if plateau.is_some_and(|p| p.holds(&h.steps, &h.accuracy)) {
+                h.stop = Stop::Plateau(step);
+                break;
+            }
         }
         if step == schedule.steps {
             break;

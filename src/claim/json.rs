@@ -1,0 +1,131 @@
+//! The claims as JSON for `attention-geometry verdicts --json`: every claim
+//! with each test (quantity, relation, bound, measured value, whether it
+//! held, core or scope), its sensitivity choices and their outcomes, its
+//! replications and its arms' plateau status.
+
+use serde::Serialize;
+
+use super::{Claim, Evidence, Kind, Relation, Test, Verdict};
+
+#[derive(Serialize)]
+struct TestJson<'a> {
+    quantity: &'a str,
+    relation: &'static str,
+    bound: f64,
+    /// `Near`'s tolerance; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tolerance: Option<f64>,
+    /// `null` when the measurement is NaN.
+    measured: Option<f64>,
+    held: bool,
+    role: &'static str,
+}
+
+impl<'a> TestJson<'a> {
+    fn of(t: &'a Test, role: &'static str) -> TestJson<'a> {
+        let (relation, tolerance) = match t.relation {
+            Relation::Below => ("<", None),
+            Relation::Above => (">", None),
+            Relation::Near(tol) => ("≈", Some(tol)),
+            Relation::Holds => ("holds", None),
+        };
+        TestJson {
+            quantity: &t.quantity,
+            relation,
+            bound: t.bound,
+            tolerance,
+            measured: t.value.is_finite().then_some(t.value),
+            held: t.passes(),
+            role,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct ChoiceJson<'a> {
+    choice: &'a str,
+    core_held: bool,
+    tests: Vec<TestJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct ReplicationJson<'a> {
+    paper: &'a str,
+    metric: &'a str,
+    reproduced: bool,
+    finding: TestJson<'a>,
+}
+
+#[derive(Serialize)]
+struct ClaimJson<'a> {
+    id: &'a str,
+    chapter: u8,
+    kind: Kind,
+    evidence: Evidence,
+    verdict: Verdict,
+    essay: &'a str,
+    setting: &'a str,
+    tests: Vec<TestJson<'a>>,
+    default_choice: &'a str,
+    sensitivity: Vec<ChoiceJson<'a>>,
+    replications: Vec<ReplicationJson<'a>>,
+    plateau: Vec<TestJson<'a>>,
+}
+
+fn tests<'a>(ts: &'a [Test], role: &'static str) -> Vec<TestJson<'a>> {
+    ts.iter().map(|t| TestJson::of(t, role)).collect()
+}
+
+fn of(c: &Claim) -> ClaimJson<'_> {
+    let mut all = tests(&c.core, "core");
+    all.extend(tests(&c.scope, "scope"));
+    ClaimJson {
+        id: &c.id,
+        chapter: c.chapter,
+        kind: c.kind,
+        evidence: c.evidence,
+        verdict: c.verdict(),
+        essay: &c.essay,
+        setting: &c.setting,
+        tests: all,
+        default_choice: &c.default_choice,
+        sensitivity: c
+            .choices
+            .iter()
+            .map(|ch| ChoiceJson {
+                choice: &ch.name,
+                core_held: ch.holds(),
+                tests: tests(&ch.core, "core"),
+            })
+            .collect(),
+        replications: c
+            .replications
+            .iter()
+            .map(|r| ReplicationJson {
+                paper: &r.paper,
+                metric: &r.metric,
+                reproduced: r.reproduced(),
+                finding: TestJson::of(&r.finding, "finding"),
+            })
+            .collect(),
+        plateau: tests(&c.capped, "plateau"),
+    }
+}
+
+/// Every claim as a pretty-printed JSON array.
+///
+/// ```
+/// use attention_geometry::claim::{Claim, Test, json};
+/// let c = Claim::empirical("x", "a claim")
+///     .core(Test::below("ρ", 0.05, 0.1, 2))
+///     .default_choice("target: layer output")
+///     .under("target: final state", vec![Test::below("ρ", 0.2, 0.1, 2)]);
+/// let v: serde_json::Value = serde_json::from_str(&json::json(&[c])).unwrap();
+/// assert_eq!(v[0]["verdict"], "qualified");
+/// assert_eq!(v[0]["sensitivity"][0]["core_held"], false);
+/// assert_eq!(v[0]["tests"][0]["held"], true);
+/// ```
+pub fn json(claims: &[Claim]) -> String {
+    let all: Vec<ClaimJson> = claims.iter().map(of).collect();
+    serde_json::to_string_pretty(&all).expect("claims serialise")
+}
