@@ -5,6 +5,7 @@
 mod browser;
 mod figures;
 mod quotes;
+mod referee;
 mod rendered;
 mod snippets;
 mod verdicts;
