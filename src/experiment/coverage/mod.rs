@@ -10,6 +10,7 @@ pub mod drift;
 pub mod head;
 pub mod pieces;
 pub mod prompts;
+pub mod sensitivity;
 pub mod trained;
 
 pub use claims::claims;
