@@ -100,7 +100,12 @@ pub fn head_changes(cf: Counterfactual, alpha: &DMatrix<f64>, f: &DMatrix<f64>) 
 ///
 /// # Shapes
 /// `changes: (n², d)` from [`head_changes`], `u: (n, d)` → `(n, n)`.
-pub fn effects(target: Target, changes: &DMatrix<f64>, u: &DMatrix<f64>, ln: &LayerNorm) -> DMatrix<f64> {
+pub fn effects(
+    target: Target,
+    changes: &DMatrix<f64>,
+    u: &DMatrix<f64>,
+    ln: &LayerNorm,
+) -> DMatrix<f64> {
     let n = u.nrows();
     match target {
         Target::Head => DMatrix::from_fn(n, n, |i, j| changes.row(i * n + j).norm()),
@@ -126,7 +131,9 @@ mod tests {
         let alpha = crate::attention::softmax_rows(&s);
         let (i, j) = (1, 2);
         // softmax over keys ≠ j, mixed again
-        let mut w: Vec<f64> = (0..4).map(|k| if k == j { 0.0 } else { alpha[(i, k)] }).collect();
+        let mut w: Vec<f64> = (0..4)
+            .map(|k| if k == j { 0.0 } else { alpha[(i, k)] })
+            .collect();
         let z: f64 = w.iter().sum();
         w.iter_mut().for_each(|x| *x /= z);
         let without = DMatrix::from_row_slice(1, 4, &w) * &f;

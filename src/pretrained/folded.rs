@@ -59,7 +59,8 @@ pub fn smollm2_folded(m: &SmolLm2) -> Vec<LayerHeads> {
         .enumerate()
         .map(|(l, layer)| {
             let g = m.attn_norm(l);
-            let fold = |x: DMatrix<f64>| DMatrix::from_fn(x.nrows(), x.ncols(), |i, j| g[i] * x[(i, j)]);
+            let fold =
+                |x: DMatrix<f64>| DMatrix::from_fn(x.nrows(), x.ncols(), |i, j| g[i] * x[(i, j)]);
             LayerHeads {
                 w_q: layer.w_q.into_iter().map(fold).collect(),
                 w_k: layer.w_k.into_iter().map(fold).collect(),
@@ -80,9 +81,15 @@ mod tests {
         let x = embed(&m.weights, &ids);
         let ln = &m.weights.embeddings.layer_norm;
         // x̂ = (x − β) / γ, then [x̂, 1] times the folded head
-        let hat = DMatrix::from_fn(x.nrows(), x.ncols(), |i, j| (x[(i, j)] - ln.bias[j]) / ln.weight[j]);
+        let hat = DMatrix::from_fn(x.nrows(), x.ncols(), |i, j| {
+            (x[(i, j)] - ln.bias[j]) / ln.weight[j]
+        });
         let q = hat.insert_column(x.ncols(), 1.0) * &minilm_folded(m)[0].w_q[3];
-        let want = m.weights.layers[0].query.forward(&x).columns(3 * D_K, D_K).into_owned();
+        let want = m.weights.layers[0]
+            .query
+            .forward(&x)
+            .columns(3 * D_K, D_K)
+            .into_owned();
         assert!((q - want).abs().max() < 1e-9);
     }
 }

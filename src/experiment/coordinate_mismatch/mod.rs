@@ -341,10 +341,7 @@ pub fn measures() -> Vec<Measure> {
             "larger_rho_untied",
             pm(larger().survey(Coupling::Untied).summary(|t| t.rho), 2),
         ),
-        Measure::new(
-            "larger_shift_full",
-            fixed(mean(&larger().shift_full), 3),
-        ),
+        Measure::new("larger_shift_full", fixed(mean(&larger().shift_full), 3)),
         Measure::new(
             "larger_shift_collapsed",
             fixed(mean(&larger().shift_collapsed), 3),

@@ -13,8 +13,8 @@ use crate::experiment::cache;
 use super::trained_text::{self, Statistic, Text, Tokens, Variant};
 use crate::claim::{Claim, Evidence, Test};
 use crate::measure::{Measure, fixed, pm};
-use crate::pretrained::geometry::HeadGeometry;
 use crate::pretrained::folded;
+use crate::pretrained::geometry::HeadGeometry;
 use crate::pretrained::heads::{Model, Survey};
 use crate::pretrained::minilm::Minilm;
 use crate::pretrained::smollm2::SmolLm2;
@@ -238,7 +238,14 @@ pub fn claims() -> Vec<Claim> {
         g(&enc.trained) - g(&dec.trained) - (g(&enc.random) - g(&dec.random))
     };
     let folded_gap = sym(&enc.folded) - sym(&dec.folded) - (sym(&enc.random) - sym(&dec.random));
-    let score = |v: f64| Test::below("MiniLM mean per-row Spearman ρ, raw vs score, trained heads", v, 0.5, 2);
+    let score = |v: f64| {
+        Test::below(
+            "MiniLM mean per-row Spearman ρ, raw vs score, trained heads",
+            v,
+            0.5,
+            2,
+        )
+    };
     vec![
         Claim::empirical(
             "trained-qk-not-symmetric",

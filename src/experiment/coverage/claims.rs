@@ -184,7 +184,7 @@ pub fn claims() -> Vec<Claim> {
         )),
     ]
     .into_iter()
-    .chain(super::trained::claims())
+    .chain(super::trained_claims::claims())
     .collect()
 }
 
@@ -201,6 +201,37 @@ mod tests {
         for c in claims.iter().filter(|c| c.kind == Kind::Empirical) {
             assert!(!c.choices.is_empty(), "{} varies nothing", c.id);
             assert!(!c.default_choice.is_empty(), "{} names no default", c.id);
+        }
+    }
+
+    /// The directions chapter 2's prose states about the trained encoder.
+    #[test]
+    fn the_trained_gap_follows_the_counterfactual_and_stays_below_random() {
+        use crate::experiment::coverage::sensitivity::Keys;
+        use crate::experiment::coverage::trained::{book, cell};
+        use crate::pretrained::corpus::Model;
+        use crate::pretrained::counterfactual::{Counterfactual, Target};
+        let f = book();
+        let gap = |m, t, c, k| {
+            let [w, n] = cell(f, m, t, c, k);
+            n - w
+        };
+        for t in Target::ALL {
+            // knockout and mean-value: the weight ranks better; value zeroing: the norm
+            let all = |c| gap(Model::Trained, t, c, Keys::All);
+            assert!(all(Counterfactual::Knockout) < 0.0);
+            assert!(all(Counterfactual::MeanValue) < 0.0);
+            assert!(all(Counterfactual::ValueZeroing) > 0.0);
+            for c in Counterfactual::ALL {
+                for k in Keys::ALL {
+                    assert!(gap(Model::Random, t, c, k) > gap(Model::Trained, t, c, k));
+                    // without the sink the norm ranks better under every counterfactual
+                    assert!(gap(Model::Trained, t, c, Keys::WithoutSink) > 0.0);
+                    // the target matters little
+                    let other = gap(Model::Trained, Target::Block, c, k);
+                    assert!((gap(Model::Trained, Target::Head, c, k) - other).abs() < 0.05);
+                }
+            }
         }
     }
 }

@@ -12,6 +12,7 @@ pub mod pieces;
 pub mod prompts;
 pub mod sensitivity;
 pub mod trained;
+mod trained_claims;
 
 pub use claims::claims;
 

@@ -38,11 +38,19 @@ pub const EQUAL_UNITS: &[&[usize]] = &[&[32], &[16, 16], &[8, 8, 8, 8]];
 pub const VARIED: [(&str, Setup); 2] = [
     (
         "initialisation: biases N(0, 0.1²)",
-        Setup { nets: EQUAL_UNITS, bias: 0.1, ..BOOK },
+        Setup {
+            nets: EQUAL_UNITS,
+            bias: 0.1,
+            ..BOOK
+        },
     ),
     (
         "lattice: 160² points",
-        Setup { nets: EQUAL_UNITS, grid: 160, ..BOOK },
+        Setup {
+            nets: EQUAL_UNITS,
+            grid: 160,
+            ..BOOK
+        },
     ),
 ];
 
@@ -66,12 +74,7 @@ pub fn pieces(setup: Setup, hidden: &[usize], seed: u64) -> Pieces {
     for b in &mut net.biases {
         *b *= setup.bias;
     }
-    linear_pieces(
-        &net,
-        -setup.window,
-        setup.window,
-        setup.grid,
-    )
+    linear_pieces(&net, -setup.window, setup.window, setup.grid)
 }
 
 /// Piece counts of every network.
@@ -140,7 +143,11 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("window", fixed(BOOK.window, 0)),
     ];
     for ((name, _), v) in VARIED.iter().zip(varied()) {
-        let key = if name.starts_with("init") { "bias" } else { "fine" };
+        let key = if name.starts_with("init") {
+            "bias"
+        } else {
+            "fine"
+        };
         for h in EQUAL_UNITS {
             m.push(Measure::new(
                 format!("pieces_{key}_{}", net_name(h).replace('×', "x")),

@@ -87,7 +87,10 @@ impl Sensitivity {
     /// The cell of one choice.
     pub fn rho(&self, target: Target, cf: Counterfactual, keys: Keys) -> [f64; 2] {
         let t = Target::ALL.iter().position(|&x| x == target).unwrap_or(0);
-        let c = Counterfactual::ALL.iter().position(|&x| x == cf).unwrap_or(0);
+        let c = Counterfactual::ALL
+            .iter()
+            .position(|&x| x == cf)
+            .unwrap_or(0);
         let k = Keys::ALL.iter().position(|&x| x == keys).unwrap_or(0);
         self.grid[t][c][k]
     }

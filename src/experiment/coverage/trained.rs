@@ -18,7 +18,6 @@ use crate::experiment::cache;
 use nalgebra::DMatrix;
 
 use crate::attribution::carried_norms;
-use crate::claim::{Claim, Evidence, Test};
 use crate::measure::{Measure, fixed, pm, table};
 use crate::parallel;
 use crate::pretrained::corpus::{ByModel, Model, Run, is_special, runs};
@@ -265,22 +264,47 @@ pub fn measures() -> Vec<Measure> {
     ];
     m.push(Measure::new("lm_err_table", error_table(f)));
     m.push(Measure::new("lm_sensitivity_table", sensitivity_table(f)));
+    for (key, g) in [
+        (
+            "weight",
+            (|s: &HeadStats| s.sensitivity.sink_weight) as fn(&HeadStats) -> f64,
+        ),
+        ("norm", |s: &HeadStats| s.sensitivity.sink_norm),
+    ] {
+        m.push(Measure::new(
+            format!("lm_trained_sink_{key}"),
+            pm(f.summary(Model::Trained, None, g), 2),
+        ));
+    }
     m.push(Measure::new(
         "lm_err_token_small",
-        pm(f.error_along(Model::Trained, Direction::OneToken, None, 1), 3),
+        pm(
+            f.error_along(Model::Trained, Direction::OneToken, None, 1),
+            3,
+        ),
     ));
     m.push(Measure::new(
         "lm_err_token_large",
-        pm(f.error_along(Model::Trained, Direction::OneToken, None, EPSILONS.len() - 1), 2),
+        pm(
+            f.error_along(
+                Model::Trained,
+                Direction::OneToken,
+                None,
+                EPSILONS.len() - 1,
+            ),
+            2,
+        ),
     ));
     for kind in Sink::ALL {
-        let key = kind.name().trim_matches(['[', ']']).replace("a word", "word").to_lowercase();
-        for model in Model::BOTH {
-            m.push(Measure::new(
-                format!("lm_{}_sink_{key}", model.name()),
-                fixed(sink_share(f, model, kind), 2),
-            ));
-        }
+        let key = kind
+            .name()
+            .trim_matches(['[', ']'])
+            .replace("a word", "word")
+            .to_lowercase();
+        m.push(Measure::new(
+            format!("lm_trained_sink_{key}"),
+            fixed(sink_share(f, Model::Trained, kind), 2),
+        ));
     }
     for model in Model::BOTH {
         let name = model.name();
@@ -290,18 +314,9 @@ pub fn measures() -> Vec<Measure> {
                 |s: &HeadStats| s.rho[1],
                 |s: &HeadStats| s.rho[2],
             ][r];
-            let plain: fn(&HeadStats) -> f64 = [
-                |s: &HeadStats| s.rho_plain[0],
-                |s: &HeadStats| s.rho_plain[1],
-                |s: &HeadStats| s.rho_plain[2],
-            ][r];
             m.push(Measure::new(
                 format!("lm_{name}_rho_{key}"),
                 pm(f.summary(model, None, all), 2),
-            ));
-            m.push(Measure::new(
-                format!("lm_{name}_rho_{key}_plain"),
-                pm(f.summary(model, None, plain), 2),
             ));
         }
         m.push(Measure::new(
@@ -314,15 +329,10 @@ pub fn measures() -> Vec<Measure> {
         ));
         m.push(Measure::new(
             format!("lm_{name}_rho_fnorm"),
-            pm(f.summary(model, None, |s| s.sensitivity.rho_weight_fnorm), 2),
-        ));
-        m.push(Measure::new(
-            format!("lm_{name}_sink_weight"),
-            pm(f.summary(model, None, |s| s.sensitivity.sink_weight), 2),
-        ));
-        m.push(Measure::new(
-            format!("lm_{name}_sink_norm"),
-            pm(f.summary(model, None, |s| s.sensitivity.sink_norm), 2),
+            pm(
+                f.summary(model, None, |s| s.sensitivity.rho_weight_fnorm),
+                2,
+            ),
         ));
         m.push(Measure::new(
             format!("lm_{name}_special_tokens"),
@@ -361,7 +371,15 @@ fn sensitivity_table(f: &Findings) -> String {
         }
     }
     table(
-        &["counterfactual", "target", "keys", "ρ(α, E)", "ρ(‖αf‖, E)", "gap", "gap, random"],
+        &[
+            "counterfactual",
+            "target",
+            "keys",
+            "ρ(α, E)",
+            "ρ(‖αf‖, E)",
+            "gap",
+            "gap, random",
+        ],
         &rows,
     )
 }
@@ -381,141 +399,25 @@ fn error_table(f: &Findings) -> String {
 }
 
 /// Mean over heads × sentences of `model` of `g`.
-fn mean_of(f: &Findings, model: Model, g: impl Fn(&HeadStats) -> f64) -> f64 {
+pub fn mean_of(f: &Findings, model: Model, g: impl Fn(&HeadStats) -> f64) -> f64 {
     let xs: Vec<f64> = f.side(model).heads.iter().map(g).collect();
     crate::stats::mean(&xs)
 }
 
 /// Mean `[ρ(α, E), ρ(‖αf‖, E)]` of one choice.
-pub fn cell(f: &Findings, model: Model, target: Target, cf: Counterfactual, keys: Keys) -> [f64; 2] {
+pub fn cell(
+    f: &Findings,
+    model: Model,
+    target: Target,
+    cf: Counterfactual,
+    keys: Keys,
+) -> [f64; 2] {
     [0, 1].map(|k| mean_of(f, model, |s| s.sensitivity.rho(target, cf, keys)[k]))
-}
-
-/// The weight-versus-norm core tests under one choice: the norm ranks the effect
-/// better than the weight does, by more than in the random model.
-fn weight_core(f: &Findings, target: Target, cf: Counterfactual, keys: Keys) -> Vec<Test> {
-    let gap = |model| {
-        let [w, n] = cell(f, model, target, cf, keys);
-        n - w
-    };
-    vec![
-        Test::above("mean ρ(‖αf‖, E) − ρ(α, E), trained", gap(Model::Trained), 0.05, 2),
-        Test::above("the same gap, trained − random", gap(Model::Trained) - gap(Model::Random), 0.0, 2),
-    ]
-}
-
-/// Every choice but the default, `(name, target, counterfactual, keys)`.
-pub fn choices() -> Vec<(String, Target, Counterfactual, Keys)> {
-    let mut out = Vec::new();
-    for target in Target::ALL {
-        for cf in Counterfactual::ALL {
-            for keys in Keys::ALL {
-                if (target, cf, keys) != (Target::Head, Counterfactual::Knockout, Keys::All) {
-                    let name = format!("counterfactual: {}; target: {}; keys: {}", cf.name(), target.name(), keys.name());
-                    out.push((name, target, cf, keys));
-                }
-            }
-        }
-    }
-    out
 }
 
 /// Share of heads × sentences of `model` whose sink is of kind `kind`.
 pub fn sink_share(f: &Findings, model: Model, kind: Sink) -> f64 {
-    mean_of(f, model, |s| f64::from(u8::from(s.sensitivity.sink == kind)))
-}
-
-/// The section's claims, predictions as the essay makes them.
-pub fn claims() -> Vec<Claim> {
-    let f = book();
-    let m = |model, g: fn(&HeadStats) -> f64| mean_of(f, model, g);
-    let sink = |model| m(model, |s| s.special_weight) - m(model, |s| s.special_norm);
-    let data_sink = |model| m(model, |s| s.sensitivity.sink_weight) - m(model, |s| s.sensitivity.sink_norm);
-    let fnorm = |model| m(model, |s| s.sensitivity.rho_weight_fnorm);
-    let small = |model, d| f.error_along(model, d, None, 1).mean;
-    let large = |model, d| f.error_along(model, d, None, EPSILONS.len() - 1).mean;
-    let kobayashi_sinks = || Test::above(
-        "weight share − norm share of [CLS], [SEP], punctuation, trained",
-        sink(Model::Trained),
-        0.0,
-        2,
-    );
-    let weight = choices().into_iter().fold(
-        Claim::empirical(
-            "trained-weight-not-effect",
-            "Q and K place the weight, V carries what moves: a weight alone does not show what a head computes",
-        )
-        .evidence(Evidence::Pretrained)
-        .default_choice(format!(
-            "counterfactual: {}; target: {}; keys: {}",
-            Counterfactual::Knockout.name(),
-            Target::Head.name(),
-            Keys::All.name()
-        ))
-        .setting(format!(
-            "MiniLM-L6, 72 heads × {} corpus sentences; E = the change a key's removal makes; \
-             ρ Spearman over keys, mean over queries, heads, sentences; \
-             null: the same architecture with BERT-initialised random weights",
-            runs(Model::Trained).len()
-        )),
-        |c, (name, t, cf, k)| c.under(name, weight_core(f, t, cf, k)),
-    );
-    let weight = weight_core(f, Target::Head, Counterfactual::Knockout, Keys::All)
-        .into_iter()
-        .fold(weight, Claim::core)
-        .replication(
-            "Kobayashi et al. 2020",
-            "α against ‖αf(x)‖ per head, §4.1: the weight and the norm [CLS], [SEP] and punctuation receive",
-            kobayashi_sinks(),
-        )
-        .replication(
-            "Kobayashi et al. 2020",
-            "Spearman ρ(α_ij, ‖f(x_j)‖) per head, §4.2: α and ‖f(x)‖ cancel",
-            Test::below(
-                format!("mean ρ(α, ‖f(x)‖), trained (random: {})", crate::measure::number(fnorm(Model::Random), 2)),
-                fnorm(Model::Trained),
-                0.0,
-                2,
-            ),
-        );
-    let token = Direction::OneToken;
-    let spread = Direction::Spread;
-    vec![
-        weight,
-        Claim::empirical(
-            "trained-sinks-take-weight-not-norm",
-            "the weight a token receives is not the information it sends",
-        )
-        .evidence(Evidence::Pretrained)
-        .default_choice("token set: [CLS], [SEP] and punctuation")
-        .core(Test::above("weight share − norm share of [CLS], [SEP], punctuation, trained", sink(Model::Trained), 0.1, 2))
-        .under(
-            "token set: each head's sink from the data (the key that receives most weight)",
-            vec![Test::above("weight share − norm share of the sink, trained", data_sink(Model::Trained), 0.1, 2)],
-        )
-        .scope(Test::below("the same difference, random weights", sink(Model::Random).abs(), 0.1, 2))
-        .replication(
-            "Kobayashi et al. 2020",
-            "α against ‖αf(x)‖ per head, §4.1",
-            kobayashi_sinks(),
-        )
-        .setting("mean over 72 heads and every corpus sentence"),
-        Claim::empirical(
-            "trained-pass-is-local",
-            "one forward pass exposes a local deformation, not the learned map",
-        )
-        .evidence(Evidence::Pretrained)
-        .default_choice("direction: Gaussian over every token")
-        .core(Test::below(format!("first-order error at ε = {}, trained", EPSILONS[1]), small(Model::Trained, spread), 0.05, 3))
-        .core(Test::above(format!("first-order error at ε = {}, trained", EPSILONS[EPSILONS.len() - 1]), large(Model::Trained, spread), 0.3, 2))
-        .under(
-            "direction: Gaussian on one word",
-            vec![
-                Test::below(format!("first-order error at ε = {}, trained", EPSILONS[1]), small(Model::Trained, token), 0.05, 3),
-                Test::above(format!("first-order error at ε = {}, trained", EPSILONS[EPSILONS.len() - 1]), large(Model::Trained, token), 0.3, 2),
-            ],
-        )
-        .scope(Test::above("error at the largest ε, trained − random", large(Model::Trained, spread) - large(Model::Random, spread), 0.0, 2))
-        .setting(format!("each of 6 layers at {} corpus sentences, one Gaussian direction each, ‖z‖ = ‖x‖; null: random weights", f.setup.local)),
-    ]
+    mean_of(f, model, |s| {
+        f64::from(u8::from(s.sensitivity.sink == kind))
+    })
 }
