@@ -5,9 +5,12 @@ use plotters::prelude::*;
 
 use super::style::{Chart, axes, band, bar, color, legend, line_key, mesh, svg, text};
 use super::{DrawError, Figure};
+use crate::experiment::coverage::sensitivity::Keys;
 use crate::experiment::coverage::trained::{EPSILONS, HeadStats, book};
 use crate::pretrained::corpus::Model;
+use crate::pretrained::counterfactual::{Counterfactual, Target};
 use crate::pretrained::minilm::LAYERS;
+use crate::stats::Summary;
 
 pub const FIGURES: &[Figure] = &[
     Figure {
@@ -15,6 +18,12 @@ pub const FIGURES: &[Figure] = &[
         chapter: 2,
         about: "trained vs random MiniLM per layer: rank agreement of weight, carried norm and leave-one-out; weight and norm share of [CLS], [SEP], punctuation",
         draw: attribution,
+    },
+    Figure {
+        name: "ch02-minilm-counterfactuals",
+        chapter: 2,
+        about: "the gap ρ(‖αf‖, E) − ρ(α, E) under three counterfactuals, two targets, with and without each head's sink, trained vs random MiniLM",
+        draw: counterfactuals,
     },
     Figure {
         name: "ch02-minilm-locality",
@@ -163,6 +172,68 @@ fn locality() -> Result<String, DrawError> {
             .label("error = ε")
             .legend(line_key(BLACK, 1));
         legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+        Ok(())
+    })
+}
+
+/// Short labels of the counterfactuals on the x axis (the caption spells them out).
+const SHORT: [&str; 3] = ["KO", "VZ", "MV"];
+
+fn counterfactuals() -> Result<String, DrawError> {
+    let f = book();
+    // gap per head × sentence under one choice
+    let gap = |model: Model, t: Target, cf: Counterfactual, k: Keys| {
+        let xs: Vec<f64> = f
+            .side(model)
+            .heads
+            .iter()
+            .map(|s| {
+                let [w, n] = s.sensitivity.rho(t, cf, k);
+                n - w
+            })
+            .collect();
+        Summary::of(&xs)
+    };
+    svg(750, 360, |root| {
+        let panels = root.split_evenly((1, 2));
+        for (p, target) in Target::ALL.iter().enumerate() {
+            let title = match target {
+                Target::Head => "effect on the head's output",
+                Target::Block => "effect on the attention block's output",
+            };
+            let mut chart = axes(&panels[p], title, -0.5f64..5.5, -0.6f64..1.0)?;
+            mesh(
+                &mut chart,
+                "counterfactual (every key | without the sink)",
+                "ρ(‖αf‖, E) − ρ(α, E)",
+            )
+            .disable_x_mesh()
+            .x_labels(6)
+            .x_label_formatter(&|x| {
+                let k = x.round() as usize;
+                let sink = if k % 2 == 1 { "−s" } else { "" };
+                format!("{}{sink}", SHORT[(k / 2).min(2)])
+            })
+            .draw()?;
+            chart.draw_series([PathElement::new(
+                vec![(-0.5, 0.0), (5.5, 0.0)],
+                BLACK.stroke_width(1),
+            )])?;
+            for (m, model) in Model::BOTH.iter().enumerate() {
+                let c = color(m);
+                for (i, cf) in Counterfactual::ALL.iter().enumerate() {
+                    for (j, keys) in Keys::ALL.iter().enumerate() {
+                        let x = (2 * i + j) as f64 + (m as f64 - 0.5) * 0.36;
+                        bar(&mut chart, x, 0.16, gap(*model, *target, *cf, *keys), c)?;
+                    }
+                }
+                chart
+                    .draw_series([Rectangle::new([(-9.0, -9.0), (-9.0, -9.0)], c.filled())])?
+                    .label(format!("{} MiniLM", model.name()))
+                    .legend(super::style::box_key(c));
+            }
+            legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        }
         Ok(())
     })
 }

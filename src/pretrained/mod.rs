@@ -13,6 +13,8 @@
 pub mod attention_map;
 pub mod checksum;
 pub mod corpus;
+pub mod counterfactual;
+pub mod folded;
 pub mod geometry;
 pub mod heads;
 pub mod intervention;

@@ -1,9 +1,38 @@
 //! Chapter 1's claims: what the essay predicts of a score, and what the
 //! book measures of random heads (the trained heads' claims sit beside them).
 
-use super::{BOOK, Coupling, SEEDS, book};
+use super::{BOOK, Coupling, LARGER, SEEDS, Setup, book, larger};
 use crate::claim::{Claim, Evidence, Test};
 use crate::stats::mean;
+
+/// A score keeps no raw order: |ρ| < 0.1 and own-best-match below twice chance.
+fn no_order(f: &super::Findings, setup: Setup) -> Vec<Test> {
+    let untied = f.survey(Coupling::Untied);
+    vec![
+        Test::below(
+            "|mean Spearman ρ|, raw dot product vs untied score",
+            untied.summary(|t| t.rho).mean.abs(),
+            0.1,
+            3,
+        ),
+        Test::below(
+            "own-best-match rate, untied (chance 1/n)",
+            untied.summary(|t| t.self_match).mean,
+            2.0 / setup.n as f64,
+            3,
+        ),
+    ]
+}
+
+/// A collapsing projection moves distance ranks more than a full-width one.
+fn collapse(f: &super::Findings) -> Test {
+    Test::above(
+        "mean rank shift, d_k = d/4, minus d_k = d",
+        mean(&f.shift_collapsed) - mean(&f.shift_full),
+        0.0,
+        3,
+    )
+}
 
 /// The chapter's claims, ids local to the chapter.
 pub fn claims() -> Vec<Claim> {
@@ -26,21 +55,15 @@ pub fn claims() -> Vec<Claim> {
             "score-not-similarity",
             "a score compares objects moved into different learned coordinate systems, so it is not a raw similarity",
         )
-       .evidence(Evidence::Random)
         .evidence(Evidence::Random)
         .setting(setting.clone())
-        .core(Test::below(
-            "|mean Spearman ρ|, raw dot product vs untied score",
-            untied.summary(|t| t.rho).mean.abs(),
-            0.1,
-            3,
-        ))
-        .core(Test::below(
-            "own-best-match rate, untied (chance 1/n)",
-            untied.summary(|t| t.self_match).mean,
-            2.0 / BOOK.n as f64,
-            3,
-        ))
+        .default_choice(format!("size: n = {}, d = d_k = {}", BOOK.n, BOOK.d))
+        .core(no_order(f, BOOK)[0].clone())
+        .core(no_order(f, BOOK)[1].clone())
+        .under(
+            format!("size: n = {}, d = d_k = {}", LARGER.n, LARGER.d),
+            no_order(larger(), LARGER),
+        )
         .scope(Test::below(
             "upper 95% bound of the untied k-NN overlap minus chance",
             knn.ci95().1 - chance,
@@ -130,12 +153,12 @@ pub fn claims() -> Vec<Claim> {
              unrelated orders move by 1/3",
             BOOK.d
         ))
-        .core(Test::above(
-            "mean rank shift, d_k = d/4, minus d_k = d",
-            mean(&f.shift_collapsed) - mean(&f.shift_full),
-            0.0,
-            3,
-        ))
+        .default_choice(format!("size: n = {}, d = {}", BOOK.n, BOOK.d))
+        .core(collapse(f))
+        .under(
+            format!("size: n = {}, d = {}", LARGER.n, LARGER.d),
+            vec![collapse(larger())],
+        )
         .scope(Test::below(
             "mean rank shift, d_k = d/4 (unrelated: 1/3)",
             mean(&f.shift_collapsed),
@@ -146,4 +169,21 @@ pub fn claims() -> Vec<Claim> {
     .into_iter()
     .chain(super::trained::claims())
     .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::claim::{Kind, text};
+
+    #[test]
+    fn every_empirical_claim_varies_a_choice() {
+        let claims = super::claims();
+        for c in &claims {
+            println!("{}", text::markdown(c));
+        }
+        for c in claims.iter().filter(|c| c.kind == Kind::Empirical) {
+            assert!(!c.choices.is_empty(), "{} varies nothing", c.id);
+            assert!(!c.default_choice.is_empty(), "{} names no default", c.id);
+        }
+    }
 }

@@ -98,6 +98,14 @@ pub const BOOK: Setup = Setup {
     k: 5,
 };
 
+/// The size a referee would try next: more tokens, wider tokens and heads.
+pub const LARGER: Setup = Setup {
+    n: 64,
+    d: 64,
+    d_k: 64,
+    k: 5,
+};
+
 /// Number of seeds behind every summary in the chapter.
 pub const SEEDS: u64 = 200;
 
@@ -309,6 +317,12 @@ pub fn book() -> &'static Findings {
     FINDINGS.get_or_init(|| Findings::run(BOOK, SEEDS))
 }
 
+/// The findings at [`LARGER`], computed once per process.
+pub fn larger() -> &'static Findings {
+    static FINDINGS: OnceLock<Findings> = OnceLock::new();
+    FINDINGS.get_or_init(|| Findings::run(LARGER, SEEDS))
+}
+
 /// The numbers chapter 1's prose quotes.
 pub fn measures() -> Vec<Measure> {
     let f = book();
@@ -321,6 +335,17 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("shift_full", fixed(mean(&f.shift_full), 3)),
         Measure::new("shift_collapsed", fixed(mean(&f.shift_collapsed), 3)),
         Measure::new("d_collapsed", (BOOK.d / 4).to_string()),
+        Measure::new("larger_n", LARGER.n.to_string()),
+        Measure::new("larger_d", LARGER.d.to_string()),
+        Measure::new(
+            "larger_rho_untied",
+            pm(larger().survey(Coupling::Untied).summary(|t| t.rho), 2),
+        ),
+        Measure::new("larger_shift_full", fixed(mean(&larger().shift_full), 3)),
+        Measure::new(
+            "larger_shift_collapsed",
+            fixed(mean(&larger().shift_collapsed), 3),
+        ),
     ];
     for s in &f.surveys {
         let c = s.coupling.name();

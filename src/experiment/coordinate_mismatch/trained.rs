@@ -13,8 +13,11 @@ use crate::experiment::cache;
 use super::trained_text::{self, Statistic, Text, Tokens, Variant};
 use crate::claim::{Claim, Evidence, Test};
 use crate::measure::{Measure, fixed, pm};
+use crate::pretrained::folded;
 use crate::pretrained::geometry::HeadGeometry;
 use crate::pretrained::heads::{Model, Survey};
+use crate::pretrained::minilm::Minilm;
+use crate::pretrained::smollm2::SmolLm2;
 use crate::stats::{Summary, mean};
 
 /// What the section measures, and how much.
@@ -42,6 +45,8 @@ pub struct Weights {
     pub model: Model,
     pub trained: Survey,
     pub random: Survey,
+    /// The trained heads with the preceding norm's gain (and MiniLM's biases) folded in.
+    pub folded: Survey,
 }
 
 impl Weights {
@@ -51,10 +56,15 @@ impl Weights {
     /// If the model's files are missing or corrupted (the loader's message).
     pub fn run(model: Model, setup: Setup) -> Weights {
         let layers = model.shared();
+        let folded = match model {
+            Model::Minilm => folded::minilm_folded(Minilm::shared()),
+            Model::Smollm2 => folded::smollm2_folded(SmolLm2::shared()),
+        };
         Weights {
             model,
             trained: Survey::of(&layers),
             random: Survey::random(&layers[0], setup.random_layers, setup.seed),
+            folded: Survey::of(&folded),
         }
     }
 
@@ -168,6 +178,14 @@ pub fn measures() -> Vec<Measure> {
                 pm(Summary::of(&r.layer_scores), 4),
             ),
             Measure::new(
+                format!("trained_{name}_sym_folded"),
+                pm(Summary::of(&w.folded.values(share)), 3),
+            ),
+            Measure::new(
+                format!("trained_{name}_layer_folded"),
+                pm(Summary::of(&w.folded.layer_scores), 3),
+            ),
+            Measure::new(
                 format!("trained_{name}_head_score"),
                 fixed(2.0 * mean(&t.values(share)) - 1.0, 3),
             ),
@@ -207,49 +225,115 @@ pub fn measures() -> Vec<Measure> {
 pub fn claims() -> Vec<Claim> {
     let f = book();
     let (enc, dec) = (f.weights(Model::Minilm), f.weights(Model::Smollm2));
-    let sym = |w: &Weights| mean(&w.trained.values(share));
+    let sym = |s: &Survey| mean(&s.values(share));
+    // a layer's symmetric share from Saponati's score s = 2·share − 1
+    let layer = |s: &Survey| (mean(&s.layer_scores) + 1.0) / 2.0;
     let neg = |w: &Weights| mean(&w.trained.values(negative));
     let t = &f.text;
-    let rho = |v| t.overall(v, Tokens::Inner, Statistic::RhoRows);
+    let rho = |v, tokens, stat| t.overall(v, tokens, stat);
+    let inner = |v| rho(v, Tokens::Inner, Statistic::RhoRows);
+    let below = |what: &str, x: f64| Test::below(what, x, 0.75, 3);
+    // encoder minus decoder, minus the same for random heads of their shapes
+    let gap = |g: &dyn Fn(&Survey) -> f64| {
+        g(&enc.trained) - g(&dec.trained) - (g(&enc.random) - g(&dec.random))
+    };
+    let folded_gap = sym(&enc.folded) - sym(&dec.folded) - (sym(&enc.random) - sym(&dec.random));
+    let score = |v: f64| {
+        Test::below(
+            "MiniLM mean per-row Spearman ρ, raw vs score, trained heads",
+            v,
+            0.5,
+            2,
+        )
+    };
     vec![
         Claim::empirical(
             "trained-qk-not-symmetric",
             "Q and K are independent learned projections: a trained head's W_QK is not a symmetric similarity form",
         )
         .evidence(Evidence::Pretrained)
-        .core(Test::below("MiniLM mean symmetric share per head", sym(enc), 0.75, 3))
-        .core(Test::below("SmolLM2 mean symmetric share per head", sym(dec), 0.75, 3))
+        .default_choice("unit: one head; weights as stored")
+        .core(below("MiniLM mean symmetric share per head", sym(&enc.trained)))
+        .core(below("SmolLM2 mean symmetric share per head", sym(&dec.trained)))
+        .under(
+            "unit: one layer's Σ_h W_QK (Saponati et al.)",
+            vec![
+                below("MiniLM mean symmetric share per layer", layer(&enc.trained)),
+                below("SmolLM2 mean symmetric share per layer", layer(&dec.trained)),
+            ],
+        )
+        .under(
+            "weights: the preceding norm's gain folded in, and MiniLM's biases as a coordinate",
+            vec![
+                below("MiniLM mean symmetric share per head, folded", sym(&enc.folded)),
+                below("SmolLM2 mean symmetric share per head, folded", sym(&dec.folded)),
+            ],
+        )
         .scope(Test::above("MiniLM mean negative eigenvalue mass", neg(enc), 0.25, 3))
         .scope(Test::above("SmolLM2 mean negative eigenvalue mass", neg(dec), 0.25, 3))
         .setting(format!(
-            "every head of both models ({} and {}), weights as stored (no biases, no gains); bounds halfway between a random head (share ½ + 1/(2d), mass ½) and a tied one (share 1, mass 0)",
+            "every head of both models ({} and {}); bounds halfway between a random head (share ½ + 1/(2d), measured {} and {}; mass ½) and a tied one (share 1, mass 0)",
             enc.trained.heads.iter().flatten().count(),
-            dec.trained.heads.iter().flatten().count()
+            dec.trained.heads.iter().flatten().count(),
+            fixed(sym(&enc.random), 4),
+            fixed(sym(&dec.random), 4),
         )),
         Claim::empirical(
             "trained-score-not-similarity",
             "a trained head's score is not the raw similarity of the hidden states it compares",
         )
         .evidence(Evidence::Pretrained)
-        .core(Test::below("MiniLM mean per-row Spearman ρ, raw vs score, trained heads", rho(Variant::Trained), 0.5, 2))
-        .scope(Test::below("trained minus tied per-row ρ", rho(Variant::Trained) - rho(Variant::Tied), 0.0, 2))
+        .default_choice("token set: without [CLS] and [SEP]; statistic: ρ over each query's keys")
+        .core(score(inner(Variant::Trained)))
+        .under("token set: every token, [CLS] and [SEP] included", vec![score(rho(Variant::Trained, Tokens::All, Statistic::RhoRows))])
+        .under("statistic: ρ over all pairs of a sentence", vec![score(rho(Variant::Trained, Tokens::Inner, Statistic::RhoPairs))])
+        .scope(Test::below("trained minus tied per-row ρ", inner(Variant::Trained) - inner(Variant::Tied), 0.0, 2))
         .setting(format!(
-            "all-MiniLM-L6-v2 on {} sentences ({} tokens), every layer's input hidden states, [CLS]/[SEP] left out; baselines on the same states: random untied heads and tied heads (trained W_Q on both sides)",
-            t.sentences, t.tokens
+            "all-MiniLM-L6-v2 on {} sentences ({} tokens), every layer's input hidden states; \
+             null: random untied heads on the same states (ρ = {}); tied heads (trained W_Q on both sides) ρ = {}",
+            t.sentences, t.tokens, fixed(inner(Variant::Random), 2), fixed(inner(Variant::Tied), 2)
         )),
         Claim::empirical(
             "encoder-more-symmetric",
             "bidirectional training makes W_QK more symmetric than autoregressive training (Saponati et al. 2025)",
         )
         .evidence(Evidence::Pretrained)
+        .default_choice("unit: one head; weights as stored")
         .core(Test::above(
-            "MiniLM minus SmolLM2 mean layer score",
-            mean(&enc.trained.layer_scores) - mean(&dec.trained.layer_scores),
+            "MiniLM minus SmolLM2 mean head share, minus the same for random heads",
+            gap(&|s: &Survey| sym(s)),
             0.0,
             3,
         ))
-        .scope(Test::above("MiniLM minus SmolLM2 mean head share", sym(enc) - sym(dec), 0.0, 3))
-        .setting("Saponati et al.'s score 2·share − 1 of each layer's Σ_h W_QK^h, averaged over layers; one encoder and one decoder"),
+        .under(
+            "unit: one layer's Σ_h W_QK (Saponati et al.)",
+            vec![Test::above(
+                "MiniLM minus SmolLM2 mean layer share, minus the same for random layers",
+                gap(&|s: &Survey| layer(s)),
+                0.0,
+                3,
+            )],
+        )
+        .under(
+            "weights: the preceding norm's gain folded in, and MiniLM's biases as a coordinate",
+            vec![Test::above(
+                "MiniLM minus SmolLM2 mean head share, folded, minus the same for random heads",
+                folded_gap,
+                0.0,
+                3,
+            )],
+        )
+        .replication(
+            "Saponati et al. 2025",
+            "symmetry score 2·share − 1 of each layer's Σ_h W_Q^h W_K^hᵀ, mean over layers, encoder against decoder",
+            Test::above(
+                "MiniLM minus SmolLM2 mean layer score",
+                mean(&enc.trained.layer_scores) - mean(&dec.trained.layer_scores),
+                0.0,
+                3,
+            ),
+        )
+        .setting("one encoder and one decoder; null: random Gaussian heads of each model's shapes"),
         Claim::theorem(
             "inertia-forces-count",
             "the count of negative eigenvalues of S is r for every head of width r < d/2, trained or not",

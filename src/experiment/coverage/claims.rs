@@ -9,22 +9,46 @@ use super::prompts;
 use crate::claim::{Claim, Evidence, Test};
 use crate::stats::Summary;
 
+/// Stacking multiplies pieces: `hidden` has more pieces than one layer of the same units.
+fn deeper(f: &pieces::Findings, hidden: &[usize]) -> Test {
+    Test::above(
+        format!("pieces of {} over pieces of 32", net_name(hidden)),
+        f.over_shallow(hidden),
+        1.0,
+        2,
+    )
+}
+
 /// The chapter's claims, ids local to the chapter.
 pub fn claims() -> Vec<Claim> {
     let f = attribution::book();
-    let count = |net: &[usize]| {
-        let k = pieces::BOOK
-            .nets
+    let p = pieces::book();
+    let count = |net: &[usize]| p.mean_of(net);
+    let at = |eps: f64| {
+        epsilons()
             .iter()
-            .position(|n| *n == net)
-            .expect("a counted network");
-        pieces::book().count(k).mean
+            .position(|&e| (e - eps).abs() < 1e-12)
+            .expect("ε is swept")
     };
-    let small = epsilons()
-        .iter()
-        .position(|&e| (e - 0.01).abs() < 1e-12)
-        .expect("ε = 0.01 is swept");
-    let (relu_changed, head_changed) = drift::book().changed(small);
+    let small = at(0.01);
+    let prompt_change = Summary::of(&prompts::book().prompt_change).ci95().0;
+    let local = |k: usize| {
+        let (relu_changed, head_changed) = drift::book().changed(k);
+        vec![
+            Test::above(
+                "share of seeds whose head Jacobian changed, minus the ReLU network's",
+                head_changed - relu_changed,
+                0.5,
+                2,
+            ),
+            Test::above(
+                "lower 95% bound of the head Jacobian's relative change under a new prompt",
+                prompt_change,
+                0.1,
+                2,
+            ),
+        ]
+    };
     let heads = format!(
         "{} seeds; one random head, n = {}, d = {}, d_k = d_v = {}",
         attribution::BOOK.seeds,
@@ -33,6 +57,23 @@ pub fn claims() -> Vec<Claim> {
         head::BOOK.d_head
     );
     let varied = |field: TrialField| f.summary(Tokens::Varied, field);
+    let explains = |tokens: Tokens| {
+        let m = |field: TrialField| f.summary(tokens, field).mean;
+        vec![
+            Test::above(
+                "mean ρ(carried norm, effect) − mean ρ(weight, effect)",
+                m(|t| t.norm_loo) - m(|t| t.weight_loo),
+                0.0,
+                2,
+            ),
+            Test::below(
+                "share of prompts where the heaviest token is the most effective",
+                m(|t| t.top_agree),
+                0.9,
+                2,
+            ),
+        ]
+    };
     let worst = |field: TrialField| {
         Tokens::ALL
             .iter()
@@ -41,28 +82,41 @@ pub fn claims() -> Vec<Claim> {
     };
     vec![
         // Stacking layers should cut along earlier cuts and so multiply the
-        // pieces (Montúfar et al.); at initialisation Hanin and Rolnick find it does not.
-        Claim::empirical(
-            "stacked-piecewise-manifold",
-            "the learned model is a stacked piecewise manifold: layers cut the input space into linear pieces, and stacking cuts along earlier cuts",
-        )
-        .evidence(Evidence::Random)
-        .setting(format!(
-            "{} seeds; ReLU networks on the plane at random weights; pieces counted on a lattice",
-            pieces::BOOK.seeds
-        ))
-        .core(Test::above(
-            "pieces of 32 units over pieces of 8 units, one layer",
-            count(&[32]) / count(&[8]),
-            1.0,
-            2,
-        ))
-        .scope(Test::above(
-            format!("pieces of {} over pieces of {}", net_name(&[16, 16]), net_name(&[32])),
-            count(&[16, 16]) / count(&[32]),
-            2.0,
-            2,
-        )),
+        // pieces (Montúfar et al. 2014): at equal units, deeper has more.
+        pieces::VARIED.iter().zip(pieces::varied()).fold(
+            Claim::empirical(
+                "stacked-piecewise-manifold",
+                "the learned model is a stacked piecewise manifold: layers cut the input space into linear pieces, and stacking cuts along earlier cuts",
+            )
+            .evidence(Evidence::Random)
+            .setting(format!(
+                "{} seeds; ReLU networks on the plane [-{w}, {w}]², He-initialised weights; \
+                 pieces counted on a lattice; null: one layer of the same 32 units",
+                pieces::BOOK.seeds,
+                w = pieces::BOOK.window,
+            ))
+            .default_choice("initialisation: biases N(0, 1); lattice: 80² points")
+            .core(deeper(p, &[16, 16]))
+            .core(deeper(p, &[8, 8, 8, 8]))
+            .scope(Test::above(
+                "pieces of 32 units over pieces of 8 units, one layer",
+                count(&[32]) / count(&[8]),
+                1.0,
+                2,
+            ))
+            .replication(
+                "Hanin and Rolnick 2019",
+                "pieces at initialisation, equal units, depth varied",
+                Test::near(
+                    format!("pieces of {} over pieces of 32", net_name(&[8, 8, 8, 8])),
+                    p.over_shallow(&[8, 8, 8, 8]),
+                    1.0,
+                    0.5,
+                    2,
+                ),
+            ),
+            |c, ((name, _), v)| c.under(*name, vec![deeper(v, &[16, 16]), deeper(v, &[8, 8, 8, 8])]),
+        ),
         // A ReLU map is exact on its piece; a head's tangent map moves with any move.
         Claim::empirical(
             "one-pass-is-a-local-view",
@@ -74,18 +128,11 @@ pub fn claims() -> Vec<Claim> {
              after a move of ε = 0.01; two prompts under the same weights",
             drift::BOOK.seeds
         ))
-        .core(Test::above(
-            "share of seeds whose head Jacobian changed, minus the ReLU network's",
-            head_changed - relu_changed,
-            0.5,
-            2,
-        ))
-        .core(Test::above(
-            "lower 95% bound of the head Jacobian's relative change under a new prompt",
-            Summary::of(&prompts::book().prompt_change).ci95().0,
-            0.1,
-            2,
-        )),
+        .default_choice("move: ε = 0.01")
+        .core(local(small)[0].clone())
+        .core(local(small)[1].clone())
+        .under("move: ε = 0.001", local(at(0.001)))
+        .under("move: ε = 0.1", local(at(0.1))),
         Claim::theorem(
             "qk-places-ov-carries",
             "Q and K decide where weight goes; V carries what moves",
@@ -113,18 +160,10 @@ pub fn claims() -> Vec<Claim> {
         )
         .evidence(Evidence::Random)
         .setting(format!("{heads}; tokens of varied norm; importance = leave-one-out effect"))
-        .core(Test::above(
-            "mean ρ(carried norm, effect) − mean ρ(weight, effect)",
-            varied(|t| t.norm_loo).mean - varied(|t| t.weight_loo).mean,
-            0.0,
-            2,
-        ))
-        .core(Test::below(
-            "share of prompts where the heaviest token is the most effective",
-            varied(|t| t.top_agree).mean,
-            0.9,
-            2,
-        )),
+        .default_choice("tokens: varied norms")
+        .core(explains(Tokens::Varied)[0].clone())
+        .core(explains(Tokens::Varied)[1].clone())
+        .under("tokens: isotropic", explains(Tokens::Isotropic)),
         Claim::theorem(
             "patterns-are-not-identifiable",
             "with fewer value dimensions than tokens, different patterns give the same output",
@@ -145,6 +184,54 @@ pub fn claims() -> Vec<Claim> {
         )),
     ]
     .into_iter()
-    .chain(super::trained::claims())
+    .chain(super::trained_claims::claims())
     .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::claim::{Kind, text};
+
+    #[test]
+    fn every_empirical_claim_varies_a_choice() {
+        let claims = super::claims();
+        for c in &claims {
+            println!("{}", text::markdown(c));
+        }
+        for c in claims.iter().filter(|c| c.kind == Kind::Empirical) {
+            assert!(!c.choices.is_empty(), "{} varies nothing", c.id);
+            assert!(!c.default_choice.is_empty(), "{} names no default", c.id);
+        }
+    }
+
+    /// The directions chapter 2's prose states about the trained encoder.
+    #[test]
+    fn the_trained_gap_follows_the_counterfactual_and_stays_below_random() {
+        use crate::experiment::coverage::sensitivity::Keys;
+        use crate::experiment::coverage::trained::{book, cell};
+        use crate::pretrained::corpus::Model;
+        use crate::pretrained::counterfactual::{Counterfactual, Target};
+        let f = book();
+        let gap = |m, t, c, k| {
+            let [w, n] = cell(f, m, t, c, k);
+            n - w
+        };
+        for t in Target::ALL {
+            // knockout and mean-value: the weight ranks better; value zeroing: the norm
+            let all = |c| gap(Model::Trained, t, c, Keys::All);
+            assert!(all(Counterfactual::Knockout) < 0.0);
+            assert!(all(Counterfactual::MeanValue) < 0.0);
+            assert!(all(Counterfactual::ValueZeroing) > 0.0);
+            for c in Counterfactual::ALL {
+                for k in Keys::ALL {
+                    assert!(gap(Model::Random, t, c, k) > gap(Model::Trained, t, c, k));
+                    // without the sink the norm ranks better under every counterfactual
+                    assert!(gap(Model::Trained, t, c, Keys::WithoutSink) > 0.0);
+                    // the target matters little
+                    let other = gap(Model::Trained, Target::Block, c, k);
+                    assert!((gap(Model::Trained, Target::Head, c, k) - other).abs() < 0.05);
+                }
+            }
+        }
+    }
 }

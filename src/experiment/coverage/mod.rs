@@ -10,7 +10,9 @@ pub mod drift;
 pub mod head;
 pub mod pieces;
 pub mod prompts;
+pub mod sensitivity;
 pub mod trained;
+mod trained_claims;
 
 pub use claims::claims;
 

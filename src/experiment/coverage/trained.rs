@@ -18,14 +18,16 @@ use crate::experiment::cache;
 use nalgebra::DMatrix;
 
 use crate::attribution::carried_norms;
-use crate::claim::{Claim, Evidence, Test};
 use crate::measure::{Measure, fixed, pm, table};
 use crate::parallel;
 use crate::pretrained::corpus::{ByModel, Model, Run, is_special, runs};
 use crate::pretrained::intervention::{layer_parts, value_out};
 use crate::pretrained::minilm::{HEADS, LAYERS};
 use crate::random::{gaussian, seeded};
-use crate::stats::{Summary, mean, spearman};
+use crate::stats::Summary;
+
+use super::sensitivity::{self, Keys, Sensitivity, Sink, row_rho};
+use crate::pretrained::counterfactual::{Counterfactual, Target};
 
 /// Sizes of the section's experiments.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -56,17 +58,8 @@ pub struct HeadStats {
     pub special_norm: f64,
     /// Their share of the tokens.
     pub special_tokens: f64,
-}
-
-fn row_rho(a: &DMatrix<f64>, b: &DMatrix<f64>, keys: &[usize]) -> f64 {
-    let rows: Vec<f64> = (0..a.nrows())
-        .map(|i| {
-            let r = |m: &DMatrix<f64>| keys.iter().map(|&j| m[(i, j)]).collect::<Vec<_>>();
-            spearman(&r(a), &r(b))
-        })
-        .filter(|x| x.is_finite())
-        .collect();
-    mean(&rows)
+    /// The comparison under every counterfactual, target and key set.
+    pub sensitivity: Sensitivity,
 }
 
 /// Weight, carried norm and leave-one-out effect of every head of one run.
@@ -102,20 +95,48 @@ pub fn head_stats(model: Model, run: &Run) -> Vec<HeadStats> {
                 special_weight: on(a) / n as f64,
                 special_norm: on(&norms) / norms.sum(),
                 special_tokens: special.len() as f64 / n as f64,
+                sensitivity: sensitivity::measure(
+                    a,
+                    &f,
+                    &(&run.clean[l].input + &run.clean[l].attn),
+                    &w.layers[l].attention_output.layer_norm,
+                    &run.tokens,
+                ),
             });
         }
     }
     out
 }
 
-/// `err(ε)` for each layer of one run, `[layer][ε]`.
-pub fn locality(model: Model, run: &Run, setup: Setup, seed: u64) -> Vec<Vec<f64>> {
+/// The direction `z` of a move of a layer's input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// Gaussian over every token.
+    Spread,
+    /// Gaussian on one word (token `1 + seed mod (n − 2)`), zero elsewhere.
+    OneToken,
+}
+
+/// `err(ε)` for each layer of one run, `[layer][ε]`, moving along `direction`.
+pub fn locality(
+    model: Model,
+    run: &Run,
+    setup: Setup,
+    seed: u64,
+    direction: Direction,
+) -> Vec<Vec<f64>> {
     let w = &model.minilm().weights;
     let n = run.n();
     (0..LAYERS)
         .map(|l| {
             let x = &run.clean[l].input;
             let mut z = gaussian(&mut seeded(seed * 10 + l as u64), n, x.ncols(), 1.0);
+            if direction == Direction::OneToken {
+                let t = 1 + seed as usize % (n - 2);
+                for r in (0..n).filter(|&r| r != t) {
+                    z.row_mut(r).fill(0.0);
+                }
+            }
             z *= x.norm() / z.norm();
             // variants x + hz, x − hz, x + ε_k z stacked: ((2 + K)·n, 384)
             let shifts: Vec<f64> = [setup.h, -setup.h].into_iter().chain(EPSILONS).collect();
@@ -146,6 +167,8 @@ pub struct Side {
     pub heads: Vec<HeadStats>,
     /// `[sentence][layer][ε]`.
     pub locality: Vec<Vec<Vec<f64>>>,
+    /// The same for a move of one word ([`Direction::OneToken`]).
+    pub locality_token: Vec<Vec<Vec<f64>>>,
 }
 
 /// Everything the section reports.
@@ -162,7 +185,10 @@ impl Findings {
             Side {
                 heads: rs.iter().flat_map(|r| head_stats(model, r)).collect(),
                 locality: parallel::map(0..setup.local as u64, |s| {
-                    locality(model, &rs[s as usize], setup, s)
+                    locality(model, &rs[s as usize], setup, s, Direction::Spread)
+                }),
+                locality_token: parallel::map(0..setup.local as u64, |s| {
+                    locality(model, &rs[s as usize], setup, s, Direction::OneToken)
                 }),
             }
         };
@@ -190,9 +216,23 @@ impl Findings {
 
     /// `err(ε_k)` over sentences and layers of `model` (or one layer).
     pub fn error(&self, model: Model, layer: Option<usize>, k: usize) -> Summary {
-        let xs: Vec<f64> = self
-            .side(model)
-            .locality
+        self.error_along(model, Direction::Spread, layer, k)
+    }
+
+    /// `err(ε_k)` along `direction`.
+    pub fn error_along(
+        &self,
+        model: Model,
+        direction: Direction,
+        layer: Option<usize>,
+        k: usize,
+    ) -> Summary {
+        let side = self.side(model);
+        let runs = match direction {
+            Direction::Spread => &side.locality,
+            Direction::OneToken => &side.locality_token,
+        };
+        let xs: Vec<f64> = runs
             .iter()
             .flat_map(|s| {
                 s.iter()
@@ -223,6 +263,49 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("lm_sentences", runs(Model::Trained).len().to_string()),
     ];
     m.push(Measure::new("lm_err_table", error_table(f)));
+    m.push(Measure::new("lm_sensitivity_table", sensitivity_table(f)));
+    for (key, g) in [
+        (
+            "weight",
+            (|s: &HeadStats| s.sensitivity.sink_weight) as fn(&HeadStats) -> f64,
+        ),
+        ("norm", |s: &HeadStats| s.sensitivity.sink_norm),
+    ] {
+        m.push(Measure::new(
+            format!("lm_trained_sink_{key}"),
+            pm(f.summary(Model::Trained, None, g), 2),
+        ));
+    }
+    m.push(Measure::new(
+        "lm_err_token_small",
+        pm(
+            f.error_along(Model::Trained, Direction::OneToken, None, 1),
+            3,
+        ),
+    ));
+    m.push(Measure::new(
+        "lm_err_token_large",
+        pm(
+            f.error_along(
+                Model::Trained,
+                Direction::OneToken,
+                None,
+                EPSILONS.len() - 1,
+            ),
+            2,
+        ),
+    ));
+    for kind in Sink::ALL {
+        let key = kind
+            .name()
+            .trim_matches(['[', ']'])
+            .replace("a word", "word")
+            .to_lowercase();
+        m.push(Measure::new(
+            format!("lm_trained_sink_{key}"),
+            fixed(sink_share(f, Model::Trained, kind), 2),
+        ));
+    }
     for model in Model::BOTH {
         let name = model.name();
         for (key, r) in RHO {
@@ -231,18 +314,9 @@ pub fn measures() -> Vec<Measure> {
                 |s: &HeadStats| s.rho[1],
                 |s: &HeadStats| s.rho[2],
             ][r];
-            let plain: fn(&HeadStats) -> f64 = [
-                |s: &HeadStats| s.rho_plain[0],
-                |s: &HeadStats| s.rho_plain[1],
-                |s: &HeadStats| s.rho_plain[2],
-            ][r];
             m.push(Measure::new(
                 format!("lm_{name}_rho_{key}"),
                 pm(f.summary(model, None, all), 2),
-            ));
-            m.push(Measure::new(
-                format!("lm_{name}_rho_{key}_plain"),
-                pm(f.summary(model, None, plain), 2),
             ));
         }
         m.push(Measure::new(
@@ -254,11 +328,60 @@ pub fn measures() -> Vec<Measure> {
             pm(f.summary(model, None, |s| s.special_norm), 2),
         ));
         m.push(Measure::new(
+            format!("lm_{name}_rho_fnorm"),
+            pm(
+                f.summary(model, None, |s| s.sensitivity.rho_weight_fnorm),
+                2,
+            ),
+        ));
+        m.push(Measure::new(
             format!("lm_{name}_special_tokens"),
             fixed(f.summary(model, None, |s| s.special_tokens).mean, 2),
         ));
     }
     m
+}
+
+/// The weight-versus-norm comparison under every choice, trained and random, as a table.
+fn sensitivity_table(f: &Findings) -> String {
+    let mut rows = Vec::new();
+    for target in Target::ALL {
+        for cf in Counterfactual::ALL {
+            for keys in Keys::ALL {
+                let [w, n] = cell(f, Model::Trained, target, cf, keys);
+                let [rw, rn] = cell(f, Model::Random, target, cf, keys);
+                let t = match target {
+                    Target::Head => "head",
+                    Target::Block => "block",
+                };
+                let k = match keys {
+                    Keys::All => "all",
+                    Keys::WithoutSink => "no sink",
+                };
+                rows.push(vec![
+                    cf.name().to_string(),
+                    t.to_string(),
+                    k.to_string(),
+                    fixed(w, 2),
+                    fixed(n, 2),
+                    fixed(n - w, 2),
+                    fixed(rn - rw, 2),
+                ]);
+            }
+        }
+    }
+    table(
+        &[
+            "counterfactual",
+            "target",
+            "keys",
+            "ρ(α, E)",
+            "ρ(‖αf‖, E)",
+            "gap",
+            "gap, random",
+        ],
+        &rows,
+    )
 }
 
 /// The first-order prediction's relative error per ε, trained and random, as a table.
@@ -275,43 +398,26 @@ fn error_table(f: &Findings) -> String {
     table(&["ε", "trained", "random"], &rows)
 }
 
-/// The section's claims, predictions as the essay makes them.
-pub fn claims() -> Vec<Claim> {
-    let f = book();
-    let mean_of = |model, g: fn(&HeadStats) -> f64| f.summary(model, None, g).mean;
-    let gap = |model| mean_of(model, |s| s.rho[2]) - mean_of(model, |s| s.rho[1]);
-    let gap_plain =
-        mean_of(Model::Trained, |s| s.rho_plain[2]) - mean_of(Model::Trained, |s| s.rho_plain[1]);
-    let sink = |model| mean_of(model, |s| s.special_weight) - mean_of(model, |s| s.special_norm);
-    let small = f.error(Model::Trained, None, 1).mean;
-    let large = f.error(Model::Trained, None, EPSILONS.len() - 1).mean;
-    let random_large = f.error(Model::Random, None, EPSILONS.len() - 1).mean;
-    vec![
-        Claim::empirical(
-            "trained-weight-not-effect",
-            "Q and K place the weight, V carries what moves: a weight alone does not show what a head computes",
-        )
-        .evidence(Evidence::Pretrained)
-        .core(Test::above("mean ρ(‖αf‖, LOO) − ρ(α, LOO), trained", gap(Model::Trained), 0.05, 2))
-        .core(Test::above("the same gap, trained − random", gap(Model::Trained) - gap(Model::Random), 0.0, 2))
-        .scope(Test::above("the gap without [CLS], [SEP], punctuation, trained", gap_plain, 0.05, 2))
-        .setting(format!("MiniLM-L6, 72 heads × {} corpus sentences; baseline: the same architecture with BERT-initialised random weights", runs(Model::Trained).len())),
-        Claim::empirical(
-            "trained-sinks-take-weight-not-norm",
-            "the weight a token receives is not the information it sends",
-        )
-        .evidence(Evidence::Pretrained)
-        .core(Test::above("weight share − norm share of [CLS], [SEP], punctuation, trained", sink(Model::Trained), 0.1, 2))
-        .scope(Test::below("the same difference, random weights", sink(Model::Random).abs(), 0.1, 2))
-        .setting("mean over 72 heads and every corpus sentence"),
-        Claim::empirical(
-            "trained-pass-is-local",
-            "one forward pass exposes a local deformation, not the learned map",
-        )
-        .evidence(Evidence::Pretrained)
-        .core(Test::below(format!("first-order error at ε = {}, trained", EPSILONS[1]), small, 0.05, 3))
-        .core(Test::above(format!("first-order error at ε = {}, trained", EPSILONS[EPSILONS.len() - 1]), large, 0.3, 2))
-        .scope(Test::above("error at the largest ε, trained − random", large - random_large, 0.0, 2))
-        .setting(format!("each of 6 layers at {} corpus sentences, one Gaussian direction each, ‖z‖ = ‖x‖", f.setup.local)),
-    ]
+/// Mean over heads × sentences of `model` of `g`.
+pub fn mean_of(f: &Findings, model: Model, g: impl Fn(&HeadStats) -> f64) -> f64 {
+    let xs: Vec<f64> = f.side(model).heads.iter().map(g).collect();
+    crate::stats::mean(&xs)
+}
+
+/// Mean `[ρ(α, E), ρ(‖αf‖, E)]` of one choice.
+pub fn cell(
+    f: &Findings,
+    model: Model,
+    target: Target,
+    cf: Counterfactual,
+    keys: Keys,
+) -> [f64; 2] {
+    [0, 1].map(|k| mean_of(f, model, |s| s.sensitivity.rho(target, cf, keys)[k]))
+}
+
+/// Share of heads × sentences of `model` whose sink is of kind `kind`.
+pub fn sink_share(f: &Findings, model: Model, kind: Sink) -> f64 {
+    mean_of(f, model, |s| {
+        f64::from(u8::from(s.sensitivity.sink == kind))
+    })
 }

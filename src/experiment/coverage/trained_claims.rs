@@ -1,0 +1,156 @@
+//! Chapter 2's claims on the trained encoder: the weight against the effect
+//! under every counterfactual, target and key set; the sinks; the locality of
+//! one pass. Predictions as the essay makes them, written before the run.
+
+use super::sensitivity::Keys;
+use super::trained::{Direction, EPSILONS, HeadStats, book, cell, mean_of};
+use crate::claim::{Claim, Evidence, Test};
+use crate::pretrained::corpus::{Model, runs};
+use crate::pretrained::counterfactual::{Counterfactual, Target};
+
+/// The weight-versus-norm core tests under one choice: the norm ranks the effect
+/// better than the weight does, by more than in the random model.
+fn weight_core(
+    f: &super::trained::Findings,
+    target: Target,
+    cf: Counterfactual,
+    keys: Keys,
+) -> Vec<Test> {
+    let gap = |model| {
+        let [w, n] = cell(f, model, target, cf, keys);
+        n - w
+    };
+    vec![
+        Test::above(
+            "mean ρ(‖αf‖, E) − ρ(α, E), trained",
+            gap(Model::Trained),
+            0.05,
+            2,
+        ),
+        Test::above(
+            "the same gap, trained − random",
+            gap(Model::Trained) - gap(Model::Random),
+            0.0,
+            2,
+        ),
+    ]
+}
+
+/// Every choice but the default, `(name, target, counterfactual, keys)`.
+pub fn choices() -> Vec<(String, Target, Counterfactual, Keys)> {
+    let mut out = Vec::new();
+    for target in Target::ALL {
+        for cf in Counterfactual::ALL {
+            for keys in Keys::ALL {
+                if (target, cf, keys) != (Target::Head, Counterfactual::Knockout, Keys::All) {
+                    let name = format!(
+                        "counterfactual: {}; target: {}; keys: {}",
+                        cf.name(),
+                        target.name(),
+                        keys.name()
+                    );
+                    out.push((name, target, cf, keys));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The section's claims, predictions as the essay makes them.
+pub fn claims() -> Vec<Claim> {
+    let f = book();
+    let m = |model, g: fn(&HeadStats) -> f64| mean_of(f, model, g);
+    let sink = |model| m(model, |s| s.special_weight) - m(model, |s| s.special_norm);
+    let data_sink =
+        |model| m(model, |s| s.sensitivity.sink_weight) - m(model, |s| s.sensitivity.sink_norm);
+    let fnorm = |model| m(model, |s| s.sensitivity.rho_weight_fnorm);
+    let small = |model, d| f.error_along(model, d, None, 1).mean;
+    let large = |model, d| f.error_along(model, d, None, EPSILONS.len() - 1).mean;
+    let kobayashi_sinks = || {
+        Test::above(
+            "weight share − norm share of [CLS], [SEP], punctuation, trained",
+            sink(Model::Trained),
+            0.0,
+            2,
+        )
+    };
+    let weight = choices().into_iter().fold(
+        Claim::empirical(
+            "trained-weight-not-effect",
+            "Q and K place the weight, V carries what moves: a weight alone does not show what a head computes",
+        )
+        .evidence(Evidence::Pretrained)
+        .default_choice(format!(
+            "counterfactual: {}; target: {}; keys: {}",
+            Counterfactual::Knockout.name(),
+            Target::Head.name(),
+            Keys::All.name()
+        ))
+        .setting(format!(
+            "MiniLM-L6, 72 heads × {} corpus sentences; E = the change a key's removal makes; \
+             ρ Spearman over keys, mean over queries, heads, sentences; \
+             null: the same architecture with BERT-initialised random weights",
+            runs(Model::Trained).len()
+        )),
+        |c, (name, t, cf, k)| c.under(name, weight_core(f, t, cf, k)),
+    );
+    let weight = weight_core(f, Target::Head, Counterfactual::Knockout, Keys::All)
+        .into_iter()
+        .fold(weight, Claim::core)
+        .replication(
+            "Kobayashi et al. 2020",
+            "α against ‖αf(x)‖ per head, §4.1: the weight and the norm [CLS], [SEP] and punctuation receive",
+            kobayashi_sinks(),
+        )
+        .replication(
+            "Kobayashi et al. 2020",
+            "Spearman ρ(α_ij, ‖f(x_j)‖) per head, §4.2: α and ‖f(x)‖ cancel",
+            Test::below(
+                format!("mean ρ(α, ‖f(x)‖), trained (random: {})", crate::measure::number(fnorm(Model::Random), 2)),
+                fnorm(Model::Trained),
+                0.0,
+                2,
+            ),
+        );
+    let token = Direction::OneToken;
+    let spread = Direction::Spread;
+    vec![
+        weight,
+        Claim::empirical(
+            "trained-sinks-take-weight-not-norm",
+            "the weight a token receives is not the information it sends",
+        )
+        .evidence(Evidence::Pretrained)
+        .default_choice("token set: [CLS], [SEP] and punctuation")
+        .core(Test::above("weight share − norm share of [CLS], [SEP], punctuation, trained", sink(Model::Trained), 0.1, 2))
+        .under(
+            "token set: each head's sink from the data (the key that receives most weight)",
+            vec![Test::above("weight share − norm share of the sink, trained", data_sink(Model::Trained), 0.1, 2)],
+        )
+        .scope(Test::below("the same difference, random weights", sink(Model::Random).abs(), 0.1, 2))
+        .replication(
+            "Kobayashi et al. 2020",
+            "α against ‖αf(x)‖ per head, §4.1",
+            kobayashi_sinks(),
+        )
+        .setting("mean over 72 heads and every corpus sentence"),
+        Claim::empirical(
+            "trained-pass-is-local",
+            "one forward pass exposes a local deformation, not the learned map",
+        )
+        .evidence(Evidence::Pretrained)
+        .default_choice("direction: Gaussian over every token")
+        .core(Test::below(format!("first-order error at ε = {}, trained", EPSILONS[1]), small(Model::Trained, spread), 0.05, 3))
+        .core(Test::above(format!("first-order error at ε = {}, trained", EPSILONS[EPSILONS.len() - 1]), large(Model::Trained, spread), 0.3, 2))
+        .under(
+            "direction: Gaussian on one word",
+            vec![
+                Test::below(format!("first-order error at ε = {}, trained", EPSILONS[1]), small(Model::Trained, token), 0.05, 3),
+                Test::above(format!("first-order error at ε = {}, trained", EPSILONS[EPSILONS.len() - 1]), large(Model::Trained, token), 0.3, 2),
+            ],
+        )
+        .scope(Test::above("error at the largest ε, trained − random", large(Model::Trained, spread) - large(Model::Random, spread), 0.0, 2))
+        .setting(format!("each of 6 layers at {} corpus sentences, one Gaussian direction each, ‖z‖ = ‖x‖; null: random weights", f.setup.local)),
+    ]
+}
