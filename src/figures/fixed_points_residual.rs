@@ -21,8 +21,9 @@ fn residual() -> Result<String, DrawError> {
     let names = experiment::architectures(f.setup.task);
     let seeds = f.setup.seeds;
     let schedule = f.setup.schedule;
-    let n = schedule.steps / schedule.eval_every + 1;
-    let xs: Vec<f64> = (0..n).map(|k| (k * schedule.eval_every) as f64).collect();
+    let every = experiment::RESIDUAL_EVERY;
+    let n = schedule.steps / every + 1;
+    let xs: Vec<f64> = (0..n).map(|k| (k * every) as f64).collect();
     let all = || CHAPTER.iter().flat_map(|&a| &f.runs[a]);
     let top = all()
         .flat_map(|r| {

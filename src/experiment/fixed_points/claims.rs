@@ -190,7 +190,7 @@ fn training_absorbs(t: &trained::Findings) -> Claim {
     ))
     .core(gap(t.gap(None)))
     .under(
-        format!("stopping: a fixed budget of {} steps (the earlier protocol)", tb.budget),
+        format!("stopping: after {} steps, the earlier protocol's fixed budget", tb.budget),
         vec![gap(t.gap(Some(tb.budget)))],
     )
     .trained_arms(t)

@@ -21,7 +21,7 @@
 use crate::measure::{Measure, fixed, pm};
 use crate::stats::{Summary, median, share, spearman};
 
-use super::trained_absorption::{CHAPTER, Findings, KEYS, Residuals, Run};
+use super::trained_absorption::{CHAPTER, Findings, KEYS, RESIDUAL_EVERY, Residuals, Run};
 
 /// Which residual.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,7 +131,14 @@ impl Findings {
     /// run's evaluations, for every run of the chapter's architectures.
     pub fn within_run_rho(&self, which: Residual) -> Vec<f64> {
         self.chapter_runs()
-            .map(|r| spearman(which.of(&r.residual), &r.history.accuracy))
+            .map(|r| {
+                let res = which.of(&r.residual);
+                // the accuracy at the steps the residual was measured
+                let acc: Vec<f64> = (0..res.len())
+                    .map(|k| r.history.accuracy_at(k * RESIDUAL_EVERY))
+                    .collect();
+                spearman(res, &acc)
+            })
             .collect()
     }
 
