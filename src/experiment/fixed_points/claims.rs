@@ -156,7 +156,12 @@ pub fn claims() -> Vec<Claim> {
 
 /// The standard layer's prediction: its iteration settles.
 fn settles(median_final: f64) -> Test {
-    Test::below("median final residual, residual + norm", median_final, 1e-3, 4)
+    Test::below(
+        "median final residual, residual + norm",
+        median_final,
+        1e-3,
+        4,
+    )
 }
 
 /// If training finds the absorbing solutions, some tied architecture ends

@@ -17,8 +17,8 @@ use crate::stats::Summary;
 use crate::train::null::train_shuffled;
 use crate::train::tuning::{Tuning, censored_steps, tune_steps};
 use crate::train::{
-    Config, Example, History, Model, Plateau, Qk, Relation, Schedule, Task, capped,
-    data_residual, output_residual, train, train_until, turn_residual,
+    Config, Example, History, Model, Plateau, Qk, Relation, Schedule, Task, capped, data_residual,
+    output_residual, train, train_until, turn_residual,
 };
 
 /// The task, the schedule, the plateau rule, the early checkpoint, the
@@ -308,7 +308,10 @@ impl Findings {
             None => self.final_accuracy(a).mean,
             Some(step) => self.accuracy(a, step).mean,
         };
-        let best = TIED.iter().map(|&a| at(a)).fold(f64::NEG_INFINITY, f64::max);
+        let best = TIED
+            .iter()
+            .map(|&a| at(a))
+            .fold(f64::NEG_INFINITY, f64::max);
         best - at(UNTIED)
     }
 

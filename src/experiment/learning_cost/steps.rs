@@ -220,10 +220,7 @@ pub fn measures() -> Vec<Measure> {
             "capped",
             f.arms.iter().map(Arm::capped).sum::<usize>().to_string(),
         ),
-        Measure::new(
-            "runs",
-            (f.arms.len() as u64 * s.seeds).to_string(),
-        ),
+        Measure::new("runs", (f.arms.len() as u64 * s.seeds).to_string()),
         Measure::new("batch", s.batch.to_string()),
         Measure::new("eval_every", s.eval_every.to_string()),
         Measure::new("test", s.test.to_string()),

@@ -337,7 +337,10 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("hop_min_steps", BOOK.plateau.min_steps.to_string()),
         Measure::new("hop_capped_two", format!("{}/{}", f.capped().0, BOOK.seeds)),
         Measure::new("hop_capped_one", format!("{}/{}", f.capped().1, BOOK.seeds)),
-        Measure::new("hop_every_head_beyond_init", fixed(f.every_head_beyond_init(), 2)),
+        Measure::new(
+            "hop_every_head_beyond_init",
+            fixed(f.every_head_beyond_init(), 2),
+        ),
         Measure::new("hop_lr_two", rates::rate(&f.tuning[0])),
         Measure::new("hop_lr_one", rates::rate(&f.tuning[1])),
         Measure::new("hop_changed", fixed(trained, 2)),

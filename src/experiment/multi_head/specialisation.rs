@@ -259,7 +259,10 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("both_capped_one", format!("{}/{seeds}", f.capped().0)),
         Measure::new("both_capped_two", format!("{}/{seeds}", f.capped().1)),
         Measure::new("both_loose_split_at", BOOK.loose_split.to_string()),
-        Measure::new("both_loose_splits", f.splits_at(BOOK.loose_split).to_string()),
+        Measure::new(
+            "both_loose_splits",
+            f.splits_at(BOOK.loose_split).to_string(),
+        ),
         Measure::new("both_seeds", seeds.to_string()),
         Measure::new("both_split_at", split.to_string()),
         Measure::new("both_acc_one", pm(accuracy(&f.one), 2)),

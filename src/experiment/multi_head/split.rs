@@ -126,7 +126,9 @@ impl Findings {
                     trained_split(setup, h, d_k, t.lr, s, Some(setup.plateau))
                 });
                 (
-                    runs.iter().map(|r| held(&r.accuracy, evaluations)).collect(),
+                    runs.iter()
+                        .map(|r| held(&r.accuracy, evaluations))
+                        .collect(),
                     train::capped(&runs),
                 )
             })
@@ -184,10 +186,7 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("train_vocab", task.vocab.to_string()),
         Measure::new("train_d", task.d.to_string()),
         Measure::new("train_test", schedule.test.to_string()),
-        Measure::new(
-            "train_capped",
-            f.capped.iter().sum::<usize>().to_string(),
-        ),
+        Measure::new("train_capped", f.capped.iter().sum::<usize>().to_string()),
         Measure::new(
             "train_runs",
             (BOOK.splits.len() as u64 * BOOK.seeds).to_string(),
