@@ -268,21 +268,27 @@ fn trained() -> Result<String, DrawError> {
         let mut chart = axes(
             root,
             format!(
-                "trained on the successor task at tuned rates, mean ± sd over {train_seeds} seeds"
+                "successor task, tuned rates, to a plateau: mean ± sd over {train_seeds} seeds"
             ),
             0f64..schedule.steps as f64,
             0f64..1.05f64,
         )?;
-        mesh(&mut chart, "Adam step", "test accuracy")
-            .disable_mesh()
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .draw()?;
+        mesh(
+            &mut chart,
+            "Adam step (a run stopped at its plateau keeps its last value)",
+            "test accuracy",
+        )
+        .disable_mesh()
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .draw()?;
+        let grid: Vec<usize> = (0..=schedule.steps).step_by(schedule.eval_every).collect();
+        let xs: Vec<f64> = grid.iter().map(|&s| s as f64).collect();
         for (a, (name, _)) in architectures(task).iter().enumerate() {
             let runs: Vec<&History> = f.histories(a).collect();
-            let xs: Vec<f64> = runs[0].steps.iter().map(|&s| s as f64).collect();
-            let at =
-                |k: usize| Summary::of(&runs.iter().map(|h| h.accuracy[k]).collect::<Vec<_>>());
-            let sums: Vec<Summary> = (0..xs.len()).map(at).collect();
+            let at = |step: usize| {
+                Summary::of(&runs.iter().map(|h| h.accuracy_at(step)).collect::<Vec<_>>())
+            };
+            let sums: Vec<Summary> = grid.iter().map(|&s| at(s)).collect();
             let col = color(a);
             let mean = xs.iter().cloned().zip(sums.iter().map(|s| s.mean));
             if a == BARE {

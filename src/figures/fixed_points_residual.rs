@@ -1,5 +1,5 @@
-//! Figures of chapter 5: the data-level fixed-point residual while the
-//! successor models train.
+//! Figures of chapter 5: the turn residual while the successor models
+//! train, against the same seeds trained on shuffled labels.
 
 use plotters::prelude::*;
 
@@ -7,11 +7,12 @@ use super::style::{axes, band, color, legend, line_key, mesh, span, svg};
 use super::{DrawError, Figure};
 use crate::experiment::fixed_points::trained_absorption::{self as experiment, CHAPTER};
 use crate::stats::Summary;
+use crate::train::held;
 
 pub const FIGURES: &[Figure] = &[Figure {
     name: "ch05-trained-residual",
     chapter: 5,
-    about: "data-level fixed-point residual while training the successor models, and final residual against final accuracy",
+    about: "turn residual while training the successor models, against shuffled-label nulls, and final residual against final accuracy",
     draw: residual,
 }];
 
@@ -19,28 +20,34 @@ fn residual() -> Result<String, DrawError> {
     let f = experiment::book();
     let names = experiment::architectures(f.setup.task);
     let seeds = f.setup.seeds;
-    let steps = f.setup.schedule.steps as f64;
+    let schedule = f.setup.schedule;
+    let every = experiment::RESIDUAL_EVERY;
+    let n = schedule.steps / every + 1;
+    let xs: Vec<f64> = (0..n).map(|k| (k * every) as f64).collect();
     let all = || CHAPTER.iter().flat_map(|&a| &f.runs[a]);
     let top = all()
-        .flat_map(|r| r.residual.iter().cloned())
+        .flat_map(|r| {
+            let null = r.null.iter().flat_map(|(_, n)| n.turn.iter());
+            r.residual.turn.iter().chain(null).cloned()
+        })
         .fold(0.0, f64::max);
     svg(960, 420, |root| {
         let (left, right) = root.split_horizontally(540);
         let mut chart = axes(
             &left,
-            format!("residual while training, mean ± sd over {seeds} seeds"),
-            0f64..steps,
+            format!("turn residual, mean ± sd over {seeds} seeds; dashed: shuffled labels"),
+            0f64..schedule.steps as f64,
             0f64..top * 1.05,
         )?;
-        mesh(&mut chart, "Adam step", "√(Σ‖f(x) − x‖² / Σ‖x‖²)")
+        mesh(&mut chart, "Adam step", "mean 1 − cos(f(x)ₜ, xₜ)")
             .disable_mesh()
             .x_label_formatter(&|x| format!("{x:.0}"))
             .draw()?;
         for &a in &CHAPTER {
             let runs = &f.runs[a];
-            let xs: Vec<f64> = runs[0].history.steps.iter().map(|&s| s as f64).collect();
-            let sums: Vec<Summary> = (0..xs.len())
-                .map(|k| Summary::of(&runs.iter().map(|r| r.residual[k]).collect::<Vec<_>>()))
+            let curves: Vec<Vec<f64>> = runs.iter().map(|r| held(&r.residual.turn, n)).collect();
+            let sums: Vec<Summary> = (0..n)
+                .map(|k| Summary::of(&curves.iter().map(|c| c[k]).collect::<Vec<_>>()))
                 .collect();
             let lo: Vec<f64> = sums.iter().map(|s| s.mean - s.sd).collect();
             let hi: Vec<f64> = sums.iter().map(|s| s.mean + s.sd).collect();
@@ -53,16 +60,28 @@ fn residual() -> Result<String, DrawError> {
                 ))?
                 .label(names[a].0)
                 .legend(line_key(col, 2));
+            let nulls: Vec<Vec<f64>> = runs
+                .iter()
+                .filter_map(|r| r.null.as_ref())
+                .map(|(_, r)| held(&r.turn, n))
+                .collect();
+            let mean: Vec<(f64, f64)> = (0..n)
+                .map(|k| {
+                    let m = nulls.iter().map(|c| c[k]).sum::<f64>() / nulls.len() as f64;
+                    (xs[k], m)
+                })
+                .collect();
+            chart.draw_series(DashedLineSeries::new(mean, 6, 4, col.stroke_width(1)))?;
         }
-        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
-        let last = |r: &experiment::Run| r.residual[r.residual.len() - 1];
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        let last = |r: &experiment::Run| r.residual.turn[r.residual.turn.len() - 1];
         let mut chart = axes(
             &right,
-            "after training, one point per run",
+            "at the plateau, one point per run",
             span(all().map(last), 0.05),
             0f64..1.05f64,
         )?;
-        mesh(&mut chart, "final residual", "final test accuracy")
+        mesh(&mut chart, "final turn residual", "final test accuracy")
             .disable_mesh()
             .draw()?;
         for &a in &CHAPTER {

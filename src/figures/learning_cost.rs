@@ -45,7 +45,7 @@ fn steps_ecdf() -> Result<String, DrawError> {
             let mut chart = axes(
                 area,
                 format!("{} task, {} seeds", relation.name(), s.seeds),
-                0f64..s.steps as f64,
+                0f64..s.cap as f64,
                 0f64..1.02f64,
             )?;
             mesh(
@@ -72,7 +72,7 @@ fn steps_ecdf() -> Result<String, DrawError> {
                     pts.push((x, level));
                 }
                 pts.dedup();
-                pts.push((s.steps as f64, level));
+                pts.push((s.cap as f64, level));
                 chart
                     .draw_series(LineSeries::new(pts, color(i).stroke_width(3)))?
                     .label(format!(
@@ -100,13 +100,9 @@ fn draw_curve(
     i: usize,
     label: &str,
 ) -> Result<(), DrawError> {
-    let xs: Vec<f64> = arm.runs[0]
-        .history
-        .steps
-        .iter()
-        .map(|&s| s as f64)
-        .collect();
     let c = arm.curve(field);
+    let every = book().setup.eval_every;
+    let xs: Vec<f64> = (0..c.len()).map(|k| (k * every) as f64).collect();
     let lo: Vec<f64> = c.iter().map(|p| p.1).collect();
     let hi: Vec<f64> = c.iter().map(|p| p.2).collect();
     chart.draw_series([band(&xs, &lo, &hi, color(i))])?;
@@ -132,7 +128,7 @@ fn loss_curves() -> Result<String, DrawError> {
                     "{} task: training loss (mean, 10–90% band)",
                     relation.name()
                 ),
-                0f64..s.steps as f64,
+                0f64..s.cap as f64,
                 0f64..top,
             )?;
             mesh(&mut chart, "Adam step", "cross-entropy (nats)").draw()?;
@@ -143,7 +139,7 @@ fn loss_curves() -> Result<String, DrawError> {
             let chance = (s.vocab as f64).ln();
             chart
                 .draw_series([PathElement::new(
-                    vec![(0.0, chance), (s.steps as f64, chance)],
+                    vec![(0.0, chance), (s.cap as f64, chance)],
                     BLACK.stroke_width(1),
                 )])?
                 .label("ln(vocab): a uniform guess")
@@ -248,7 +244,7 @@ fn geometry() -> Result<String, DrawError> {
             let mut chart = axes(
                 area,
                 format!("{} task", relation.name()),
-                0f64..s.steps as f64,
+                0f64..s.cap as f64,
                 row.2.clone(),
             )?;
             mesh(&mut chart, "Adam step", row.0).draw()?;

@@ -318,7 +318,7 @@ fn trained_split() -> Result<String, DrawError> {
         let mut chart = axes(
             root,
             format!(
-                "match task, total width 8, {} steps, {train_seeds} seeds",
+                "match task, total width 8, to a plateau (cap {}), {train_seeds} seeds",
                 schedule.steps
             ),
             -0.5f64..(splits.len() as f64 - 0.5),

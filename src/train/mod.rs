@@ -18,8 +18,11 @@ mod ablation;
 mod adam;
 mod backward;
 mod check;
+mod curve;
 mod model;
+pub mod null;
 mod plateau;
+mod residual;
 mod states;
 mod task;
 pub mod tuning;
@@ -27,8 +30,10 @@ pub mod tuning;
 pub use ablation::Effects;
 pub use adam::Adam;
 pub use check::{TensorCheck, check_tensors, gradient_check};
+pub use curve::{capped, held};
 pub use model::{Config, Forward, HeadParams, Model, Qk};
 pub use plateau::{Plateau, Stop};
+pub use residual::{output_residual, turn_residual};
 pub use states::data_residual;
 pub use task::{Cue, Example, Relation, Task, World};
 
@@ -148,6 +153,21 @@ pub fn train_until(
     schedule: Schedule,
     plateau: Option<Plateau>,
     seed: u64,
+    observe: impl FnMut(usize, &Model, &[Example]),
+) -> History {
+    run(config, task, schedule, plateau, seed, None, observe)
+}
+
+/// The training loop behind [`train_until`] and [`null::train_shuffled`]:
+/// with `shuffle`, every training target is replaced by a label drawn from
+/// that generator (the data, initialisation and batches stay those of `seed`).
+fn run(
+    config: Config,
+    task: Task,
+    schedule: Schedule,
+    plateau: Option<Plateau>,
+    seed: u64,
+    mut shuffle: Option<crate::random::Rng>,
     mut observe: impl FnMut(usize, &Model, &[Example]),
 ) -> History {
     assert!(
@@ -194,6 +214,14 @@ pub fn train_until(
                 fresh = world.examples(&mut rng, schedule.batch);
                 fresh.iter().map(|e| (&e.x, e.target)).collect()
             }
+        };
+        // shuffled: y ← uniform label, independent of x
+        let batch: Vec<(&DMatrix<f64>, usize)> = match shuffle.as_mut() {
+            Some(labels) => batch
+                .into_iter()
+                .map(|(x, _)| (x, labels.random_range(0..config.outputs)))
+                .collect(),
+            None => batch,
         };
         if step % schedule.eval_every == 0 || step == schedule.steps {
             let (loss, acc) = evaluate(&model, &test);

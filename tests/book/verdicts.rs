@@ -32,9 +32,9 @@ const EXPECTED: &[(&str, Verdict)] = &[
     ("ch04.trained-boundary", Supported),
     ("ch04.trained-partners", Contradicted),
     ("ch04.trained-path", Supported),
-    ("ch05.standard-layers-settle", Contradicted),
+    ("ch05.standard-layers-settle", Qualified),
     ("ch05.training-absorbs-the-mismatch", Contradicted),
-    ("ch05.training-lowers-the-residual", Contradicted),
+    ("ch05.training-lowers-the-residual", Qualified),
     ("ch05.trained-stream-settles", Contradicted),
     ("ch05.trained-layer-converges", Contradicted),
     ("ch05.trained-absorbs", Contradicted),
@@ -76,9 +76,11 @@ fn every_empirical_verdict_is_the_one_its_prose_explains() {
 #[test]
 fn chapter_3_splits_are_trained_to_a_plateau() {
     use attention_geometry::experiment::multi_head::split;
-    let gain = split::book().late_gain();
-    assert!(
-        gain < split::BOOK.plateau,
-        "a split still gains {gain} in the second half: raise the budget"
-    );
+    let f = split::book();
+    for (k, &capped) in f.capped.iter().enumerate() {
+        assert!(
+            2 * capped < split::BOOK.seeds as usize,
+            "split {k}: {capped} runs hit the cap: raise it"
+        );
+    }
 }

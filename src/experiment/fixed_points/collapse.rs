@@ -132,6 +132,30 @@ impl Findings {
     }
 }
 
+/// The sizes a referee would vary for the standard layer: four times the
+/// iterations, and twice the tokens and the width.
+pub const LONGER: Setup = Setup {
+    steps: 4 * BOOK.steps,
+    ..BOOK
+};
+/// See [`LONGER`].
+pub const WIDER: Setup = Setup {
+    n: 2 * BOOK.n,
+    d: 2 * BOOK.d,
+    ..BOOK
+};
+
+/// Median over seeds of `variant`'s residual after the last step, at `setup`.
+pub fn median_last_residual(setup: Setup, variant: Variant) -> f64 {
+    let last = parallel::map(0..setup.seeds, |s| {
+        *trajectory(setup, variant, s)
+            .residual
+            .last()
+            .expect("at least one step")
+    });
+    crate::stats::median(&last)
+}
+
 /// The book-size findings, computed once per process.
 pub fn book() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();

@@ -5,7 +5,9 @@
 use crate::projection::symmetric_share;
 use crate::random::seeded;
 use crate::stats::{Summary, bootstrap_ci, mean, median, quantile, spearman};
-use crate::train::{Config, Example, History, Model, Qk, Relation, Schedule, Task, train_observed};
+use crate::train::{
+    Config, Example, History, Model, Qk, Relation, Schedule, Task, held, train_until,
+};
 
 use super::steps::Setup;
 
@@ -60,7 +62,7 @@ pub fn config(setup: Setup, qk: Qk, variant: Variant) -> Config {
     }
 }
 
-/// The training schedule at learning rate `lr`.
+/// The tuning schedule at learning rate `lr`: the fixed budget `setup.steps`.
 pub fn schedule(setup: Setup, lr: f64) -> Schedule {
     Schedule {
         steps: setup.steps,
@@ -90,8 +92,8 @@ pub fn raw_agreement(model: &Model, examples: &[Example]) -> f64 {
     spearman(&raw, &learned)
 }
 
-/// One seed of one arm: its history and, for single-head arms, the geometry
-/// of `W_QK` at every evaluation.
+/// One seed of one arm: its history and the geometry of the first head's
+/// `W_QK` at every evaluation.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Run {
     pub history: History,
@@ -101,20 +103,22 @@ pub struct Run {
     pub symmetric_share: Vec<f64>,
 }
 
-/// Train one seed.
+/// Train one seed until the plateau rule holds, `setup.cap` steps at most.
 pub fn run(setup: Setup, relation: Relation, qk: Qk, variant: Variant, lr: f64, seed: u64) -> Run {
     let (mut rho, mut share) = (Vec::new(), Vec::new());
-    let watch = variant == Variant::Clean;
-    let history = train_observed(
+    let capped = Schedule {
+        steps: setup.cap,
+        ..schedule(setup, lr)
+    };
+    let history = train_until(
         config(setup, qk, variant),
         task(setup, relation, variant),
-        schedule(setup, lr),
+        capped,
+        Some(setup.plateau),
         seed,
         |_, model, test| {
-            if watch {
-                rho.push(raw_agreement(model, test));
-                share.push(symmetric_share(&model.w_qk(0, 0)));
-            }
+            rho.push(raw_agreement(model, test));
+            share.push(symmetric_share(&model.w_qk(0, 0)));
         },
     );
     Run {
@@ -125,9 +129,19 @@ pub fn run(setup: Setup, relation: Relation, qk: Qk, variant: Variant, lr: f64, 
 }
 
 /// Steps to threshold of a run, with an unreached threshold counted as
-/// `steps + eval_every` (beyond the budget).
+/// `steps + eval_every` (beyond the tuning budget).
 pub fn censored_steps(setup: Setup, h: &History) -> f64 {
     crate::train::tuning::censored_steps(schedule(setup, 0.0), h)
+}
+
+/// Steps to threshold of a reported run, with an unreached threshold
+/// counted as `cap + eval_every` (beyond the cap).
+pub fn censored_at_cap(setup: Setup, h: &History) -> f64 {
+    let capped = Schedule {
+        steps: setup.cap,
+        ..schedule(setup, 0.0)
+    };
+    crate::train::tuning::censored_steps(capped, h)
 }
 
 /// All seeds of one arm.
@@ -142,12 +156,17 @@ pub struct Arm {
 }
 
 impl Arm {
-    /// Censored steps to threshold of every seed.
+    /// Censored steps to threshold of every seed (beyond the cap if unreached).
     pub fn steps(&self, setup: Setup) -> Vec<f64> {
         self.runs
             .iter()
-            .map(|r| censored_steps(setup, &r.history))
+            .map(|r| censored_at_cap(setup, &r.history))
             .collect()
+    }
+
+    /// How many seeds hit the cap before a plateau.
+    pub fn capped(&self) -> usize {
+        crate::train::capped(self.runs.iter().map(|r| &r.history))
     }
 
     /// Number of seeds that reached the threshold.
@@ -176,12 +195,14 @@ impl Arm {
         (median(&s), lo, hi)
     }
 
-    /// Mean and the 10–90% range over seeds of a per-evaluation curve.
+    /// Mean and the 10–90% range over seeds of a per-evaluation curve, up
+    /// to the longest run (a run stopped at its plateau keeps its last value).
     pub fn curve(&self, field: fn(&Run) -> &[f64]) -> Vec<(f64, f64, f64)> {
-        let n = field(&self.runs[0]).len();
+        let n = self.runs.iter().map(|r| field(r).len()).max().unwrap_or(0);
+        let curves: Vec<Vec<f64>> = self.runs.iter().map(|r| held(field(r), n)).collect();
         (0..n)
             .map(|i| {
-                let xs: Vec<f64> = self.runs.iter().map(|r| field(r)[i]).collect();
+                let xs: Vec<f64> = curves.iter().map(|c| c[i]).collect();
                 (mean(&xs), quantile(&xs, 0.1), quantile(&xs, 0.9))
             })
             .collect()

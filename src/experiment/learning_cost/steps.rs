@@ -9,7 +9,7 @@ use crate::experiment::cache;
 
 use crate::measure::{Measure, fixed, pm, table_of};
 use crate::parallel;
-use crate::train::{Qk, Relation};
+use crate::train::{Plateau, Qk, Relation};
 
 use super::arm::{Arm, Variant, run};
 use super::tuning::{Tuning, tune};
@@ -23,8 +23,11 @@ pub struct Setup {
     pub vocab: usize,
     /// Context length.
     pub context: usize,
-    /// Adam steps per run (the same budget for every arm).
+    /// Adam steps of a tuning run (the same fixed budget for every arm).
     pub steps: usize,
+    /// Step cap of a reported run, which trains until `plateau` holds.
+    pub cap: usize,
+    pub plateau: Plateau,
     /// Examples per step.
     pub batch: usize,
     /// Steps between evaluations.
@@ -51,6 +54,11 @@ pub const BOOK: Setup = Setup {
     vocab: 12,
     context: 5,
     steps: 240,
+    cap: 720,
+    plateau: Plateau {
+        min_steps: 240,
+        ..Plateau::BOOK
+    },
     batch: 16,
     eval_every: 10,
     test: 96,
@@ -140,10 +148,10 @@ pub fn book() -> &'static Findings {
     FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
 }
 
-/// Steps as text: `"> budget"` beyond the budget.
+/// Steps as text: `"> cap"` beyond the cap.
 fn steps_text(setup: Setup, s: f64) -> String {
-    if s > setup.steps as f64 {
-        format!("> {}", setup.steps)
+    if s > setup.cap as f64 {
+        format!("> {}", setup.cap)
     } else {
         format!("{s:.0}")
     }
@@ -206,6 +214,13 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("vocab", s.vocab.to_string()),
         Measure::new("context", s.context.to_string()),
         Measure::new("steps", s.steps.to_string()),
+        Measure::new("cap", s.cap.to_string()),
+        Measure::new("min_steps", s.plateau.min_steps.to_string()),
+        Measure::new(
+            "capped",
+            f.arms.iter().map(Arm::capped).sum::<usize>().to_string(),
+        ),
+        Measure::new("runs", (f.arms.len() as u64 * s.seeds).to_string()),
         Measure::new("batch", s.batch.to_string()),
         Measure::new("eval_every", s.eval_every.to_string()),
         Measure::new("test", s.test.to_string()),
@@ -239,6 +254,10 @@ pub fn measures() -> Vec<Measure> {
         ));
         m.push(Measure::new(format!("acc_{key}"), pm(a.accuracy(), 2)));
         m.push(Measure::new(format!("lr_{key}"), a.lr.to_string()));
+        m.push(Measure::new(
+            format!("capped_{key}"),
+            format!("{}/{}", a.capped(), a.runs.len()),
+        ));
         if a.variant == Variant::Clean {
             let rho = a.curve(|r| &r.rho);
             let share = a.curve(|r| &r.symmetric_share);

@@ -22,19 +22,23 @@ pub fn claims() -> Vec<Claim> {
         .fold(f64::INFINITY, f64::min);
     let one = specialisation::accuracy(&s.one);
     let widths = total_widths(b.setup);
-    let at8 = widths
-        .iter()
-        .position(|&w| w == 8)
-        .expect("width 8 is swept");
-    let (wide_cc, narrow_cc) = b.width(Task::TwoContents, at8);
-    let split = |h: usize| {
-        let k = split::BOOK
+    let error_gap = |w: usize| {
+        let at = widths
+            .iter()
+            .position(|&x| x == w)
+            .expect("the width is swept");
+        let (wide, narrow) = b.width(Task::TwoContents, at);
+        narrow.mean - wide.mean
+    };
+    let sp = split::book();
+    let split_index = |h: usize| {
+        split::BOOK
             .splits
             .iter()
             .position(|&(n, _)| n == h)
-            .expect("a trained split");
-        split::book().trained(k).mean
+            .expect("a trained split")
     };
+    let split = |h: usize| sp.trained(split_index(h)).mean;
     // paired by seed: the pair of narrow heads' accuracy minus the wide head's
     let pair_gain = Summary::of(
         &s.two
@@ -43,6 +47,9 @@ pub fn claims() -> Vec<Claim> {
             .map(|(a, b)| a.accuracy - b.accuracy)
             .collect::<Vec<_>>(),
     );
+    let match_gain = sp.gain(split_index(2), split_index(1));
+    let (s_capped_one, s_capped_two) = s.capped();
+    let (c_capped_two, c_capped_one) = c.capped();
     vec![
         Claim::construction(
             "later-layers-combine",
@@ -98,24 +105,37 @@ pub fn claims() -> Vec<Claim> {
         )
         .evidence(Evidence::Toy)
         .setting(format!(
-            "{} seeds; trained on the ordered pair of labels at q and q + 1; two heads of width {} \
-             against one head of width {}",
+            "{} seeds; trained to a plateau (cap {} steps) on the ordered pair of labels at q and \
+             q + 1; two heads of width {} against one head of width {}",
             sb.seeds,
+            sb.schedule.steps,
             sb.task.d / 2,
             sb.task.d
         ))
+        .default_choice(format!("a head reads a relation with ≥ {} of its attention on it", sb.split))
         .core(Test::above(
             "share of seeds on which the two heads split the relations",
             s.splits() as f64 / sb.seeds as f64,
             0.5,
             2,
         ))
+        .under(
+            format!("a head reads a relation with ≥ {} of its attention on it", sb.loose_split),
+            vec![Test::above(
+                "share of seeds on which the two heads split the relations",
+                s.splits_at(sb.loose_split) as f64 / sb.seeds as f64,
+                0.5,
+                2,
+            )],
+        )
         .scope(Test::below(
             "accuracy of one head on the two relations (it cannot read both if one head is one relation)",
             one.mean,
             0.5,
             2,
-        )),
+        ))
+        .trained("one-head", s_capped_one, sb.seeds as usize)
+        .trained("two-head", s_capped_two, sb.seeds as usize),
         // The essay's stacked coverings: several narrow heads should serve a
         // task at least as well as one wide head of the same total width.
         Claim::empirical(
@@ -124,47 +144,88 @@ pub fn claims() -> Vec<Claim> {
         )
         .evidence(Evidence::Toy)
         .setting(format!(
-            "trained at tuned rates: the two-relation task ({} seeds) and the match task at total \
-             width 8 ({} seeds, {} steps, a plateau); constructed: best patterns of width 8 on two \
+            "trained to a plateau at tuned rates: the two-relation task ({} seeds) and the match \
+             task at total width 8 ({} seeds, cap {} steps); constructed: best patterns on two \
              content relations",
             sb.seeds,
             split::BOOK.seeds,
             split::BOOK.schedule.steps
         ))
+        .default_choice("task: two relations at width 16; constructed patterns at total width 8")
         .core(Test::above(
-            "lower 95% bound of the accuracy gain, two narrow heads over one wide, two relations",
+            "lower 95% bound of the accuracy gain, two narrow heads over one wide",
             pair_gain.ci95().0,
             0.0,
             2,
         ))
         .core(Test::below(
-            "pattern error of two narrow heads minus one wide, two content relations, width 8",
-            narrow_cc.mean - wide_cc.mean,
+            "pattern error of two narrow heads minus one wide, two content relations",
+            error_gap(8),
             0.0,
             2,
         ))
+        .under(
+            "task: one relation (match) at width 8; constructed patterns at total width 4",
+            vec![
+                Test::above(
+                    "lower 95% bound of the accuracy gain, two narrow heads over one wide",
+                    match_gain.ci95().0,
+                    0.0,
+                    2,
+                ),
+                Test::below(
+                    "pattern error of two narrow heads minus one wide, two content relations",
+                    error_gap(4),
+                    0.0,
+                    2,
+                ),
+            ],
+        )
         .scope(Test::above(
             "accuracy of 8 heads of width 1 minus 1 head of width 8, one relation",
             split(8) - split(1),
             -0.05,
             2,
-        )),
+        ))
+        .trained("one-head (two relations)", s_capped_one, sb.seeds as usize)
+        .trained("two-head (two relations)", s_capped_two, sb.seeds as usize)
+        .trained(
+            "match-task split",
+            sp.capped.iter().sum(),
+            split::BOOK.splits.len() * split::BOOK.seeds as usize,
+        ),
         // If later layers combine, correct, suppress or amplify what earlier
         // heads write, a trained later layer should change an earlier head's
-        // effect on the output: its total effect should differ from its direct one.
+        // effect on the output more than the same layer does at random
+        // initialisation: the null is the same seed before training.
         Claim::empirical(
             "later-layers-act-on-earlier-heads",
             "later layers combine, correct, suppress or amplify the coverings of earlier ones",
         )
         .evidence(Evidence::Toy)
         .setting(format!(
-            "{} seeds; two layers of {} heads with residual paths trained on a two-hop recall \
-             task; each seed's first-layer head with the largest total effect; change \
-             c = ‖Δ_tot − Δ_dir‖ / ‖Δ_dir‖ on the centred logits; baseline: the same models at \
-             initialisation",
-            cb.seeds, cb.heads
+            "{} seeds; two layers of {} heads with residual paths trained to a plateau (cap {} \
+             steps) on a two-hop recall task; change c = ‖Δ_tot − Δ_dir‖ / ‖Δ_dir‖ on the \
+             centred logits; null: the same seed's model at initialisation",
+            cb.seeds, cb.heads, cb.schedule.steps
         ))
+        .default_choice("head: each seed's first-layer head with the largest total effect")
         .core(Test::above(
+            "share of seeds on which the trained change exceeds the same seed's at initialisation",
+            c.beyond_init(),
+            0.5,
+            2,
+        ))
+        .under(
+            "head: every first-layer head",
+            vec![Test::above(
+                "share of seeds on which the trained change exceeds the same seed's at initialisation",
+                c.every_head_beyond_init(),
+                0.5,
+                2,
+            )],
+        )
+        .scope(Test::above(
             format!(
                 "share of seeds on which the later layer changes the head's effect by more than c = {}",
                 cb.change
@@ -173,12 +234,8 @@ pub fn claims() -> Vec<Claim> {
             0.5,
             2,
         ))
-        .scope(Test::above(
-            "share of seeds on which that change exceeds the same seed's at initialisation",
-            c.beyond_init(),
-            0.5,
-            2,
-        )),
+        .trained("two-layer", c_capped_two, cb.seeds as usize)
+        .trained("one-layer", c_capped_one, cb.seeds as usize),
     ]
     .into_iter()
     .chain(super::trained::claims())

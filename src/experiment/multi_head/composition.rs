@@ -24,19 +24,23 @@ use crate::measure::{Measure, fixed, pm};
 use crate::parallel;
 use crate::stats::{Summary, share};
 use crate::train::tuning::Tuned;
-use crate::train::{self, Config, Example, Model, Qk, Relation, Schedule, Task};
+use crate::train::{self, Config, Example, Model, Plateau, Qk, Relation, Schedule, Stop, Task};
 
 use super::rates::{self, GRID, Grid, Score};
 
-/// The task, the model's heads per layer, the schedule, the seeds, the
-/// rate grid, and the change `c` beyond which a later layer counts as acting
-/// on a head's output (the prediction, fixed before the run).
+/// The task, the model's heads per layer, the schedule, the plateau rule,
+/// the seeds, the rate grid, and the change `c` beyond which a later layer
+/// counts as acting on a head's output (the prediction, fixed before the run).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Setup {
     pub task: Task,
     pub heads: usize,
-    /// The schedule; its `lr` is replaced by the tuned rate.
+    /// The schedule; its `lr` is replaced by the tuned rate, its `steps` is
+    /// the cap of the reported runs.
     pub schedule: Schedule,
+    pub plateau: Plateau,
+    /// The fixed budget of the tuning runs.
+    pub budget: usize,
     pub seeds: u64,
     pub grid: Grid,
     pub change: f64,
@@ -54,13 +58,18 @@ pub const BOOK: Setup = Setup {
     },
     heads: 2,
     schedule: Schedule {
-        steps: 2000,
+        steps: 4000,
         batch: 32,
         lr: 0.01,
-        eval_every: 2000,
+        eval_every: 200,
         test: 200,
         threshold: 0.9,
     },
+    plateau: Plateau {
+        min_steps: 1000,
+        ..Plateau::BOOK
+    },
+    budget: 2000,
     seeds: 16,
     grid: GRID,
     change: 0.5,
@@ -121,11 +130,12 @@ pub fn effects(model: &Model, test: &[Example]) -> Vec<Effect> {
         .collect()
 }
 
-/// One seed: the model's accuracy, and its first-layer heads' effects at
-/// initialisation and after training.
+/// One seed: the model's accuracy, how its training stopped, and its
+/// first-layer heads' effects at initialisation and after training.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Run {
     pub accuracy: f64,
+    pub stop: Stop,
     pub init: Vec<Effect>,
     pub trained: Vec<Effect>,
 }
@@ -150,42 +160,45 @@ impl Run {
     }
 }
 
-/// Train the two-layer model from `seed` at `lr`, measuring effects at step 0 and at the end.
+/// Train the two-layer model from `seed` at `lr` to a plateau, measuring
+/// effects at step 0 and at the last evaluation.
 pub fn run(setup: Setup, lr: f64, seed: u64) -> Run {
     let schedule = Schedule {
         lr,
         ..setup.schedule
     };
-    let (mut init, mut trained) = (Vec::new(), Vec::new());
-    let h = train::train_observed(
+    let mut init = Vec::new();
+    let mut last: Option<(Model, Vec<Example>)> = None;
+    let h = train::train_until(
         config(setup, 2),
         setup.task,
         schedule,
+        Some(setup.plateau),
         seed,
         |step, m, test| {
             if step == 0 {
                 init = effects(m, test);
             }
-            if step == schedule.steps {
-                trained = effects(m, test);
-            }
+            last = Some((m.clone(), test.to_vec()));
         },
     );
+    let (model, test) = last.expect("at least one evaluation");
     Run {
         accuracy: h.final_accuracy,
+        stop: h.stop,
         init,
-        trained,
+        trained: effects(&model, &test),
     }
 }
 
 /// The tuning, every seed of the two-layer model, and the one-layer model's accuracy.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Findings {
-    /// Tuning of the two-layer model, then of the one-layer model.
+    /// Tuning of the two-layer model, then of the one-layer model (on the fixed budget).
     pub tuning: Vec<Tuned<Score>>,
     pub runs: Vec<Run>,
-    /// Final accuracy of one layer of the same heads, per seed.
-    pub one_layer: Vec<f64>,
+    /// Final accuracy of one layer of the same heads, per seed, and how it stopped.
+    pub one_layer: Vec<(f64, Stop)>,
 }
 
 impl Findings {
@@ -195,16 +208,47 @@ impl Findings {
             ..setup.schedule
         };
         let tuning = rates::tune_arms(setup.grid, &[2, 1], |&layers, lr, s| {
-            train::train(config(setup, layers), setup.task, schedule(lr), s)
+            let budget = Schedule {
+                steps: setup.budget,
+                eval_every: setup.budget,
+                ..schedule(lr)
+            };
+            train::train(config(setup, layers), setup.task, budget, s)
         });
         let (lr2, lr1) = (tuning[0].lr, tuning[1].lr);
         Findings {
             runs: parallel::map(0..setup.seeds, |s| run(setup, lr2, s)),
             one_layer: parallel::map(0..setup.seeds, |s| {
-                train::train(config(setup, 1), setup.task, schedule(lr1), s).final_accuracy
+                let h = train::train_to_plateau(
+                    config(setup, 1),
+                    setup.task,
+                    schedule(lr1),
+                    setup.plateau,
+                    s,
+                );
+                (h.final_accuracy, h.stop)
             }),
             tuning,
         }
+    }
+
+    /// How many runs of the two-layer and of the one-layer model hit the cap.
+    pub fn capped(&self) -> (usize, usize) {
+        (
+            self.runs.iter().filter(|r| r.stop.capped()).count(),
+            self.one_layer.iter().filter(|r| r.1.capped()).count(),
+        )
+    }
+
+    /// Share of (seed, first-layer head) pairs whose trained change exceeds
+    /// the same head's change at initialisation.
+    pub fn every_head_beyond_init(&self) -> f64 {
+        share(self.runs.iter().flat_map(|r| {
+            r.trained
+                .iter()
+                .zip(&r.init)
+                .map(|(t, i)| t.change > i.change)
+        }))
     }
 
     /// Share of seeds whose key head's change exceeds `at`, trained and at initialisation.
@@ -276,13 +320,27 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("hop_d", d.to_string()),
         Measure::new("hop_heads", BOOK.heads.to_string()),
         Measure::new("hop_width", (d / BOOK.heads).to_string()),
-        Measure::new("hop_steps", BOOK.schedule.steps.to_string()),
         Measure::new("hop_seeds", BOOK.seeds.to_string()),
         Measure::new("hop_test", BOOK.schedule.test.to_string()),
         Measure::new("hop_change_at", fixed(BOOK.change, 2)),
         Measure::new("hop_chance", fixed(1.0 / vocab as f64, 2)),
         Measure::new("hop_acc_two", pm(f.accuracy(), 2)),
-        Measure::new("hop_acc_one", pm(Summary::of(&f.one_layer), 2)),
+        Measure::new(
+            "hop_acc_one",
+            pm(
+                Summary::of(&f.one_layer.iter().map(|r| r.0).collect::<Vec<_>>()),
+                2,
+            ),
+        ),
+        Measure::new("hop_cap", BOOK.schedule.steps.to_string()),
+        Measure::new("hop_budget", BOOK.budget.to_string()),
+        Measure::new("hop_min_steps", BOOK.plateau.min_steps.to_string()),
+        Measure::new("hop_capped_two", format!("{}/{}", f.capped().0, BOOK.seeds)),
+        Measure::new("hop_capped_one", format!("{}/{}", f.capped().1, BOOK.seeds)),
+        Measure::new(
+            "hop_every_head_beyond_init",
+            fixed(f.every_head_beyond_init(), 2),
+        ),
         Measure::new("hop_lr_two", rates::rate(&f.tuning[0])),
         Measure::new("hop_lr_one", rates::rate(&f.tuning[1])),
         Measure::new("hop_changed", fixed(trained, 2)),

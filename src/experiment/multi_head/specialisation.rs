@@ -19,21 +19,27 @@ use crate::measure::{Measure, fixed, pm};
 use crate::parallel;
 use crate::stats::Summary;
 use crate::train::tuning::Tuned;
-use crate::train::{self, Config, Qk, Relation, Schedule, Task};
+use crate::train::{self, Config, Example, Model, Plateau, Qk, Relation, Schedule, Stop, Task};
 
 use super::rates::{self, GRID, Grid, Score};
 
 /// The task, how both models are trained, the training seeds per model,
 /// the attention mass on one answer position from which a head counts
-/// as reading that relation, and the learning-rate grid.
+/// as reading that relation (and a looser one a referee might pick), and
+/// the learning-rate grid.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Setup {
     /// The two-relation task: `vocab²` ordered label pairs to tell apart.
     pub task: Task,
-    /// The schedule; its `lr` is the snippet's, the book's runs use the tuned rates.
+    /// The schedule; its `lr` is the snippet's, the book's runs use the
+    /// tuned rates; its `steps` is the cap of the reported runs.
     pub schedule: Schedule,
+    pub plateau: Plateau,
+    /// The fixed budget of the tuning runs.
+    pub budget: usize,
     pub seeds: u64,
     pub split: f64,
+    pub loose_split: f64,
     pub grid: Grid,
 }
 
@@ -48,15 +54,21 @@ pub const BOOK: Setup = Setup {
         examples: None,
     },
     schedule: Schedule {
-        steps: 2000,
+        steps: 4000,
         batch: 32,
         lr: 0.01,
-        eval_every: 2000,
+        eval_every: 200,
         test: 200,
         threshold: 0.9,
     },
+    plateau: Plateau {
+        min_steps: 1000,
+        ..Plateau::BOOK
+    },
+    budget: 2000,
     seeds: 10,
     split: 0.9,
+    loose_split: 0.75,
     grid: GRID,
 };
 
@@ -65,6 +77,8 @@ pub const BOOK: Setup = Setup {
 pub struct Trained {
     /// Final test accuracy on the ordered pair.
     pub accuracy: f64,
+    /// How its training stopped.
+    pub stop: Stop,
     /// Per head, the mean attention mass on `[match, successor]`.
     pub mass: Vec<[f64; 2]>,
 }
@@ -95,37 +109,43 @@ pub fn trained(setup: Setup, heads: usize, seed: u64) -> Trained {
     trained_at(setup, heads, setup.schedule.lr, seed)
 }
 
-/// [`trained`] at learning rate `lr`.
+/// [`trained`] at learning rate `lr`, to a plateau (the snippet's fixed
+/// `schedule.steps` as the cap).
 pub fn trained_at(setup: Setup, heads: usize, lr: f64, seed: u64) -> Trained {
     let task = setup.task;
     let schedule = Schedule {
         lr,
         ..setup.schedule
     };
-    let config = config(task, heads);
-    let mut mass = Vec::new();
-    let history = train::train_observed(config, task, schedule, seed, |step, model, test| {
-        if step == schedule.steps {
-            let xs: Vec<_> = test.iter().map(|e| &e.x).collect();
-            let fwd = model.forward_batch(&xs);
-            // one layer: row b of the weights is example b's query
-            mass = (0..heads)
-                .map(|h| {
-                    let w = fwd.weights(0, h);
-                    let mean = |r: usize| {
-                        test.iter()
-                            .enumerate()
-                            .map(|(b, e)| w[(b, e.pair[r])])
-                            .sum::<f64>()
-                            / test.len() as f64
-                    };
-                    [mean(0), mean(1)]
-                })
-                .collect();
-        }
-    });
+    let mut last: Option<(Model, Vec<Example>)> = None;
+    let history = train::train_until(
+        config(task, heads),
+        task,
+        schedule,
+        Some(setup.plateau),
+        seed,
+        |_, model, test| last = Some((model.clone(), test.to_vec())),
+    );
+    let (model, test) = last.expect("at least one evaluation");
+    let xs: Vec<_> = test.iter().map(|e| &e.x).collect();
+    let fwd = model.forward_batch(&xs);
+    // one layer: row b of the weights is example b's query
+    let mass = (0..heads)
+        .map(|h| {
+            let w = fwd.weights(0, h);
+            let mean = |r: usize| {
+                test.iter()
+                    .enumerate()
+                    .map(|(b, e)| w[(b, e.pair[r])])
+                    .sum::<f64>()
+                    / test.len() as f64
+            };
+            [mean(0), mean(1)]
+        })
+        .collect();
     Trained {
         accuracy: history.final_accuracy,
+        stop: history.stop,
         mass,
     }
 }
@@ -148,6 +168,8 @@ impl Findings {
         let tuning = rates::tune_arms(setup.grid, &[1, 2], |&heads, lr, seed| {
             let schedule = Schedule {
                 lr,
+                steps: setup.budget,
+                eval_every: setup.budget,
                 ..setup.schedule
             };
             train::train(config(setup.task, heads), setup.task, schedule, seed)
@@ -163,10 +185,18 @@ impl Findings {
 
     /// How many two-head models split the relations.
     pub fn splits(&self) -> usize {
-        self.two
-            .iter()
-            .filter(|t| t.split(self.setup.split))
-            .count()
+        self.splits_at(self.setup.split)
+    }
+
+    /// How many two-head models split the relations at mass `at`.
+    pub fn splits_at(&self, at: f64) -> usize {
+        self.two.iter().filter(|t| t.split(at)).count()
+    }
+
+    /// How many runs of one head and of two heads hit the cap.
+    pub fn capped(&self) -> (usize, usize) {
+        let n = |runs: &[Trained]| runs.iter().filter(|t| t.stop.capped()).count();
+        (n(&self.one), n(&self.two))
     }
 
     /// Over seeds, the larger and the smaller of the single head's two masses.
@@ -223,7 +253,16 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("both_context", task.context.to_string()),
         Measure::new("both_d", task.d.to_string()),
         Measure::new("both_half", (task.d / 2).to_string()),
-        Measure::new("both_steps", schedule.steps.to_string()),
+        Measure::new("both_cap", schedule.steps.to_string()),
+        Measure::new("both_budget", BOOK.budget.to_string()),
+        Measure::new("both_min_steps", BOOK.plateau.min_steps.to_string()),
+        Measure::new("both_capped_one", format!("{}/{seeds}", f.capped().0)),
+        Measure::new("both_capped_two", format!("{}/{seeds}", f.capped().1)),
+        Measure::new("both_loose_split_at", BOOK.loose_split.to_string()),
+        Measure::new(
+            "both_loose_splits",
+            f.splits_at(BOOK.loose_split).to_string(),
+        ),
         Measure::new("both_seeds", seeds.to_string()),
         Measure::new("both_split_at", split.to_string()),
         Measure::new("both_acc_one", pm(accuracy(&f.one), 2)),

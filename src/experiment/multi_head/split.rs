@@ -1,24 +1,24 @@
 //! Chapter 3, trained: one layer of a fixed total width split into more and
 //! narrower heads, trained on the match task — what the split costs. Every
-//! split is trained at its own tuned rate ([`super::rates`]) for a budget
-//! long enough that no split still improves (a plateau, checked by
-//! [`Findings::late_gain`]), so that a narrow split that stays behind lacks
-//! capacity rather than learns slower.
+//! split is trained at its own tuned rate ([`super::rates`], chosen on the
+//! fixed budget `budget`) until the plateau rule holds, with a step cap, so
+//! that a narrow split that stays behind lacks capacity rather than learns
+//! slower.
 
 use std::sync::OnceLock;
 
 use crate::experiment::cache;
-use crate::measure::{Measure, fixed, pm};
+use crate::measure::{Measure, pm};
 use crate::parallel;
 use crate::stats::{Summary, mean};
 use crate::train::tuning::Tuned;
-use crate::train::{self, Config, History, Qk, Relation, Schedule, Task};
+use crate::train::{self, Config, History, Plateau, Qk, Relation, Schedule, Task, held};
 
 use super::rates::{self, GRID, Grid, Score};
 
 /// The splits `(heads, d_k = d_v)` of one total width, the task, the
-/// schedule, the seeds, the rate grid, and the largest gain in mean accuracy
-/// over the second half of the budget that still counts as a plateau.
+/// schedule (its `steps` the cap), the plateau rule, the tuning budget, the
+/// seeds and the rate grid.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Setup {
     pub splits: &'static [(usize, usize)],
@@ -27,9 +27,11 @@ pub struct Setup {
     pub task: Task,
     /// The schedule; its `lr` is replaced by each split's tuned rate.
     pub schedule: Schedule,
+    pub plateau: Plateau,
+    /// The fixed budget of the tuning runs.
+    pub budget: usize,
     pub seeds: u64,
     pub grid: Grid,
-    pub plateau: f64,
 }
 
 /// The size the book reports.
@@ -47,18 +49,30 @@ pub const BOOK: Setup = Setup {
         steps: 6000,
         batch: 16,
         lr: 0.03,
-        eval_every: 750,
+        eval_every: 250,
         test: 500,
         threshold: 0.9,
     },
+    plateau: Plateau {
+        min_steps: 1500,
+        ..Plateau::BOOK
+    },
+    budget: 6000,
     seeds: 20,
     grid: GRID,
-    plateau: 0.02,
 };
 
 /// The training history of one layer of `heads` heads of width `d_k`
-/// (total width `heads · d_k`) on `setup.task` from `seed`, at rate `lr`.
-pub fn trained_split(setup: Setup, heads: usize, d_k: usize, lr: f64, seed: u64) -> History {
+/// (total width `heads · d_k`) on `setup.task` from `seed`, at rate `lr`,
+/// to a plateau (`plateau: None`: the fixed schedule).
+pub fn trained_split(
+    setup: Setup,
+    heads: usize,
+    d_k: usize,
+    lr: f64,
+    seed: u64,
+    plateau: Option<Plateau>,
+) -> History {
     let config = Config {
         d: setup.task.d,
         d_k,
@@ -74,7 +88,7 @@ pub fn trained_split(setup: Setup, heads: usize, d_k: usize, lr: f64, seed: u64)
         lr,
         ..setup.schedule
     };
-    train::train(config, setup.task, schedule, seed)
+    train::train_until(config, setup.task, schedule, plateau, seed, |_, _, _| {})
 }
 
 /// The tuning and the trained accuracy curves of every split.
@@ -82,26 +96,48 @@ pub fn trained_split(setup: Setup, heads: usize, d_k: usize, lr: f64, seed: u64)
 pub struct Findings {
     /// Per split, its tuning.
     pub tuning: Vec<Tuned<Score>>,
-    /// Test accuracy at every evaluation, `[split][seed][evaluation]`.
+    /// Test accuracy at every evaluation up to the cap (a run stopped at
+    /// its plateau keeps its last value), `[split][seed][evaluation]`.
     pub curves: Vec<Vec<Vec<f64>>>,
+    /// Per split, how many runs hit the cap before a plateau.
+    pub capped: Vec<usize>,
 }
 
 impl Findings {
     pub fn run(setup: Setup) -> Findings {
         let tuning = rates::tune_arms(setup.grid, setup.splits, |&(h, d_k), lr, s| {
-            trained_split(setup, h, d_k, lr, s)
+            let budget = Setup {
+                schedule: Schedule {
+                    steps: setup.budget,
+                    eval_every: setup.budget,
+                    ..setup.schedule
+                },
+                ..setup
+            };
+            trained_split(budget, h, d_k, lr, s, None)
         });
-        let curves = setup
+        let evaluations = setup.schedule.steps / setup.schedule.eval_every + 1;
+        let (curves, capped) = setup
             .splits
             .iter()
             .zip(&tuning)
             .map(|(&(h, d_k), t)| {
-                parallel::map(0..setup.seeds, |s| {
-                    trained_split(setup, h, d_k, t.lr, s).accuracy
-                })
+                let runs = parallel::map(0..setup.seeds, |s| {
+                    trained_split(setup, h, d_k, t.lr, s, Some(setup.plateau))
+                });
+                (
+                    runs.iter()
+                        .map(|r| held(&r.accuracy, evaluations))
+                        .collect(),
+                    train::capped(&runs),
+                )
             })
-            .collect();
-        Findings { tuning, curves }
+            .unzip();
+        Findings {
+            tuning,
+            curves,
+            capped,
+        }
     }
 
     /// Final trained accuracy of split `k`, over seeds.
@@ -114,19 +150,20 @@ impl Findings {
         )
     }
 
+    /// Final accuracy of split `k` minus split `j`, paired by seed.
+    pub fn gain(&self, k: usize, j: usize) -> Summary {
+        Summary::of(
+            &self.curves[k]
+                .iter()
+                .zip(&self.curves[j])
+                .map(|(a, b)| a[a.len() - 1] - b[b.len() - 1])
+                .collect::<Vec<_>>(),
+        )
+    }
+
     /// Mean accuracy of split `k` at evaluation `i`, over seeds.
     pub fn mean_at(&self, k: usize, i: usize) -> f64 {
         mean(&self.curves[k].iter().map(|c| c[i]).collect::<Vec<_>>())
-    }
-
-    /// The largest gain of any split's mean accuracy from half the budget to the end.
-    pub fn late_gain(&self) -> f64 {
-        (0..self.curves.len())
-            .map(|k| {
-                let n = self.curves[k][0].len();
-                self.mean_at(k, n - 1) - self.mean_at(k, (n - 1) / 2)
-            })
-            .fold(f64::NEG_INFINITY, f64::max)
     }
 }
 
@@ -142,15 +179,18 @@ pub fn measures() -> Vec<Measure> {
     let (task, schedule) = (BOOK.task, BOOK.schedule);
     let mut m = vec![
         Measure::new("train_seeds", BOOK.seeds.to_string()),
-        Measure::new("train_steps", schedule.steps.to_string()),
-        Measure::new("train_half", (schedule.steps / 2).to_string()),
+        Measure::new("train_cap", schedule.steps.to_string()),
+        Measure::new("train_min_steps", BOOK.plateau.min_steps.to_string()),
         Measure::new("train_batch", schedule.batch.to_string()),
         Measure::new("train_context", task.context.to_string()),
         Measure::new("train_vocab", task.vocab.to_string()),
         Measure::new("train_d", task.d.to_string()),
         Measure::new("train_test", schedule.test.to_string()),
-        Measure::new("train_plateau", fixed(BOOK.plateau, 2)),
-        Measure::new("train_late_gain", fixed(f.late_gain(), 3)),
+        Measure::new("train_capped", f.capped.iter().sum::<usize>().to_string()),
+        Measure::new(
+            "train_runs",
+            (BOOK.splits.len() as u64 * BOOK.seeds).to_string(),
+        ),
     ];
     for (k, (h, d_k)) in BOOK.splits.iter().enumerate() {
         m.push(Measure::new(
