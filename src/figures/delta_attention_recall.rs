@@ -15,6 +15,12 @@ pub const FIGURES: &[Figure] = &[
         draw: recall,
     },
     Figure {
+        name: "ch07-recall-curves",
+        chapter: 7,
+        about: "held-out MQAR accuracy against training step, every run at the most pairs, with and without the layer variants",
+        draw: curves,
+    },
+    Figure {
         name: "ch07-trained-gates",
         chapter: 7,
         about: "KDA's learned per-channel decay rates against Gated DeltaNet's one rate, and the learned β",
@@ -97,6 +103,49 @@ fn recall() -> Result<String, DrawError> {
                 chart.draw_series(pts.iter().map(|p| Circle::new((p.0, p.1), 3, c.filled())))?;
             }
             legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
+        }
+        Ok(())
+    })
+}
+
+/// Every run's held-out accuracy curve at the most pairs: one panel per
+/// layer variant, one colour per mixer, a cross where a run hit the cap.
+fn curves() -> Result<String, DrawError> {
+    let (s, f) = (setup(), book());
+    let last = s.pairs[s.pairs.len() - 1];
+    svg(1040, 380, |root| {
+        let panels = root.split_evenly((1, Variant::ALL.len()));
+        for (panel, v) in panels.iter().zip(Variant::ALL) {
+            let caption = match v {
+                Variant::Book => "book layers",
+                Variant::GatesNearOne => "gates initialised near 1",
+                Variant::OutputNorm => "output RMSNorm",
+            };
+            let mut chart = axes(
+                panel,
+                format!("{caption}, {last} pairs"),
+                0f64..s.cap as f64,
+                0f64..1.05,
+            )?;
+            mesh(&mut chart, "training step", "held-out accuracy")
+                .disable_mesh()
+                .draw()?;
+            for m in v.mixers() {
+                let c = color(m);
+                for (i, run) in f.at(v, m, last, s.state).into_iter().enumerate() {
+                    let pts: Vec<(f64, f64)> =
+                        run.curve.iter().map(|&(t, a)| (t as f64, a)).collect();
+                    let series =
+                        chart.draw_series(LineSeries::new(pts.clone(), c.mix(0.8).stroke_width(1)))?;
+                    if i == 0 {
+                        series.label(label(Mixer::ALL[m])).legend(line_key(c, 2));
+                    }
+                    if let (true, Some(&end)) = (run.stop.capped(), pts.last()) {
+                        chart.draw_series([Cross::new(end, 4, c.stroke_width(2))])?;
+                    }
+                }
+            }
+            legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         }
         Ok(())
     })
