@@ -44,8 +44,7 @@ fn recall() -> Result<String, DrawError> {
     svg(1040, 420, |root| {
         let panels = root.split_evenly((1, 2));
         let by_pairs: Vec<(usize, usize)> = s.pairs.iter().map(|&p| (p, s.state)).collect();
-        let by_state: Vec<(usize, usize)> =
-            s.states.iter().map(|&k| (s.fixed_pairs, k)).collect();
+        let by_state: Vec<(usize, usize)> = s.states.iter().map(|&k| (s.fixed_pairs, k)).collect();
         let pair_xs: Vec<usize> = by_pairs.iter().map(|p| p.0).collect();
         let sweeps = [
             (
@@ -135,8 +134,8 @@ fn curves() -> Result<String, DrawError> {
                 for (i, run) in f.at(v, m, last, s.state).into_iter().enumerate() {
                     let pts: Vec<(f64, f64)> =
                         run.curve.iter().map(|&(t, a)| (t as f64, a)).collect();
-                    let series =
-                        chart.draw_series(LineSeries::new(pts.clone(), c.mix(0.8).stroke_width(1)))?;
+                    let series = chart
+                        .draw_series(LineSeries::new(pts.clone(), c.mix(0.8).stroke_width(1)))?;
                     if i == 0 {
                         series.label(label(Mixer::ALL[m])).legend(line_key(c, 2));
                     }

@@ -212,7 +212,10 @@ pub fn train_to_plateau(
         "mixer::train_to_plateau: the model has {} tokens but the task {}",
         config.vocab, task.vocab
     );
-    assert!(every > 0, "mixer::train_to_plateau: evaluate every ≥ 1 steps");
+    assert!(
+        every > 0,
+        "mixer::train_to_plateau: evaluate every ≥ 1 steps"
+    );
     let mut rng = seeded(seed);
     let test = task.batch(&mut rng, schedule.test);
     let mut model = Model::init_with(config, layer, &mut rng);
@@ -220,7 +223,11 @@ pub fn train_to_plateau(
     let mut adam = Adam::new(schedule.lr);
     let warm = schedule.steps.div_ceil(10).max(1) as f64;
     let (mut steps, mut accs) = (Vec::new(), Vec::new());
-    let mut stop = if plateau.is_some() { Stop::Capped } else { Stop::Fixed };
+    let mut stop = if plateau.is_some() {
+        Stop::Capped
+    } else {
+        Stop::Fixed
+    };
     for step in 0..schedule.steps {
         // lr_t = lr · min(1, (t + 1) / w)
         adam.lr = schedule.lr * ((step + 1) as f64 / warm).min(1.0);

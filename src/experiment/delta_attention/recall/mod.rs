@@ -134,7 +134,11 @@ impl Setup {
                     .chain(states.map(|&k| (self.fixed_pairs, k)))
                     .collect()
             }
-            _ => self.variant_pairs.iter().map(|&p| (p, self.state)).collect(),
+            _ => self
+                .variant_pairs
+                .iter()
+                .map(|&p| (p, self.state))
+                .collect(),
         }
     }
 }
@@ -255,8 +259,16 @@ impl Findings {
                     let cfg = s.config(Mixer::ALL[m], s.state);
                     let cap = s.schedule(s.tune_steps, lr);
                     let layer = v.layer(s.horizon());
-                    train_to_plateau(cfg, layer, tune_task, cap, None, s.tune_steps, TUNE_BASE + i)
-                        .loss
+                    train_to_plateau(
+                        cfg,
+                        layer,
+                        tune_task,
+                        cap,
+                        None,
+                        s.tune_steps,
+                        TUNE_BASE + i,
+                    )
+                    .loss
                 })
                 .collect();
             crate::stats::mean(&losses)

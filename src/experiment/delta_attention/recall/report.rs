@@ -86,9 +86,7 @@ pub(super) fn delta_lead(f: &Findings) -> f64 {
 pub(super) fn near_gap(f: &Findings) -> f64 {
     let s = setup();
     max(s.variant_pairs.iter().flat_map(|&p| {
-        [GDN, KDA].map(|m| {
-            (f.mean(NEAR, m, p, s.state) - f.mean(BOOK, DELTANET, p, s.state)).abs()
-        })
+        [GDN, KDA].map(|m| (f.mean(NEAR, m, p, s.state) - f.mean(BOOK, DELTANET, p, s.state)).abs())
     }))
 }
 
@@ -162,11 +160,17 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("kda_spread_growth_near", fixed(spread_growth(f, NEAR), 2)),
         Measure::new(
             "kda_spread_init",
-            pm(over_seeds(f, BOOK, KDA, |i| Inside::log_spread(&i.decay_init)), 2),
+            pm(
+                over_seeds(f, BOOK, KDA, |i| Inside::log_spread(&i.decay_init)),
+                2,
+            ),
         ),
         Measure::new(
             "kda_spread",
-            pm(over_seeds(f, BOOK, KDA, |i| Inside::log_spread(&i.decay)), 2),
+            pm(
+                over_seeds(f, BOOK, KDA, |i| Inside::log_spread(&i.decay)),
+                2,
+            ),
         ),
     ];
     let (narrow, wide) = (s.states[0], s.states[s.states.len() - 1]);
@@ -287,7 +291,11 @@ pub fn measures() -> Vec<Measure> {
     m.extend(table_of("recall_accuracy", &header, accuracy));
     let columns: Vec<String> = ["gates near 1", "output RMSNorm"]
         .iter()
-        .flat_map(|v| s.variant_pairs.iter().map(move |p| format!("{v}, {p} pairs")))
+        .flat_map(|v| {
+            s.variant_pairs
+                .iter()
+                .map(move |p| format!("{v}, {p} pairs"))
+        })
         .collect();
     let header: Vec<&str> = ["mixer"]
         .into_iter()
@@ -338,12 +346,10 @@ pub fn claims() -> Vec<Claim> {
         s.fixed_pairs,
         s.variant_pairs
     );
-    let beta_gap = |v: Variant, m: usize| {
-        over_seeds(f, v, m, |i| i.beta_values - i.beta_other).mean
-    };
-    let hit_gap = |v: Variant, m: usize| {
-        over_seeds(f, v, m, |i| i.hit_weights - i.hit_similarity).mean
-    };
+    let beta_gap =
+        |v: Variant, m: usize| over_seeds(f, v, m, |i| i.beta_values - i.beta_other).mean;
+    let hit_gap =
+        |v: Variant, m: usize| over_seeds(f, v, m, |i| i.hit_weights - i.hit_similarity).mean;
     let rho = |v: Variant| over_seeds(f, v, DELTANET, |i| i.rho).mean;
     let delta_over_linear = |v: Variant| {
         Test::above(
@@ -449,7 +455,12 @@ pub fn claims() -> Vec<Claim> {
     delta = trained(
         delta,
         f,
-        &[(BOOK, LINEAR), (BOOK, DELTANET), (NORM, LINEAR), (NORM, DELTANET)],
+        &[
+            (BOOK, LINEAR),
+            (BOOK, DELTANET),
+            (NORM, LINEAR),
+            (NORM, DELTANET),
+        ],
     );
     let mut ceiling_claim = Claim::empirical(
         "learned-softmax-ceiling",
@@ -487,7 +498,13 @@ pub fn claims() -> Vec<Claim> {
     ceiling_claim = trained(
         ceiling_claim,
         f,
-        &[(BOOK, SOFTMAX), (BOOK, LINEAR), (BOOK, DELTANET), (BOOK, GDN), (BOOK, KDA)],
+        &[
+            (BOOK, SOFTMAX),
+            (BOOK, LINEAR),
+            (BOOK, DELTANET),
+            (BOOK, GDN),
+            (BOOK, KDA),
+        ],
     );
     let mut decay = Claim::empirical(
         "learned-decay-retains",
@@ -627,7 +644,9 @@ mod tests {
             assert!(log_ratio(f, BOOK, m) < -(100f64.ln()));
         }
         // started near 1, KDA's channels do not spread
-        assert!(spread_growth(f, NEAR) < 1.5f64.ln() && spread_growth(f, NEAR) < spread_growth(f, BOOK));
+        assert!(
+            spread_growth(f, NEAR) < 1.5f64.ln() && spread_growth(f, NEAR) < spread_growth(f, BOOK)
+        );
         // β writes harder at the value positions, on average over the seeds
         for m in [DELTANET, GDN, KDA] {
             let gap = over_seeds(f, BOOK, m, |i| i.beta_values - i.beta_other).mean;
