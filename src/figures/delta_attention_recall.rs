@@ -4,7 +4,7 @@ use plotters::prelude::*;
 
 use super::style::{axes, band, color, legend, line_key, marked_line, mesh, svg, text};
 use super::{DrawError, Figure};
-use crate::experiment::delta_attention::recall::{book, curve, setup};
+use crate::experiment::delta_attention::recall::{Variant, book, curve, setup};
 use crate::mixer::Mixer;
 
 pub const FIGURES: &[Figure] = &[
@@ -13,6 +13,12 @@ pub const FIGURES: &[Figure] = &[
         chapter: 7,
         about: "MQAR accuracy of five trained mixers against stored pairs and against state size",
         draw: recall,
+    },
+    Figure {
+        name: "ch07-recall-curves",
+        chapter: 7,
+        about: "held-out MQAR accuracy against training step, every run at the most pairs, with and without the layer variants",
+        draw: curves,
     },
     Figure {
         name: "ch07-trained-gates",
@@ -37,21 +43,26 @@ fn recall() -> Result<String, DrawError> {
     let (s, f) = (setup(), book());
     svg(1040, 420, |root| {
         let panels = root.split_evenly((1, 2));
+        let by_pairs: Vec<(usize, usize)> = s.pairs.iter().map(|&p| (p, s.state)).collect();
+        let by_state: Vec<(usize, usize)> = s.states.iter().map(|&k| (s.fixed_pairs, k)).collect();
+        let pair_xs: Vec<usize> = by_pairs.iter().map(|p| p.0).collect();
         let sweeps = [
             (
-                &f.by_pairs,
-                &s.pairs,
+                by_pairs.clone(),
+                pair_xs,
                 format!("K = V = {}: accuracy against stored pairs", s.state),
                 "stored key–value pairs".to_string(),
+                true,
             ),
             (
-                &f.by_state,
-                &s.states,
+                by_state,
+                s.states.clone(),
                 format!("{} pairs: accuracy against state size", s.fixed_pairs),
                 "K = V (state K × V)".to_string(),
+                false,
             ),
         ];
-        for (panel, (rows, xs, caption, x_desc)) in panels.iter().zip(sweeps) {
+        for (panel, (pts_at, xs, caption, x_desc, along_pairs)) in panels.iter().zip(sweeps) {
             let (lo, hi) = (xs[0] as f64, xs[xs.len() - 1] as f64);
             let mut chart = axes(panel, caption, (lo - 0.5)..(hi + 0.5), 0f64..1.05)?;
             mesh(
@@ -72,7 +83,10 @@ fn recall() -> Result<String, DrawError> {
                 11,
             )?;
             for (m, mixer) in Mixer::ALL.into_iter().enumerate() {
-                let pts = curve(&rows[m], xs);
+                let pts = curve(f, Variant::Book, m, &pts_at, |(p, k)| match along_pairs {
+                    true => p,
+                    false => k,
+                });
                 let px: Vec<f64> = pts.iter().map(|p| p.0).collect();
                 let low: Vec<f64> = pts.iter().map(|p| (p.1 - p.2).max(0.0)).collect();
                 let high: Vec<f64> = pts.iter().map(|p| (p.1 + p.2).min(1.0)).collect();
@@ -88,6 +102,49 @@ fn recall() -> Result<String, DrawError> {
                 chart.draw_series(pts.iter().map(|p| Circle::new((p.0, p.1), 3, c.filled())))?;
             }
             legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
+        }
+        Ok(())
+    })
+}
+
+/// Every run's held-out accuracy curve at the most pairs: one panel per
+/// layer variant, one colour per mixer, a cross where a run hit the cap.
+fn curves() -> Result<String, DrawError> {
+    let (s, f) = (setup(), book());
+    let last = s.pairs[s.pairs.len() - 1];
+    svg(1040, 380, |root| {
+        let panels = root.split_evenly((1, Variant::ALL.len()));
+        for (panel, v) in panels.iter().zip(Variant::ALL) {
+            let caption = match v {
+                Variant::Book => "book layers",
+                Variant::GatesNearOne => "gates initialised near 1",
+                Variant::OutputNorm => "output RMSNorm",
+            };
+            let mut chart = axes(
+                panel,
+                format!("{caption}, {last} pairs"),
+                0f64..s.cap as f64,
+                0f64..1.05,
+            )?;
+            mesh(&mut chart, "training step", "held-out accuracy")
+                .disable_mesh()
+                .draw()?;
+            for m in v.mixers() {
+                let c = color(m);
+                for (i, run) in f.at(v, m, last, s.state).into_iter().enumerate() {
+                    let pts: Vec<(f64, f64)> =
+                        run.curve.iter().map(|&(t, a)| (t as f64, a)).collect();
+                    let series = chart
+                        .draw_series(LineSeries::new(pts.clone(), c.mix(0.8).stroke_width(1)))?;
+                    if i == 0 {
+                        series.label(label(Mixer::ALL[m])).legend(line_key(c, 2));
+                    }
+                    if let (true, Some(&end)) = (run.stop.capped(), pts.last()) {
+                        chart.draw_series([Cross::new(end, 4, c.stroke_width(2))])?;
+                    }
+                }
+            }
+            legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         }
         Ok(())
     })
@@ -130,7 +187,7 @@ fn gates() -> Result<String, DrawError> {
         .into_iter()
         .enumerate()
         {
-            for (seed, inside) in f.inside[kda].iter().enumerate() {
+            for (seed, inside) in f.inside(Variant::Book, kda).into_iter().enumerate() {
                 let mut r = if trained {
                     inside.decay.clone()
                 } else {
@@ -147,7 +204,7 @@ fn gates() -> Result<String, DrawError> {
             }
         }
         let cg = color(gdn);
-        for (seed, inside) in f.inside[gdn].iter().enumerate() {
+        for (seed, inside) in f.inside(Variant::Book, gdn).into_iter().enumerate() {
             let r = inside.decay[0].max(floor);
             let series = chart.draw_series([PathElement::new(
                 vec![(-0.5, r), (s.state as f64 - 0.5, r)],
@@ -186,10 +243,10 @@ fn gates() -> Result<String, DrawError> {
             .axis_desc_style(text(13))
             .draw()?;
         for (i, &m) in delta.iter().enumerate() {
-            let ins = &f.inside[m];
+            let ins = f.inside(Variant::Book, m);
             let summary =
                 |x: fn(&crate::experiment::delta_attention::recall::inside::Inside) -> f64| {
-                    crate::stats::Summary::of(&ins.iter().map(x).collect::<Vec<_>>())
+                    crate::stats::Summary::of(&ins.iter().map(|i| x(i)).collect::<Vec<_>>())
                 };
             let at = i as f64;
             super::style::bar(

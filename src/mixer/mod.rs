@@ -16,17 +16,19 @@
 //! Introduced in chapter 7.
 
 pub mod gate;
+pub mod layer;
 mod model;
 pub mod recurrence;
 pub mod softmax;
 
+pub use layer::{GateInit, Layer, OutNorm};
 pub use model::{Model, Pass};
 
 use nalgebra::DMatrix;
 
 use crate::random::seeded;
 use crate::recall::{Mqar, Sequence};
-use crate::train::{Adam, TensorCheck, check_tensors};
+use crate::train::{Adam, Plateau, Stop, TensorCheck, check_tensors};
 
 /// The token mixer of the layer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,6 +131,10 @@ pub struct Run {
     pub loss: f64,
     /// The held-out set (drawn before training from the run's seed).
     pub test: Vec<Sequence>,
+    /// `(step, held-out accuracy)` at every evaluation.
+    pub curve: Vec<(usize, f64)>,
+    /// How the run ended.
+    pub stop: Stop,
 }
 
 /// Train a `config` model on `task` for `schedule`, everything from `seed`.
@@ -161,12 +167,93 @@ pub fn train(config: Config, task: Mqar, schedule: Schedule, seed: u64) -> Run {
         let (_, grad) = model.loss_and_grad(&batch);
         adam.step(model.tensors_mut(), grad.tensors());
     }
+    let accuracy = model.accuracy(&test);
     Run {
-        accuracy: model.accuracy(&test),
+        accuracy,
         loss: model.mean_loss(&test),
         model,
         initial,
         test,
+        curve: vec![(schedule.steps, accuracy)],
+        stop: Stop::Fixed,
+    }
+}
+
+/// Train a `config` model built as `layer` until `plateau` holds on its
+/// held-out accuracy, evaluated every `every` steps, or until the cap
+/// `schedule.steps`; without a plateau rule, train to the cap. The rate warms
+/// up over the first tenth of the cap, then stays at `schedule.lr` (a decaying
+/// rate would flatten any curve and fake a plateau).
+///
+/// ```
+/// use attention_geometry::mixer::{Config, Layer, Mixer, Schedule, train_to_plateau};
+/// use attention_geometry::recall::Mqar;
+/// use attention_geometry::train::Plateau;
+/// let task = Mqar { vocab: 16, pairs: 2, len: 8 };
+/// let config = Config { mixer: Mixer::Softmax, vocab: 16, d: 8, k: 4, v: 4 };
+/// let cap = Schedule { steps: 600, batch: 8, lr: 0.03, test: 32 };
+/// let run = train_to_plateau(config, Layer::BOOK, task, cap, Some(Plateau::BOOK.after(100)), 25, 0);
+/// assert!(!run.stop.capped() && run.accuracy > 0.5);
+/// ```
+///
+/// # Panics
+/// If the vocabularies of model and task differ, or `every` is zero.
+pub fn train_to_plateau(
+    config: Config,
+    layer: Layer,
+    task: Mqar,
+    schedule: Schedule,
+    plateau: Option<Plateau>,
+    every: usize,
+    seed: u64,
+) -> Run {
+    assert_eq!(
+        config.vocab, task.vocab,
+        "mixer::train_to_plateau: the model has {} tokens but the task {}",
+        config.vocab, task.vocab
+    );
+    assert!(
+        every > 0,
+        "mixer::train_to_plateau: evaluate every ≥ 1 steps"
+    );
+    let mut rng = seeded(seed);
+    let test = task.batch(&mut rng, schedule.test);
+    let mut model = Model::init_with(config, layer, &mut rng);
+    let initial = model.clone();
+    let mut adam = Adam::new(schedule.lr);
+    let warm = schedule.steps.div_ceil(10).max(1) as f64;
+    let (mut steps, mut accs) = (Vec::new(), Vec::new());
+    let mut stop = if plateau.is_some() {
+        Stop::Capped
+    } else {
+        Stop::Fixed
+    };
+    for step in 0..schedule.steps {
+        // lr_t = lr · min(1, (t + 1) / w)
+        adam.lr = schedule.lr * ((step + 1) as f64 / warm).min(1.0);
+        let batch = task.batch(&mut rng, schedule.batch);
+        let (_, grad) = model.loss_and_grad(&batch);
+        adam.step(model.tensors_mut(), grad.tensors());
+        let done = step + 1;
+        if done % every == 0 || done == schedule.steps {
+            steps.push(done);
+            accs.push(model.accuracy(&test));
+            if let Some(rule) = plateau
+                && rule.holds(&steps, &accs)
+            {
+                stop = Stop::Plateau(done);
+                break;
+            }
+        }
+    }
+    Run {
+        accuracy: *accs.last().expect("at least one evaluation"),
+        loss: model.mean_loss(&test),
+        model,
+        initial,
+        test,
+        curve: steps.into_iter().zip(accs).collect(),
+        stop,
     }
 }
 
@@ -208,32 +295,41 @@ mod tests {
             pairs: 3,
             len: 13,
         };
-        for (i, mixer) in Mixer::ALL.into_iter().enumerate() {
-            let mut rng = seeded(20 + i as u64);
-            let batch = task.batch(&mut rng, 3);
-            let config = Config {
-                mixer,
-                vocab: 14,
-                d: 4,
-                k: 3,
-                v: 2,
-            };
-            let model = Model::init(config, &mut rng);
-            let checks = gradient_check(&model, &batch, 1e-5);
-            let expected = match mixer {
-                Mixer::Softmax | Mixer::Linear => 6,
-                Mixer::DeltaNet => 7,
-                _ => 10,
-            };
-            assert_eq!(checks.len(), expected, "{mixer:?}");
-            for c in checks {
-                assert!(
-                    c.norm > 0.0 && c.error < 1e-6,
-                    "{mixer:?} {}: error {:e}, norm {:e}",
-                    c.name,
-                    c.error,
-                    c.norm
-                );
+        let layers = [
+            Layer::BOOK,
+            Layer {
+                gates: GateInit::Horizon(13),
+                norm: OutNorm::Rms,
+            },
+        ];
+        for (l, layer) in layers.into_iter().enumerate() {
+            for (i, mixer) in Mixer::ALL.into_iter().enumerate() {
+                let mut rng = seeded(20 + i as u64);
+                let batch = task.batch(&mut rng, 3);
+                let config = Config {
+                    mixer,
+                    vocab: 14,
+                    d: 4,
+                    k: 3,
+                    v: 2,
+                };
+                let model = Model::init_with(config, layer, &mut rng);
+                let checks = gradient_check(&model, &batch, 1e-5);
+                let expected = match mixer {
+                    Mixer::Softmax | Mixer::Linear => 6,
+                    Mixer::DeltaNet => 7,
+                    _ => 10,
+                } + l;
+                assert_eq!(checks.len(), expected, "{mixer:?} {layer:?}");
+                for c in checks {
+                    assert!(
+                        c.norm > 0.0 && c.error < 1e-6,
+                        "{mixer:?} {layer:?} {}: error {:e}, norm {:e}",
+                        c.name,
+                        c.error,
+                        c.norm
+                    );
+                }
             }
         }
     }

@@ -10,9 +10,9 @@
 //! Introduced in chapter 7.
 
 use nalgebra::{DMatrix, DVector};
-use rand::RngExt;
 
 use super::gate::{decay_backward, l2_rows, l2_rows_backward};
+use super::layer::{Layer, OutNorm, rms_norm, rms_norm_backward};
 use super::recurrence::{self, Inputs, Trace};
 use super::{Config, Mixer, softmax};
 use crate::attention::softmax_rows;
@@ -25,6 +25,8 @@ use crate::recall::Sequence;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
     pub config: Config,
+    /// How the layer is built: gate initialisation, output norm.
+    pub layer: Layer,
     /// `[vocab, d]`
     pub emb: DMatrix<f64>,
     /// `[2d, K]`
@@ -45,6 +47,8 @@ pub struct Model {
     pub a_log: DMatrix<f64>,
     /// `[1, 1]` or `[1, K]`: `dt_bias`.
     pub dt_bias: DMatrix<f64>,
+    /// `[1, V]`: the output RMSNorm's scale γ ([`OutNorm::Rms`]).
+    pub norm_w: DMatrix<f64>,
 }
 
 /// What one sequence's forward pass keeps for its backward pass.
@@ -65,6 +69,9 @@ pub struct Pass {
     /// `[T, 1]` or `[T, K]`: the natural-log decay `g`.
     pub g: Option<DMatrix<f64>>,
     o: DMatrix<f64>,
+    /// `[T, V]` the mixer's output before the RMSNorm, and the norm's `r` (empty without it).
+    o_raw: DMatrix<f64>,
+    rms: Vec<f64>,
     trace: Option<Trace>,
     attn: Option<DMatrix<f64>>,
     /// `[queries, vocab]` probabilities at the query positions.
@@ -87,8 +94,13 @@ fn empty() -> DMatrix<f64> {
 impl Model {
     /// A seeded model: projections N(0, 1/fan-in), embeddings N(0, 1); the
     /// gates as fla initialises them: `A_log = ln U(1, 16)`, `dt_bias` the inverse
-    /// softplus of `dt ~ logU(10⁻³, 0.1)`.
+    /// softplus of `dt ~ logU(10⁻³, 0.1)`; no output norm ([`Layer::BOOK`]).
     pub fn init(config: Config, rng: &mut Rng) -> Model {
+        Model::init_with(config, Layer::BOOK, rng)
+    }
+
+    /// [`Model::init`] with the layer built as `layer` says.
+    pub fn init_with(config: Config, layer: Layer, rng: &mut Rng) -> Model {
         let Config {
             vocab,
             d,
@@ -97,20 +109,15 @@ impl Model {
             mixer,
         } = config;
         let w = 2 * d;
-        let mut uniform = |lo: f64, hi: f64| lo + (hi - lo) * rng.random::<f64>();
         let gate_width = if mixer == Mixer::Kda { k } else { 1 };
         let (a_log, dt_bias) = if mixer.decays() {
-            let a = DMatrix::from_element(1, 1, uniform(1.0, 16.0).ln());
-            let dt = DMatrix::from_fn(1, gate_width, |_, _| {
-                let dt = (uniform(1e-3f64.ln(), 0.1f64.ln())).exp().max(1e-4);
-                dt + (-(-dt).exp_m1()).ln() // softplus⁻¹(dt) = dt + ln(1 − e^{−dt})
-            });
-            (a, dt)
+            layer.gates.draw(rng, gate_width)
         } else {
             (empty(), empty())
         };
         Model {
             config,
+            layer,
             emb: gaussian(rng, vocab, d, 1.0),
             w_q: projection(rng, w, k),
             w_k: projection(rng, w, k),
@@ -129,6 +136,10 @@ impl Model {
             },
             a_log,
             dt_bias,
+            norm_w: match layer.norm {
+                OutNorm::Rms => DMatrix::from_element(1, v, 1.0),
+                OutNorm::Plain => empty(),
+            },
         }
     }
 
@@ -145,6 +156,7 @@ impl Model {
             ("w_gate", &self.w_gate),
             ("a_log", &self.a_log),
             ("dt_bias", &self.dt_bias),
+            ("norm_w", &self.norm_w),
         ];
         all.into_iter()
             .filter(|(_, t)| !t.is_empty())
@@ -165,6 +177,7 @@ impl Model {
             &mut self.w_gate,
             &mut self.a_log,
             &mut self.dt_bias,
+            &mut self.norm_w,
         ]
         .into_iter()
         .filter(|t| !t.is_empty())
@@ -180,6 +193,7 @@ impl Model {
         let z = |m: &DMatrix<f64>| DMatrix::zeros(m.nrows(), m.ncols());
         Model {
             config: self.config,
+            layer: self.layer,
             emb: z(&self.emb),
             w_q: z(&self.w_q),
             w_k: z(&self.w_k),
@@ -190,6 +204,7 @@ impl Model {
             w_gate: z(&self.w_gate),
             a_log: z(&self.a_log),
             dt_bias: z(&self.dt_bias),
+            norm_w: z(&self.norm_w),
         }
     }
 
@@ -228,6 +243,8 @@ impl Model {
             z,
             g,
             o: DMatrix::zeros(0, 0),
+            o_raw: DMatrix::zeros(0, 0),
+            rms: Vec::new(),
             trace: None,
             attn: None,
             probs: DMatrix::zeros(0, 0),
@@ -250,6 +267,11 @@ impl Model {
             };
             let (o, trace) = recurrence::forward(inputs);
             (pass.o, pass.trace) = (o, Some(trace));
+        }
+        if self.layer.norm == OutNorm::Rms {
+            let (y, r) = rms_norm(&pass.o, &self.norm_w);
+            pass.o_raw = std::mem::replace(&mut pass.o, y);
+            pass.rms = r;
         }
         // logits at the query rows: (E[tok_p] + o_p W_o) W_r
         let zq = DMatrix::from_fn(seq.queries.len(), d, |i, c| {
@@ -285,7 +307,12 @@ impl Model {
             e += dzq.row(i);
         }
         grad.w_o += pass.o.transpose() * &dz;
-        let d_o = dz * self.w_o.transpose();
+        let mut d_o = dz * self.w_o.transpose();
+        if self.layer.norm == OutNorm::Rms {
+            let (d_raw, dgamma) = rms_norm_backward(&pass.o_raw, &self.norm_w, &pass.rms, &d_o);
+            grad.norm_w += dgamma;
+            d_o = d_raw;
+        }
         let (dq, dk, dv, dbeta, dg) = if mixer == Mixer::Softmax {
             let a = pass.attn.as_ref().expect("softmax keeps its weights");
             let (dq, dk, dv) = softmax::backward(&pass.q, &pass.k, &pass.v, a, scale, &d_o);

@@ -6,7 +6,7 @@ use nalgebra::DMatrix;
 use crate::delta::effective_weights;
 use crate::mixer::{Mixer, Model, Run};
 use crate::recall::Sequence;
-use crate::stats::{argmax, mean, spearman};
+use crate::stats::{argmax, mean, quantile, spearman};
 
 /// Held-out sequences looked inside per run.
 pub const LOOKED_AT: usize = 16;
@@ -29,6 +29,32 @@ pub struct Inside {
     pub hit_weights: f64,
     /// Share of queries whose largest `|similarity|` over the stored values is on the answer.
     pub hit_similarity: f64,
+    /// What survives of a write until its query after training: the mean over
+    /// queries and key channels of `exp(Σ_{j<t≤p} g_t)` (NaN without decay).
+    pub survival: f64,
+    /// The same at initialisation.
+    pub survival_init: f64,
+}
+
+/// The mean over the queries of `seqs` and the key channels of
+/// `exp(Σ_{j<t≤p} g_t)`, `j` the position where the queried pair was written
+/// and `p` the query: what decay leaves of a write when it is read. NaN without decay.
+pub fn survival(model: &Model, seqs: &[Sequence]) -> f64 {
+    let kd = model.config.k;
+    let mut kept = Vec::new();
+    for s in seqs {
+        let Some(g) = model.forward(s).decay(kd) else {
+            return f64::NAN;
+        };
+        for &(p, _) in &s.queries {
+            let j = answer(s, p);
+            for c in 0..kd {
+                let total: f64 = (j + 1..=p).map(|t| g[(t, c)]).sum();
+                kept.push(total.exp());
+            }
+        }
+    }
+    mean(&kept)
 }
 
 /// Mean `−g` per channel of `model` over `seqs` (empty without decay).
@@ -136,6 +162,8 @@ impl Inside {
             },
             hit_weights: share(hit_w),
             hit_similarity: share(hit_s),
+            survival: survival(model, seqs),
+            survival_init: survival(&run.initial, seqs),
         }
     }
 
@@ -144,10 +172,22 @@ impl Inside {
         rates.iter().filter(|&&r| r > rate).count() as f64
     }
 
-    /// Fastest over slowest channel's mean decay rate (1 for one channel).
-    pub fn spread(rates: &[f64]) -> f64 {
-        let max = rates.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-        let min = rates.iter().cloned().fold(f64::INFINITY, f64::min);
-        max / min
+    /// The interquartile range of the channels' `ln` decay rates: how far the
+    /// channels' time scales spread, in e-folds, robust to one channel near 0.
+    pub fn log_spread(rates: &[f64]) -> f64 {
+        if rates.is_empty() {
+            return f64::NAN;
+        }
+        let logs: Vec<f64> = rates.iter().map(|r| r.max(1e-12).ln()).collect();
+        quantile(&logs, 0.75) - quantile(&logs, 0.25)
+    }
+
+    /// Per channel, `ln(trained rate / initial rate)`: below 0 where training slowed the decay.
+    pub fn log_ratios(&self) -> Vec<f64> {
+        self.decay
+            .iter()
+            .zip(&self.decay_init)
+            .map(|(t, i)| (t.max(1e-12) / i.max(1e-12)).ln())
+            .collect()
     }
 }

@@ -2,8 +2,11 @@
 //! recall ([`crate::recall::Mqar`]); accuracy against stored pairs and
 //! against state size, and what the trained gates and token weights look like.
 //!
-//! Learning rates are tuned per mixer on seeds disjoint from the reported
-//! ones. The training runs take longer than the book's time budget; like
+//! Learning rates are tuned per mixer and layer on seeds disjoint from the
+//! reported ones; every reported run trains until its held-out accuracy
+//! plateaus ([`crate::train::Plateau`]) or it hits a step cap. Each
+//! [`Variant`] builds the layers differently (gate initialisation, output
+//! norm). The training runs take longer than the book's time budget; like
 //! every expensive experiment's, the findings are cached
 //! ([`crate::experiment::cache`]).
 
@@ -11,12 +14,15 @@ use std::sync::OnceLock;
 
 pub mod inside;
 mod report;
+mod variant;
 
 use crate::experiment::cache;
-use crate::mixer::{Config, Mixer, Schedule, train};
+use crate::mixer::{Config, Mixer, Schedule, train_to_plateau};
 use crate::parallel;
 use crate::recall::Mqar;
+use crate::train::{Plateau, Stop};
 pub use report::{claims, measures};
+pub use variant::Variant;
 
 /// Every setting of the experiment.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,7 +30,14 @@ pub struct Setup {
     pub vocab: usize,
     /// Embedding width `d`.
     pub d: usize,
-    pub steps: usize,
+    /// The step cap of every reported run.
+    pub cap: usize,
+    /// No plateau is declared before this step.
+    pub min_steps: usize,
+    /// Held-out accuracy is evaluated every this many steps.
+    pub every: usize,
+    /// Steps of every tuning run.
+    pub tune_steps: usize,
     pub batch: usize,
     /// Held-out sequences per run.
     pub test: usize,
@@ -36,11 +49,13 @@ pub struct Setup {
     pub fixed_pairs: usize,
     /// `K = V` at which the pair sweep runs.
     pub state: usize,
+    /// Pairs at which the other [`Variant`]s run (at `K = V = state`).
+    pub variant_pairs: Vec<usize>,
     /// Reported seeds `0..seeds`.
     pub seeds: u64,
     /// Tuning seeds `TUNE_BASE..TUNE_BASE + tune_seeds`, at (fixed_pairs, state).
     pub tune_seeds: u64,
-    /// The starting learning-rate grid (extended while the best rate is at an edge).
+    /// The starting learning-rate grid of the book's layers (extended while the best rate is at an edge).
     pub rates: Vec<f64>,
 }
 
@@ -52,16 +67,20 @@ pub fn setup() -> Setup {
     Setup {
         vocab: 32,
         d: 16,
-        steps: 300,
+        cap: 600,
+        min_steps: 300,
+        every: 50,
+        tune_steps: 300,
         batch: 16,
         test: 64,
         pairs: vec![2, 4, 8, 12],
-        states: vec![2, 4, 8, 16],
+        states: vec![2, 8, 16],
         fixed_pairs: 8,
         state: 8,
-        seeds: 5,
+        variant_pairs: vec![8, 12],
+        seeds: 4,
         tune_seeds: 2,
-        rates: vec![0.003, 0.01, 0.03, 0.1, 0.3],
+        rates: vec![0.01, 0.03, 0.1, 0.3],
     }
 }
 
@@ -75,6 +94,11 @@ impl Setup {
         }
     }
 
+    /// The longest sequence of the sweep: the horizon of [`Variant::GatesNearOne`].
+    pub fn horizon(&self) -> usize {
+        4 * self.pairs.iter().copied().max().unwrap_or(1)
+    }
+
     /// The model of `mixer` with `K = V = state`.
     pub fn config(&self, mixer: Mixer, state: usize) -> Config {
         Config {
@@ -86,50 +110,116 @@ impl Setup {
         }
     }
 
-    fn schedule(&self, lr: f64) -> Schedule {
+    /// The plateau rule of every reported run.
+    pub fn plateau(&self) -> Plateau {
+        Plateau::BOOK.after(self.min_steps)
+    }
+
+    fn schedule(&self, steps: usize, lr: f64) -> Schedule {
         Schedule {
-            steps: self.steps,
+            steps,
             batch: self.batch,
             lr,
             test: self.test,
         }
     }
+
+    /// The points `(pairs, state)` at which `variant` runs.
+    pub fn points(&self, variant: Variant) -> Vec<(usize, usize)> {
+        match variant {
+            Variant::Book => {
+                let sweep = self.pairs.iter().map(|&p| (p, self.state));
+                let states = self.states.iter().filter(|&&k| k != self.state);
+                sweep
+                    .chain(states.map(|&k| (self.fixed_pairs, k)))
+                    .collect()
+            }
+            _ => self
+                .variant_pairs
+                .iter()
+                .map(|&p| (p, self.state))
+                .collect(),
+        }
+    }
 }
 
-/// One run's numbers: its accuracy and, at the shared point, the inside view.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Outcome {
+/// One reported run.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Point {
+    pub variant: Variant,
+    /// Index into `Mixer::ALL`.
+    pub mixer: usize,
+    pub pairs: usize,
+    pub state: usize,
+    pub seed: u64,
+    /// Held-out accuracy when training stopped.
     pub accuracy: f64,
+    pub stop: Stop,
+    /// `(step, held-out accuracy)` at every evaluation.
+    pub curve: Vec<(usize, f64)>,
+    /// At (fixed_pairs, state) only: the inside view.
     pub inside: Option<inside::Inside>,
 }
 
 /// Everything the section reports.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Findings {
-    /// `tuning[m]`: `(rate, mean held-out cross-entropy over the tuning seeds)` of `Mixer::ALL[m]`.
-    pub tuning: Vec<Vec<(f64, f64)>>,
-    /// `by_pairs[m][i][seed]` at `setup.pairs[i]`.
-    pub by_pairs: Vec<Vec<Vec<f64>>>,
-    /// `by_state[m][i][seed]` at `setup.states[i]`.
-    pub by_state: Vec<Vec<Vec<f64>>>,
-    /// `inside[m][seed]` at (fixed_pairs, state).
-    pub inside: Vec<Vec<inside::Inside>>,
+    /// `tuning[v][m]`: `(rate, mean held-out cross-entropy over the tuning seeds)`
+    /// of `Mixer::ALL[m]` under `Variant::ALL[v]` (empty where it does not run
+    /// or takes the book's rate).
+    pub tuning: Vec<Vec<Vec<(f64, f64)>>>,
+    pub runs: Vec<Point>,
 }
 
 impl Findings {
-    /// The chosen rate of `Mixer::ALL[m]`: the lowest mean held-out loss on the tuning seeds.
-    pub fn rate(&self, m: usize) -> f64 {
-        best(&self.tuning[m]).0
+    /// The rate of `Mixer::ALL[m]` under `v`: the lowest mean held-out loss on the tuning seeds.
+    pub fn rate(&self, v: Variant, m: usize) -> f64 {
+        let grid = &self.tuning[v.index()][m];
+        match grid.is_empty() {
+            true => best(&self.tuning[Variant::Book.index()][m]).0,
+            false => best(grid).0,
+        }
     }
 
-    /// Mean accuracy of mixer `m` at pair point `i`.
-    pub fn pairs_mean(&self, m: usize, i: usize) -> f64 {
-        crate::stats::mean(&self.by_pairs[m][i])
+    /// The runs of mixer `m` under `v` at `(pairs, state)`, in seed order.
+    pub fn at(&self, v: Variant, m: usize, pairs: usize, state: usize) -> Vec<&Point> {
+        self.runs
+            .iter()
+            .filter(|r| r.variant == v && r.mixer == m && r.pairs == pairs && r.state == state)
+            .collect()
     }
 
-    /// Mean accuracy of mixer `m` at state point `i`.
-    pub fn state_mean(&self, m: usize, i: usize) -> f64 {
-        crate::stats::mean(&self.by_state[m][i])
+    /// The accuracies of [`Findings::at`].
+    pub fn accs(&self, v: Variant, m: usize, pairs: usize, state: usize) -> Vec<f64> {
+        self.at(v, m, pairs, state)
+            .iter()
+            .map(|r| r.accuracy)
+            .collect()
+    }
+
+    /// Mean accuracy of [`Findings::at`].
+    pub fn mean(&self, v: Variant, m: usize, pairs: usize, state: usize) -> f64 {
+        crate::stats::mean(&self.accs(v, m, pairs, state))
+    }
+
+    /// `(capped, runs)` of mixer `m` under `v`, over every point.
+    pub fn capped(&self, v: Variant, m: usize) -> (usize, usize) {
+        let runs: Vec<&Point> = self
+            .runs
+            .iter()
+            .filter(|r| r.variant == v && r.mixer == m)
+            .collect();
+        let capped = runs.iter().filter(|r| r.stop.capped()).count();
+        (capped, runs.len())
+    }
+
+    /// The inside views of mixer `m` under `v`, one per seed.
+    pub fn inside(&self, v: Variant, m: usize) -> Vec<&inside::Inside> {
+        self.runs
+            .iter()
+            .filter(|r| r.variant == v && r.mixer == m)
+            .filter_map(|r| r.inside.as_ref())
+            .collect()
     }
 }
 
@@ -159,120 +249,128 @@ fn run_all<J: Sync, T: Send>(jobs: &[J], f: impl Fn(&J) -> T + Sync) -> Vec<T> {
 }
 
 impl Findings {
-    /// Tune, then train every mixer at every point over the reported seeds.
+    /// Tune each arm's rate, then train every arm at its points over the reported seeds.
     pub fn run(s: &Setup) -> Findings {
         let n_m = Mixer::ALL.len();
         let tune_task = s.task(s.fixed_pairs);
-        let tune = |m: usize, lr: f64| {
-            let accs: Vec<f64> = (0..s.tune_seeds)
+        let tune = |v: Variant, m: usize, lr: f64| {
+            let losses: Vec<f64> = (0..s.tune_seeds)
                 .map(|i| {
                     let cfg = s.config(Mixer::ALL[m], s.state);
-                    train(cfg, tune_task, s.schedule(lr), TUNE_BASE + i).loss
+                    let cap = s.schedule(s.tune_steps, lr);
+                    let layer = v.layer(s.horizon());
+                    train_to_plateau(
+                        cfg,
+                        layer,
+                        tune_task,
+                        cap,
+                        None,
+                        s.tune_steps,
+                        TUNE_BASE + i,
+                    )
+                    .loss
                 })
                 .collect();
-            crate::stats::mean(&accs)
+            crate::stats::mean(&losses)
         };
-        let jobs: Vec<(usize, f64)> = (0..n_m)
-            .flat_map(|m| s.rates.iter().map(move |&r| (m, r)))
-            .collect();
-        let scores = run_all(&jobs, |&(m, r)| tune(m, r));
-        let mut tuning: Vec<Vec<(f64, f64)>> = vec![Vec::new(); n_m];
-        for (&(m, r), a) in jobs.iter().zip(scores) {
-            tuning[m].push((r, a));
-        }
-        // a best rate at the grid's edge extends the grid by one step of ×√10
-        for (m, grid) in tuning.iter_mut().enumerate() {
-            for _ in 0..3 {
-                let b = best(grid).0;
-                let (lo, hi) = (grid[0].0, grid[grid.len() - 1].0);
-                let next = if b == lo {
-                    lo / 10f64.sqrt()
-                } else if b == hi {
-                    hi * 10f64.sqrt()
-                } else {
-                    break;
-                };
-                let a = tune(m, next);
-                grid.push((next, a));
-                grid.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let mut tuning = vec![vec![Vec::new(); n_m]; Variant::ALL.len()];
+        // the book's layers on the starting grid, then the output-norm layers
+        // on the book's rate and one step of ×√10 either side
+        for v in [Variant::Book, Variant::OutputNorm] {
+            let jobs: Vec<(usize, f64)> = v
+                .mixers()
+                .into_iter()
+                .flat_map(|m| {
+                    let grid = match v {
+                        Variant::Book => s.rates.clone(),
+                        _ => {
+                            let r = best(&tuning[0][m]).0;
+                            vec![r / 10f64.sqrt(), r, r * 10f64.sqrt()]
+                        }
+                    };
+                    grid.into_iter().map(move |r| (m, r))
+                })
+                .collect();
+            let scores = run_all(&jobs, |&(m, r)| tune(v, m, r));
+            for (&(m, r), a) in jobs.iter().zip(scores) {
+                tuning[v.index()][m].push((r, a));
+            }
+            // a best rate at the grid's edge extends the grid by one step of ×√10
+            for (m, grid) in tuning[v.index()].iter_mut().enumerate() {
+                for _ in 0..3 {
+                    if grid.is_empty() {
+                        break;
+                    }
+                    let b = best(grid).0;
+                    let (lo, hi) = (grid[0].0, grid[grid.len() - 1].0);
+                    let next = if b == lo {
+                        lo / 10f64.sqrt()
+                    } else if b == hi {
+                        hi * 10f64.sqrt()
+                    } else {
+                        break;
+                    };
+                    let a = tune(v, m, next);
+                    grid.push((next, a));
+                    grid.sort_by(|x, y| x.0.total_cmp(&y.0));
+                }
             }
         }
-        let rates: Vec<f64> = tuning.iter().map(|g| best(g).0).collect();
-        // (mixer, pairs, state, seed)
+        let partial = Findings {
+            tuning,
+            runs: Vec::new(),
+        };
+        // (variant, mixer, pairs, state, seed)
         let mut jobs = Vec::new();
-        for m in 0..n_m {
-            for &p in &s.pairs {
-                for seed in 0..s.seeds {
-                    jobs.push((m, p, s.state, seed));
-                }
-            }
-            for &k in s.states.iter().filter(|&&k| k != s.state) {
-                for seed in 0..s.seeds {
-                    jobs.push((m, s.fixed_pairs, k, seed));
+        for v in Variant::ALL {
+            for m in v.mixers() {
+                for (p, k) in s.points(v) {
+                    for seed in 0..s.seeds {
+                        jobs.push((v, m, p, k, seed));
+                    }
                 }
             }
         }
-        let outcomes = run_all(&jobs, |&(m, p, k, seed)| {
-            let run = train(
+        let runs = run_all(&jobs, |&(v, m, p, k, seed)| {
+            let run = train_to_plateau(
                 s.config(Mixer::ALL[m], k),
+                v.layer(s.horizon()),
                 s.task(p),
-                s.schedule(rates[m]),
+                s.schedule(s.cap, partial.rate(v, m)),
+                Some(s.plateau()),
+                s.every,
                 seed,
             );
             let shared = p == s.fixed_pairs && k == s.state;
-            Outcome {
+            Point {
+                variant: v,
+                mixer: m,
+                pairs: p,
+                state: k,
+                seed,
                 accuracy: run.accuracy,
+                stop: run.stop,
                 inside: shared.then(|| inside::Inside::of(&run)),
+                curve: run.curve,
             }
         });
-        let find = |m: usize, p: usize, k: usize, seed: u64| {
-            let i = jobs
-                .iter()
-                .position(|&j| j == (m, p, k, seed))
-                .expect("every point was run");
-            &outcomes[i]
-        };
-        let seeds = |m, p, k| {
-            (0..s.seeds)
-                .map(|seed| find(m, p, k, seed).accuracy)
-                .collect()
-        };
-        Findings {
-            by_pairs: (0..n_m)
-                .map(|m| s.pairs.iter().map(|&p| seeds(m, p, s.state)).collect())
-                .collect(),
-            by_state: (0..n_m)
-                .map(|m| {
-                    s.states
-                        .iter()
-                        .map(|&k| seeds(m, s.fixed_pairs, k))
-                        .collect()
-                })
-                .collect(),
-            inside: (0..n_m)
-                .map(|m| {
-                    (0..s.seeds)
-                        .map(|seed| {
-                            find(m, s.fixed_pairs, s.state, seed)
-                                .inside
-                                .clone()
-                                .expect("the shared point is looked inside")
-                        })
-                        .collect()
-                })
-                .collect(),
-            tuning,
-        }
+        Findings { runs, ..partial }
     }
 }
 
-/// `(x, mean, sd)` of one mixer's accuracies over a sweep, for the figures.
-pub fn curve(rows: &[Vec<f64>], xs: &[usize]) -> Vec<(f64, f64, f64)> {
-    xs.iter()
-        .zip(rows)
-        .map(|(&x, accs)| {
-            let s = crate::stats::Summary::of(accs);
-            (x as f64, s.mean, s.sd)
+/// `(x, mean, sd)` of mixer `m`'s accuracies under `v` at `points`, `x` read off each point, for the figures.
+pub fn curve(
+    f: &Findings,
+    v: Variant,
+    m: usize,
+    points: &[(usize, usize)],
+    x: impl Fn((usize, usize)) -> usize,
+) -> Vec<(f64, f64, f64)> {
+    points
+        .iter()
+        .map(|&(p, k)| {
+            let s = crate::stats::Summary::of(&f.accs(v, m, p, k));
+            (x((p, k)) as f64, s.mean, s.sd)
         })
         .collect()
 }
