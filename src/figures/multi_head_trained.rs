@@ -20,7 +20,7 @@ pub const FIGURES: &[Figure] = &[
     Figure {
         name: "ch03-minilm-heads",
         chapter: 3,
-        about: "single-head importance and named patterns per layer and head, and paraphrase retrieval as heads are pruned",
+        about: "single-head importance and named patterns (sinks found from the data) per layer and head, and paraphrase retrieval and word sense as heads are pruned",
         draw: heads,
     },
 ];

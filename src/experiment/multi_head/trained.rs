@@ -328,4 +328,3 @@ pub fn repair_stats(f: &Findings, model: Model) -> (f64, f64) {
         r.iter().filter(|&&x| x > 0.0).count() as f64 / r.len() as f64,
     )
 }
-

@@ -2,9 +2,9 @@
 //! (keys `tr_…`) and its claims (evidence: pretrained).
 
 use super::{BOOK, Iteration, ModelFindings, book};
+use crate::claim::{Claim, Evidence, Test};
 use crate::experiment::multi_head::trained::repair;
 use crate::experiment::multi_head::trained::verdict::with_repair;
-use crate::claim::{Claim, Evidence, Test};
 use crate::measure::{Measure, fixed, pm, table_of};
 use crate::pretrained::corpus::Model;
 use crate::pretrained::minilm::LAYERS;
@@ -50,7 +50,11 @@ pub enum Series {
 fn slope(ys: &[f64]) -> f64 {
     let n = ys.len() as f64;
     let (xm, ym) = ((n - 1.0) / 2.0, ys.iter().sum::<f64>() / n);
-    let num: f64 = ys.iter().enumerate().map(|(x, y)| (x as f64 - xm) * (y - ym)).sum();
+    let num: f64 = ys
+        .iter()
+        .enumerate()
+        .map(|(x, y)| (x as f64 - xm) * (y - ym))
+        .sum();
     let den: f64 = (0..ys.len()).map(|x| (x as f64 - xm).powi(2)).sum();
     num / den
 }

@@ -81,7 +81,11 @@ pub fn head(s: usize, l: usize) -> usize {
     (s + 7 * l) % HEADS
 }
 
-fn sentence(model: Model, s: usize, means: &(Vec<nalgebra::DVector<f64>>, Vec<nalgebra::DVector<f64>>)) -> Sentence {
+fn sentence(
+    model: Model,
+    s: usize,
+    means: &(Vec<nalgebra::DVector<f64>>, Vec<nalgebra::DVector<f64>>),
+) -> Sentence {
     let w = model.weights();
     let run = &runs(model)[s];
     let c = &run.clean;
@@ -118,7 +122,9 @@ impl Findings {
         let sides = ByModel::run(|model| {
             let all: Vec<&[_]> = runs(model).iter().map(|r| &r.clean[..]).collect();
             let means = mean_writes(model.weights(), &all);
-            parallel::map(0..setup.sentences as u64, |s| sentence(model, s as usize, &means))
+            parallel::map(0..setup.sentences as u64, |s| {
+                sentence(model, s as usize, &means)
+            })
         });
         Findings { setup, sides }
     }
@@ -168,10 +174,13 @@ mod tests {
         eprintln!("{:?}", t0.elapsed());
         for c in 0..3 {
             for m in Model::BOTH {
-                eprintln!("{c} {} states {:.2} pooled {:.2} rec {:.2}", m.name(),
+                eprintln!(
+                    "{c} {} states {:.2} pooled {:.2} rec {:.2}",
+                    m.name(),
                     median(&f.heads(m, c, |k| k.states[0])),
                     median(&f.heads(m, c, |k| k.pooled[0])),
-                    median(&f.heads(m, c, |k| k.states[1])));
+                    median(&f.heads(m, c, |k| k.states[1]))
+                );
             }
         }
     }

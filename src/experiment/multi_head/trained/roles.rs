@@ -55,33 +55,64 @@ impl Score {
     }
 }
 
-/// Embeddings of `text` under `model` with each set of `removed` heads ablated
-/// (one stacked run of `removed.len()` variants).
-pub fn embeddings(model: Model, text: &str, removed: &[Vec<(usize, usize)>]) -> Vec<DVector<f64>> {
-    let m = model.minilm();
-    let ids = m.encode(text).unwrap_or_else(|e| panic!("{e}")).ids;
-    let (x, n) = (embed(&m.weights, &ids), ids.len());
-    // removed.len() copies of the sentence: (b·n, 384)
-    let stack = DMatrix::from_fn(removed.len() * n, x.ncols(), |i, c| x[(i % n, c)]);
-    let p = run_parts(&m.weights, 0, stack, n, removed);
-    let out = &p[LAYERS - 1].output;
-    (0..removed.len())
-        .map(|k| pooled(&out.rows(k * n, n).into_owned()))
-        .collect()
+/// The last hidden states of each sentence `ids[t]` under `model` with each set of
+/// `removed` heads ablated, `[t][variant]` each `(n_t, 384)`. Sentences of one
+/// length share one stacked run, so the weights are read once per length.
+pub fn last_states(
+    model: Model,
+    ids: &[Vec<u32>],
+    removed: &[Vec<(usize, usize)>],
+) -> Vec<Vec<DMatrix<f64>>> {
+    let w = model.weights();
+    let mut lengths: Vec<usize> = ids.iter().map(Vec::len).collect();
+    lengths.sort_unstable();
+    lengths.dedup();
+    let b = removed.len();
+    let groups = parallel::map(0..lengths.len() as u64, |g| {
+        let n = lengths[g as usize];
+        let members: Vec<usize> = (0..ids.len()).filter(|&t| ids[t].len() == n).collect();
+        // block t·b + v: sentence members[t], variant v: (members·b·n, 384)
+        let x: Vec<DMatrix<f64>> = members.iter().map(|&t| embed(w, &ids[t])).collect();
+        let stack = DMatrix::from_fn(members.len() * b * n, x[0].ncols(), |r, c| {
+            x[r / (b * n)][(r % n, c)]
+        });
+        let ablate: Vec<Vec<(usize, usize)>> = (0..members.len() * b)
+            .map(|k| removed[k % b].clone())
+            .collect();
+        let out = &run_parts(w, 0, stack, n, &ablate)[LAYERS - 1].output;
+        let blocks: Vec<Vec<DMatrix<f64>>> = (0..members.len())
+            .map(|t| {
+                (0..b)
+                    .map(|v| out.rows((t * b + v) * n, n).into_owned())
+                    .collect()
+            })
+            .collect();
+        (members, blocks)
+    });
+    let mut outs = vec![Vec::new(); ids.len()];
+    for (members, blocks) in groups {
+        for (t, block) in members.into_iter().zip(blocks) {
+            outs[t] = block;
+        }
+    }
+    outs
 }
 
 /// The task's score under `model` for each set of `removed` heads.
 pub fn scores(model: Model, removed: &[Vec<(usize, usize)>]) -> Vec<Score> {
-    let t = triples();
-    let texts: Vec<&String> = t.iter().flatten().collect();
-    let e = parallel::map(0..texts.len() as u64, |k| {
-        embeddings(model, texts[k as usize], removed)
-    });
+    let m = model.minilm();
+    let ids: Vec<Vec<u32>> = triples()
+        .iter()
+        .flatten()
+        .map(|t| m.encode(t).unwrap_or_else(|e| panic!("{e}")).ids)
+        .collect();
+    let h = last_states(model, &ids, removed);
     (0..removed.len())
         .map(|v| {
+            let e: Vec<DVector<f64>> = h.iter().map(|s| pooled(&s[v])).collect();
             let d: Vec<f64> = e
                 .chunks(3)
-                .map(|c| c[0][v].dot(&c[1][v]) - c[0][v].dot(&c[2][v]))
+                .map(|c| c[0].dot(&c[1]) - c[0].dot(&c[2]))
                 .collect();
             Score::of(&d)
         })
@@ -93,11 +124,32 @@ mod tests {
     use super::*;
 
     #[test]
+    fn sentences_of_one_length_stacked_match_their_own_runs() {
+        let m = Model::Trained.minilm();
+        let ids: Vec<Vec<u32>> = ["The dog bit the man.", "The cat bit the dog.", "A dog."]
+            .iter()
+            .map(|t| m.encode(t).unwrap().ids)
+            .collect();
+        let removed = [vec![], vec![(1, 3)]];
+        let all = last_states(Model::Trained, &ids, &removed);
+        for (t, id) in ids.iter().enumerate() {
+            let x = embed(&m.weights, id);
+            let one = run_parts(&m.weights, 0, x, id.len(), &[vec![(1, 3)]]);
+            assert!((&all[t][1] - &one[LAYERS - 1].output).abs().max() < 1e-9);
+        }
+    }
+
+    #[test]
     fn forty_triples_whose_twin_has_the_sentences_words() {
         let t = triples();
         assert_eq!(t.len(), 40);
         let words = |s: &str| {
-            let mut w: Vec<String> = s.trim_end_matches('.').to_lowercase().split(' ').map(String::from).collect();
+            let mut w: Vec<String> = s
+                .trim_end_matches('.')
+                .to_lowercase()
+                .split(' ')
+                .map(String::from)
+                .collect();
             w.sort();
             w
         };

@@ -10,15 +10,11 @@
 //! margin     mean of cos(h_q, h_same) − cos(h_q, h_other)
 //! ```
 
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DVector;
 
-use super::roles::Score;
-use crate::experiment::relations::trained::{pairs, sentence};
-use crate::parallel;
+use super::roles::{Score, last_states};
+use crate::experiment::relations::trained::{Sentence, pairs, sentence};
 use crate::pretrained::corpus::Model;
-use crate::pretrained::intervention::run_parts;
-use crate::pretrained::minilm::LAYERS;
-use crate::pretrained::minilm::forward::embed;
 
 /// The shipped sentences C and D, `word<TAB>C<TAB>D`.
 pub const SENSES: &str = include_str!("../../../../models/senses.txt");
@@ -45,19 +41,6 @@ pub fn quads() -> Vec<(String, [String; 4])> {
         .collect()
 }
 
-/// The word's last hidden state in `text` under `model`, one per set of `removed` heads.
-fn states(model: Model, text: &str, word: &str, removed: &[Vec<(usize, usize)>]) -> Vec<DVector<f64>> {
-    let w = model.weights();
-    let s = sentence(text, word);
-    let (x, n) = (embed(w, &s.ids), s.ids.len());
-    // removed.len() copies of the sentence: (b·n, 384)
-    let stack = DMatrix::from_fn(removed.len() * n, x.ncols(), |i, c| x[(i % n, c)]);
-    let out = &run_parts(w, 0, stack, n, removed)[LAYERS - 1].output;
-    (0..removed.len())
-        .map(|k| out.row(k * n + s.word).transpose().normalize())
-        .collect()
-}
-
 /// Score four unit states `[A, B, C, D]`.
 fn trials(h: &[DVector<f64>; 4]) -> [f64; 4] {
     let c = |a: usize, b: usize| h[a].dot(&h[b]);
@@ -71,15 +54,22 @@ fn trials(h: &[DVector<f64>; 4]) -> [f64; 4] {
 
 /// The task's score under `model` for each set of `removed` heads.
 pub fn scores(model: Model, removed: &[Vec<(usize, usize)>]) -> Vec<Score> {
-    let q = quads();
-    let jobs: Vec<(&str, &str)> = q
+    let s: Vec<Sentence> = quads()
         .iter()
-        .flat_map(|(w, s)| s.iter().map(move |t| (w.as_str(), t.as_str())))
+        .flat_map(|(w, q)| q.iter().map(move |t| sentence(t, w)))
         .collect();
-    let h = parallel::map(0..jobs.len() as u64, |k| {
-        let (w, t) = jobs[k as usize];
-        states(model, t, w, removed)
-    });
+    let ids: Vec<Vec<u32>> = s.iter().map(|x| x.ids.clone()).collect();
+    let out = last_states(model, &ids, removed);
+    // the word's unit state, [sentence][variant]
+    let h: Vec<Vec<DVector<f64>>> = out
+        .iter()
+        .zip(&s)
+        .map(|(o, x)| {
+            o.iter()
+                .map(|m| m.row(x.word).transpose().normalize())
+                .collect()
+        })
+        .collect();
     (0..removed.len())
         .map(|v| {
             let d: Vec<f64> = h

@@ -19,7 +19,9 @@ pub const READS: [(&str, Read); 4] = [
     ("LayerNorm frozen, all last states", |k| k.states[0]),
     ("LayerNorm recomputed on the direct path", |k| k.states[1]),
     ("target: the pooled embedding's turn g(Δ)", |k| k.pooled[0]),
-    ("norm ratio ‖Δ_tot‖/‖Δ_dir‖ in place of κ", |k| k.ratio[0]),
+    ("norm ratio ‖Δ_tot‖/‖Δ_dir‖ in place of κ", |k| {
+        k.ratio[0]
+    }),
 ];
 
 /// The choices a referee would vary around the change `default` (an index of
@@ -185,6 +187,22 @@ pub fn measures() -> Vec<Measure> {
         &["heads removed", "word-sense accuracy", "mean margin"],
         rows,
     ));
+    let early: Vec<&Ablation> = f
+        .all(Model::Trained)
+        .into_iter()
+        .filter(|a| a.layer + 1 < LAYERS)
+        .collect();
+    for (name, stage) in [("attn", 0), ("ffn", 1)] {
+        let share = early
+            .iter()
+            .map(|a| (0..LAYERS).map(|l| a.shares[2 * l + stage]).sum::<f64>())
+            .sum::<f64>()
+            / early.len() as f64;
+        m.push(Measure::new(
+            format!("lm_trained_share_{name}"),
+            fixed(share, 2),
+        ));
+    }
     for l in 0..LAYERS {
         let r: Vec<f64> = f
             .all(Model::Trained)
@@ -405,18 +423,45 @@ pub fn claims() -> Vec<Claim> {
 
 #[cfg(test)]
 mod tests {
+    use crate::pretrained::corpus::{Model, runs};
+
+    /// CPU seconds of this process so far (every thread), from /proc/self/stat.
+    fn cpu() -> f64 {
+        let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+        let f: Vec<&str> = stat.rsplit(") ").next().unwrap_or("").split(' ').collect();
+        let tick = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+        (tick(11) + tick(12)) / 100.0
+    }
+
     #[test]
     #[ignore]
     fn print_claims() {
-        let t0 = std::time::Instant::now();
+        let mut t = cpu();
+        let mut lap = |what: &str| {
+            let now = cpu();
+            eprintln!("cpu {what}: {:.1} s", now - t);
+            t = now;
+        };
+        let _ = (runs(Model::Trained).len(), runs(Model::Random).len());
+        lap("corpus runs, both models");
+        let heads: Vec<Vec<(usize, usize)>> =
+            vec![vec![], (0..72).map(|k| (k / 12, k % 12)).collect()];
+        let _ = super::super::roles::scores(Model::Trained, &heads);
+        let _ = super::super::roles::scores(Model::Random, &heads);
+        lap("role task alone");
+        let sets: Vec<Vec<(usize, usize)>> = (0..=72)
+            .step_by(24)
+            .map(|k| heads[1][..k].to_vec())
+            .collect();
+        let _ = super::super::senses::scores(Model::Trained, &sets);
+        let _ = super::super::senses::scores(Model::Random, &heads);
+        lap("word-sense task alone");
         let _ = super::book();
-        eprintln!("ch3 findings {:?}", t0.elapsed());
-        let t1 = std::time::Instant::now();
+        lap("chapter 3 findings (includes both tasks again)");
         let _ = super::repair::book();
-        eprintln!("repair findings {:?}", t1.elapsed());
-        let t2 = std::time::Instant::now();
+        lap("repair findings");
         let _ = crate::experiment::fixed_points::trained::book();
-        eprintln!("ch5 findings {:?}", t2.elapsed());
+        lap("chapter 5 findings");
         let claims = super::claims()
             .into_iter()
             .chain(crate::experiment::fixed_points::trained::claims());
@@ -432,12 +477,22 @@ mod tests {
                 }
             }
             for r in &c.replications {
-                eprintln!("  replication {}: {} [{}]", r.paper, r.finding.measured(), r.reproduced());
+                eprintln!(
+                    "  replication {}: {} [{}]",
+                    r.paper,
+                    r.finding.measured(),
+                    r.reproduced()
+                );
             }
         }
-        for m in super::measures().iter().chain(&crate::experiment::fixed_points::trained::measures()) {
-            if m.table.is_none() && !m.value.contains('\n') {
+        for m in super::measures()
+            .iter()
+            .chain(&crate::experiment::fixed_points::trained::measures())
+        {
+            if !m.value.contains('\n') {
                 eprintln!("{} = {}", m.key, m.value);
+            } else {
+                eprintln!("{} = <table>", m.key);
             }
         }
     }
