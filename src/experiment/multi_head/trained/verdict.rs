@@ -2,7 +2,7 @@
 //! (keys `lm_…`) and its claims (evidence: pretrained).
 
 use super::repair::{self, CHANGES, Kept};
-use super::{Ablation, book, repair_stats};
+use super::{Ablation, book};
 use crate::claim::{Claim, Evidence, Test};
 use crate::measure::{Measure, fixed, pm, table_of};
 use crate::pretrained::corpus::Model;
@@ -168,7 +168,6 @@ pub fn measures() -> Vec<Measure> {
         ("role_random_all", f.roles.random[1]),
     ] {
         m.push(Measure::new(format!("lm_{key}"), fixed(s.accuracy, 2)));
-        m.push(Measure::new(format!("lm_{key}_margin"), fixed(s.margin, 3)));
     }
     let rows = senses
         .iter()
@@ -203,22 +202,9 @@ pub fn measures() -> Vec<Measure> {
             fixed(share, 2),
         ));
     }
-    for l in 0..LAYERS {
-        let r: Vec<f64> = f
-            .all(Model::Trained)
-            .iter()
-            .filter(|a| a.layer == l)
-            .map(|a| a.repair)
-            .collect();
-        m.push(Measure::new(
-            format!("lm_trained_repair_layer{l}"),
-            pm(Summary::of(&r), 2),
-        ));
-    }
     for model in Model::BOTH {
         let side = f.sides.model(model);
         let name = model.name();
-        let (med, pos) = repair_stats(f, model);
         let named = f.named(model);
         m.extend([
             Measure::new(format!("lm_{name}_top1"), fixed(side.retrieval.top1, 2)),
@@ -242,8 +228,6 @@ pub fn measures() -> Vec<Measure> {
                 format!("lm_{name}_repair"),
                 pm(f.summary(model, |a: &Ablation| a.repair), 2),
             ),
-            Measure::new(format!("lm_{name}_repair_median"), fixed(med, 2)),
-            Measure::new(format!("lm_{name}_repair_positive"), fixed(pos, 2)),
             Measure::new(
                 format!("lm_{name}_residual"),
                 pm(f.summary(model, |a| a.residual), 2),
