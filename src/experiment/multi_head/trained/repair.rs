@@ -161,27 +161,3 @@ pub fn book() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
     FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    #[ignore]
-    fn probe_time() {
-        let t0 = std::time::Instant::now();
-        let f = Findings::run(Setup { sentences: 4 });
-        eprintln!("{:?}", t0.elapsed());
-        for c in 0..3 {
-            for m in Model::BOTH {
-                eprintln!(
-                    "{c} {} states {:.2} pooled {:.2} rec {:.2}",
-                    m.name(),
-                    median(&f.heads(m, c, |k| k.states[0])),
-                    median(&f.heads(m, c, |k| k.pooled[0])),
-                    median(&f.heads(m, c, |k| k.states[1]))
-                );
-            }
-        }
-    }
-}
