@@ -20,7 +20,7 @@ pub const FIGURES: &[Figure] = &[
     Figure {
         name: "ch03-minilm-heads",
         chapter: 3,
-        about: "single-head importance and named patterns per layer and head, and paraphrase retrieval as heads are pruned",
+        about: "single-head importance and named patterns (sinks found from the data) per layer and head, and paraphrase retrieval and word sense as heads are pruned",
         draw: heads,
     },
 ];
@@ -108,6 +108,17 @@ fn heads() -> Result<String, DrawError> {
     let imp = importance(&f.sides.trained);
     let grid = |v: &[f64]| DMatrix::from_fn(LAYERS, HEADS, |l, h| v[l * HEADS + h]);
     let p = &f.sides.trained.patterns;
+    let kinds = f.sinks(Model::Trained);
+    let sink_title = format!(
+        "sink heads: {}",
+        ["CLS", "SEP", "punct.", "word"]
+            .iter()
+            .zip(kinds)
+            .filter(|(_, c)| *c > 0)
+            .map(|(k, c)| format!("{k} {c}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     svg(1140, 620, |root| {
         let (top, bottom) = root.split_vertically(300);
         let cells = top.split_evenly((1, 4));
@@ -115,7 +126,7 @@ fn heads() -> Result<String, DrawError> {
             ("importance: mean 1 − cos", &imp),
             ("previous token: mean α_i,i−1", &p.previous),
             ("next token: mean α_i,i+1", &p.next),
-            ("[SEP]: mean α_i,n−1", &p.sep),
+            (sink_title.as_str(), &p.sink),
         ];
         for (k, (title, v)) in maps.iter().enumerate() {
             heatmap(
@@ -136,8 +147,9 @@ fn heads() -> Result<String, DrawError> {
         let mut chart = axes(
             &bottom,
             format!(
-                "trained MiniLM: paraphrase retrieval on {} pairs as heads are pruned, least important first",
-                f.setup.prune_pairs
+                "trained MiniLM as heads are pruned, least important first: paraphrase retrieval ({} pairs) and word sense ({} trials)",
+                f.setup.prune_pairs,
+                4 * crate::experiment::multi_head::trained::senses::quads().len()
             ),
             -1.0f64..(LAYERS * HEADS) as f64 + 1.0,
             span(margin.iter().map(|q| q.1).chain([0.0, 1.05]), 0.03),
@@ -145,9 +157,18 @@ fn heads() -> Result<String, DrawError> {
         mesh(&mut chart, "heads removed", "top-1 accuracy, margin")
             .disable_mesh()
             .draw()?;
-        for (k, (label, s)) in [("top-1 accuracy", &pts), ("mean margin", &margin)]
+        let senses: Vec<(f64, f64)> = f
+            .senses
             .iter()
-            .enumerate()
+            .map(|(k, s)| (*k as f64, s.accuracy))
+            .collect();
+        for (k, (label, s)) in [
+            ("paraphrase top-1 accuracy", &pts),
+            ("paraphrase mean margin", &margin),
+            ("word-sense accuracy (chance 0.5)", &senses),
+        ]
+        .iter()
+        .enumerate()
         {
             let c = color(k);
             chart
@@ -162,7 +183,7 @@ fn heads() -> Result<String, DrawError> {
                 vec![(-1.0, chance), ((LAYERS * HEADS) as f64 + 1.0, chance)],
                 color(6).stroke_width(1),
             )])?
-            .label("chance top-1")
+            .label("chance, paraphrase top-1")
             .legend(line_key(color(6), 1));
         legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
         Ok(())

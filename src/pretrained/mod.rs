@@ -21,6 +21,7 @@ pub mod intervention;
 pub mod minilm;
 pub mod paraphrase;
 pub mod random_init;
+pub mod repair;
 pub mod smollm2;
 pub mod wordpiece;
 

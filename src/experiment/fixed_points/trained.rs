@@ -1,7 +1,8 @@
 //! Chapter 5 on the trained encoder and its random-weight twin: the residual
-//! stream across depth, one layer (and the stack, looped) iterated on a real
-//! hidden state with and without its residual paths, and how much of a
-//! damage the later layers absorb (direct against total effect).
+//! stream across depth, and one layer (and the stack, looped) iterated on a real
+//! hidden state with and without its residual paths. How much of a damage later
+//! layers absorb is chapter 3's measurement
+//! ([`crate::experiment::multi_head::trained::repair`]), read here.
 //! Introduced in chapter 5.
 
 mod verdict;
@@ -17,8 +18,8 @@ use nalgebra::DMatrix;
 use crate::experiment::relations::trained::{Clean, sentences};
 use crate::fixed_point::{collapse, residual};
 use crate::pretrained::corpus::{ByModel, Model};
-use crate::pretrained::intervention::{Parts, Stage, layer_parts, propagate, run_parts, value_out};
-use crate::pretrained::minilm::{D_K, HEADS, LAYERS, Layer, Weights, gelu};
+use crate::pretrained::intervention::layer_parts;
+use crate::pretrained::minilm::{D_K, LAYERS, Layer, gelu};
 use crate::stats::Summary;
 
 /// How many sentences and steps each experiment uses.
@@ -32,8 +33,6 @@ pub struct Setup {
     pub steps: usize,
     /// Passes of the whole stack, looped.
     pub loops: usize,
-    /// Sentences behind the absorption measurements.
-    pub absorb_sentences: usize,
 }
 
 /// The size the book reports.
@@ -42,7 +41,6 @@ pub const BOOK: Setup = Setup {
     iterate_sentences: 2,
     steps: 8,
     loops: 5,
-    absorb_sentences: 2,
 };
 
 /// Which skip connections a block keeps.
@@ -128,31 +126,6 @@ pub fn stream(clean: &Clean) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
     (update, cosine)
 }
 
-/// `total / direct` effect norms on the last hidden states, for one intervention.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Absorbed {
-    /// `‖Δ_tot‖_F / ‖Δ_dir‖_F`: below 1, later layers absorbed part of the damage.
-    pub ratio: f64,
-    /// `‖Δ_tot‖_F / ‖x⁶‖_F`: the damage that reaches the output.
-    pub damage: f64,
-}
-
-fn absorbed(total: &DMatrix<f64>, direct: &DMatrix<f64>, out: &DMatrix<f64>) -> Absorbed {
-    Absorbed {
-        ratio: total.norm() / direct.norm(),
-        damage: total.norm() / out.norm(),
-    }
-}
-
-/// Run layers `from..6` on a stack of `b` variants and return the last states.
-fn rest(w: &Weights, from: usize, x: DMatrix<f64>, n: usize) -> DMatrix<f64> {
-    let b = x.nrows() / n;
-    match run_parts(w, from, x.clone(), n, &vec![vec![]; b]).last() {
-        Some(p) => p.output.clone(),
-        None => x,
-    }
-}
-
 /// Head `h`'s attention with `W_QK = W_qᵀ W_k` replaced by its symmetric part
 /// (biases kept): `s' = s − ½ (q₀k₀ᵀ − k₀q₀ᵀ)/√32`, `q₀ = x W_qᵀ`, `k₀ = x W_kᵀ`.
 pub fn symmetric_weights(layer: &Layer, x: &DMatrix<f64>, h: usize) -> DMatrix<f64> {
@@ -175,41 +148,6 @@ pub fn symmetric_weights(layer: &Layer, x: &DMatrix<f64>, h: usize) -> DMatrix<f
     crate::attention::softmax_rows(&s)
 }
 
-/// Absorption on one sentence: each layer's attention skip removed, and each
-/// head's `W_QK` symmetrised; `(layers, heads)` with `heads[l·12 + h]`.
-pub fn absorption(w: &Weights, ids: &[u32]) -> (Vec<Absorbed>, Vec<Absorbed>) {
-    let n = ids.len();
-    let x0 = crate::pretrained::minilm::forward::embed(w, ids);
-    let clean: Vec<Parts> = run_parts(w, 0, x0, n, &[vec![]]);
-    let out = &clean[LAYERS - 1].output;
-    let mut skips = vec![];
-    let mut heads = vec![];
-    for (l, p) in clean.iter().enumerate() {
-        let layer = &w.layers[l];
-        // u₁ = attn (x removed): δ = −x enters before LN₁
-        let direct = propagate(w, &clean, l, Stage::Attention, -&p.input);
-        let total = rest(w, l + 1, finish(layer, &p.attn, Paths::Residual), n) - out;
-        skips.push(absorbed(&total, &direct, out));
-        // 12 variants stacked: head h symmetrised, δ_h = (α'_h − α_h) v_h W_O,hᵀ
-        let mut u1 = DMatrix::zeros(HEADS * n, p.input.ncols());
-        let mut deltas = vec![];
-        for h in 0..HEADS {
-            let a = symmetric_weights(layer, &p.input, h);
-            let delta = (a - &p.weights[0][h]) * value_out(layer, &p.values[0][h], h);
-            u1.rows_mut(h * n, n)
-                .copy_from(&(&p.input + &p.attn + &delta));
-            deltas.push(delta);
-        }
-        let last = rest(w, l + 1, finish(layer, &u1, Paths::Residual), n);
-        for (h, delta) in deltas.into_iter().enumerate() {
-            let direct = propagate(w, &clean, l, Stage::Attention, delta);
-            let total = last.rows(h * n, n) - out;
-            heads.push(absorbed(&total, &direct, out));
-        }
-    }
-    (skips, heads)
-}
-
 /// One model's findings.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ModelFindings {
@@ -220,10 +158,6 @@ pub struct ModelFindings {
     pub layer: Vec<Vec<Vec<Iteration>>>,
     /// `stack[paths][sentence]`: the six layers looped from `h_0`.
     pub stack: Vec<Vec<Iteration>>,
-    /// Per sentence, per layer: the attention skip removed.
-    pub skips: Vec<Vec<Absorbed>>,
-    /// Per sentence, per head (`l·12 + h`): `W_QK` symmetrised.
-    pub heads: Vec<Vec<Absorbed>>,
 }
 
 /// The two skip settings, in the order of [`ModelFindings::layer`].
@@ -278,17 +212,11 @@ impl ModelFindings {
                     .collect()
             })
             .collect();
-        let ab = crate::parallel::map(0..setup.absorb_sentences as u64, |i| {
-            absorption(w, texts[i as usize])
-        });
-        let (skips, heads) = ab.into_iter().unzip();
         ModelFindings {
             update,
             cosine,
             layer,
             stack,
-            skips,
-            heads,
         }
     }
 

@@ -11,6 +11,12 @@
 //! ```
 
 pub mod patterns;
+pub mod repair;
+pub mod roles;
+pub mod senses;
+pub mod verdict;
+
+pub use verdict::{claims, measures};
 
 use std::sync::OnceLock;
 
@@ -18,9 +24,8 @@ use crate::experiment::cache;
 
 use nalgebra::{DMatrix, DVector};
 use patterns::{Patterns, patterns};
+use roles::Score;
 
-use crate::claim::{Claim, Evidence, Test};
-use crate::measure::{Measure, fixed, pm};
 use crate::parallel;
 use crate::pretrained::corpus::{ByModel, Model, Run, pooled, runs};
 use crate::pretrained::intervention::{Stage, direct_effect, indirect, run_parts};
@@ -41,6 +46,14 @@ pub struct Setup {
     pub drop: f64,
     /// A named pattern: a head whose mean weight on it exceeds this.
     pub named: f64,
+}
+
+/// Sets of heads removed, least important first: `0, step, 2·step, …, 72`.
+fn pruning_sets(order: &[(usize, usize)], step: usize) -> Vec<Vec<(usize, usize)>> {
+    (0..=order.len())
+        .step_by(step)
+        .map(|k| order[..k].to_vec())
+        .collect()
 }
 
 /// The size the book reports.
@@ -90,10 +103,16 @@ pub struct Findings {
     pub sides: ByModel<Side>,
     /// `(heads removed, retrieval on the pruning pairs)`, trained model, least important first.
     pub pruning: Vec<(usize, Retrieval)>,
+    /// `(heads removed, word-sense task)`, trained model, the same order.
+    pub senses: Vec<(usize, Score)>,
+    /// The word-sense task on the random-weight model: every head kept, every head removed.
+    pub senses_random: [Score; 2],
+    /// The role task, `[model][every head kept, every head removed]`.
+    pub roles: ByModel<[Score; 2]>,
 }
 
 /// `P⊥ mean_i Δ_i` with `ê` the clean embedding.
-fn turn(delta: &DMatrix<f64>, e: &DVector<f64>) -> DVector<f64> {
+pub(crate) fn turn(delta: &DMatrix<f64>, e: &DVector<f64>) -> DVector<f64> {
     let m: DVector<f64> = delta.row_sum().transpose() / delta.nrows() as f64;
     &m - e * e.dot(&m)
 }
@@ -205,10 +224,25 @@ impl Findings {
         let sets: Vec<Vec<(usize, usize)>> = steps.iter().map(|&k| heads[..k].to_vec()).collect();
         let mut pruning = vec![(0, clean)];
         pruning.extend(steps.into_iter().zip(pruned(&sets, setup.prune_pairs)));
+        let sense_sets = pruning_sets(&heads, setup.prune_step);
+        let counts: Vec<usize> = sense_sets.iter().map(Vec::len).collect();
+        let senses = counts
+            .into_iter()
+            .zip(senses::scores(Model::Trained, &sense_sets))
+            .collect();
+        let all = vec![vec![], heads.clone()];
+        let r = senses::scores(Model::Random, &all);
+        let roles = ByModel::run(|model| {
+            let s = roles::scores(model, &all);
+            [s[0], s[1]]
+        });
         Findings {
             setup,
             sides,
             pruning,
+            senses,
+            senses_random: [r[0], r[1]],
+            roles,
         }
     }
 
@@ -233,12 +267,41 @@ impl Findings {
             .map_or(0, |(k, _)| *k)
     }
 
+    /// Most heads removed with the word-sense task's accuracy still within `drop` of
+    /// every head kept.
+    pub fn sense_prunable(&self) -> usize {
+        let clean = self.senses[0].1.accuracy;
+        self.senses
+            .iter()
+            .take_while(|(_, r)| r.accuracy >= clean - self.setup.drop)
+            .last()
+            .map_or(0, |(k, _)| *k)
+    }
+
     /// Heads of `model` whose named-pattern score exceeds the threshold:
-    /// `(previous, next, [SEP])` counts.
-    pub fn named(&self, model: Model) -> [usize; 3] {
+    /// `(previous, next, [SEP], sink found from the data)` counts.
+    pub fn named(&self, model: Model) -> [usize; 4] {
         let p = &self.sides.model(model).patterns;
         let count = |v: &[f64]| v.iter().filter(|&&x| x > self.setup.named).count();
-        [count(&p.previous), count(&p.next), count(&p.sep)]
+        [
+            count(&p.previous),
+            count(&p.next),
+            count(&p.sep),
+            count(&p.sink),
+        ]
+    }
+
+    /// Sink heads of `model` (above the threshold) by what their sink most often is,
+    /// in the order of [`patterns::SINK_KINDS`].
+    pub fn sinks(&self, model: Model) -> [usize; 4] {
+        let p = &self.sides.model(model).patterns;
+        let mut out = [0; 4];
+        for (k, kinds) in p.sink_kind.iter().enumerate() {
+            if p.sink[k] > self.setup.named {
+                out[crate::stats::argmax(0..4, |i| kinds[i] as f64).unwrap_or(3)] += 1;
+            }
+        }
+        out
     }
 }
 
@@ -264,173 +327,4 @@ pub fn repair_stats(f: &Findings, model: Model) -> (f64, f64) {
         median(&r),
         r.iter().filter(|&&x| x > 0.0).count() as f64 / r.len() as f64,
     )
-}
-
-fn largest(xs: &[f64]) -> f64 {
-    xs.iter().cloned().fold(f64::NEG_INFINITY, f64::max)
-}
-
-/// The numbers the section quotes.
-pub fn measures() -> Vec<Measure> {
-    let f = book();
-    let mut m = vec![
-        Measure::new("lm_trained_sweep", f.setup.sweep[0].to_string()),
-        Measure::new("lm_random_sweep", f.setup.sweep[1].to_string()),
-        Measure::new("lm_prune_pairs", f.setup.prune_pairs.to_string()),
-        Measure::new("lm_prune_step", f.setup.prune_step.to_string()),
-        Measure::new("lm_prune_drop", fixed(f.setup.drop, 2)),
-        Measure::new("lm_named_threshold", fixed(f.setup.named, 2)),
-        Measure::new("lm_heads", (LAYERS * HEADS).to_string()),
-        Measure::new(
-            "lm_pairs",
-            (f.sides.trained.partner_distance.len() / 2).to_string(),
-        ),
-        Measure::new(
-            "lm_chance",
-            fixed(1.0 / (f.sides.trained.partner_distance.len() - 1) as f64, 3),
-        ),
-        Measure::new("lm_prunable", f.prunable().to_string()),
-        Measure::new(
-            "lm_pruned_all_top1",
-            fixed(f.pruning[f.pruning.len() - 1].1.top1, 2),
-        ),
-        Measure::new(
-            "lm_pruned_all_margin",
-            fixed(f.pruning[f.pruning.len() - 1].1.margin, 3),
-        ),
-    ];
-    let early: Vec<&Ablation> = f
-        .all(Model::Trained)
-        .into_iter()
-        .filter(|a| a.layer + 1 < LAYERS)
-        .collect();
-    for (name, stage) in [("attn", 0), ("ffn", 1)] {
-        let share = early
-            .iter()
-            .map(|a| (0..LAYERS).map(|l| a.shares[2 * l + stage]).sum::<f64>())
-            .sum::<f64>()
-            / early.len() as f64;
-        m.push(Measure::new(
-            format!("lm_trained_share_{name}"),
-            fixed(share, 2),
-        ));
-    }
-    for l in 0..LAYERS {
-        let r: Vec<f64> = f
-            .all(Model::Trained)
-            .iter()
-            .filter(|a| a.layer == l)
-            .map(|a| a.repair)
-            .collect();
-        m.push(Measure::new(
-            format!("lm_trained_repair_layer{l}"),
-            pm(Summary::of(&r), 2),
-        ));
-    }
-    for model in Model::BOTH {
-        let side = f.sides.model(model);
-        let name = model.name();
-        let (med, pos) = repair_stats(f, model);
-        let named = f.named(model);
-        m.extend([
-            Measure::new(format!("lm_{name}_top1"), fixed(side.retrieval.top1, 2)),
-            Measure::new(format!("lm_{name}_margin"), fixed(side.retrieval.margin, 3)),
-            Measure::new(
-                format!("lm_{name}_partner_distance"),
-                pm(Summary::of(&side.partner_distance), 3),
-            ),
-            Measure::new(
-                format!("lm_{name}_change"),
-                pm(f.summary(model, |a| a.change), 4),
-            ),
-            Measure::new(
-                format!("lm_{name}_change_max"),
-                format!(
-                    "{:.1e}",
-                    f.all(model).iter().map(|a| a.change).fold(0.0, f64::max)
-                ),
-            ),
-            Measure::new(format!("lm_{name}_repair"), pm(f.summary(model, repair), 2)),
-            Measure::new(format!("lm_{name}_repair_median"), fixed(med, 2)),
-            Measure::new(format!("lm_{name}_repair_positive"), fixed(pos, 2)),
-            Measure::new(
-                format!("lm_{name}_residual"),
-                pm(f.summary(model, |a| a.residual), 2),
-            ),
-            Measure::new(format!("lm_{name}_named_previous"), named[0].to_string()),
-            Measure::new(format!("lm_{name}_named_next"), named[1].to_string()),
-            Measure::new(format!("lm_{name}_named_sep"), named[2].to_string()),
-            Measure::new(
-                format!("lm_{name}_max_previous"),
-                fixed(largest(&side.patterns.previous), 2),
-            ),
-            Measure::new(
-                format!("lm_{name}_max_next"),
-                fixed(largest(&side.patterns.next), 2),
-            ),
-            Measure::new(
-                format!("lm_{name}_max_sep"),
-                fixed(largest(&side.patterns.sep), 2),
-            ),
-            Measure::new(
-                format!("lm_{name}_js_within"),
-                fixed(side.patterns.within, 3),
-            ),
-            Measure::new(
-                format!("lm_{name}_js_across"),
-                fixed(side.patterns.across, 3),
-            ),
-        ]);
-    }
-    m
-}
-
-/// The section's claims, predictions as the essay makes them.
-pub fn claims() -> Vec<Claim> {
-    let f = book();
-    let (t_med, t_pos) = repair_stats(f, Model::Trained);
-    let (r_med, _) = repair_stats(f, Model::Random);
-    let partner = median(&f.sides.trained.partner_distance);
-    let change_max = f
-        .all(Model::Trained)
-        .iter()
-        .map(|a| a.change)
-        .fold(0.0, f64::max);
-    let [prev, next, sep] = f.named(Model::Trained);
-    let random_named: usize = f.named(Model::Random).iter().sum();
-    vec![
-        Claim::empirical(
-            "trained-later-layers-correct",
-            "later layers combine, correct, suppress or amplify what earlier heads write",
-        )
-        .evidence(Evidence::Pretrained)
-        .core(Test::above("median self-repair r over heads of layers 0–4, trained", t_med, 0.1, 2))
-        .core(Test::above("fraction of those heads with r > 0, trained", t_pos, 0.5, 2))
-        .scope(Test::above("median r trained − median r random", t_med - r_med, 0.1, 2))
-        .setting(format!(
-            "MiniLM-L6, 72 heads × {} sentences (trained) and × {} (random-weight baseline, BERT init); r = 1 − ⟨g(Δ_tot), g(Δ_dir)⟩/‖g(Δ_dir)‖², direct path with LayerNorm scales frozen",
-            f.setup.sweep[0], f.setup.sweep[1]
-        )),
-        Claim::empirical(
-            "trained-heads-redundant",
-            "many heads cover the same token field: no single head carries the sentence",
-        )
-        .evidence(Evidence::Pretrained)
-        .core(Test::below("largest single-head change 1 − cos over heads and sentences ÷ median paraphrase distance", change_max / partner, 1.0, 2))
-        .core(Test::above("heads pruned (least important first) before top-1 drops by the stated amount", f.prunable() as f64, 12.0, 0))
-        .scope(Test::above("margin with every head removed ÷ clean margin", f.pruning[f.pruning.len() - 1].1.margin / f.pruning[0].1.margin, 0.5, 2))
-        .setting(format!(
-            "trained MiniLM; baseline: the distance 1 − cos between a sentence and its paraphrase; pruning scored on {} pairs in steps of {} heads, drop {}",
-            f.setup.prune_pairs, f.setup.prune_step, fixed(f.setup.drop, 2)
-        )),
-        Claim::empirical(
-            "trained-heads-specialise",
-            "each head is its own projected covering: heads capture different relations",
-        )
-        .evidence(Evidence::Pretrained)
-        .core(Test::holds("a previous-token, a next-token and a [SEP]-sink head each exist (mean weight above the threshold)", prev > 0 && next > 0 && sep > 0))
-        .core(Test::above("mean JS divergence between heads, trained − random (bits)", f.sides.trained.patterns.across - f.sides.random.patterns.across, 0.1, 2))
-        .scope(Test::holds("no head of the random-weight baseline passes the threshold", random_named == 0))
-        .setting("all 72 heads on the 60 corpus sentences, trained and random-weight MiniLM"),
-    ]
 }

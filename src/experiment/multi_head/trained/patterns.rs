@@ -1,13 +1,16 @@
-//! Named attention patterns (previous token, next token, `[SEP]`) and how far apart
-//! heads' patterns are, on the trained encoder and its random-weight baseline.
+//! Named attention patterns (previous token, next token, a sink found from the data,
+//! and the hard-coded `[SEP]`) and how far apart heads' patterns are, on the trained
+//! encoder and its random-weight baseline.
 //!
 //! ```text
+//! sink       max_j mean_{i ≥ 1} α_ij per sentence: the token that receives most of the
+//!            head's weight, named by what it is ([CLS], [SEP], punctuation, a word)
 //! JS(p, q) = ½ KL(p ‖ m) + ½ KL(q ‖ m),  m = (p + q)/2   (bits, per query row)
 //! ```
 
 use nalgebra::DMatrix;
 
-use crate::pretrained::corpus::Run;
+use crate::pretrained::corpus::{Run, is_special};
 use crate::pretrained::minilm::{HEADS, LAYERS};
 
 /// Mean weight each head puts on the named patterns, over sentences and queries.
@@ -19,6 +22,10 @@ pub struct Patterns {
     pub next: Vec<f64>,
     /// Mean `α_{i,n−1}`, the weight on `[SEP]`.
     pub sep: Vec<f64>,
+    /// Mean over sentences of the most weight one token receives (mean over queries).
+    pub sink: Vec<f64>,
+    /// What that token is, counted over sentences: `[CLS, SEP, punctuation, word]`.
+    pub sink_kind: Vec<[usize; 4]>,
     /// Mean Jensen–Shannon divergence (bits) between the patterns of two heads of the same layer.
     pub within: f64,
     /// … of two heads of different layers.
@@ -38,10 +45,24 @@ fn js(p: &[f64], q: &[f64]) -> f64 {
     0.5 * kl(p, &m) + 0.5 * kl(q, &m)
 }
 
+/// `0` `[CLS]`, `1` `[SEP]`, `2` punctuation, `3` a word.
+pub fn sink_kind(token: &str) -> usize {
+    match token {
+        "[CLS]" => 0,
+        "[SEP]" => 1,
+        t if is_special(t) => 2,
+        _ => 3,
+    }
+}
+
+/// The names of [`sink_kind`]'s classes.
+pub const SINK_KINDS: [&str; 4] = ["[CLS]", "[SEP]", "punctuation", "word"];
+
 /// The named-pattern scores and head-to-head divergences over `runs`.
 pub fn patterns(runs: &[Run]) -> Patterns {
     let heads = LAYERS * HEADS;
     let (mut prev, mut next, mut sep) = (vec![0.0; heads], vec![0.0; heads], vec![0.0; heads]);
+    let (mut sink, mut kind) = (vec![0.0; heads], vec![[0; 4]; heads]);
     let (mut within, mut across, mut nw, mut na) = (0.0, 0.0, 0.0, 0.0);
     for run in runs {
         let n = run.n();
@@ -53,6 +74,12 @@ pub fn patterns(runs: &[Run]) -> Patterns {
             prev[k] += (1..n).map(|i| a[(i, i - 1)]).sum::<f64>() / q;
             next[k] += (0..n - 1).map(|i| a[(i, i + 1)]).sum::<f64>() / q;
             sep[k] += (1..n).map(|i| a[(i, n - 1)]).sum::<f64>() / q;
+            // column means over queries i ≥ 1: the weight token j receives
+            let (j, top) = (0..n)
+                .map(|j| (j, (1..n).map(|i| a[(i, j)]).sum::<f64>() / (n - 1) as f64))
+                .fold((0, f64::NEG_INFINITY), |b, c| if c.1 > b.1 { c } else { b });
+            sink[k] += top / runs.len() as f64;
+            kind[k][sink_kind(&run.tokens[j])] += 1;
         }
         for a in 0..heads {
             for b in a + 1..heads {
@@ -75,6 +102,8 @@ pub fn patterns(runs: &[Run]) -> Patterns {
         previous: prev,
         next,
         sep,
+        sink,
+        sink_kind: kind,
         within: within / nw,
         across: across / na,
     }

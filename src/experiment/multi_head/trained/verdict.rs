@@ -1,0 +1,406 @@
+//! Chapter 3's trained-encoder section as the prose quotes it: its measures
+//! (keys `lm_…`) and its claims (evidence: pretrained).
+
+use super::repair::{self, CHANGES, Kept};
+use super::{Ablation, book};
+use crate::claim::{Claim, Evidence, Test};
+use crate::measure::{Measure, fixed, pm, table_of};
+use crate::pretrained::corpus::Model;
+use crate::pretrained::minilm::{HEADS, LAYERS};
+use crate::stats::{Summary, median, share};
+
+fn largest(xs: &[f64]) -> f64 {
+    xs.iter().cloned().fold(f64::NEG_INFINITY, f64::max)
+}
+
+/// How `κ` is read from one change: `(name, read)`; the default first.
+type Read = fn(&Kept) -> f64;
+pub const READS: [(&str, Read); 4] = [
+    ("LayerNorm frozen, all last states", |k| k.states[0]),
+    ("LayerNorm recomputed on the direct path", |k| k.states[1]),
+    ("target: the pooled embedding's turn g(Δ)", |k| k.pooled[0]),
+    ("norm ratio ‖Δ_tot‖/‖Δ_dir‖ in place of κ", |k| {
+        k.ratio[0]
+    }),
+];
+
+/// The choices a referee would vary around the change `default` (an index of
+/// [`CHANGES`]): `(name, change, read)`, the default first, then each other change,
+/// then each other reading.
+pub fn choices(default: usize) -> Vec<(String, usize, Read)> {
+    let mut out = vec![(
+        format!("head {}, {}", CHANGES[default], READS[0].0),
+        default,
+        READS[0].1,
+    )];
+    for c in (0..CHANGES.len()).filter(|&c| c != default) {
+        out.push((format!("head {}", CHANGES[c]), c, READS[0].1));
+    }
+    for (name, read) in &READS[1..] {
+        out.push((name.to_string(), default, *read));
+    }
+    out
+}
+
+/// A claim with the repair tests under the default change `default` and every choice.
+pub fn with_repair(mut claim: Claim, default: usize) -> Claim {
+    let all = choices(default);
+    claim = claim.default_choice(all[0].0.clone());
+    for t in repair_tests(all[0].1, all[0].2) {
+        claim = claim.core(t);
+    }
+    for (name, change, read) in &all[1..] {
+        claim = claim.under(name.clone(), repair_tests(*change, *read));
+    }
+    claim
+}
+
+/// The two core tests of repair against its null, for one choice.
+pub fn repair_tests(change: usize, read: Read) -> Vec<Test> {
+    let (d, s) = repair::book().against_null(change, read);
+    vec![
+        Test::above(
+            "median repair r = 1 − κ over heads of layers 0–4, trained − random",
+            d,
+            0.1,
+            2,
+        ),
+        Test::above(
+            "share of trained heads whose r exceeds the random model's median",
+            s,
+            0.5,
+            2,
+        ),
+    ]
+}
+
+/// McGrath et al.'s protocol on MiniLM: share of whole-layer mean ablations
+/// (layers 0–4, trained) whose total effect along the direct one is below it.
+pub fn hydra_share() -> f64 {
+    share(
+        repair::book()
+            .layers(Model::Trained, |k| k.pooled[0])
+            .iter()
+            .map(|&k| k < 1.0),
+    )
+}
+
+fn repair_measures() -> Vec<Measure> {
+    let f = repair::book();
+    let mut m = vec![
+        Measure::new("lm_repair_sentences", f.setup.sentences.to_string()),
+        Measure::new(
+            "lm_repair_heads",
+            (f.setup.sentences * (LAYERS - 1)).to_string(),
+        ),
+        Measure::new("lm_hydra_share", fixed(hydra_share(), 2)),
+    ];
+    for model in Model::BOTH {
+        let l = f.layers(model, |k| k.pooled[0]);
+        m.push(Measure::new(
+            format!("lm_hydra_median_{}", model.name()),
+            fixed(median(&l), 2),
+        ));
+    }
+    let mut rows = vec![];
+    for (c, change) in CHANGES.iter().enumerate() {
+        for (i, (name, read)) in READS.iter().enumerate() {
+            let (d, s) = f.against_null(c, *read);
+            let med = |model| fixed(median(&f.heads(model, c, *read)), 2);
+            rows.push((
+                format!("head {change}; {name}"),
+                vec![
+                    Measure::new(format!("lm_kept_trained_{c}_{i}"), med(Model::Trained)),
+                    Measure::new(format!("lm_kept_random_{c}_{i}"), med(Model::Random)),
+                    Measure::new(format!("lm_repair_gap_{c}_{i}"), fixed(d, 2)),
+                    Measure::new(format!("lm_repair_share_{c}_{i}"), fixed(s, 2)),
+                ],
+            ));
+        }
+    }
+    let header = [
+        "change; how κ is read",
+        "median κ, trained",
+        "median κ, random",
+        "median r, trained − random",
+        "share of trained r above the random median",
+    ];
+    m.extend(table_of("lm_repair_table", &header, rows));
+    m
+}
+
+/// The numbers the section quotes.
+pub fn measures() -> Vec<Measure> {
+    let f = book();
+    let last = |v: &[(usize, crate::pretrained::paraphrase::Retrieval)]| v[v.len() - 1].1;
+    let mut m = vec![
+        Measure::new("lm_trained_sweep", f.setup.sweep[0].to_string()),
+        Measure::new("lm_random_sweep", f.setup.sweep[1].to_string()),
+        Measure::new("lm_prune_pairs", f.setup.prune_pairs.to_string()),
+        Measure::new("lm_prune_step", f.setup.prune_step.to_string()),
+        Measure::new("lm_prune_drop", fixed(f.setup.drop, 2)),
+        Measure::new("lm_named_threshold", fixed(f.setup.named, 2)),
+        Measure::new("lm_heads", (LAYERS * HEADS).to_string()),
+        Measure::new(
+            "lm_pairs",
+            (f.sides.trained.partner_distance.len() / 2).to_string(),
+        ),
+        Measure::new(
+            "lm_chance",
+            fixed(1.0 / (f.sides.trained.partner_distance.len() - 1) as f64, 3),
+        ),
+        Measure::new("lm_prunable", f.prunable().to_string()),
+        Measure::new("lm_pruned_all_top1", fixed(last(&f.pruning).top1, 2)),
+        Measure::new("lm_pruned_all_margin", fixed(last(&f.pruning).margin, 3)),
+        Measure::new("lm_roles", super::roles::triples().len().to_string()),
+        Measure::new("lm_senses", super::senses::quads().len().to_string()),
+        Measure::new("lm_sense_prunable", f.sense_prunable().to_string()),
+    ];
+    let senses = &f.senses;
+    for (key, s) in [
+        ("sense_trained_clean", senses[0].1),
+        ("sense_trained_all", senses[senses.len() - 1].1),
+        ("sense_random_clean", f.senses_random[0]),
+        ("sense_random_all", f.senses_random[1]),
+        ("role_trained_clean", f.roles.trained[0]),
+        ("role_trained_all", f.roles.trained[1]),
+        ("role_random_clean", f.roles.random[0]),
+        ("role_random_all", f.roles.random[1]),
+    ] {
+        m.push(Measure::new(format!("lm_{key}"), fixed(s.accuracy, 2)));
+    }
+    let rows = senses
+        .iter()
+        .map(|(k, s)| {
+            (
+                k.to_string(),
+                vec![
+                    Measure::new(format!("lm_sense_pruned_{k}"), fixed(s.accuracy, 2)),
+                    Measure::new(format!("lm_sense_pruned_margin_{k}"), fixed(s.margin, 3)),
+                ],
+            )
+        })
+        .collect();
+    m.extend(table_of(
+        "lm_sense_table",
+        &["heads removed", "word-sense accuracy", "mean margin"],
+        rows,
+    ));
+    let early: Vec<&Ablation> = f
+        .all(Model::Trained)
+        .into_iter()
+        .filter(|a| a.layer + 1 < LAYERS)
+        .collect();
+    for (name, stage) in [("attn", 0), ("ffn", 1)] {
+        let share = early
+            .iter()
+            .map(|a| (0..LAYERS).map(|l| a.shares[2 * l + stage]).sum::<f64>())
+            .sum::<f64>()
+            / early.len() as f64;
+        m.push(Measure::new(
+            format!("lm_trained_share_{name}"),
+            fixed(share, 2),
+        ));
+    }
+    for model in Model::BOTH {
+        let side = f.sides.model(model);
+        let name = model.name();
+        let named = f.named(model);
+        m.extend([
+            Measure::new(format!("lm_{name}_top1"), fixed(side.retrieval.top1, 2)),
+            Measure::new(format!("lm_{name}_margin"), fixed(side.retrieval.margin, 3)),
+            Measure::new(
+                format!("lm_{name}_partner_distance"),
+                pm(Summary::of(&side.partner_distance), 3),
+            ),
+            Measure::new(
+                format!("lm_{name}_change"),
+                pm(f.summary(model, |a| a.change), 4),
+            ),
+            Measure::new(
+                format!("lm_{name}_change_max"),
+                format!(
+                    "{:.1e}",
+                    f.all(model).iter().map(|a| a.change).fold(0.0, f64::max)
+                ),
+            ),
+            Measure::new(
+                format!("lm_{name}_repair"),
+                pm(f.summary(model, |a: &Ablation| a.repair), 2),
+            ),
+            Measure::new(
+                format!("lm_{name}_residual"),
+                pm(f.summary(model, |a| a.residual), 2),
+            ),
+            Measure::new(format!("lm_{name}_named_previous"), named[0].to_string()),
+            Measure::new(format!("lm_{name}_named_next"), named[1].to_string()),
+            Measure::new(format!("lm_{name}_named_sep"), named[2].to_string()),
+            Measure::new(format!("lm_{name}_named_sink"), named[3].to_string()),
+            Measure::new(
+                format!("lm_{name}_max_previous"),
+                fixed(largest(&side.patterns.previous), 2),
+            ),
+            Measure::new(
+                format!("lm_{name}_max_next"),
+                fixed(largest(&side.patterns.next), 2),
+            ),
+            Measure::new(
+                format!("lm_{name}_max_sep"),
+                fixed(largest(&side.patterns.sep), 2),
+            ),
+            Measure::new(
+                format!("lm_{name}_max_sink"),
+                fixed(largest(&side.patterns.sink), 2),
+            ),
+            Measure::new(
+                format!("lm_{name}_js_within"),
+                fixed(side.patterns.within, 3),
+            ),
+            Measure::new(
+                format!("lm_{name}_js_across"),
+                fixed(side.patterns.across, 3),
+            ),
+        ]);
+    }
+    for (k, kind) in ["cls", "sep", "punct", "word"].iter().enumerate() {
+        m.push(Measure::new(
+            format!("lm_sinks_{kind}"),
+            f.sinks(Model::Trained)[k].to_string(),
+        ));
+    }
+    m.extend(repair_measures());
+    m
+}
+
+/// The section's claims, predictions as the essay makes them.
+pub fn claims() -> Vec<Claim> {
+    let f = book();
+    let partner = median(&f.sides.trained.partner_distance);
+    let change_max = f
+        .all(Model::Trained)
+        .iter()
+        .map(|a| a.change)
+        .fold(0.0, f64::max);
+    let [prev, next, sep, sink] = f.named(Model::Trained);
+    let random_named: usize = f.named(Model::Random).iter().sum();
+    let change = Test::below(
+        "largest single-head change 1 − cos over heads and sentences ÷ median paraphrase distance",
+        change_max / partner,
+        1.0,
+        2,
+    );
+    let drop = fixed(f.setup.drop, 2);
+    let senses = &f.senses;
+    let (clean, all) = (senses[0].1.accuracy, senses[senses.len() - 1].1.accuracy);
+    let js = || {
+        Test::above(
+            "mean JS divergence between heads, trained − random (bits)",
+            f.sides.trained.patterns.across - f.sides.random.patterns.across,
+            0.1,
+            2,
+        )
+    };
+    let r = repair::book();
+    let correct = with_repair(
+        Claim::empirical(
+            "trained-later-layers-correct",
+            "later layers combine, correct, suppress or amplify what earlier heads write",
+        )
+        .evidence(Evidence::Pretrained),
+        0,
+    );
+    let correct = correct
+        .replication(
+            "McGrath et al. 2023",
+            "the Hydra effect: a whole attention layer mean-ablated (their resample ablation needs sentences of one length), direct effect with LayerNorm frozen against total effect on the model's output (the pooled embedding; MiniLM has no logits), layers 0–4",
+            Test::above(
+                "share of layer ablations whose total effect along the direct one is below it (κ < 1)",
+                hydra_share(),
+                0.5,
+                2,
+            ),
+        )
+        .setting(format!(
+            "MiniLM-L6 and its random-weight twin (BERT init), {} corpus sentences each, one head per layer 0–4 per sentence ({} per model); κ = ⟨Δ_tot, Δ_dir⟩/‖Δ_dir‖², r = 1 − κ; the null is the random model's κ",
+            r.setup.sentences,
+            r.setup.sentences * (LAYERS - 1)
+        ));
+    vec![
+        correct,
+        Claim::empirical(
+            "trained-heads-redundant",
+            "many heads cover the same token field: no single head carries the sentence",
+        )
+        .evidence(Evidence::Pretrained)
+        .default_choice("task: which sense a word has in its sentence (word-in-context)")
+        .core(change.clone())
+        .core(Test::above(
+            "heads pruned (least important first) before word-sense accuracy drops by the stated amount",
+            f.sense_prunable() as f64,
+            12.0,
+            0,
+        ))
+        .under(
+            "task: paraphrase retrieval among the corpus sentences",
+            vec![
+                change,
+                Test::above(
+                    "heads pruned (least important first) before top-1 drops by the stated amount",
+                    f.prunable() as f64,
+                    12.0,
+                    0,
+                ),
+            ],
+        )
+        .scope(Test::above(
+            "word-sense accuracy with every head kept (chance 0.5)",
+            clean,
+            0.6,
+            2,
+        ))
+        .scope(Test::below(
+            "word-sense accuracy, every head removed − every head kept (the task needs attention)",
+            all - clean,
+            -f.setup.drop,
+            2,
+        ))
+        .setting(format!(
+            "trained MiniLM; baseline: the distance 1 − cos between a sentence and its paraphrase; {} words in four sentences each (models/contexts.txt, models/senses.txt) and {} paraphrase pairs, heads removed in steps of {}, drop {drop}; random-weight word-sense accuracy {} (every head kept), {} (removed); who-did-what-to-whom ({} role triples, models/roles.txt): trained {}, every head removed {}, random {}",
+            super::senses::quads().len(),
+            f.setup.prune_pairs,
+            f.setup.prune_step,
+            fixed(f.senses_random[0].accuracy, 2),
+            fixed(f.senses_random[1].accuracy, 2),
+            super::roles::triples().len(),
+            fixed(f.roles.trained[0].accuracy, 2),
+            fixed(f.roles.trained[1].accuracy, 2),
+            fixed(f.roles.random[0].accuracy, 2),
+        )),
+        Claim::empirical(
+            "trained-heads-specialise",
+            "each head is its own projected covering: heads capture different relations",
+        )
+        .evidence(Evidence::Pretrained)
+        .default_choice("sink: the token that receives most of a head's weight, found from the data")
+        .core(Test::holds(
+            "a previous-token, a next-token and a sink head each exist (mean weight above the threshold)",
+            prev > 0 && next > 0 && sink > 0,
+        ))
+        .core(js())
+        .under(
+            "sink: [SEP], hard-coded",
+            vec![
+                Test::holds(
+                    "a previous-token, a next-token and a [SEP]-sink head each exist",
+                    prev > 0 && next > 0 && sep > 0,
+                ),
+                js(),
+            ],
+        )
+        .scope(Test::holds(
+            "no head of the random-weight baseline passes the threshold (previous, next, [SEP] or sink)",
+            random_named == 0,
+        ))
+        .setting("all 72 heads on the 60 corpus sentences, trained and random-weight MiniLM"),
+    ]
+}
