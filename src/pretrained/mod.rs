@@ -16,6 +16,7 @@ pub mod corpus;
 pub mod geometry;
 pub mod heads;
 pub mod intervention;
+pub mod jacobian;
 pub mod minilm;
 pub mod paraphrase;
 pub mod random_init;
