@@ -96,9 +96,8 @@ pub fn composed(w: &Weights, states: &[DMatrix<f64>], v: &DMatrix<f64>) -> Vec<D
         .iter()
         .enumerate()
         .map(|(l, layer)| {
-            let f = |x: &DMatrix<f64>| {
-                layer_parts(layer, x, n, &vec![vec![]; x.nrows() / n]).output
-            };
+            let f =
+                |x: &DMatrix<f64>| layer_parts(layer, x, n, &vec![vec![]; x.nrows() / n]).output;
             // u_{l+1} = J_l u_l
             u = jvp(&f, &states[l], &states[l + 1], &u);
             u.clone()

@@ -27,7 +27,8 @@ pub fn claims() -> Vec<Claim> {
     };
     let gain = gain_of(&f.trials);
     let flat = super::flat();
-    let flat_turnover = |l: usize| Summary::of(&flat.iter().map(|t| t.turnover[l]).collect::<Vec<_>>());
+    let flat_turnover =
+        |l: usize| Summary::of(&flat.iter().map(|t| t.turnover[l]).collect::<Vec<_>>());
     // relations alone (the better of raw and rollout) against objects alone
     // (the better of raw similarity and value norm), per seed
     let relations_first = |trials: &[super::Trial]| {

@@ -13,9 +13,7 @@ use crate::measure::{Measure, fixed};
 use crate::parallel;
 use crate::random::seeded;
 use crate::stats::{median, quantile};
-use crate::train::{
-    Config, Cue, History, Plateau, Qk, Relation, Schedule, Task, train_to_plateau,
-};
+use crate::train::{Config, Cue, History, Plateau, Qk, Relation, Schedule, Task, train_to_plateau};
 
 /// Sizes and budgets of the experiment.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -128,7 +126,13 @@ pub fn run(setup: Setup, arm: Arm, k: usize, lr: f64, seed: u64) -> History {
         threshold: setup.threshold,
     };
     let plateau = Plateau::BOOK.after(setup.min_steps);
-    train_to_plateau(config(setup, arm), task(setup, arm, k), schedule, plateau, seed)
+    train_to_plateau(
+        config(setup, arm),
+        task(setup, arm, k),
+        schedule,
+        plateau,
+        seed,
+    )
 }
 
 /// Steps to threshold, an unreached threshold counted as `steps + eval_every`.
@@ -211,7 +215,12 @@ impl Findings {
             let lr = tuned[i as usize / per].1;
             let h = run(setup, a, k, lr, i % setup.seeds);
             let strict = censored_at(setup, &h, STRICT);
-            (censored(setup, &h), h.final_accuracy, h.stop.capped(), strict)
+            (
+                censored(setup, &h),
+                h.final_accuracy,
+                h.stop.capped(),
+                strict,
+            )
         });
         let cells = pairs
             .iter()
@@ -310,6 +319,16 @@ pub fn measures() -> Vec<Measure> {
             format!("{}–{}", s.tuning_seed, s.tuning_seed + s.tuning_seeds - 1),
         ),
         Measure::new("cost_budget", s.steps.to_string()),
+        Measure::new("cost_min_steps", s.min_steps.to_string()),
+        Measure::new(
+            "cost_capped",
+            f.cells
+                .iter()
+                .flat_map(|c| &c.capped)
+                .filter(|&&x| x)
+                .count()
+                .to_string(),
+        ),
         Measure::new("cost_pairs", (s.ks[s.ks.len() - 1] * s.vocab).to_string()),
         Measure::new("cost_threshold", fixed(s.threshold, 1)),
         Measure::new(

@@ -341,7 +341,8 @@ pub fn attribution(w: &Weights, ids: &[u32]) -> Attribution {
         let p = row_normalise(e);
         a.tv_composite.push(total_variation(&p, &composite));
         let (lin, error) = &linearised[m - 1];
-        a.tv_linearised.push(total_variation(&p, &row_normalise(lin)));
+        a.tv_linearised
+            .push(total_variation(&p, &row_normalise(lin)));
         a.linear_error.push(*error);
         a.tv_rollout.push(total_variation(&p, &r));
         a.tv_uniform.push(total_variation(&p, &uniform));
@@ -401,7 +402,11 @@ impl ModelFindings {
         let importance = crate::parallel::map(0..IMPORTANCE_SENTENCES as u64, |i| {
             use importance::Counterfactual::{Mask, Mean, Unk, Zero};
             let every = model == Model::Trained && (i as usize) < CHOICE_SENTENCES;
-            let run: &[_] = if every { &[Mean, Zero, Unk, Mask] } else { &[Mean, Unk] };
+            let run: &[_] = if every {
+                &[Mean, Zero, Unk, Mask]
+            } else {
+                &[Mean, Unk]
+            };
             importance::importance(w, &all[i as usize].0, run)
         });
         let p = views.len();

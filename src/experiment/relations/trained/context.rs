@@ -2,8 +2,8 @@
 //! every depth and its strongest partner in every head.
 
 use super::{Clean, Sentence};
-use crate::stats::argmax;
 use crate::pretrained::minilm::{HEADS, Weights};
+use crate::stats::argmax;
 
 /// The role of token `j` as the strongest partner of token `i`.
 pub fn partner(tokens: &[String], i: usize, j: usize) -> String {

@@ -206,7 +206,11 @@ pub fn importance(w: &Weights, s: &Sentence, counterfactuals: &[Counterfactual])
     let n = ids.len();
     let (sink, sink_heads) = sinks(&clean);
     let raw = clean.mean_attention(LAYERS - 1);
-    let roll = rollout(&(0..LAYERS).map(|l| clean.mean_attention(l)).collect::<Vec<_>>());
+    let roll = rollout(
+        &(0..LAYERS)
+            .map(|l| clean.mean_attention(l))
+            .collect::<Vec<_>>(),
+    );
     let h = &clean.states[LAYERS];
     // the raw geometry of the objects: cos(h_0(i), h_0(j)), and for the pooled target the mean row
     let x0 = &clean.states[0];

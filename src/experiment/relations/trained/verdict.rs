@@ -3,11 +3,11 @@
 
 use super::importance::{Cell, Counterfactual, Keys, SINK_SHARE, Target};
 use super::{
-    Attribution, BOOK, CHOICE_SENTENCES, Change, IMPORTANCE_SENTENCES, Model, ModelFindings,
-    book, sentences,
+    Attribution, BOOK, CHOICE_SENTENCES, Change, IMPORTANCE_SENTENCES, Model, ModelFindings, book,
+    sentences,
 };
 use crate::claim::{Claim, Evidence, Test};
-use crate::measure::{Measure, pm, table_of};
+use crate::measure::{Measure, fixed, pm, table_of};
 use crate::pretrained::minilm::{HEADS, LAYERS};
 use crate::stats::{Summary, mean};
 
@@ -93,6 +93,10 @@ pub fn measures() -> Vec<Measure> {
             pm(unr(&partner_share), 2),
         ));
         m.push(Measure::new(
+            format!("tr_partner_no_sinks_{name}"),
+            pm(ctx(&|c| mean(&c.partner_no_sinks)), 2),
+        ));
+        m.push(Measure::new(
             format!("tr_path_tv_{name}"),
             pm(r.over_sentences(path_tv), 2),
         ));
@@ -114,6 +118,7 @@ pub fn measures() -> Vec<Measure> {
         "TV(uniform, measured)",
     ];
     m.extend(table_of("tr_attribution", &header, attribution));
+    m.extend(protocol_measures());
     let by = [
         "trained, other sense",
         "trained, unrelated",
@@ -138,6 +143,64 @@ pub fn measures() -> Vec<Measure> {
         &label("state"),
         rows(states, |l| format!("h{l}")),
     ));
+    m
+}
+
+/// The rollout protocols' and the linearised composition's numbers (keys `tr_p_…`, `tr_lin_…`).
+fn protocol_measures() -> Vec<Measure> {
+    use Counterfactual::{Mean, Unk};
+    let f = book();
+    let mut m = vec![
+        Measure::new("tr_p_sentences", IMPORTANCE_SENTENCES.to_string()),
+        Measure::new("tr_p_choice_sentences", CHOICE_SENTENCES.to_string()),
+        Measure::new("tr_p_sink_share", fixed(SINK_SHARE, 1)),
+    ];
+    for model in Model::BOTH {
+        let (x, name) = (f.model(model), model.name());
+        for (key, c, t) in [("default", Mean, Target::Words), ("az", Unk, Target::Cls)] {
+            let cell = |g: fn(&Cell) -> f64| pm(over_setting(x, c, t, Keys::All, g), 2);
+            m.push(Measure::new(
+                format!("tr_p_{key}_raw_{name}"),
+                cell(|c| c.raw),
+            ));
+            m.push(Measure::new(
+                format!("tr_p_{key}_rollout_{name}"),
+                cell(|c| c.rollout),
+            ));
+        }
+        let sinks: Vec<&String> = x.importance.iter().flat_map(|i| &i.sinks).collect();
+        let cls = sinks.iter().filter(|s| s.as_str() == "[CLS]").count();
+        let heads = mean(
+            &x.importance
+                .iter()
+                .map(|i| i.sink_heads as f64)
+                .collect::<Vec<_>>(),
+        );
+        m.push(Measure::new(
+            format!("tr_p_sinks_cls_{name}"),
+            cls.to_string(),
+        ));
+        m.push(Measure::new(
+            format!("tr_p_sinks_other_{name}"),
+            (sinks.len() - cls).to_string(),
+        ));
+        m.push(Measure::new(
+            format!("tr_p_sink_heads_{name}"),
+            fixed(heads, 0),
+        ));
+        for l in [2, LAYERS - 1] {
+            let k = l + 1;
+            let s = |g: Field| pm(x.over_sentences(|a| g(a)[l]), 2);
+            m.push(Measure::new(
+                format!("tr_lin_tv_{name}_l{k}"),
+                s(|a| &a.tv_linearised),
+            ));
+            m.push(Measure::new(
+                format!("tr_lin_error_{name}_l{k}"),
+                s(|a| &a.linear_error),
+            ));
+        }
+    }
     m
 }
 
@@ -195,14 +258,15 @@ pub fn claims() -> Vec<Claim> {
         BOOK.effect_sentences, BOOK.pairs
     );
     let gain = |c, tg, k| gain_test("trained", t, c, tg, k);
-    let lin = |x: &ModelFindings, l: usize| {
-        at(x, |a| &a.tv_linearised, l) - at(x, |a| &a.tv_uniform, l)
-    };
+    let lin =
+        |x: &ModelFindings, l: usize| at(x, |a| &a.tv_linearised, l) - at(x, |a| &a.tv_uniform, l);
     let growth = |x: &ModelFindings, l: usize| ctx(x, l) - ctx(x, 0);
     let boundary = |l: usize| {
         vec![
             Test::above(
-                format!("trained growth of 1 − cos(word in A, word in B) from h₀ to h{l} minus the random model's"),
+                format!(
+                    "trained growth of 1 − cos(word in A, word in B) from h₀ to h{l} minus the random model's"
+                ),
                 growth(t, l) - growth(r, l),
                 0.0,
                 2,
@@ -215,7 +279,8 @@ pub fn claims() -> Vec<Claim> {
             ),
         ]
     };
-    let partners = |x: &ModelFindings, g: fn(&Change) -> f64| ModelFindings::over_pairs(&x.context, g).mean;
+    let partners =
+        |x: &ModelFindings, g: fn(&Change) -> f64| ModelFindings::over_pairs(&x.context, g).mean;
     let smallest_path = |x: &ModelFindings| {
         (1..LAYERS)
             .map(|l| x.over_sentences(|a| a.path_tv[l]).mean)
