@@ -114,10 +114,16 @@ fn attribution() -> Result<String, DrawError> {
             per_layer(r, |a| &a.rho_rollout),
         ));
         tv.push(line(
-            format!("composite of one-layer arrows, {name}"),
+            format!("composite of one-layer norms, {name}"),
             2,
             dashed,
             per_layer(r, |a| &a.tv_composite),
+        ));
+        tv.push(line(
+            format!("linearised composite, {name}"),
+            3,
+            dashed,
+            per_layer(r, |a| &a.tv_linearised),
         ));
         tv.push(line(
             format!("uniform arrow, {name}"),

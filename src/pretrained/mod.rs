@@ -18,6 +18,7 @@ pub mod folded;
 pub mod geometry;
 pub mod heads;
 pub mod intervention;
+pub mod jacobian;
 pub mod minilm;
 pub mod paraphrase;
 pub mod random_init;

@@ -13,7 +13,7 @@ use crate::measure::{Measure, fixed};
 use crate::parallel;
 use crate::random::seeded;
 use crate::stats::{median, quantile};
-use crate::train::{Config, Cue, History, Qk, Relation, Schedule, Task, train};
+use crate::train::{Config, Cue, History, Plateau, Qk, Relation, Schedule, Task, train_to_plateau};
 
 /// Sizes and budgets of the experiment.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -26,8 +26,10 @@ pub struct Setup {
     pub context: usize,
     /// The numbers of relations `k`.
     pub ks: [usize; 4],
-    /// Adam steps per run.
+    /// The step cap of every run (each trains to [`Plateau::BOOK`], no plateau before `min_steps`).
     pub steps: usize,
+    /// No plateau is declared before this step (it guards against a stall before learning starts).
+    pub min_steps: usize,
     /// Examples per step.
     pub batch: usize,
     /// Steps between evaluations.
@@ -51,7 +53,8 @@ pub const BOOK: Setup = Setup {
     vocab: 8,
     context: 8,
     ks: [1, 2, 4, 8],
-    steps: 1200,
+    steps: 2400,
+    min_steps: 1200,
     batch: 16,
     eval_every: 10,
     test: 128,
@@ -112,7 +115,7 @@ pub fn config(setup: Setup, arm: Arm) -> Config {
     Config::single(setup.d, setup.vocab, qk)
 }
 
-/// Train one seed of `arm` on `k` relations at rate `lr`.
+/// Train one seed of `arm` on `k` relations at rate `lr`, to a plateau or the cap.
 pub fn run(setup: Setup, arm: Arm, k: usize, lr: f64, seed: u64) -> History {
     let schedule = Schedule {
         steps: setup.steps,
@@ -122,7 +125,14 @@ pub fn run(setup: Setup, arm: Arm, k: usize, lr: f64, seed: u64) -> History {
         test: setup.test,
         threshold: setup.threshold,
     };
-    train(config(setup, arm), task(setup, arm, k), schedule, seed)
+    let plateau = Plateau::BOOK.after(setup.min_steps);
+    train_to_plateau(
+        config(setup, arm),
+        task(setup, arm, k),
+        schedule,
+        plateau,
+        seed,
+    )
 }
 
 /// Steps to threshold, an unreached threshold counted as `steps + eval_every`.
@@ -144,6 +154,22 @@ pub struct Cell {
     pub steps: Vec<f64>,
     /// Final test accuracy per measurement seed.
     pub accuracy: Vec<f64>,
+    /// Per measurement seed: whether it hit the step cap before a plateau.
+    pub capped: Vec<bool>,
+    /// Censored steps to the stricter threshold [`STRICT`], read off the same curves.
+    pub steps_strict: Vec<f64>,
+}
+
+/// The stricter test accuracy a referee would ask the steps to be counted at.
+pub const STRICT: f64 = 0.95;
+
+/// Steps to `threshold` read off a run's curve, censored as [`censored`].
+pub fn censored_at(setup: Setup, h: &History, threshold: f64) -> f64 {
+    h.steps
+        .iter()
+        .zip(&h.accuracy)
+        .find(|&(_, &a)| a >= threshold)
+        .map_or((setup.steps + setup.eval_every) as f64, |(&s, _)| s as f64)
 }
 
 impl Cell {
@@ -188,7 +214,13 @@ impl Findings {
             let (a, k) = pairs[i as usize / per];
             let lr = tuned[i as usize / per].1;
             let h = run(setup, a, k, lr, i % setup.seeds);
-            (censored(setup, &h), h.final_accuracy)
+            let strict = censored_at(setup, &h, STRICT);
+            (
+                censored(setup, &h),
+                h.final_accuracy,
+                h.stop.capped(),
+                strict,
+            )
         });
         let cells = pairs
             .iter()
@@ -201,6 +233,8 @@ impl Findings {
                 lr,
                 steps: chunk.iter().map(|c| c.0).collect(),
                 accuracy: chunk.iter().map(|c| c.1).collect(),
+                capped: chunk.iter().map(|c| c.2).collect(),
+                steps_strict: chunk.iter().map(|c| c.3).collect(),
             })
             .collect();
         Findings { setup, cells }
@@ -223,6 +257,11 @@ impl Findings {
     /// Percentile-bootstrap 95% interval of `growth(Learned)` and of
     /// `growth(Learned) − growth(Given)`, resampling the seeds of each cell.
     pub fn growth_ci(&self) -> [(f64, f64); 2] {
+        self.growth_ci_of(|c| &c.steps)
+    }
+
+    /// [`Findings::growth_ci`] of other per-seed steps of each cell.
+    pub fn growth_ci_of(&self, steps: fn(&Cell) -> &Vec<f64>) -> [(f64, f64); 2] {
         let ks = self.setup.ks;
         let cells = [
             self.cell(Arm::Learned, ks[0]),
@@ -236,8 +275,9 @@ impl Findings {
             let m: Vec<f64> = cells
                 .iter()
                 .map(|c| {
-                    let n = c.steps.len();
-                    let s: Vec<f64> = (0..n).map(|_| c.steps[rng.random_range(0..n)]).collect();
+                    let xs = steps(c);
+                    let n = xs.len();
+                    let s: Vec<f64> = (0..n).map(|_| xs[rng.random_range(0..n)]).collect();
                     median(&s)
                 })
                 .collect();
@@ -279,6 +319,16 @@ pub fn measures() -> Vec<Measure> {
             format!("{}–{}", s.tuning_seed, s.tuning_seed + s.tuning_seeds - 1),
         ),
         Measure::new("cost_budget", s.steps.to_string()),
+        Measure::new("cost_min_steps", s.min_steps.to_string()),
+        Measure::new(
+            "cost_capped",
+            f.cells
+                .iter()
+                .flat_map(|c| &c.capped)
+                .filter(|&&x| x)
+                .count()
+                .to_string(),
+        ),
         Measure::new("cost_pairs", (s.ks[s.ks.len() - 1] * s.vocab).to_string()),
         Measure::new("cost_threshold", fixed(s.threshold, 1)),
         Measure::new(

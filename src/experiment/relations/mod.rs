@@ -45,6 +45,13 @@ pub const BOOK: Setup = Setup {
     prefix: 6,
 };
 
+/// The referee's variant of [`BOOK`]: unsharpened queries (`W_Q` not scaled),
+/// so attention is as flat as the random projections make it.
+pub const FLAT: Setup = Setup {
+    sharpness: 1.0,
+    ..BOOK
+};
+
 /// Seeds behind every summary of the stacked model.
 pub const SEEDS: u64 = 200;
 
@@ -145,6 +152,10 @@ pub struct Attribution {
     pub rollout: Vec<f64>,
     /// Leave-one-out effect on the last output.
     pub leave_one_out: Vec<f64>,
+    /// The objects alone: raw similarity `x_{n−1} · x_j` of the input tokens.
+    pub similarity: Vec<f64>,
+    /// The objects alone: each token's first-layer value norm `‖x_j W_V‖`.
+    pub value_norm: Vec<f64>,
 }
 
 /// The three attributions for one seed.
@@ -157,6 +168,10 @@ pub fn attribution(setup: Setup, seed: u64) -> Attribution {
         raw: row(t.weights.last().expect("at least one layer")),
         rollout: row(&rollout(&t.weights)),
         leave_one_out: leave_one_out(&stack, &x),
+        similarity: (0..last).map(|j| x.row(last).dot(&x.row(j))).collect(),
+        value_norm: (0..last)
+            .map(|j| (x.row(j) * &stack.heads[0].w_v).norm())
+            .collect(),
     }
 }
 
@@ -167,6 +182,10 @@ pub struct Trial {
     pub rho_raw: f64,
     /// Spearman ρ of rollout with leave-one-out.
     pub rho_rollout: f64,
+    /// Spearman ρ of the objects' raw similarity to the last token with leave-one-out.
+    pub rho_similarity: f64,
+    /// Spearman ρ of the objects' value norms with leave-one-out.
+    pub rho_value_norm: f64,
     /// For each layer, then rollout: fraction of suffix tokens whose
     /// strongest suffix partner changes when the prefix changes.
     pub turnover: Vec<f64>,
@@ -212,6 +231,8 @@ pub fn trial(setup: Setup, seed: u64) -> Trial {
     Trial {
         rho_raw: spearman(&a.raw, &a.leave_one_out),
         rho_rollout: spearman(&a.rollout, &a.leave_one_out),
+        rho_similarity: spearman(&a.similarity, &a.leave_one_out),
+        rho_value_norm: spearman(&a.value_norm, &a.leave_one_out),
         turnover,
         path_tv,
     }
@@ -326,6 +347,12 @@ impl Findings {
 pub fn book() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
     FINDINGS.get_or_init(|| Findings::run(BOOK, SEEDS, INSTANCES))
+}
+
+/// The stacked model's trials at [`FLAT`], computed once per process.
+pub fn flat() -> &'static [Trial] {
+    static TRIALS: OnceLock<Vec<Trial>> = OnceLock::new();
+    TRIALS.get_or_init(|| parallel::map(0..SEEDS, |seed| trial(FLAT, seed)))
 }
 
 /// The numbers chapter 4's prose quotes.

@@ -5,6 +5,7 @@
 //! Introduced in chapter 4.
 
 mod context;
+pub mod importance;
 mod verdict;
 
 pub use context::{Change, WordView, change, cosine_distance, partner, word_view};
@@ -18,7 +19,8 @@ use crate::experiment::cache;
 use nalgebra::DMatrix;
 
 use crate::pretrained::corpus::{ByModel, Model};
-use crate::pretrained::intervention::{layer_parts, run_parts};
+use crate::pretrained::intervention::{Parts, layer_parts, run_parts};
+use crate::pretrained::jacobian;
 use crate::pretrained::minilm::forward::{embed, layer_forward, run_from};
 use crate::pretrained::minilm::{HEADS, LAYERS, Minilm, Weights};
 use crate::relation::{compose, rollout, total_variation};
@@ -39,6 +41,14 @@ pub const BOOK: Setup = Setup {
     pairs: 20,
     effect_sentences: 4,
 };
+
+/// Sentences (the pairs' A sentences) behind the rollout protocols of
+/// [`importance`]: mean ablation and blank-out by `[UNK]` on all of them.
+pub const IMPORTANCE_SENTENCES: usize = 20;
+
+/// The first sentences on which the trained model is also measured under zero
+/// ablation and blank-out by `[MASK]` (a budget of compute, not a choice of sentences).
+pub const CHOICE_SENTENCES: usize = 10;
 
 /// One word in two contexts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -188,12 +198,52 @@ fn effect(clean: &DMatrix<f64>, stacked: &DMatrix<f64>) -> DMatrix<f64> {
 /// ‖h_m(i) − h_m(i | h_0(j) ← mean)‖`, `m = 1 … 6`, diagonal included; the `n`
 /// ablations run as one stack.
 pub fn input_effects(w: &Weights, clean: &Clean) -> Vec<DMatrix<f64>> {
+    effects_of(clean, &ablation_parts(w, clean))
+}
+
+/// The mean-ablation stack of [`ablations`] run through every layer.
+fn ablation_parts(w: &Weights, clean: &Clean) -> Vec<Parts> {
     let n = clean.states[0].nrows();
-    let parts = run_parts(w, 0, ablations(&clean.states[0]), n, &vec![vec![]; n]);
+    run_parts(w, 0, ablations(&clean.states[0]), n, &vec![vec![]; n])
+}
+
+/// [`input_effects`] read off the ablation stack's layers.
+fn effects_of(clean: &Clean, parts: &[Parts]) -> Vec<DMatrix<f64>> {
     parts
         .iter()
         .enumerate()
         .map(|(m, p)| effect(&clean.states[m + 1], &p.output))
+        .collect()
+}
+
+/// The input effects of [`input_effects`] carried instead by the composite
+/// linearisation at the clean states, `J_m ⋯ J_1 (h̄_0 − h_0(j))`:
+/// `(effect[m − 1], relative error[m − 1])`, the error being
+/// `‖δ_lin − δ_true‖ / ‖δ_true‖` over every row of every ablation; `parts`:
+/// the mean-ablation stack run through every layer.
+pub fn linearised_effects(w: &Weights, clean: &Clean, parts: &[Parts]) -> Vec<(DMatrix<f64>, f64)> {
+    let x0 = &clean.states[0];
+    let n = x0.nrows();
+    // v: copy j is zero but for row j, h̄_0 − h_0(j)
+    let mut v = ablations(x0);
+    for j in 0..n {
+        let mut copy = v.rows_mut(j * n, n);
+        copy -= x0;
+    }
+    jacobian::composed(w, &clean.states, &v)
+        .into_iter()
+        .zip(parts)
+        .enumerate()
+        .map(|(m, (lin, p))| {
+            let h = &clean.states[m + 1];
+            let mut truth = p.output.clone();
+            for j in 0..n {
+                let mut copy = truth.rows_mut(j * n, n);
+                copy -= h;
+            }
+            let e = DMatrix::from_fn(n, n, |i, j| lin.row(j * n + i).norm());
+            (e, (&lin - &truth).norm() / truth.norm())
+        })
         .collect()
 }
 
@@ -242,6 +292,10 @@ pub struct Attribution {
     pub rho_rollout_words: Vec<f64>,
     /// TV between the measured arrow `P^{0→m}` and the composite of measured one-layer arrows.
     pub tv_composite: Vec<f64>,
+    /// TV between `P^{0→m}` and the effects carried by the composite linearisation.
+    pub tv_linearised: Vec<f64>,
+    /// `‖δ_lin − δ_true‖ / ‖δ_true‖`, the composite linearisation against the stack.
+    pub linear_error: Vec<f64>,
     /// TV between `P^{0→m}` and the rollout through layer m.
     pub tv_rollout: Vec<f64>,
     /// TV between `P^{0→m}` and the uniform arrow.
@@ -256,7 +310,8 @@ pub struct Attribution {
 pub fn attribution(w: &Weights, ids: &[u32]) -> Attribution {
     let clean = Clean::run(w, ids);
     let n = ids.len();
-    let effects = input_effects(w, &clean);
+    let parts = ablation_parts(w, &clean);
+    let effects = effects_of(&clean, &parts);
     let steps: Vec<DMatrix<f64>> = layer_effects(w, &clean).iter().map(row_normalise).collect();
     let raw: Vec<DMatrix<f64>> = (0..LAYERS).map(|l| clean.mean_attention(l)).collect();
     let uniform = DMatrix::from_element(n, n, 1.0 / n as f64);
@@ -266,11 +321,14 @@ pub fn attribution(w: &Weights, ids: &[u32]) -> Attribution {
         rho_raw_words: vec![],
         rho_rollout_words: vec![],
         tv_composite: vec![],
+        tv_linearised: vec![],
+        linear_error: vec![],
         tv_rollout: vec![],
         tv_uniform: vec![],
         path_tv: vec![],
         stochastic_gap: 0.0,
     };
+    let linearised = linearised_effects(w, &clean, &parts);
     let mut composite = DMatrix::identity(n, n);
     for m in 1..=LAYERS {
         let (e, r) = (&effects[m - 1], rollout(&raw[..m]));
@@ -282,6 +340,10 @@ pub fn attribution(w: &Weights, ids: &[u32]) -> Attribution {
         composite = compose(&steps[m - 1], &composite);
         let p = row_normalise(e);
         a.tv_composite.push(total_variation(&p, &composite));
+        let (lin, error) = &linearised[m - 1];
+        a.tv_linearised
+            .push(total_variation(&p, &row_normalise(lin)));
+        a.linear_error.push(*error);
         a.tv_rollout.push(total_variation(&p, &r));
         a.tv_uniform.push(total_variation(&p, &uniform));
         a.stochastic_gap = a.stochastic_gap.max(gap(&r));
@@ -312,6 +374,8 @@ fn gap(m: &DMatrix<f64>) -> f64 {
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ModelFindings {
     pub attribution: Vec<Attribution>,
+    /// The rollout protocols on the first [`IMPORTANCE_SENTENCES`] pairs' A sentences.
+    pub importance: Vec<importance::Importance>,
     /// Pair `p`: the word in A against the word in B (only the context changed).
     pub context: Vec<Change>,
     /// Pair `p`: the word in A against pair `p + 1`'s word in its A (unrelated sentences).
@@ -334,9 +398,21 @@ impl ModelFindings {
                 &texts.clone().nth(i as usize).expect("enough sentences").ids,
             )
         });
+        let all = sentences();
+        let importance = crate::parallel::map(0..IMPORTANCE_SENTENCES as u64, |i| {
+            use importance::Counterfactual::{Mask, Mean, Unk, Zero};
+            let every = model == Model::Trained && (i as usize) < CHOICE_SENTENCES;
+            let run: &[_] = if every {
+                &[Mean, Zero, Unk, Mask]
+            } else {
+                &[Mean, Unk]
+            };
+            importance::importance(w, &all[i as usize].0, run)
+        });
         let p = views.len();
         ModelFindings {
             attribution,
+            importance,
             context: views.iter().map(|(a, b)| change(a, b)).collect(),
             unrelated: (0..p)
                 .map(|i| change(&views[i].0, &views[(i + 1) % p].0))

@@ -3,6 +3,7 @@
 
 use super::{Clean, Sentence};
 use crate::pretrained::minilm::{HEADS, Weights};
+use crate::stats::argmax;
 
 /// The role of token `j` as the strongest partner of token `i`.
 pub fn partner(tokens: &[String], i: usize, j: usize) -> String {
@@ -25,6 +26,8 @@ pub struct WordView {
     pub states: Vec<Vec<f64>>,
     /// `partners[l][h]`: the role of `argmax_j A^{l,h}[word, j]`.
     pub partners: Vec<Vec<String>>,
+    /// The same with the sentence's sinks (found from the data) left out of the keys.
+    pub partners_no_sinks: Vec<Vec<String>>,
 }
 
 /// Run `w` on one sentence and read off its word.
@@ -35,23 +38,29 @@ pub fn word_view(w: &Weights, s: &Sentence) -> WordView {
         .iter()
         .map(|h| h.row(s.word).iter().cloned().collect())
         .collect();
-    let partners = clean
-        .heads
-        .iter()
-        .map(|layer| {
-            layer
-                .iter()
-                .map(|a| {
-                    let r = a.row(s.word);
-                    let j = (0..r.len())
-                        .max_by(|&x, &y| r[x].total_cmp(&r[y]))
-                        .expect("n > 0");
-                    partner(&s.tokens, s.word, j)
-                })
-                .collect()
-        })
-        .collect();
-    WordView { states, partners }
+    let (sinks, _) = super::importance::sinks(&clean);
+    let strongest = |keys: &dyn Fn(usize) -> bool| -> Vec<Vec<String>> {
+        clean
+            .heads
+            .iter()
+            .map(|layer| {
+                layer
+                    .iter()
+                    .map(|a| {
+                        let r = a.row(s.word);
+                        let j = argmax((0..r.len()).filter(|&j| keys(j)), |j| r[j])
+                            .expect("a key outside the sinks");
+                        partner(&s.tokens, s.word, j)
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    WordView {
+        states,
+        partners: strongest(&|_| true),
+        partners_no_sinks: strongest(&|j| !sinks.contains(&j)),
+    }
 }
 
 /// `1 − cos(a, b)`.
@@ -68,6 +77,8 @@ pub struct Change {
     pub state: Vec<f64>,
     /// Layers `0 … 5`.
     pub partner: Vec<f64>,
+    /// The same with each sentence's sinks left out of the keys.
+    pub partner_no_sinks: Vec<f64>,
 }
 
 /// Compare two word views.
@@ -79,13 +90,17 @@ pub fn change(x: &WordView, y: &WordView) -> Change {
             .zip(&y.states)
             .map(|(a, b)| cosine_distance(a, b))
             .collect(),
-        partner: x
-            .partners
-            .iter()
-            .zip(&y.partners)
-            .map(|(p, q)| p.iter().zip(q).filter(|(a, b)| a != b).count() as f64 / HEADS as f64)
-            .collect(),
+        partner: changed(&x.partners, &y.partners),
+        partner_no_sinks: changed(&x.partners_no_sinks, &y.partners_no_sinks),
     }
+}
+
+/// Per layer, the share of heads whose partner differs.
+fn changed(x: &[Vec<String>], y: &[Vec<String>]) -> Vec<f64> {
+    x.iter()
+        .zip(y)
+        .map(|(p, q)| p.iter().zip(q).filter(|(a, b)| a != b).count() as f64 / HEADS as f64)
+        .collect()
 }
 
 #[cfg(test)]

@@ -1,11 +1,15 @@
 //! Chapter 4's trained-model section as the prose quotes it: its measures
 //! (keys `tr_…`) and its claims (evidence: pretrained).
 
-use super::{Attribution, BOOK, Change, Model, ModelFindings, book, sentences};
+use super::importance::{Cell, Counterfactual, Keys, SINK_SHARE, Target};
+use super::{
+    Attribution, BOOK, CHOICE_SENTENCES, Change, IMPORTANCE_SENTENCES, Model, ModelFindings, book,
+    sentences,
+};
 use crate::claim::{Claim, Evidence, Test};
-use crate::measure::{Measure, pm, table_of};
+use crate::measure::{Measure, fixed, pm, table_of};
 use crate::pretrained::minilm::{HEADS, LAYERS};
-use crate::stats::mean;
+use crate::stats::{Summary, mean};
 
 /// Mean over sentences of layers 2 … 6's path TV (layer 1 runs on the prompt itself).
 fn path_tv(a: &Attribution) -> f64 {
@@ -89,6 +93,10 @@ pub fn measures() -> Vec<Measure> {
             pm(unr(&partner_share), 2),
         ));
         m.push(Measure::new(
+            format!("tr_partner_no_sinks_{name}"),
+            pm(ctx(&|c| mean(&c.partner_no_sinks)), 2),
+        ));
+        m.push(Measure::new(
             format!("tr_path_tv_{name}"),
             pm(r.over_sentences(path_tv), 2),
         ));
@@ -110,6 +118,7 @@ pub fn measures() -> Vec<Measure> {
         "TV(uniform, measured)",
     ];
     m.extend(table_of("tr_attribution", &header, attribution));
+    m.extend(protocol_measures());
     let by = [
         "trained, other sense",
         "trained, unrelated",
@@ -137,8 +146,103 @@ pub fn measures() -> Vec<Measure> {
     m
 }
 
+/// The rollout protocols' and the linearised composition's numbers (keys `tr_p_…`, `tr_lin_…`).
+fn protocol_measures() -> Vec<Measure> {
+    use Counterfactual::{Mean, Unk};
+    let f = book();
+    let mut m = vec![
+        Measure::new("tr_p_sentences", IMPORTANCE_SENTENCES.to_string()),
+        Measure::new("tr_p_choice_sentences", CHOICE_SENTENCES.to_string()),
+        Measure::new("tr_p_sink_share", fixed(SINK_SHARE, 1)),
+    ];
+    for model in Model::BOTH {
+        let (x, name) = (f.model(model), model.name());
+        for (key, c, t) in [("default", Mean, Target::Words), ("az", Unk, Target::Cls)] {
+            let cell = |g: fn(&Cell) -> f64| pm(over_setting(x, c, t, Keys::All, g), 2);
+            m.push(Measure::new(
+                format!("tr_p_{key}_raw_{name}"),
+                cell(|c| c.raw),
+            ));
+            m.push(Measure::new(
+                format!("tr_p_{key}_rollout_{name}"),
+                cell(|c| c.rollout),
+            ));
+        }
+        let sinks: Vec<&String> = x.importance.iter().flat_map(|i| &i.sinks).collect();
+        let cls = sinks.iter().filter(|s| s.as_str() == "[CLS]").count();
+        let heads = mean(
+            &x.importance
+                .iter()
+                .map(|i| i.sink_heads as f64)
+                .collect::<Vec<_>>(),
+        );
+        m.push(Measure::new(
+            format!("tr_p_sinks_cls_{name}"),
+            cls.to_string(),
+        ));
+        m.push(Measure::new(
+            format!("tr_p_sinks_other_{name}"),
+            (sinks.len() - cls).to_string(),
+        ));
+        m.push(Measure::new(
+            format!("tr_p_sink_heads_{name}"),
+            fixed(heads, 0),
+        ));
+        for l in [2, LAYERS - 1] {
+            let k = l + 1;
+            let s = |g: Field| pm(x.over_sentences(|a| g(a)[l]), 2);
+            m.push(Measure::new(
+                format!("tr_lin_tv_{name}_l{k}"),
+                s(|a| &a.tv_linearised),
+            ));
+            m.push(Measure::new(
+                format!("tr_lin_error_{name}_l{k}"),
+                s(|a| &a.linear_error),
+            ));
+        }
+    }
+    m
+}
+
+/// Per sentence measured, one number of a rollout setting.
+pub fn over_setting(
+    x: &ModelFindings,
+    c: Counterfactual,
+    t: Target,
+    k: Keys,
+    g: fn(&Cell) -> f64,
+) -> Summary {
+    Summary::of(
+        &x.importance
+            .iter()
+            .filter_map(|i| i.cell(c, t, k))
+            .map(g)
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// Rollout's gain over raw attention in one setting, per sentence.
+pub fn rollout_gain(x: &ModelFindings, c: Counterfactual, t: Target, k: Keys) -> Summary {
+    over_setting(x, c, t, k, |c| c.rollout - c.raw)
+}
+
+/// The core test of `trained-rollout` in one setting.
+fn gain_test(who: &str, x: &ModelFindings, c: Counterfactual, t: Target, k: Keys) -> Test {
+    let g = rollout_gain(x, c, t, k);
+    Test::above(
+        format!(
+            "{who}: lower 95% bound of ρ(rollout, importance) − ρ(raw, importance) ({} sentences)",
+            g.n
+        ),
+        g.ci95().0,
+        0.0,
+        2,
+    )
+}
+
 /// The claims of chapter 4's trained-model section (evidence: pretrained).
 pub fn claims() -> Vec<Claim> {
+    use Counterfactual::{Mask, Mean, Unk, Zero};
     let f = book();
     let (t, r) = (&f.trained, &f.random);
     let last = LAYERS - 1;
@@ -153,48 +257,113 @@ pub fn claims() -> Vec<Claim> {
         "all-MiniLM-L6-v2 against the same architecture at BERT initialisation (random_init); effects: mean ablation of each input token, {} sentences; contexts: {} words in two sentences each (models/contexts.txt), unrelated baseline: the next pair's word in its own sentence",
         BOOK.effect_sentences, BOOK.pairs
     );
+    let gain = |c, tg, k| gain_test("trained", t, c, tg, k);
+    let lin =
+        |x: &ModelFindings, l: usize| at(x, |a| &a.tv_linearised, l) - at(x, |a| &a.tv_uniform, l);
+    let growth = |x: &ModelFindings, l: usize| ctx(x, l) - ctx(x, 0);
+    let boundary = |l: usize| {
+        vec![
+            Test::above(
+                format!(
+                    "trained growth of 1 − cos(word in A, word in B) from h₀ to h{l} minus the random model's"
+                ),
+                growth(t, l) - growth(r, l),
+                0.0,
+                2,
+            ),
+            Test::below(
+                format!("trained, h{l}: context change / unrelated change"),
+                ctx(t, l) / unr(t, l),
+                1.0,
+                2,
+            ),
+        ]
+    };
+    let partners =
+        |x: &ModelFindings, g: fn(&Change) -> f64| ModelFindings::over_pairs(&x.context, g).mean;
+    let smallest_path = |x: &ModelFindings| {
+        (1..LAYERS)
+            .map(|l| x.over_sentences(|a| a.path_tv[l]).mean)
+            .fold(f64::INFINITY, f64::min)
+    };
     vec![
         Claim::empirical(
             "trained-rollout",
             "the relation that matters is the composite of the layers' relations (rollout), not one layer's attention",
         )
         .evidence(Evidence::Pretrained)
-        .core(Test::above("trained, layer 6: ρ(rollout, effect) − ρ(raw, effect)", at(t, |a| &a.rho_rollout, last) - at(t, |a| &a.rho_raw, last), 0.0, 2))
-        .scope(Test::above("random baseline, layer 6: ρ(rollout) − ρ(raw)", at(r, |a| &a.rho_rollout, last) - at(r, |a| &a.rho_raw, last), 0.0, 2))
-        .setting(setting.clone()),
+        .default_choice("counterfactual: mean ablation; target: each word's final state; token set: all tokens")
+        .core(gain(Mean, Target::Words, Keys::All))
+        .under(format!("counterfactual: {}", Zero.name()), vec![gain(Zero, Target::Words, Keys::All)])
+        .under(format!("counterfactual: {}", Unk.name()), vec![gain(Unk, Target::Words, Keys::All)])
+        .under(format!("counterfactual: {}", Mask.name()), vec![gain(Mask, Target::Words, Keys::All)])
+        .under(format!("target: {}", Target::Cls.name()), vec![gain(Mean, Target::Cls, Keys::All)])
+        .under(format!("target: {}", Target::Pooled.name()), vec![gain(Mean, Target::Pooled, Keys::All)])
+        .under(format!("token set: {}", Keys::NoSinks.name()), vec![gain(Mean, Target::Words, Keys::NoSinks)])
+        .scope(gain_test("random baseline (the null)", r, Mean, Target::Words, Keys::All))
+        .replication(
+            "Abnar & Zuidema 2020",
+            "Spearman ρ of the [CLS] row of raw last-layer attention and of rollout with blank-out importance (each token → [UNK]), over all tokens, final layer; MiniLM has no classifier, so the importance is the change of the [CLS] final state",
+            gain_test("trained, their protocol", t, Unk, Target::Cls, Keys::All),
+        )
+        .setting(format!(
+            "all-MiniLM-L6-v2 against the same architecture at BERT initialisation (random_init); the first {IMPORTANCE_SENTENCES} A sentences of models/contexts.txt (zero ablation and [MASK] on the first {CHOICE_SENTENCES}); importance of token j: ‖target − target with token j removed‖; raw: last layer's head-mean attention; rollout: (½I + ½A₆) ⋯ (½I + ½A₁); sinks: tokens receiving more than {SINK_SHARE} of some head's weight"
+        )),
         Claim::empirical(
             "trained-composition",
             "relations compose along layers: the measured arrow from the input to layer m is the composite of the measured one-layer arrows",
         )
         .evidence(Evidence::Pretrained)
-        .core(Test::below("trained, layer 6: TV(measured, composite) − TV(measured, uniform)", at(t, |a| &a.tv_composite, last) - at(t, |a| &a.tv_uniform, last), 0.0, 2))
-        .scope(Test::below("trained, layer 2: TV(measured, composite) − TV(measured, uniform)", at(t, |a| &a.tv_composite, 1) - at(t, |a| &a.tv_uniform, 1), 0.0, 2))
-        .scope(Test::below("random baseline, layer 6: the same difference", at(r, |a| &a.tv_composite, last) - at(r, |a| &a.tv_uniform, last), 0.0, 2))
-        .setting(setting.clone()),
+        .default_choice("objects composed: each layer's linearisation at the clean input (Jacobian-vector products), which compose by the chain rule; depth: h₆")
+        .core(Test::below("trained, layer 6: TV(measured, linearised composite) − TV(measured, uniform)", lin(t, last), 0.0, 2))
+        .under("depth: h₃", vec![Test::below("trained, layer 3: TV(measured, linearised composite) − TV(measured, uniform)", lin(t, 2), 0.0, 2)])
+        .under(
+            "objects composed: row-normalised one-layer effect norms (built to fail: norms do not compose even for linear maps, ‖Σ_k J_ik J_kj‖ ≠ Σ_k ‖J_ik‖ ‖J_kj‖)",
+            vec![Test::below("trained, layer 6: TV(measured, composite of norms) − TV(measured, uniform)", at(t, |a| &a.tv_composite, last) - at(t, |a| &a.tv_uniform, last), 0.0, 2)],
+        )
+        .scope(Test::below(
+            "trained, layer 6: ‖δ_lin − δ_true‖ / ‖δ_true‖ of the composite linearisation (null: predicting no change, 1)",
+            at(t, |a| &a.linear_error, last),
+            1.0,
+            2,
+        ))
+        .scope(Test::below("random baseline, layer 6: TV(measured, linearised composite) − TV(measured, uniform)", lin(r, last), 0.0, 2))
+        .setting(format!("{setting}; the composite linearisation J₆ ⋯ J₁ applied to each mean ablation by forward differences (step 10⁻⁶ of the direction's norm)")),
         Claim::empirical(
             "trained-boundary",
             "the relation is built under the boundary condition the prompt sets: the same word's state changes with its context, more with depth",
         )
         .evidence(Evidence::Pretrained)
-        .core(Test::above("trained: growth of 1 − cos(word in A, word in B) from h₀ to h₆", ctx(t, LAYERS) - ctx(t, 0), 0.1, 2))
-        .core(Test::below("trained, h₆: context change / unrelated change", ctx(t, LAYERS) / unr(t, LAYERS), 1.0, 2))
-        .scope(Test::below("random baseline: the same growth", ctx(r, LAYERS) - ctx(r, 0), 0.05, 2))
+        .default_choice("depth: h₆")
+        .under("depth: h₃", boundary(3))
+        .core(boundary(LAYERS)[0].clone())
+        .core(boundary(LAYERS)[1].clone())
         .setting(setting.clone()),
         Claim::empirical(
             "trained-partners",
             "attention constructs the token relations from the prompt: a word's strongest partners change when its context changes",
         )
         .evidence(Evidence::Pretrained)
-        .core(Test::above("trained: share of the 72 heads whose strongest partner changes with the context", ModelFindings::over_pairs(&t.context, partner_share).mean, 0.5, 2))
-        .scope(Test::above("random baseline: the same share", ModelFindings::over_pairs(&r.context, partner_share).mean, 0.5, 2))
+        .default_choice("token set: every key")
+        .core(Test::above("trained: share of the 72 heads whose strongest partner changes with the context", partners(t, partner_share), 0.5, 2))
+        .under(
+            "token set: without the sinks found in the data",
+            vec![Test::above("trained: share of the 72 heads whose strongest partner changes with the context", partners(t, |c| mean(&c.partner_no_sinks)), 0.5, 2)],
+        )
+        .scope(Test::above("random baseline: the same share", partners(r, partner_share), 0.5, 2))
         .setting(setting.clone()),
         Claim::empirical(
             "trained-path",
             "a layer's arrow is a function of the states it reads: evaluated on the prompt instead of its own input, it changes",
         )
         .evidence(Evidence::Pretrained)
-        .core(Test::above("trained: mean TV(A_l on h_{l−1}, A_l on h₀), layers 2–6", t.over_sentences(path_tv).mean, 0.1, 2))
-        .scope(Test::below("random baseline: the same", r.over_sentences(path_tv).mean, 0.1, 2))
+        .default_choice("summary: mean over layers 2–6")
+        .core(Test::above("trained: mean TV(A_l on h_{l−1}, A_l on h₀), layers 2–6, minus the random model's", t.over_sentences(path_tv).mean - r.over_sentences(path_tv).mean, 0.0, 2))
+        .under(
+            "summary: the smallest layer of 2–6",
+            vec![Test::above("trained: smallest per-layer mean TV, layers 2–6, minus the random model's", smallest_path(t) - smallest_path(r), 0.0, 2)],
+        )
+        .scope(Test::above("trained: mean TV, layers 2–6", t.over_sentences(path_tv).mean, 0.1, 2))
         .setting(setting),
     ]
 }
