@@ -51,7 +51,7 @@ pub fn jvp(
 ) -> DMatrix<f64> {
     let n = x.nrows();
     assert!(
-        n > 0 && v.nrows() % n == 0,
+        n > 0 && v.nrows().is_multiple_of(n),
         "jvp: {} direction rows are not copies of {n} tokens",
         v.nrows()
     );
