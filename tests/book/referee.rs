@@ -110,3 +110,15 @@ fn the_measures_command_lists_every_registered_measure() {
         "{stderr}"
     );
 }
+
+#[test]
+fn every_measure_has_its_own_key() {
+    let all = measures();
+    let keys: std::collections::BTreeSet<&str> = all.iter().map(|m| m.key.as_str()).collect();
+    let repeated: Vec<&str> = keys
+        .iter()
+        .copied()
+        .filter(|k| all.iter().filter(|m| m.key == *k).count() > 1)
+        .collect();
+    assert!(repeated.is_empty(), "measure keys used twice: {repeated:?}");
+}

@@ -221,7 +221,8 @@ pub fn measures() -> Vec<Measure> {
     let (mut accuracy, mut variants, mut weights, mut beta, mut plateau) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let acc = |v: Variant, mx: usize, p: usize, k: usize| {
-        Measure::new("-", pm(Summary::of(&f.accs(v, mx, p, k)), 2))
+        let key = format!("acc_v{}_{}_{p}_{k}", v.index(), Mixer::ALL[mx].name());
+        Measure::new(key, pm(Summary::of(&f.accs(v, mx, p, k)), 2))
     };
     for (i, mixer) in Mixer::ALL.into_iter().enumerate() {
         let n = mixer.name();
@@ -236,7 +237,7 @@ pub fn measures() -> Vec<Measure> {
             for &p in &s.variant_pairs {
                 cells.push(match v.mixers().contains(&i) {
                     true => acc(v, i, p, s.state),
-                    false => Measure::new("-", "–"),
+                    false => Measure::new(format!("acc_v{}_{n}_{p}_none", v.index()), "–"),
                 });
             }
         }
@@ -253,9 +254,18 @@ pub fn measures() -> Vec<Measure> {
                 plateau.push((
                     arm(v, i),
                     vec![
-                        Measure::new("-", rate(f.rate(v, i))),
-                        Measure::new("-", format!("{capped} of {runs}")),
-                        Measure::new("-", fixed(mean(&stops), 0)),
+                        Measure::new(
+                            format!("plateau_rate_v{}_{n}", v.index()),
+                            rate(f.rate(v, i)),
+                        ),
+                        Measure::new(
+                            format!("plateau_capped_v{}_{n}", v.index()),
+                            format!("{capped} of {runs}"),
+                        ),
+                        Measure::new(
+                            format!("plateau_stop_v{}_{n}", v.index()),
+                            fixed(mean(&stops), 0),
+                        ),
                     ],
                 ));
             }
