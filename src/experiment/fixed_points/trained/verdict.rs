@@ -4,7 +4,7 @@
 use super::{BOOK, Iteration, ModelFindings, book};
 use crate::claim::{Claim, Evidence, Test};
 use crate::experiment::multi_head::trained::repair;
-use crate::experiment::multi_head::trained::verdict::with_repair;
+use crate::experiment::multi_head::trained::verdict::{with_hydra, with_repair};
 use crate::measure::{Measure, fixed, pm, table_of};
 use crate::pretrained::corpus::Model;
 use crate::pretrained::minilm::LAYERS;
@@ -197,7 +197,7 @@ pub fn claims() -> Vec<Claim> {
         .evidence(Evidence::Pretrained),
         2,
     );
-    let absorbs = absorbs.setting(format!(
+    let absorbs = with_hydra(absorbs).setting(format!(
         "chapter 3's measurement (ch03.trained-later-layers-correct): MiniLM and its random-weight twin, {} corpus sentences each, one head per layer 0–4 per sentence; κ = ⟨Δ_tot, Δ_dir⟩/‖Δ_dir‖², r = 1 − κ, the null the random model's",
         rep.setup.sentences
     ));

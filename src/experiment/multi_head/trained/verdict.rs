@@ -74,6 +74,21 @@ pub fn repair_tests(change: usize, read: Read) -> Vec<Test> {
     ]
 }
 
+/// Adds McGrath et al.'s own protocol (the Hydra effect) as the claim's
+/// replication: chapters 3 and 5 ask their question of one measurement.
+pub fn with_hydra(claim: Claim) -> Claim {
+    claim.replication(
+        "McGrath et al. 2023",
+        "the Hydra effect: a whole attention layer mean-ablated (their resample ablation needs sentences of one length), direct effect with LayerNorm frozen against total effect on the model's output (the pooled embedding; MiniLM has no logits), layers 0–4",
+        Test::above(
+            "share of layer ablations whose total effect along the direct one is below it (κ < 1)",
+            hydra_share(),
+            0.5,
+            2,
+        ),
+    )
+}
+
 /// McGrath et al.'s protocol on MiniLM: share of whole-layer mean ablations
 /// (layers 0–4, trained) whose total effect along the direct one is below it.
 pub fn hydra_share() -> f64 {
@@ -309,17 +324,7 @@ pub fn claims() -> Vec<Claim> {
         .evidence(Evidence::Pretrained),
         0,
     );
-    let correct = correct
-        .replication(
-            "McGrath et al. 2023",
-            "the Hydra effect: a whole attention layer mean-ablated (their resample ablation needs sentences of one length), direct effect with LayerNorm frozen against total effect on the model's output (the pooled embedding; MiniLM has no logits), layers 0–4",
-            Test::above(
-                "share of layer ablations whose total effect along the direct one is below it (κ < 1)",
-                hydra_share(),
-                0.5,
-                2,
-            ),
-        )
+    let correct = with_hydra(correct)
         .setting(format!(
             "MiniLM-L6 and its random-weight twin (BERT init), {} corpus sentences each, one head per layer 0–4 per sentence ({} per model); κ = ⟨Δ_tot, Δ_dir⟩/‖Δ_dir‖², r = 1 − κ; the null is the random model's κ",
             r.setup.sentences,
