@@ -8,13 +8,14 @@ use attention_geometry::claim::Kind;
 use attention_geometry::experiment::{claims, measures};
 
 /// The claims that test a published result on a trained model, with the paper.
-const CITED: [(&str, &str); 6] = [
+const CITED: [(&str, &str); 7] = [
     ("ch01.encoder-more-symmetric", "Saponati"),
     ("ch02.trained-weight-not-effect", "Kobayashi"),
     ("ch03.trained-later-layers-correct", "McGrath"),
     ("ch04.trained-rollout", "Abnar"),
     ("ch05.trained-absorbs", "McGrath"),
-    ("ch07.learned-delta-recalls-more", "Arora"),
+    ("ch07.learned-delta-recalls-more", "Yang"),
+    ("ch07.learned-softmax-ceiling", "Arora"),
 ];
 
 fn run(args: &[&str]) -> std::process::Output {
