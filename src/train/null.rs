@@ -30,7 +30,8 @@ const LABELS: u64 = 0x5eed_1abe;
 /// let learned = train(config, task, schedule, 0);
 /// let null = train_shuffled(config, task, schedule, None, 0, |_, _, _| {});
 /// assert_eq!(learned.accuracy[0], null.accuracy[0]);
-/// assert!(learned.final_accuracy > 0.9 && null.final_accuracy < 0.3);
+/// // the true labels are learned; the shuffled ones leave accuracy at chance, 1/8
+/// assert!(learned.final_accuracy > 0.5 && null.final_accuracy < 0.25);
 /// ```
 pub fn train_shuffled(
     config: Config,
