@@ -170,20 +170,3 @@ pub fn claims() -> Vec<Claim> {
     .chain(super::trained::claims())
     .collect()
 }
-
-#[cfg(test)]
-mod tests {
-    use crate::claim::{Kind, text};
-
-    #[test]
-    fn every_empirical_claim_varies_a_choice() {
-        let claims = super::claims();
-        for c in &claims {
-            println!("{}", text::markdown(c));
-        }
-        for c in claims.iter().filter(|c| c.kind == Kind::Empirical) {
-            assert!(!c.choices.is_empty(), "{} varies nothing", c.id);
-            assert!(!c.default_choice.is_empty(), "{} names no default", c.id);
-        }
-    }
-}

@@ -190,20 +190,6 @@ pub fn claims() -> Vec<Claim> {
 
 #[cfg(test)]
 mod tests {
-    use crate::claim::{Kind, text};
-
-    #[test]
-    fn every_empirical_claim_varies_a_choice() {
-        let claims = super::claims();
-        for c in &claims {
-            println!("{}", text::markdown(c));
-        }
-        for c in claims.iter().filter(|c| c.kind == Kind::Empirical) {
-            assert!(!c.choices.is_empty(), "{} varies nothing", c.id);
-            assert!(!c.default_choice.is_empty(), "{} names no default", c.id);
-        }
-    }
-
     /// The directions chapter 2's prose states about the trained encoder.
     #[test]
     fn the_trained_gap_follows_the_counterfactual_and_stays_below_random() {
