@@ -29,6 +29,7 @@ pub mod stats;
 pub mod train;
 
 pub mod experiment;
+pub mod file;
 pub mod figures;
 pub mod measure;
 #[cfg(feature = "render")]

@@ -148,7 +148,21 @@ fn figures_command(args: &[String]) -> Result<(), String> {
                 stale.join(", ")
             ));
         }
-        println!("{} figures are up to date", selected.len());
+        if names.is_empty() {
+            // every experiment, including those no figure draws
+            let _ = (
+                attention_geometry::experiment::claims(),
+                attention_geometry::experiment::measures(),
+            );
+            let stale = attention_geometry::experiment::cache::stale();
+            if !stale.is_empty() {
+                return Err(format!(
+                    "stale findings in findings/ (delete their .key files and run `cargo run --release`): {}",
+                    stale.join(", ")
+                ));
+            }
+        }
+        println!("{} figures and their findings are up to date", selected.len());
         Ok(())
     } else {
         write_figures(&selected)
@@ -203,7 +217,7 @@ fn bench() -> Result<(), String> {
         ("bench-delta.svg", svg.as_bytes()),
     ] {
         let path = figures_dir().join(name);
-        figures::write_atomic(&path, bytes)
+        attention_geometry::file::write_atomic(&path, bytes)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         println!("wrote {}", path.display());
     }
@@ -222,7 +236,7 @@ fn attend(args: &[String]) -> Result<(), String> {
         Format::Svg(path) => {
             let svg = figures::attend::draw(&map)
                 .map_err(|e| format!("attend figure failed to draw: {e}"))?;
-            figures::write_atomic(&path, svg.as_bytes())
+            attention_geometry::file::write_atomic(&path, svg.as_bytes())
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             println!("wrote {}", path.display());
         }

@@ -1,30 +1,57 @@
-//! Expensive findings cached under `target/findings/`, so that a second run
-//! with nothing changed recomputes nothing.
+//! Expensive findings, computed once and committed under `findings/`, so that
+//! a fresh clone draws every figure without retraining a model.
 //!
-//! A cached file is named for its experiment and a key: an FNV-1a hash of
-//! everything that determines the findings — the experiment's setup (its
-//! `Debug` text), `Cargo.lock`, every file under `src/`, and every file
-//! under `models/` (the weight files through their `SHA256SUMS` lines, which
-//! the loader verifies). A change to any of them misses the cache. Findings
-//! are stored with postcard, so every `f64` (NaN included) reads back bit for
-//! bit. [`recompute`] turns the cache off for the rest of the process;
-//! `figures --check`, and so CI, calls it.
+//! Experiment `name`'s findings live in `findings/<name>.bin` (postcard, so
+//! every `f64`, NaN included, reads back bit for bit) beside
+//! `findings/<name>.key`, an FNV-1a hash of everything that can change them:
+//! the experiment's setup (its `Debug` text), `Cargo.lock`, every file under
+//! `models/` (the weight files through their `SHA256SUMS` lines, which the
+//! loader verifies) and every file under `src/` except those that only draw,
+//! phrase or print what the experiments found:
+//!
+//! ```text
+//! key = FNV-1a(Cargo.lock, models/**, "name setup",
+//!              src/** ∖ {figures/, claim/, bench/, main.rs, render.rs, measure.rs,
+//!                        experiment/**/*{claims,report,verdict,tally}.rs})
+//! ```
+//! A key that differs from the stored one recomputes the findings and writes
+//! both files (the developer commits them, as with figures). [`recompute`]
+//! turns the stored findings off for the rest of the process and records
+//! every recomputed finding that differs from the committed one;
+//! `figures --check`, and so CI, calls it and fails on [`stale`] findings, so
+//! a key that misses a dependency cannot hide stale findings for long.
 
 use std::fmt::Debug;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::file::write_atomic;
+
 static FRESH: AtomicBool = AtomicBool::new(false);
+static STALE: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
 /// From now on, this process recomputes every experiment instead of reading
-/// a cached result.
+/// its committed findings, and records those whose committed bytes differ.
 pub fn recompute() {
     FRESH.store(true, Ordering::SeqCst);
+}
+
+/// The experiments recomputed since [`recompute`] whose committed findings
+/// differ from what the code computes now (or are missing), by file name.
+pub fn stale() -> Vec<String> {
+    let mut names = STALE.lock().expect("no writer panicked").clone();
+    names.sort();
+    names
+}
+
+/// The folder of committed findings.
+pub fn dir() -> PathBuf {
+    root().join("findings")
 }
 
 /// FNV-1a, 64 bit, continued from `hash`.
@@ -51,7 +78,29 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The hash of the sources and models, once per process; `None` if one is unreadable.
+/// The parts of `src/` that only draw, phrase or print findings: folders and
+/// files by path, and every experiment file whose name ends in `claims.rs`,
+/// `report.rs`, `verdict.rs` or `tally.rs` (they read findings into measures
+/// and claims).
+const PRESENTATION: [&str; 6] = [
+    "src/figures/",
+    "src/claim/",
+    "src/bench/",
+    "src/main.rs",
+    "src/render.rs",
+    "src/measure.rs",
+];
+const PRESENTATION_FILES: [&str; 4] = ["claims.rs", "report.rs", "verdict.rs", "tally.rs"];
+
+/// Whether the file at `rel` (relative to the root, `/`-separated) can change findings.
+fn in_key(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    !PRESENTATION.iter().any(|p| rel.starts_with(p))
+        && !(rel.starts_with("src/experiment/") && PRESENTATION_FILES.iter().any(|f| name.ends_with(f)))
+}
+
+/// The hash of the code and models the findings depend on, once per
+/// process; `None` if one is unreadable.
 fn sources() -> Option<u64> {
     static HASH: OnceLock<Option<u64>> = OnceLock::new();
     *HASH.get_or_init(|| {
@@ -62,7 +111,11 @@ fn sources() -> Option<u64> {
         paths.sort();
         let mut h = 0xcbf2_9ce4_8422_2325;
         for p in paths {
-            h = fnv(h, p.strip_prefix(root).ok()?.to_string_lossy().as_bytes());
+            let rel = p.strip_prefix(root).ok()?.to_string_lossy().replace('\\', "/");
+            if !in_key(&rel) {
+                continue;
+            }
+            h = fnv(h, rel.as_bytes());
             if p.extension().is_none_or(|e| e != "safetensors") {
                 h = fnv(h, &fs::read(&p).ok()?);
             }
@@ -71,37 +124,52 @@ fn sources() -> Option<u64> {
     })
 }
 
-/// The file experiment `name`'s findings at `setup` are cached in.
-fn path(name: &str, setup: &impl Debug) -> Option<PathBuf> {
-    let key = fnv(sources()?, format!("{name} {setup:?}").as_bytes());
-    let name = name
-        .trim_start_matches("attention_geometry::")
-        .replace("::", ".");
-    Some(root().join(format!("target/findings/{name}-{key:016x}.bin")))
+/// The file stem of experiment `name` (its module path): `experiment.chapter.part`.
+fn stem(name: &str) -> String {
+    name.trim_start_matches("attention_geometry::")
+        .replace("::", ".")
 }
 
-/// The cached findings of experiment `name` (its module path) at `setup` if
-/// present (and [`recompute`] was not called), else `run()`, written to the cache.
+/// The committed findings of experiment `name` (its module path) at `setup`
+/// if their key is current (and [`recompute`] was not called), else `run()`,
+/// written to `findings/`.
 pub fn load_or_run<F: Serialize + DeserializeOwned>(
     name: &str,
     setup: &impl Debug,
     run: impl FnOnce() -> F,
 ) -> F {
-    let Some(path) = path(name, setup) else {
+    let Some(sources) = sources() else {
         return run();
     };
-    let cached = (!FRESH.load(Ordering::SeqCst))
-        .then(|| fs::read(&path).ok())
+    let key = format!("{:016x}\n", fnv(sources, format!("{name} {setup:?}").as_bytes()));
+    let stem = stem(name);
+    let (bin, key_path) = (dir().join(format!("{stem}.bin")), dir().join(format!("{stem}.key")));
+    let fresh = FRESH.load(Ordering::SeqCst);
+    let stored = (!fresh && fs::read_to_string(&key_path).is_ok_and(|k| k == key))
+        .then(|| fs::read(&bin).ok())
         .flatten()
         .and_then(|bytes| postcard::from_bytes(&bytes).ok());
-    if let Some(f) = cached {
+    if let Some(f) = stored {
         return f;
     }
-    let f = run();
-    // a failed write only costs the next process a recomputation
-    if let (Ok(bytes), Some(dir)) = (postcard::to_allocvec(&f), path.parent()) {
-        let _ = fs::create_dir_all(dir).and_then(|_| crate::figures::write_atomic(&path, &bytes));
+    if !fresh {
+        eprintln!("computing {stem} (its key changed: commit findings/{stem}.*)");
     }
+    let f = run();
+    let Ok(bytes) = postcard::to_allocvec(&f) else {
+        return f;
+    };
+    if fresh {
+        if !fs::read(&bin).is_ok_and(|old| old == bytes) {
+            STALE.lock().expect("no writer panicked").push(format!("{stem}.bin"));
+        }
+        return f;
+    }
+    // the findings first, then their key: a crash between leaves a stale key,
+    // which only costs the next process a recomputation
+    let _ = fs::create_dir_all(dir())
+        .and_then(|_| write_atomic(&bin, &bytes))
+        .and_then(|_| write_atomic(&key_path, key.as_bytes()));
     f
 }
 
@@ -116,17 +184,36 @@ mod tests {
     }
 
     #[test]
-    fn findings_read_back_bit_for_bit_and_a_cached_run_does_not_recompute() {
+    fn findings_read_back_bit_for_bit_and_a_current_key_does_not_recompute() {
         let toy = || Toy {
             xs: vec![1.0 / 3.0, f64::NAN, -0.0, f64::MAX],
             pair: (7, 1e-300),
         };
-        let setup = ("cache test", std::process::id());
-        let first = load_or_run("test-toy", &setup, toy);
-        let second: Toy = load_or_run("test-toy", &setup, || panic!("recomputed"));
+        let name = format!("test-toy-{}", std::process::id());
+        let first = load_or_run(&name, &"setup", toy);
+        let second: Toy = load_or_run(&name, &"setup", || panic!("recomputed"));
         assert_eq!(format!("{first:?}"), format!("{second:?}"));
         let bits = |t: &Toy| t.xs.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(&first), bits(&second));
-        let _ = fs::remove_file(path("test-toy", &setup).unwrap());
+        // another setup is another key: recomputed
+        let mut ran = false;
+        let _: Toy = load_or_run(&name, &"other setup", || {
+            ran = true;
+            toy()
+        });
+        assert!(ran);
+        for ext in ["bin", "key"] {
+            let _ = fs::remove_file(dir().join(format!("{name}.{ext}")));
+        }
+    }
+
+    #[test]
+    fn presentation_files_are_outside_the_key_and_experiments_inside() {
+        assert!(!in_key("src/figures/coverage.rs") && !in_key("src/claim/text.rs"));
+        assert!(!in_key("src/experiment/coverage/claims.rs") && !in_key("src/experiment/coverage/trained_claims.rs"));
+        assert!(!in_key("src/experiment/delta_attention/recall/report.rs"));
+        assert!(in_key("src/experiment/coverage/trained.rs") && in_key("src/mixer/model.rs"));
+        assert!(in_key("src/mixer/report.rs")); // only experiments' reports are presentation
+        assert_eq!(stem("attention_geometry::experiment::coverage::trained"), "experiment.coverage.trained");
     }
 }

@@ -29,7 +29,6 @@ mod relations;
 mod relations_trained;
 
 use std::fs;
-use std::io::Write;
 use std::path::Path;
 
 /// What drawing can fail with.
@@ -94,28 +93,6 @@ pub fn select(names: &[String]) -> Result<Vec<Figure>, String> {
         .collect()
 }
 
-/// Write `contents` to `path` atomically: a temporary file beside it, then a
-/// rename, so a crash never leaves a half-written figure.
-pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let tmp = dir.join(format!(
-        ".{}.tmp",
-        path.file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("figure")
-    ));
-    let result = (|| {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(contents)?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
-}
-
 /// Draw `figures` and write each changed one into `dir`. Every figure is drawn before
 /// any is written, so a failing figure leaves the directory untouched.
 pub fn write_all(figures: &[Figure], dir: &Path) -> Result<(), String> {
@@ -127,7 +104,7 @@ pub fn write_all(figures: &[Figure], dir: &Path) -> Result<(), String> {
         if fs::read(&path).is_ok_and(|old| old == svg.as_bytes()) {
             continue;
         }
-        write_atomic(&path, svg.as_bytes())
+        crate::file::write_atomic(&path, svg.as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())

@@ -9,9 +9,11 @@
 
 use std::sync::OnceLock;
 
-use crate::experiment::cache;
+mod report;
 
-use crate::measure::{Measure, fixed, pm};
+pub use report::measures;
+
+use crate::experiment::cache;
 use crate::parallel;
 use crate::stats::Summary;
 use crate::train::null::train_shuffled;
@@ -329,123 +331,4 @@ impl Findings {
 pub fn book() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
     FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
-}
-
-/// A sentence on the edges of the grid: which arms the edge rule extended
-/// and where their chosen rate ended, and which still sit at an edge.
-fn edges(f: &Findings) -> String {
-    let names = architectures(f.setup.task);
-    let mut out = Vec::new();
-    for (a, t) in f.tuning.iter().enumerate() {
-        let name = names[a].0;
-        let added: Vec<String> = t
-            .grid
-            .iter()
-            .filter(|r| !f.setup.lrs.contains(&r.lr))
-            .map(|r| r.lr.to_string())
-            .collect();
-        if t.at_edge() {
-            out.push(format!(
-                "{name} still at the edge, {} (after adding {})",
-                t.lr,
-                added.join(", ")
-            ));
-        } else if !added.is_empty() {
-            out.push(format!(
-                "{name}: {} added, {} chosen",
-                added.join(", "),
-                t.lr
-            ));
-        }
-    }
-    match out.is_empty() {
-        true => "none".into(),
-        false => out.join("; "),
-    }
-}
-
-/// The arms that reach the threshold at no rate tried (for them the
-/// accuracy tie-break chose), or "none".
-fn by_accuracy(f: &Findings) -> String {
-    let names = architectures(f.setup.task);
-    let out: Vec<&str> = f
-        .tuning
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| !t.reaches(f.setup.schedule))
-        .map(|(a, _)| names[a].0)
-        .collect();
-    match out.is_empty() {
-        true => "none".into(),
-        false => out.join(", "),
-    }
-}
-
-/// The numbers chapter 5 quotes from this experiment.
-pub fn measures() -> Vec<Measure> {
-    let f = book();
-    let (task, schedule, plateau) = (BOOK.task, BOOK.schedule, BOOK.plateau);
-    let mut m = vec![
-        Measure::new("train_seeds", BOOK.seeds.to_string()),
-        Measure::new("train_cap", schedule.steps.to_string()),
-        Measure::new("train_budget", BOOK.budget.to_string()),
-        Measure::new("train_min_steps", plateau.min_steps.to_string()),
-        Measure::new("train_tolerance", fixed(plateau.tolerance, 2)),
-        Measure::new("train_eval_every", schedule.eval_every.to_string()),
-        Measure::new("train_test", schedule.test.to_string()),
-        Measure::new("train_batch", schedule.batch.to_string()),
-        Measure::new("train_vocab", task.vocab.to_string()),
-        Measure::new("train_context", task.context.to_string()),
-        Measure::new("train_chance", fixed(1.0 / task.vocab as f64, 3)),
-        Measure::new("train_early", BOOK.early.to_string()),
-        Measure::new("train_threshold", schedule.threshold.to_string()),
-        Measure::new("tuning_seeds", BOOK.tuning_seeds.to_string()),
-        Measure::new("tuning_first", BOOK.tuning_seed.to_string()),
-        Measure::new(
-            "tuning_last",
-            (BOOK.tuning_seed + BOOK.tuning_seeds - 1).to_string(),
-        ),
-        Measure::new("lrs", BOOK.lrs.map(|r| r.to_string()).join(", ")),
-        Measure::new("edge_lrs", edges(f)),
-        Measure::new("tuned_by_accuracy", by_accuracy(f)),
-        Measure::new("solved", BOOK.solved.to_string()),
-        Measure::new("null_seeds", BOOK.null_seeds.to_string()),
-    ];
-    for (a, key) in KEYS.iter().enumerate() {
-        m.push(Measure::new(
-            format!("lr_{key}"),
-            f.tuning[a].lr.to_string(),
-        ));
-        m.push(Measure::new(
-            format!("trained_{key}"),
-            pm(f.accuracy(a, BOOK.early), 2),
-        ));
-        m.push(Measure::new(
-            format!("trained_{key}_budget"),
-            pm(f.accuracy(a, BOOK.budget), 2),
-        ));
-        m.push(Measure::new(
-            format!("trained_{key}_final"),
-            pm(f.final_accuracy(a), 2),
-        ));
-        m.push(Measure::new(
-            format!("steps_{key}"),
-            pm(f.trained_steps(a), 0),
-        ));
-        m.push(Measure::new(
-            format!("capped_{key}"),
-            format!("{}/{}", f.capped(a), BOOK.seeds),
-        ));
-    }
-    m.extend([
-        Measure::new("trained_tied_solved", f.solved(TIED).to_string()),
-        Measure::new(
-            "trained_tied_runs",
-            (TIED.len() as u64 * BOOK.seeds).to_string(),
-        ),
-        Measure::new("trained_untied_solved", f.solved([UNTIED]).to_string()),
-        Measure::new("gap", fixed(f.gap(None), 2)),
-        Measure::new("gap_budget", fixed(f.gap(Some(BOOK.budget)), 2)),
-    ]);
-    m
 }

@@ -12,8 +12,10 @@
 
 use std::sync::OnceLock;
 
+mod claims;
 pub mod inside;
 mod report;
+mod tally;
 mod variant;
 
 use crate::experiment::cache;
@@ -21,7 +23,8 @@ use crate::mixer::{Config, Mixer, Schedule, train_to_plateau};
 use crate::parallel;
 use crate::recall::Mqar;
 use crate::train::{Plateau, Stop};
-pub use report::{claims, measures};
+pub use claims::claims;
+pub use report::measures;
 pub use variant::Variant;
 
 /// Every setting of the experiment.
@@ -67,7 +70,7 @@ pub fn setup() -> Setup {
     Setup {
         vocab: 32,
         d: 16,
-        cap: 600,
+        cap: 1200,
         min_steps: 300,
         every: 50,
         tune_steps: 300,

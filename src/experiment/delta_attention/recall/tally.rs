@@ -1,0 +1,128 @@
+//! Summaries over the runs that both the section's numbers and its claims
+//! read: per-arm means over seeds, gaps between mixers, plateau status.
+
+use super::inside::Inside;
+use super::{Findings, Variant, setup};
+use crate::claim::Claim;
+use crate::mixer::Mixer;
+use crate::stats::{Summary, median};
+
+pub(super) const SOFTMAX: usize = 0;
+pub(super) const LINEAR: usize = 1;
+pub(super) const DELTANET: usize = 2;
+pub(super) const GDN: usize = 3;
+pub(super) const KDA: usize = 4;
+
+pub(super) const BOOK: Variant = Variant::Book;
+pub(super) const NEAR: Variant = Variant::GatesNearOne;
+pub(super) const NORM: Variant = Variant::OutputNorm;
+
+/// Over the seeds of mixer `m` under `v`, one number of each [`Inside`].
+pub(super) fn over_seeds(f: &Findings, v: Variant, m: usize, field: impl Fn(&Inside) -> f64) -> Summary {
+    Summary::of(&f.inside(v, m).into_iter().map(field).collect::<Vec<_>>())
+}
+
+/// Median over every channel of every seed of `ln(trained rate / initial rate)`.
+pub(super) fn log_ratio(f: &Findings, v: Variant, m: usize) -> f64 {
+    let all: Vec<f64> = f.inside(v, m).iter().flat_map(|i| i.log_ratios()).collect();
+    median(&all)
+}
+
+/// Mean over seeds of KDA's trained log-rate spread minus its spread at initialisation.
+pub(super) fn spread_growth(f: &Findings, v: Variant) -> f64 {
+    over_seeds(f, v, KDA, |i| {
+        Inside::log_spread(&i.decay) - Inside::log_spread(&i.decay_init)
+    })
+    .mean
+}
+
+/// Mean accuracy of `m` minus `n` under `v` at `pairs`, `K = V = state`.
+pub(super) fn gap(f: &Findings, v: Variant, m: usize, n: usize, pairs: usize) -> f64 {
+    let k = setup().state;
+    f.mean(v, m, pairs, k) - f.mean(v, n, pairs, k)
+}
+
+/// Every `(pairs, state)` point of `v`, with `m`'s mean accuracy minus softmax's (book layers).
+pub(super) fn over_softmax(f: &Findings, v: Variant, m: usize) -> Vec<f64> {
+    setup()
+        .points(v)
+        .into_iter()
+        .map(|(p, k)| f.mean(v, m, p, k) - f.mean(BOOK, SOFTMAX, p, k))
+        .collect()
+}
+
+pub(super) fn max(xs: impl IntoIterator<Item = f64>) -> f64 {
+    xs.into_iter().fold(f64::NEG_INFINITY, f64::max)
+}
+
+pub(super) fn min(xs: impl IntoIterator<Item = f64>) -> f64 {
+    xs.into_iter().fold(f64::INFINITY, f64::min)
+}
+
+pub(super) fn arm(v: Variant, m: usize) -> String {
+    let layers = match v {
+        Variant::Book => "book layers",
+        Variant::GatesNearOne => "gates near 1",
+        Variant::OutputNorm => "output norm",
+    };
+    format!("{} ({layers})", Mixer::ALL[m].name())
+}
+
+/// A learning rate to two significant digits.
+pub(super) fn rate(r: f64) -> String {
+    let scale = 10f64.powi(1 - r.log10().floor() as i32);
+    format!("{}", (r * scale).round() / scale)
+}
+
+/// Over every book-layer point, the largest mean accuracy of a delta mixer minus linear attention's.
+pub(super) fn delta_lead(f: &Findings) -> f64 {
+    max(setup().points(BOOK).into_iter().flat_map(|(p, k)| {
+        [DELTANET, GDN, KDA].map(|m| f.mean(BOOK, m, p, k) - f.mean(BOOK, LINEAR, p, k))
+    }))
+}
+
+/// Over the points of the gates-near-1 layers, the largest |GDN or KDA (near 1) − DeltaNet (book)|.
+pub(super) fn near_gap(f: &Findings) -> f64 {
+    let s = setup();
+    max(s.variant_pairs.iter().flat_map(|&p| {
+        [GDN, KDA].map(|m| (f.mean(NEAR, m, p, s.state) - f.mean(BOOK, DELTANET, p, s.state)).abs())
+    }))
+}
+
+/// The four recurrent mixers' mean accuracies under the book's layers at `(pairs, state)`.
+pub(super) fn recurrent_at(f: &Findings, pairs: usize, state: usize) -> Vec<f64> {
+    [LINEAR, DELTANET, GDN, KDA]
+        .map(|m| f.mean(BOOK, m, pairs, state))
+        .to_vec()
+}
+
+/// The runs at `K = V = state` that stopped near chance (accuracy < 0.25), counted per mixer: `"5 (gdn 4, kda 1)"`.
+pub(super) fn stalled(f: &Findings) -> String {
+    let k = setup().state;
+    let per: Vec<(usize, usize)> = (0..Mixer::ALL.len())
+        .map(|m| {
+            let n = f
+                .runs
+                .iter()
+                .filter(|r| r.mixer == m && r.state == k && r.accuracy < 0.25)
+                .count();
+            (m, n)
+        })
+        .filter(|&(_, n)| n > 0)
+        .collect();
+    let total: usize = per.iter().map(|p| p.1).sum();
+    let parts: Vec<String> = per
+        .iter()
+        .map(|&(m, n)| format!("{} {n}", Mixer::ALL[m].name()))
+        .collect();
+    format!("{total} ({})", parts.join(", "))
+}
+
+/// `claim.trained(…)` for every arm of `arms`.
+pub(super) fn trained(mut c: Claim, f: &Findings, arms: &[(Variant, usize)]) -> Claim {
+    for &(v, m) in arms {
+        let (capped, runs) = f.capped(v, m);
+        c = c.trained(&arm(v, m), capped, runs);
+    }
+    c
+}
