@@ -11,6 +11,7 @@ pub mod chunkwise;
 mod claims;
 pub mod cost;
 pub mod decay;
+pub mod large;
 pub mod overwrite;
 pub mod recall;
 pub mod stability;

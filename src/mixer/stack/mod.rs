@@ -53,7 +53,7 @@ pub struct Config {
 }
 
 /// Serialise a [`Mixer`] by its [`Mixer::name`].
-mod mixer_name {
+pub(crate) mod mixer_name {
     use crate::mixer::Mixer;
     use serde::{Deserialize, Deserializer, Serializer};
 
@@ -217,7 +217,11 @@ pub fn survival(model: &Stack, seqs: &[Sequence]) -> Vec<f64> {
             };
             for &(p, _) in &s.queries {
                 let key = s.tokens[p];
-                let j = (0..p).step_by(2).find(|&j| s.tokens[j] == key).expect("key") + 1;
+                let j = (0..p)
+                    .step_by(2)
+                    .find(|&j| s.tokens[j] == key)
+                    .expect("key")
+                    + 1;
                 for c in 0..kd {
                     let total: f64 = (j + 1..=p).map(|t| g[(t, c)]).sum();
                     kept[l].push(total.exp());
