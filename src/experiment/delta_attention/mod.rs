@@ -35,5 +35,6 @@ pub fn measures() -> Vec<Measure> {
     m.extend(stability::measures());
     m.extend(cost::measures());
     m.extend(recall::measures());
+    m.extend(large::measures());
     m
 }

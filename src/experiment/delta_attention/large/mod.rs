@@ -31,7 +31,10 @@
 //! not a reported seed) at (K, pairs) = (8, 16), by held-out loss after 1500
 //! steps; the reported seeds 0, 1, 2 then train at that rate.
 
+pub mod report;
 pub mod run;
+
+pub use report::{claims, measures};
 
 pub use run::{Arm, Cell, Findings, Record, Setup, Tuned, setup};
 

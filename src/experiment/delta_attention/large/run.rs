@@ -318,13 +318,13 @@ pub fn setup() -> Setup {
         cells: vec![(8, 16), (32, 16)],
         tune_cell: (32, 16),
         rates: vec![0.003, 0.01, 0.03],
-        tune_steps: 800,
+        tune_steps: 1000,
         tune_seed: 1000,
         seeds: 3,
         batch: 16,
         test: 64,
         cap: 2000,
         every: 100,
-        plateau: Plateau::BOOK.after(1000),
+        plateau: Plateau::BOOK.after(1500),
     }
 }
