@@ -150,23 +150,20 @@ mod tests {
     #[test]
     fn a_tiny_run_fills_every_cell_of_every_arm() {
         let tiny = Setup {
-            vocab: 16,
-            len: 16,
+            vocab: 40,
             d: 4,
-            cells: vec![(2, 4), (4, 2)],
-            tune_cell: (2, 4),
             rates: vec![0.01, 0.03],
-            tune_steps: 4,
+            tune_steps: 2,
             seeds: 2,
-            batch: 2,
-            test: 4,
-            cap: 6,
+            batch: 1,
+            test: 2,
+            cap: 4,
             every: 2,
             ..setup()
         };
         let f = run::run(&tiny, "h".into(), |_| {});
         assert_eq!(f.tuning.len(), 7);
-        assert_eq!(f.cells.len(), 14);
+        assert_eq!(f.cells.len(), 7 * setup().cells.len());
         for c in &f.cells {
             assert_eq!(c.runs.len(), 2);
             assert_eq!(c.survival_init.len(), usize::from(c.arm.contains('_')) * 2);
