@@ -11,6 +11,8 @@
 //! attention-geometry attend "TEXT" [--layer L] [--head H] [--out FILE.svg | --tsv]
 //!                                            MiniLM's attention weights for a sentence
 //! attention-geometry heads minilm|smollm2 [--tsv]   each head's W_QK symmetry and eigenvalue mass
+//! attention-geometry mqar-large              chapter 7's long MQAR experiment (about an hour of one
+//!                                            core); writes findings/mqar-large.json
 //! ```
 
 use std::path::PathBuf;
@@ -18,7 +20,7 @@ use std::process::ExitCode;
 
 use attention_geometry::figures::{self, Figure};
 
-const USAGE: &str = "usage: attention-geometry [build | figures [NAME…] [--check] | render | list | verdicts [--tsv | --json] | measures [--tsv] | bench | attend \"TEXT\" … | heads MODEL [--tsv] | help]";
+const USAGE: &str = "usage: attention-geometry [build | figures [NAME…] [--check] | render | list | verdicts [--tsv | --json] | measures [--tsv] | bench | attend \"TEXT\" … | heads MODEL [--tsv] | mqar-large | help]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -74,6 +76,18 @@ fn run(args: &[String]) -> Result<(), String> {
         }
         "attend" => attend(rest),
         "heads" => heads(rest),
+        "mqar-large" => {
+            no_args("mqar-large")?;
+            use attention_geometry::experiment::delta_attention::large;
+            let found = large::run_and_write(&root())?;
+            eprintln!(
+                "wrote {} in {:.0} s (code {})",
+                large::FINDINGS,
+                found.seconds,
+                &found.code_hash[..12]
+            );
+            Ok(())
+        }
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())

@@ -17,6 +17,7 @@ mod coordinate_mismatch_trained;
 mod coverage;
 mod coverage_trained;
 mod delta_attention;
+mod delta_attention_large;
 mod delta_attention_recall;
 mod fixed_points;
 mod fixed_points_residual;
@@ -72,6 +73,7 @@ pub fn registry() -> Vec<Figure> {
         learning_cost::FIGURES,
         delta_attention::FIGURES,
         delta_attention_recall::FIGURES,
+        delta_attention_large::FIGURES,
     ]
     .concat()
 }

@@ -20,6 +20,7 @@ pub mod layer;
 mod model;
 pub mod recurrence;
 pub mod softmax;
+pub mod stack;
 
 pub use layer::{GateInit, Layer, OutNorm};
 pub use model::{Model, Pass};

@@ -176,5 +176,6 @@ pub fn claims() -> Vec<Claim> {
     ]
     .into_iter()
     .chain(super::recall::claims())
+    .chain(super::large::claims())
     .collect()
 }

@@ -11,6 +11,7 @@ pub mod chunkwise;
 mod claims;
 pub mod cost;
 pub mod decay;
+pub mod large;
 pub mod overwrite;
 pub mod recall;
 pub mod stability;
@@ -34,5 +35,6 @@ pub fn measures() -> Vec<Measure> {
     m.extend(stability::measures());
     m.extend(cost::measures());
     m.extend(recall::measures());
+    m.extend(large::measures());
     m
 }

@@ -1,0 +1,330 @@
+//! The long experiment itself: the setup, the rate tuning, the reported runs
+//! and what they measured, written as [`Findings`]. Runs on one thread, in a
+//! fixed order, everything from fixed seeds.
+
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::mixer::Mixer;
+use crate::mixer::layer::GateInit;
+use crate::mixer::stack::{self, Config, StackRun, Training};
+use crate::recall::Mqar;
+use crate::train::{Plateau, Stop};
+
+/// Every setting of the long experiment.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Setup {
+    pub vocab: usize,
+    /// Sequence length `T`.
+    pub len: usize,
+    /// Model width `d`.
+    pub d: usize,
+    pub layers: usize,
+    /// Short-convolution width.
+    pub conv: usize,
+    /// The cells `(K = V, pairs)` of the reported runs.
+    pub cells: Vec<(usize, usize)>,
+    /// The cell on which every arm's rate is tuned.
+    pub tune_cell: (usize, usize),
+    /// The rate grid.
+    pub rates: Vec<f64>,
+    /// Steps of every tuning run (no plateau rule: a fixed budget per rate).
+    pub tune_steps: usize,
+    /// The tuning seed (not a reported seed).
+    pub tune_seed: u64,
+    /// Reported seeds `0..seeds`.
+    pub seeds: u64,
+    pub batch: usize,
+    /// Held-out sequences per run.
+    pub test: usize,
+    /// Step cap of every run (tuning and reported).
+    pub cap: usize,
+    /// Held-out accuracy is evaluated every this many steps.
+    pub every: usize,
+    pub plateau: Plateau,
+}
+
+/// A trained arm: a mixer and how its gates start (`Fla` for the mixers without gates).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Arm {
+    #[serde(with = "crate::mixer::stack::mixer_name")]
+    pub mixer: Mixer,
+    pub gates: GateInit,
+}
+
+impl Arm {
+    /// The name used in the findings, measures and figure: `gdn_fla`, `kda_horizon`, `softmax`, …
+    pub fn name(&self) -> String {
+        match (self.mixer.decays(), self.gates) {
+            (false, _) => self.mixer.name().to_string(),
+            (true, GateInit::Fla) => format!("{}_fla", self.mixer.name()),
+            (true, GateInit::Horizon(_)) => format!("{}_horizon", self.mixer.name()),
+        }
+    }
+}
+
+impl Setup {
+    /// The arms: five mixers, the gated ones under both gate initialisations.
+    pub fn arms(&self) -> Vec<Arm> {
+        let mut arms = Vec::new();
+        for mixer in Mixer::ALL {
+            arms.push(Arm {
+                mixer,
+                gates: GateInit::Fla,
+            });
+            if mixer.decays() {
+                arms.push(Arm {
+                    mixer,
+                    gates: GateInit::Horizon(self.len),
+                });
+            }
+        }
+        arms
+    }
+
+    /// The task with `pairs` pairs.
+    pub fn task(&self, pairs: usize) -> Mqar {
+        Mqar {
+            vocab: self.vocab,
+            pairs,
+            len: self.len,
+        }
+    }
+
+    /// The model of `mixer` with `K = V = state`.
+    pub fn config(&self, mixer: Mixer, state: usize) -> Config {
+        Config {
+            mixer,
+            vocab: self.vocab,
+            d: self.d,
+            k: state,
+            v: state,
+            layers: self.layers,
+            conv: self.conv,
+        }
+    }
+
+    /// How every run trains, at rate `lr`.
+    pub fn training(&self, lr: f64) -> Training {
+        Training {
+            cap: self.cap,
+            batch: self.batch,
+            lr,
+            test: self.test,
+            every: self.every,
+            plateau: self.plateau,
+        }
+    }
+}
+
+/// One tuning run: a rate and its held-out loss and accuracy.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tuned {
+    pub lr: f64,
+    /// Mean held-out cross-entropy at the end.
+    pub loss: f64,
+    pub accuracy: f64,
+    pub stop: Stop,
+}
+
+/// One reported run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    pub seed: u64,
+    pub accuracy: f64,
+    pub stop: Stop,
+    /// `(step, held-out accuracy)` at every evaluation.
+    pub curve: Vec<(usize, f64)>,
+    /// Milliseconds per Adam step (wall time of the run over its steps, evaluations included).
+    pub ms_per_step: f64,
+}
+
+/// Every seed of one arm in one cell.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Cell {
+    pub arm: String,
+    pub state: usize,
+    pub pairs: usize,
+    /// The tuned rate it trained at.
+    pub lr: f64,
+    pub runs: Vec<Record>,
+    /// Per block: what survives of a write until its query at initialisation,
+    /// the mean over seeds of [`stack::survival`] (empty without decay).
+    pub survival_init: Vec<f64>,
+    /// The same after training.
+    pub survival: Vec<f64>,
+}
+
+impl Cell {
+    /// The seeds' final accuracies.
+    pub fn accs(&self) -> Vec<f64> {
+        self.runs.iter().map(|r| r.accuracy).collect()
+    }
+
+    /// How many seeds hit the step cap.
+    pub fn capped(&self) -> usize {
+        self.runs.iter().filter(|r| r.stop.capped()).count()
+    }
+}
+
+/// Everything the long experiment measured.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Findings {
+    /// SHA-256 of the code that produced them ([`super::code_hash`]).
+    pub code_hash: String,
+    /// The command that reproduces them.
+    pub command: String,
+    /// Wall-clock seconds of the whole run.
+    pub seconds: f64,
+    pub setup: Setup,
+    /// `(arm, its grid)`, in [`Setup::arms`] order.
+    pub tuning: Vec<(String, Vec<Tuned>)>,
+    pub cells: Vec<Cell>,
+}
+
+impl Findings {
+    /// The cell of `arm` at `(state, pairs)`.
+    ///
+    /// # Panics
+    /// If there is none.
+    pub fn cell(&self, arm: &str, state: usize, pairs: usize) -> &Cell {
+        self.cells
+            .iter()
+            .find(|c| c.arm == arm && c.state == state && c.pairs == pairs)
+            .unwrap_or_else(|| panic!("mqar-large: no cell {arm} at K = {state}, {pairs} pairs"))
+    }
+}
+
+/// The rate with the lowest held-out loss on the tuning seed.
+pub fn best(grid: &[Tuned]) -> f64 {
+    grid.iter()
+        .min_by(|a, b| a.loss.total_cmp(&b.loss))
+        .map(|t| t.lr)
+        .expect("a non-empty grid")
+}
+
+fn timed(
+    setup: &Setup,
+    arm: Arm,
+    (state, pairs): (usize, usize),
+    t: Training,
+    seed: u64,
+    log: &mut impl FnMut(String),
+) -> (StackRun, f64) {
+    let start = Instant::now();
+    let run = stack::train(
+        setup.config(arm.mixer, state),
+        arm.gates,
+        setup.task(pairs),
+        t,
+        seed,
+    );
+    let steps = run.curve.last().map_or(1, |&(s, _)| s);
+    let ms = start.elapsed().as_secs_f64() * 1e3 / steps as f64;
+    log(format!(
+        "  {} K={state} pairs={pairs} lr={} seed={seed}: acc {:.3}, {:?} after {steps} steps, {ms:.1} ms/step",
+        arm.name(),
+        t.lr,
+        run.accuracy,
+        run.stop
+    ));
+    (run, ms)
+}
+
+/// Run the whole experiment; `log` receives a progress line per run.
+pub fn run(setup: &Setup, code_hash: String, mut log: impl FnMut(String)) -> Findings {
+    let start = Instant::now();
+    let mut tuning = Vec::new();
+    let mut cells = Vec::new();
+    let tune = Training {
+        cap: setup.tune_steps,
+        plateau: Plateau::BOOK.after(usize::MAX),
+        ..setup.training(0.0)
+    };
+    for arm in setup.arms() {
+        log(format!(
+            "{}: tuning on K = {}, {} pairs",
+            arm.name(),
+            setup.tune_cell.0,
+            setup.tune_cell.1
+        ));
+        let grid: Vec<Tuned> = setup
+            .rates
+            .iter()
+            .map(|&lr| {
+                let t = Training { lr, ..tune };
+                let (run, _) = timed(setup, arm, setup.tune_cell, t, setup.tune_seed, &mut log);
+                Tuned {
+                    lr,
+                    loss: run.model.mean_loss(&run.test),
+                    accuracy: run.accuracy,
+                    stop: run.stop,
+                }
+            })
+            .collect();
+        let lr = best(&grid);
+        log(format!("{}: rate {lr}", arm.name()));
+        tuning.push((arm.name(), grid));
+        for &(state, pairs) in &setup.cells {
+            let (mut runs, mut init, mut after) = (Vec::new(), Vec::new(), Vec::new());
+            for seed in 0..setup.seeds {
+                let t = setup.training(lr);
+                let (run, ms) = timed(setup, arm, (state, pairs), t, seed, &mut log);
+                init.push(stack::survival(&run.initial, &run.test));
+                after.push(stack::survival(&run.model, &run.test));
+                runs.push(Record {
+                    seed,
+                    accuracy: run.accuracy,
+                    stop: run.stop,
+                    curve: run.curve,
+                    ms_per_step: ms,
+                });
+            }
+            let per_block = |s: &[Vec<f64>]| -> Vec<f64> {
+                (0..s[0].len())
+                    .map(|l| s.iter().map(|x| x[l]).sum::<f64>() / s.len() as f64)
+                    .collect()
+            };
+            cells.push(Cell {
+                arm: arm.name(),
+                state,
+                pairs,
+                lr,
+                runs,
+                survival_init: per_block(&init),
+                survival: per_block(&after),
+            });
+        }
+    }
+    Findings {
+        code_hash,
+        command: super::COMMAND.to_string(),
+        seconds: start.elapsed().as_secs_f64(),
+        setup: setup.clone(),
+        tuning,
+        cells,
+    }
+}
+
+/// The long experiment's sizes (the arithmetic is in [`super`]'s docs).
+pub fn setup() -> Setup {
+    Setup {
+        vocab: 256,
+        len: 64,
+        d: 32,
+        layers: 2,
+        conv: 4,
+        cells: vec![(8, 16), (16, 16)],
+        tune_cell: (16, 16),
+        rates: vec![0.003, 0.01, 0.03],
+        tune_steps: 1000,
+        tune_seed: 1000,
+        seeds: 3,
+        batch: 16,
+        test: 64,
+        cap: 2000,
+        every: 100,
+        plateau: Plateau::BOOK.after(1500),
+    }
+}

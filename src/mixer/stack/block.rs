@@ -1,0 +1,347 @@
+//! One pre-norm residual block of the stacked model, built as fla builds its
+//! layers (`fla/layers/gated_deltanet.py`, `delta_net.py`, `kda.py`): the
+//! projections of the normed input, a short convolution on each
+//! ([`super::conv`]), L2-normalised q and k for every mixer but softmax
+//! (`use_qk_l2norm_in_kernel`), `β = σ(n w_β)`, the decay gate, the mixer,
+//! then the output RMSNorm times `SiLU` of an output gate
+//! (`fla/modules/fused_norm_gate.py`, `FusedRMSNormGated`, `activation = 'swish'`).
+//!
+//! ```text
+//! n = RMSNorm_in(h)                                        [T, d]
+//! q = conv_q(n W_q), k = conv_k(n W_k), v = conv_v(n W_v)    [T, K], [T, K], [T, V]   (conv = SiLU ∘ causal depthwise, W = 4)
+//! q̂, k̂ = l2(q), l2(k)   (not softmax)
+//! β = σ(n w_β),  g = −e^{A_log} softplus(n W_f + dt_bias)  ([T, 1] Gated DeltaNet, [T, K] KDA)
+//! o = mixer(q̂, k̂, v, β, g)                                  [T, V]
+//! h' = h + (RMSNorm_o(o) ⊙ SiLU(n W_g)) W_o                  [T, d]
+//! ```
+//! Introduced in chapter 7.
+
+use nalgebra::{DMatrix, DVector};
+
+use super::conv;
+use crate::delta::{kda_gate, sigmoid};
+use crate::mixer::gate::{decay_backward, l2_rows, l2_rows_backward};
+use crate::mixer::layer::{GateInit, rms_norm, rms_norm_backward};
+use crate::mixer::recurrence::{self, Inputs, Trace};
+use crate::mixer::{Mixer, softmax};
+use crate::random::{Rng, projection};
+use rand::RngExt;
+
+/// The learned tensors of one block; a tensor the mixer does not use is empty `(0, 0)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    /// `[1, d]`: the input RMSNorm's scale.
+    pub norm_in: DMatrix<f64>,
+    /// `[d, K]`, `[d, K]`, `[d, V]`
+    pub w_q: DMatrix<f64>,
+    pub w_k: DMatrix<f64>,
+    pub w_v: DMatrix<f64>,
+    /// `[W, K]`, `[W, K]`, `[W, V]`: the depthwise kernels.
+    pub conv_q: DMatrix<f64>,
+    pub conv_k: DMatrix<f64>,
+    pub conv_v: DMatrix<f64>,
+    /// `[d, 1]` (delta mixers).
+    pub w_beta: DMatrix<f64>,
+    /// `[d, 1]` (Gated DeltaNet's `a_proj`) or `[d, K]` (KDA's `W_f`, full rank).
+    pub w_gate: DMatrix<f64>,
+    /// `[1, 1]`
+    pub a_log: DMatrix<f64>,
+    /// `[1, 1]` or `[1, K]`
+    pub dt_bias: DMatrix<f64>,
+    /// `[1, V]`: the output RMSNorm's scale.
+    pub norm_o: DMatrix<f64>,
+    /// `[d, V]`: the output gate's projection.
+    pub w_g: DMatrix<f64>,
+    /// `[V, d]`
+    pub w_o: DMatrix<f64>,
+}
+
+/// What one block's forward pass keeps for its backward pass.
+#[derive(Clone, Debug)]
+pub struct BlockPass {
+    h: DMatrix<f64>,
+    n: DMatrix<f64>,
+    r_in: Vec<f64>,
+    /// `(projection, conv pre-activation)` of q, k, v.
+    pre: [(DMatrix<f64>, DMatrix<f64>); 3],
+    /// `[T, K]`: the queries and keys the mixer reads.
+    pub q: DMatrix<f64>,
+    pub k: DMatrix<f64>,
+    q_norm: Vec<f64>,
+    k_norm: Vec<f64>,
+    v: DMatrix<f64>,
+    beta: Option<DVector<f64>>,
+    z: Option<DMatrix<f64>>,
+    /// `[T, 1]` or `[T, K]`: the natural-log decay.
+    pub g: Option<DMatrix<f64>>,
+    o: DMatrix<f64>,
+    r_o: Vec<f64>,
+    y: DMatrix<f64>,
+    gate: DMatrix<f64>,
+    out: DMatrix<f64>,
+    trace: Option<Trace>,
+    attn: Option<DMatrix<f64>>,
+}
+
+impl BlockPass {
+    /// `g` as `[T, K]`: Gated DeltaNet's scalar broadcast over the key channels.
+    pub fn decay(&self, kd: usize) -> Option<DMatrix<f64>> {
+        self.g
+            .as_ref()
+            .map(|g| DMatrix::from_fn(g.nrows(), kd, |t, c| g[(t, c.min(g.ncols() - 1))]))
+    }
+}
+
+fn empty() -> DMatrix<f64> {
+    DMatrix::zeros(0, 0)
+}
+
+/// PyTorch's `Conv1d` default: `U(±1/√fan_in)`, `fan_in = W` for a depthwise kernel.
+fn kernel(rng: &mut Rng, width: usize, channels: usize) -> DMatrix<f64> {
+    let b = 1.0 / (width as f64).sqrt();
+    DMatrix::from_fn(width, channels, |_, _| rng.random_range(-b..b))
+}
+
+impl Block {
+    /// A seeded block: projections N(0, 1/fan-in), kernels as PyTorch's `Conv1d`,
+    /// norm scales 1, gates drawn as `gates` says.
+    pub fn init(
+        mixer: Mixer,
+        (d, kd, vd, width): (usize, usize, usize, usize),
+        gates: GateInit,
+        rng: &mut Rng,
+    ) -> Block {
+        let gate_width = if mixer == Mixer::Kda { kd } else { 1 };
+        let (a_log, dt_bias) = if mixer.decays() {
+            gates.draw(rng, gate_width)
+        } else {
+            (empty(), empty())
+        };
+        Block {
+            norm_in: DMatrix::from_element(1, d, 1.0),
+            w_q: projection(rng, d, kd),
+            w_k: projection(rng, d, kd),
+            w_v: projection(rng, d, vd),
+            conv_q: kernel(rng, width, kd),
+            conv_k: kernel(rng, width, kd),
+            conv_v: kernel(rng, width, vd),
+            w_beta: if mixer.writes_delta() {
+                projection(rng, d, 1)
+            } else {
+                empty()
+            },
+            w_gate: if mixer.decays() {
+                projection(rng, d, gate_width)
+            } else {
+                empty()
+            },
+            a_log,
+            dt_bias,
+            norm_o: DMatrix::from_element(1, vd, 1.0),
+            w_g: projection(rng, d, vd),
+            w_o: projection(rng, vd, d),
+        }
+    }
+
+    /// The tensors with their names, in a fixed order (empty ones left out).
+    pub fn named_tensors(&self) -> Vec<(&'static str, &DMatrix<f64>)> {
+        [
+            ("norm_in", &self.norm_in),
+            ("w_q", &self.w_q),
+            ("w_k", &self.w_k),
+            ("w_v", &self.w_v),
+            ("conv_q", &self.conv_q),
+            ("conv_k", &self.conv_k),
+            ("conv_v", &self.conv_v),
+            ("w_beta", &self.w_beta),
+            ("w_gate", &self.w_gate),
+            ("a_log", &self.a_log),
+            ("dt_bias", &self.dt_bias),
+            ("norm_o", &self.norm_o),
+            ("w_g", &self.w_g),
+            ("w_o", &self.w_o),
+        ]
+        .into_iter()
+        .filter(|(_, t)| !t.is_empty())
+        .collect()
+    }
+
+    /// The same tensors, mutable, in the same order.
+    pub fn tensors_mut(&mut self) -> Vec<&mut DMatrix<f64>> {
+        [
+            &mut self.norm_in,
+            &mut self.w_q,
+            &mut self.w_k,
+            &mut self.w_v,
+            &mut self.conv_q,
+            &mut self.conv_k,
+            &mut self.conv_v,
+            &mut self.w_beta,
+            &mut self.w_gate,
+            &mut self.a_log,
+            &mut self.dt_bias,
+            &mut self.norm_o,
+            &mut self.w_g,
+            &mut self.w_o,
+        ]
+        .into_iter()
+        .filter(|t| !t.is_empty())
+        .collect()
+    }
+
+    /// A block of zeros of the same shapes (a gradient accumulator).
+    pub fn zeros_like(&self) -> Block {
+        let mut z = self.clone();
+        for t in z.tensors_mut() {
+            t.fill(0.0);
+        }
+        z
+    }
+
+    /// `(h', pass)` for the residual stream `h: [T, d]` (see the module docs).
+    pub fn forward(&self, mixer: Mixer, h: &DMatrix<f64>) -> (DMatrix<f64>, BlockPass) {
+        let kd = self.w_q.ncols();
+        let t_len = h.nrows();
+        let scale = 1.0 / (kd as f64).sqrt();
+        let (n, r_in) = rms_norm(h, &self.norm_in);
+        let project = |w: &DMatrix<f64>, c: &DMatrix<f64>| {
+            let p = &n * w;
+            let (y, z) = conv::forward(&p, c);
+            (y, (p, z))
+        };
+        let (qc, pre_q) = project(&self.w_q, &self.conv_q);
+        let (kc, pre_k) = project(&self.w_k, &self.conv_k);
+        let (v, pre_v) = project(&self.w_v, &self.conv_v);
+        let beta = mixer
+            .writes_delta()
+            .then(|| (&n * &self.w_beta).column(0).map(sigmoid));
+        let (z, g) = if mixer.decays() {
+            let f = &n * &self.w_gate;
+            let bias = self.dt_bias.row(0).transpose();
+            let z = DMatrix::from_fn(t_len, f.ncols(), |t, c| f[(t, c)] + bias[c]);
+            (Some(z), Some(kda_gate(&f, self.a_log[0], &bias)))
+        } else {
+            (None, None)
+        };
+        let mut pass = BlockPass {
+            h: h.clone(),
+            r_in,
+            pre: [pre_q, pre_k, pre_v],
+            q: qc,
+            k: kc,
+            q_norm: Vec::new(),
+            k_norm: Vec::new(),
+            v,
+            beta,
+            z,
+            g,
+            o: empty(),
+            r_o: Vec::new(),
+            y: empty(),
+            gate: &n * &self.w_g,
+            out: empty(),
+            trace: None,
+            attn: None,
+            n,
+        };
+        if mixer == Mixer::Softmax {
+            let (o, a) = softmax::forward(&pass.q, &pass.k, &pass.v, scale);
+            (pass.o, pass.attn) = (o, Some(a));
+        } else {
+            (pass.q, pass.q_norm) = l2_rows(&pass.q);
+            (pass.k, pass.k_norm) = l2_rows(&pass.k);
+            let g = pass.decay(kd);
+            let (o, trace) = recurrence::forward(Inputs {
+                q: &pass.q,
+                k: &pass.k,
+                v: &pass.v,
+                beta: pass.beta.as_ref(),
+                g: g.as_ref(),
+                scale,
+            });
+            (pass.o, pass.trace) = (o, Some(trace));
+        }
+        // out = RMSNorm_o(o) ⊙ SiLU(n W_g)   [T, V]
+        (pass.y, pass.r_o) = rms_norm(&pass.o, &self.norm_o);
+        pass.out = pass.y.component_mul(&conv::silu(&pass.gate));
+        let h_next = h + &pass.out * &self.w_o;
+        (h_next, pass)
+    }
+
+    /// `h̄` from `h̄' = ∂L/∂h'`; adds the tensors' gradients into `grad`.
+    pub fn backward(
+        &self,
+        mixer: Mixer,
+        pass: &BlockPass,
+        dh_next: &DMatrix<f64>,
+        grad: &mut Block,
+    ) -> DMatrix<f64> {
+        let kd = self.w_q.ncols();
+        let t_len = pass.h.nrows();
+        let scale = 1.0 / (kd as f64).sqrt();
+        let nt = pass.n.transpose();
+        grad.w_o += pass.out.transpose() * dh_next;
+        let d_out = dh_next * self.w_o.transpose();
+        // out = y ⊙ silu(gate)
+        let dy = d_out.component_mul(&conv::silu(&pass.gate));
+        let dgate = conv::silu_backward(&pass.gate, &d_out.component_mul(&pass.y));
+        grad.w_g += &nt * &dgate;
+        let mut dn = &dgate * self.w_g.transpose();
+        let (d_o, dnorm_o) = rms_norm_backward(&pass.o, &self.norm_o, &pass.r_o, &dy);
+        grad.norm_o += dnorm_o;
+        let (dq, dk, dv, dbeta, dg) = if mixer == Mixer::Softmax {
+            let a = pass.attn.as_ref().expect("softmax keeps its weights");
+            let (dq, dk, dv) = softmax::backward(&pass.q, &pass.k, &pass.v, a, scale, &d_o);
+            (dq, dk, dv, None, None)
+        } else {
+            let g = pass.decay(kd);
+            let inputs = Inputs {
+                q: &pass.q,
+                k: &pass.k,
+                v: &pass.v,
+                beta: pass.beta.as_ref(),
+                g: g.as_ref(),
+                scale,
+            };
+            let trace = pass.trace.as_ref().expect("a recurrence keeps its trace");
+            let gr = recurrence::backward(inputs, trace, &d_o);
+            let dq = l2_rows_backward(&pass.q, &pass.q_norm, &gr.q);
+            let dk = l2_rows_backward(&pass.k, &pass.k_norm, &gr.k);
+            (dq, dk, gr.v, Some(gr.beta), Some(gr.g))
+        };
+        let convs = [&self.conv_q, &self.conv_k, &self.conv_v];
+        let projections = [&self.w_q, &self.w_k, &self.w_v];
+        for (i, dc) in [dq, dk, dv].iter().enumerate() {
+            let (p, z) = &pass.pre[i];
+            let (dp, dw) = conv::backward(p, convs[i], z, dc);
+            dn += &dp * projections[i].transpose();
+            let dproj = &nt * &dp;
+            match i {
+                0 => (grad.conv_q += dw, grad.w_q += dproj),
+                1 => (grad.conv_k += dw, grad.w_k += dproj),
+                _ => (grad.conv_v += dw, grad.w_v += dproj),
+            };
+        }
+        if let (Some(beta), Some(db)) = (&pass.beta, dbeta) {
+            // b̄ = β̄ β (1 − β)  [T, 1]
+            let dlogit = DMatrix::from_fn(t_len, 1, |t, _| db[t] * beta[t] * (1.0 - beta[t]));
+            grad.w_beta += &nt * &dlogit;
+            dn += &dlogit * self.w_beta.transpose();
+        }
+        if let (Some(z), Some(g), Some(dg_wide)) = (&pass.z, &pass.g, dg) {
+            // Gated DeltaNet's scalar gate collects the gradient of every channel
+            let dg = DMatrix::from_fn(t_len, g.ncols(), |t, c| match g.ncols() {
+                1 => dg_wide.row(t).sum(),
+                _ => dg_wide[(t, c)],
+            });
+            let (dz, da) = decay_backward(z, g, self.a_log[0], &dg);
+            grad.a_log[0] += da;
+            grad.dt_bias += DMatrix::from_fn(1, g.ncols(), |_, c| dz.column(c).sum());
+            grad.w_gate += &nt * &dz;
+            dn += &dz * self.w_gate.transpose();
+        }
+        let (dh, dnorm_in) = rms_norm_backward(&pass.h, &self.norm_in, &pass.r_in, &dn);
+        grad.norm_in += dnorm_in;
+        dh + dh_next
+    }
+}

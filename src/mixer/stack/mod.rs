@@ -1,0 +1,279 @@
+//! The stacked recall model of chapter 7's larger setting: token embedding,
+//! `L` pre-norm residual blocks built as fla builds its layers (short causal
+//! convolution on q, k, v; L2-normalised q, k for all but softmax; output
+//! RMSNorm times a SiLU gate), a final RMSNorm and a readout, no MLP (as
+//! Zoology's MQAR models). The mixers are [`crate::mixer::recurrence`] and
+//! [`crate::mixer::softmax`]; the backward pass is by hand.
+//!
+//! Linear attention here is the delta layers' scaffold with the additive
+//! update `S_t = S_{t−1} + k̂_t v_tᵀ`: L2-normalised q, k, no denominator, an
+//! output RMSNorm. That is fla's `LinearAttention` normalisation
+//! (`fla/layers/linear_attn.py`: `do_feature_map_norm = False`, so no
+//! `q·Σk` denominator; `output_norm = 'rmsnorm'`), with its feature map
+//! replaced by the L2 normalisation the delta layers use, so that linear
+//! attention and DeltaNet differ only in the update rule, at equal state.
+//!
+//! ```text
+//! h⁰ = E[tok];  hˡ = hˡ⁻¹ + (RMSNorm(mixer(q̂, k̂, v, β, g)) ⊙ SiLU(n W_g)) W_o,  n = RMSNorm(hˡ⁻¹)
+//! logits = RMSNorm(hᴸ) W_r   at the query positions
+//! ```
+//! Introduced in chapter 7.
+
+pub mod block;
+pub mod conv;
+mod model;
+
+pub use block::{Block, BlockPass};
+pub use model::{Stack, StackPass};
+
+use nalgebra::DMatrix;
+
+use crate::mixer::Mixer;
+use crate::mixer::layer::GateInit;
+use crate::random::seeded;
+use crate::recall::{Mqar, Sequence};
+use crate::train::{Adam, Plateau, Stop, TensorCheck, check_tensors};
+
+/// The stacked model's shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Config {
+    #[serde(with = "mixer_name")]
+    pub mixer: Mixer,
+    pub vocab: usize,
+    /// Model width `d`.
+    pub d: usize,
+    /// Key width `K`.
+    pub k: usize,
+    /// Value width `V`; each block's state is `K × V`.
+    pub v: usize,
+    /// Blocks `L`.
+    pub layers: usize,
+    /// Kernel width `W` of the short convolution (fla's `conv_size = 4`).
+    pub conv: usize,
+}
+
+/// Serialise a [`Mixer`] by its [`Mixer::name`].
+pub(crate) mod mixer_name {
+    use crate::mixer::Mixer;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(m: &Mixer, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(m.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Mixer, D::Error> {
+        let name = String::deserialize(d)?;
+        Mixer::ALL
+            .into_iter()
+            .find(|m| m.name() == name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown mixer {name}")))
+    }
+}
+
+/// How a run trains: a step cap, the batch, a peak rate, the held-out set,
+/// how often it is evaluated and the plateau rule.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Training {
+    /// The step cap.
+    pub cap: usize,
+    pub batch: usize,
+    pub lr: f64,
+    /// Held-out sequences.
+    pub test: usize,
+    /// Held-out accuracy is evaluated every this many steps.
+    pub every: usize,
+    pub plateau: Plateau,
+}
+
+/// One trained stack.
+#[derive(Clone, Debug)]
+pub struct StackRun {
+    pub model: Stack,
+    /// The same model before training.
+    pub initial: Stack,
+    /// Held-out accuracy at the end.
+    pub accuracy: f64,
+    /// `(step, held-out accuracy)` at every evaluation.
+    pub curve: Vec<(usize, f64)>,
+    pub stop: Stop,
+    /// The held-out set.
+    pub test: Vec<Sequence>,
+}
+
+/// Train a `config` stack with `gates` on `task` until `training.plateau`
+/// holds on its held-out accuracy or the cap is hit; everything from `seed`.
+/// The rate warms up linearly over the first tenth of the cap, then stays at
+/// `lr` (as [`crate::mixer::train_to_plateau`]).
+///
+/// ```
+/// use attention_geometry::mixer::Mixer;
+/// use attention_geometry::mixer::layer::GateInit;
+/// use attention_geometry::mixer::stack::{Config, Training, train};
+/// use attention_geometry::recall::Mqar;
+/// use attention_geometry::train::Plateau;
+/// let task = Mqar { vocab: 16, pairs: 2, len: 8 };
+/// let config = Config { mixer: Mixer::Softmax, vocab: 16, d: 8, k: 4, v: 4, layers: 2, conv: 4 };
+/// let t = Training { cap: 400, batch: 8, lr: 0.01, test: 32, every: 25, plateau: Plateau::BOOK.after(100) };
+/// let run = train(config, GateInit::Fla, task, t, 0);
+/// assert!(run.accuracy > 0.5); // chance is 1/8
+/// ```
+///
+/// # Panics
+/// If the vocabularies of model and task differ, or `every` is zero.
+pub fn train(config: Config, gates: GateInit, task: Mqar, t: Training, seed: u64) -> StackRun {
+    train_observed(config, gates, task, t, seed, |_, _| {})
+}
+
+/// [`train`], calling `observe(step, accuracy)` at every evaluation.
+pub fn train_observed(
+    config: Config,
+    gates: GateInit,
+    task: Mqar,
+    t: Training,
+    seed: u64,
+    mut observe: impl FnMut(usize, f64),
+) -> StackRun {
+    assert_eq!(
+        config.vocab, task.vocab,
+        "stack::train: the model has {} tokens but the task {}",
+        config.vocab, task.vocab
+    );
+    assert!(t.every > 0, "stack::train: evaluate every ≥ 1 steps");
+    let mut rng = seeded(seed);
+    let test = task.batch(&mut rng, t.test);
+    let mut model = Stack::init(config, gates, &mut rng);
+    let initial = model.clone();
+    let mut adam = Adam::new(t.lr);
+    let warm = t.cap.div_ceil(10).max(1) as f64;
+    let (mut steps, mut accs) = (Vec::new(), Vec::new());
+    let mut stop = Stop::Capped;
+    for step in 0..t.cap {
+        // lr_t = lr · min(1, (t + 1) / w)
+        adam.lr = t.lr * ((step + 1) as f64 / warm).min(1.0);
+        let batch = task.batch(&mut rng, t.batch);
+        let (_, grad) = model.loss_and_grad(&batch);
+        adam.step(model.tensors_mut(), grad.tensors());
+        let done = step + 1;
+        if done % t.every == 0 || done == t.cap {
+            let acc = model.accuracy(&test);
+            observe(done, acc);
+            steps.push(done);
+            accs.push(acc);
+            if t.plateau.holds(&steps, &accs) {
+                stop = Stop::Plateau(done);
+                break;
+            }
+        }
+    }
+    StackRun {
+        accuracy: *accs.last().expect("at least one evaluation"),
+        model,
+        initial,
+        curve: steps.into_iter().zip(accs).collect(),
+        stop,
+        test,
+    }
+}
+
+/// [`crate::train::check_tensors`] on every tensor of `model` over `batch`, step `h`.
+pub fn gradient_check(model: &Stack, batch: &[Sequence], h: f64) -> Vec<TensorCheck> {
+    let (_, grad) = model.loss_and_grad(batch);
+    let names = model.named_tensors().into_iter().map(|(n, _)| n).collect();
+    let analytic: Vec<DMatrix<f64>> = grad.tensors().into_iter().cloned().collect();
+    check_tensors(
+        model,
+        names,
+        &analytic,
+        Stack::tensors_mut,
+        |m: &Stack| m.mean_loss(batch),
+        h,
+    )
+}
+
+/// What survives of a write until its query, per block: the mean over the
+/// queries of `seqs` and the key channels of `exp(Σ_{j<t≤p} g_t)`, `j` the
+/// position of the queried pair's value and `p` the query. Empty without decay.
+///
+/// ```
+/// use attention_geometry::mixer::Mixer;
+/// use attention_geometry::mixer::layer::GateInit;
+/// use attention_geometry::mixer::stack::{Config, Stack, survival};
+/// use attention_geometry::random::seeded;
+/// use attention_geometry::recall::Mqar;
+/// let mut rng = seeded(0);
+/// let seqs = Mqar { vocab: 32, pairs: 4, len: 64 }.batch(&mut rng, 8);
+/// let config = Config { mixer: Mixer::GatedDeltaNet, vocab: 32, d: 8, k: 4, v: 4, layers: 2, conv: 4 };
+/// let horizon = survival(&Stack::init(config, GateInit::Horizon(64), &mut rng), &seqs);
+/// assert!(horizon.len() == 2 && horizon.iter().all(|&s| s > 0.8));
+/// ```
+pub fn survival(model: &Stack, seqs: &[Sequence]) -> Vec<f64> {
+    let kd = model.config.k;
+    let mut kept = vec![Vec::new(); model.blocks.len()];
+    for s in seqs {
+        let pass = model.forward(s);
+        for (l, b) in pass.blocks.iter().enumerate() {
+            let Some(g) = b.decay(kd) else {
+                return Vec::new();
+            };
+            for &(p, _) in &s.queries {
+                let key = s.tokens[p];
+                let j = (0..p)
+                    .step_by(2)
+                    .find(|&j| s.tokens[j] == key)
+                    .expect("key")
+                    + 1;
+                for c in 0..kd {
+                    let total: f64 = (j + 1..=p).map(|t| g[(t, c)]).sum();
+                    kept[l].push(total.exp());
+                }
+            }
+        }
+    }
+    kept.iter().map(|k| crate::stats::mean(k)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tensor_of_every_mixer_passes_the_gradient_check() {
+        let task = Mqar {
+            vocab: 14,
+            pairs: 3,
+            len: 13,
+        };
+        for gates in [GateInit::Fla, GateInit::Horizon(13)] {
+            for (i, mixer) in Mixer::ALL.into_iter().enumerate() {
+                let mut rng = seeded(40 + i as u64);
+                let batch = task.batch(&mut rng, 2);
+                let config = Config {
+                    mixer,
+                    vocab: 14,
+                    d: 4,
+                    k: 3,
+                    v: 2,
+                    layers: 2,
+                    conv: 4,
+                };
+                let model = Stack::init(config, gates, &mut rng);
+                let checks = gradient_check(&model, &batch, 1e-5);
+                let per_block = match mixer {
+                    Mixer::Softmax | Mixer::Linear => 10,
+                    Mixer::DeltaNet => 11,
+                    _ => 14,
+                };
+                assert_eq!(checks.len(), 3 + 2 * per_block, "{mixer:?}");
+                for c in checks {
+                    assert!(
+                        c.norm > 0.0 && c.error < 1e-6,
+                        "{mixer:?} {gates:?} {}: error {:e}, norm {:e}",
+                        c.name,
+                        c.error,
+                        c.norm
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! The stacked recall model: token embedding, pre-norm residual blocks
+//! ([`super::block`]), a final RMSNorm and a linear readout; no MLP, as
+//! Zoology's MQAR models (`state_mixer = torch.nn.Identity` in
+//! `zoology/experiments/mqar_example_configs/original_mqar_configs.py`).
+//! The readout is untied from the embedding (Zoology ties them).
+//!
+//! ```text
+//! h⁰_t = E[tok_t]                                  [d]
+//! hˡ = block_l(hˡ⁻¹)                               l = 1 … L
+//! logits_p = RMSNorm_f(hᴸ)_p W_r                   [vocab], at query positions p
+//! ```
+//! Introduced in chapter 7.
+
+use nalgebra::DMatrix;
+
+use super::Config;
+use super::block::{Block, BlockPass};
+use crate::attention::softmax_rows;
+use crate::mixer::layer::{GateInit, rms_norm, rms_norm_backward};
+use crate::random::{Rng, gaussian, projection};
+use crate::recall::Sequence;
+
+/// The learned tensors; gradients have the same type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stack {
+    pub config: Config,
+    /// How the decay gates started.
+    pub gates: GateInit,
+    /// `[vocab, d]`
+    pub emb: DMatrix<f64>,
+    pub blocks: Vec<Block>,
+    /// `[1, d]`
+    pub norm_f: DMatrix<f64>,
+    /// `[d, vocab]`
+    pub w_r: DMatrix<f64>,
+}
+
+/// What one sequence's forward pass keeps.
+#[derive(Clone, Debug)]
+pub struct StackPass {
+    /// The residual stream entering each block, and after the last: `L + 1` of `[T, d]`.
+    hs: Vec<DMatrix<f64>>,
+    pub blocks: Vec<BlockPass>,
+    nf: DMatrix<f64>,
+    r_f: Vec<f64>,
+    /// `[queries, vocab]` probabilities at the query positions.
+    pub probs: DMatrix<f64>,
+}
+
+impl Stack {
+    /// A seeded model: embeddings N(0, 1), readout N(0, 1/d), blocks as [`Block::init`].
+    pub fn init(config: Config, gates: GateInit, rng: &mut Rng) -> Stack {
+        let Config {
+            mixer,
+            vocab,
+            d,
+            k,
+            v,
+            layers,
+            conv,
+        } = config;
+        Stack {
+            config,
+            gates,
+            emb: gaussian(rng, vocab, d, 1.0),
+            blocks: (0..layers)
+                .map(|_| Block::init(mixer, (d, k, v, conv), gates, rng))
+                .collect(),
+            norm_f: DMatrix::from_element(1, d, 1.0),
+            w_r: projection(rng, d, vocab),
+        }
+    }
+
+    /// The tensors with their names (`b0.w_q`, …), in a fixed order.
+    pub fn named_tensors(&self) -> Vec<(String, &DMatrix<f64>)> {
+        let mut all = vec![("emb".to_string(), &self.emb)];
+        for (l, b) in self.blocks.iter().enumerate() {
+            all.extend(
+                b.named_tensors()
+                    .into_iter()
+                    .map(|(n, t)| (format!("b{l}.{n}"), t)),
+            );
+        }
+        all.push(("norm_f".to_string(), &self.norm_f));
+        all.push(("w_r".to_string(), &self.w_r));
+        all
+    }
+
+    /// The same tensors, mutable, in the same order.
+    pub fn tensors_mut(&mut self) -> Vec<&mut DMatrix<f64>> {
+        let mut all = vec![&mut self.emb];
+        for b in &mut self.blocks {
+            all.extend(b.tensors_mut());
+        }
+        all.push(&mut self.norm_f);
+        all.push(&mut self.w_r);
+        all
+    }
+
+    /// The same tensors, read-only.
+    pub fn tensors(&self) -> Vec<&DMatrix<f64>> {
+        self.named_tensors().into_iter().map(|(_, t)| t).collect()
+    }
+
+    fn zeros_like(&self) -> Stack {
+        let mut z = self.clone();
+        for t in z.tensors_mut() {
+            t.fill(0.0);
+        }
+        z
+    }
+
+    /// The forward pass of one sequence.
+    pub fn forward(&self, seq: &Sequence) -> StackPass {
+        let d = self.config.d;
+        // h⁰ = E[tok]  [T, d]
+        let h0 = DMatrix::from_fn(seq.tokens.len(), d, |t, c| self.emb[(seq.tokens[t], c)]);
+        let mut hs = vec![h0];
+        let mut blocks = Vec::with_capacity(self.blocks.len());
+        for b in &self.blocks {
+            let (h, pass) = b.forward(self.config.mixer, hs.last().expect("h⁰"));
+            hs.push(h);
+            blocks.push(pass);
+        }
+        let (nf, r_f) = rms_norm(hs.last().expect("h^L"), &self.norm_f);
+        // logits at the query rows  [queries, vocab]
+        let zq = DMatrix::from_fn(seq.queries.len(), d, |i, c| nf[(seq.queries[i].0, c)]);
+        StackPass {
+            hs,
+            blocks,
+            probs: softmax_rows(&(zq * &self.w_r)),
+            nf,
+            r_f,
+        }
+    }
+
+    /// Add `weight ·` the gradient of the cross-entropy of `seq`'s queries into `grad`.
+    fn backward(&self, seq: &Sequence, pass: &StackPass, weight: f64, grad: &mut Stack) {
+        let (t_len, d) = (seq.tokens.len(), self.config.d);
+        // ℓ̄ = weight (p − 1_y)  [queries, vocab]
+        let mut dl = pass.probs.clone();
+        for (i, &(_, y)) in seq.queries.iter().enumerate() {
+            dl[(i, y)] -= 1.0;
+        }
+        dl *= weight;
+        let dzq = &dl * self.w_r.transpose();
+        let mut dnf = DMatrix::zeros(t_len, d);
+        for (i, &(p, _)) in seq.queries.iter().enumerate() {
+            grad.w_r += pass.nf.row(p).transpose() * dl.row(i);
+            dnf.row_mut(p).copy_from(&dzq.row(i));
+        }
+        let last = pass.hs.last().expect("h^L");
+        let (mut dh, dnorm_f) = rms_norm_backward(last, &self.norm_f, &pass.r_f, &dnf);
+        grad.norm_f += dnorm_f;
+        for (l, b) in self.blocks.iter().enumerate().rev() {
+            dh = b.backward(self.config.mixer, &pass.blocks[l], &dh, &mut grad.blocks[l]);
+        }
+        for (t, &tok) in seq.tokens.iter().enumerate() {
+            let mut e = grad.emb.row_mut(tok);
+            e += dh.row(t);
+        }
+    }
+
+    /// Mean cross-entropy over every query of `batch`.
+    pub fn mean_loss(&self, batch: &[Sequence]) -> f64 {
+        let n: usize = batch.iter().map(|s| s.queries.len()).sum();
+        let total: f64 = batch
+            .iter()
+            .map(|s| {
+                let p = self.forward(s).probs;
+                s.queries
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(_, y))| -p[(i, y)].max(f64::MIN_POSITIVE).ln())
+                    .sum::<f64>()
+            })
+            .sum();
+        total / n as f64
+    }
+
+    /// The mean cross-entropy over every query of `batch` and its gradient.
+    pub fn loss_and_grad(&self, batch: &[Sequence]) -> (f64, Stack) {
+        let n: usize = batch.iter().map(|s| s.queries.len()).sum();
+        let mut grad = self.zeros_like();
+        let mut total = 0.0;
+        for s in batch {
+            let pass = self.forward(s);
+            for (i, &(_, y)) in s.queries.iter().enumerate() {
+                total -= pass.probs[(i, y)].max(f64::MIN_POSITIVE).ln();
+            }
+            self.backward(s, &pass, 1.0 / n as f64, &mut grad);
+        }
+        (total / n as f64, grad)
+    }
+
+    /// Share of the queries of `set` whose most likely token is the right value.
+    pub fn accuracy(&self, set: &[Sequence]) -> f64 {
+        let (mut hits, mut n) = (0, 0);
+        for s in set {
+            let p = self.forward(s).probs;
+            for (i, &(_, y)) in s.queries.iter().enumerate() {
+                let best = (0..p.ncols()).fold(0, |b, j| if p[(i, j)] > p[(i, b)] { j } else { b });
+                hits += usize::from(best == y);
+                n += 1;
+            }
+        }
+        hits as f64 / n as f64
+    }
+}
