@@ -15,6 +15,12 @@ use std::path::Path;
 /// attention_geometry::file::write_atomic(&path, b"two").unwrap();
 /// assert_eq!(std::fs::read(&path).unwrap(), b"two");
 /// assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1); // no temporary left
+/// #[cfg(unix)]
+/// {
+///     use std::os::unix::fs::PermissionsExt;
+///     let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+///     assert_eq!(mode & 0o644, 0o644); // readable by all, as a file written with fs::write
+/// }
 /// ```
 pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {
@@ -26,6 +32,25 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
         .suffix(".tmp")
         .tempfile_in(dir)?;
     tmp.write_all(contents)?;
+    // a temporary file is private (0600); the file it replaces is not
+    let permissions = match std::fs::metadata(path) {
+        Ok(old) => old.permissions(),
+        Err(_) => readable_by_all(tmp.as_file().metadata()?.permissions()),
+    };
+    tmp.as_file().set_permissions(permissions)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map(|_| ()).map_err(|e| e.error)
+}
+
+/// `p` with read permission for everyone and write for the owner (`rw-r--r--`).
+#[cfg(unix)]
+fn readable_by_all(mut p: std::fs::Permissions) -> std::fs::Permissions {
+    use std::os::unix::fs::PermissionsExt;
+    p.set_mode(0o644);
+    p
+}
+
+#[cfg(not(unix))]
+fn readable_by_all(p: std::fs::Permissions) -> std::fs::Permissions {
+    p
 }

@@ -29,8 +29,8 @@ pub mod stats;
 pub mod train;
 
 pub mod experiment;
-pub mod file;
 pub mod figures;
+pub mod file;
 pub mod measure;
 #[cfg(feature = "render")]
 pub mod render;

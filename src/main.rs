@@ -176,7 +176,10 @@ fn figures_command(args: &[String]) -> Result<(), String> {
                 ));
             }
         }
-        println!("{} figures and their findings are up to date", selected.len());
+        println!(
+            "{} figures and their findings are up to date",
+            selected.len()
+        );
         Ok(())
     } else {
         write_figures(&selected)

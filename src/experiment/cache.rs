@@ -11,7 +11,8 @@
 //!
 //! ```text
 //! key = FNV-1a(Cargo.lock, models/**, "name setup",
-//!              src/** ∖ {figures/, claim/, bench/, main.rs, render.rs, measure.rs,
+//!              src/** ∖ {file.rs, figures/, claim/, bench/, main.rs, render.rs, measure.rs,
+//!                        experiment/delta_attention/large/, mixer/stack/,
 //!                        experiment/**/*{claims,report,verdict,tally}.rs})
 //! ```
 //! A key that differs from the stored one recomputes the findings and writes
@@ -78,17 +79,23 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The parts of `src/` that only draw, phrase or print findings: folders and
+/// The parts of `src/` that cannot change a cached finding — code that only
+/// draws, phrases or prints findings, and the long experiment: folders and
 /// files by path, and every experiment file whose name ends in `claims.rs`,
 /// `report.rs`, `verdict.rs` or `tally.rs` (they read findings into measures
 /// and claims).
-const PRESENTATION: [&str; 6] = [
+const PRESENTATION: [&str; 9] = [
+    "src/file.rs",
     "src/figures/",
     "src/claim/",
     "src/bench/",
     "src/main.rs",
     "src/render.rs",
     "src/measure.rs",
+    // the long experiment and its model: no cached experiment runs them, and
+    // their findings carry their own hash (`findings/mqar-large.json`)
+    "src/experiment/delta_attention/large/",
+    "src/mixer/stack/",
 ];
 const PRESENTATION_FILES: [&str; 4] = ["claims.rs", "report.rs", "verdict.rs", "tally.rs"];
 
@@ -96,7 +103,8 @@ const PRESENTATION_FILES: [&str; 4] = ["claims.rs", "report.rs", "verdict.rs", "
 fn in_key(rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     !PRESENTATION.iter().any(|p| rel.starts_with(p))
-        && !(rel.starts_with("src/experiment/") && PRESENTATION_FILES.iter().any(|f| name.ends_with(f)))
+        && !(rel.starts_with("src/experiment/")
+            && PRESENTATION_FILES.iter().any(|f| name.ends_with(f)))
 }
 
 /// The hash of the code and models the findings depend on, once per
@@ -111,7 +119,11 @@ fn sources() -> Option<u64> {
         paths.sort();
         let mut h = 0xcbf2_9ce4_8422_2325;
         for p in paths {
-            let rel = p.strip_prefix(root).ok()?.to_string_lossy().replace('\\', "/");
+            let rel = p
+                .strip_prefix(root)
+                .ok()?
+                .to_string_lossy()
+                .replace('\\', "/");
             if !in_key(&rel) {
                 continue;
             }
@@ -141,9 +153,15 @@ pub fn load_or_run<F: Serialize + DeserializeOwned>(
     let Some(sources) = sources() else {
         return run();
     };
-    let key = format!("{:016x}\n", fnv(sources, format!("{name} {setup:?}").as_bytes()));
+    let key = format!(
+        "{:016x}\n",
+        fnv(sources, format!("{name} {setup:?}").as_bytes())
+    );
     let stem = stem(name);
-    let (bin, key_path) = (dir().join(format!("{stem}.bin")), dir().join(format!("{stem}.key")));
+    let (bin, key_path) = (
+        dir().join(format!("{stem}.bin")),
+        dir().join(format!("{stem}.key")),
+    );
     let fresh = FRESH.load(Ordering::SeqCst);
     let stored = (!fresh && fs::read_to_string(&key_path).is_ok_and(|k| k == key))
         .then(|| fs::read(&bin).ok())
@@ -161,7 +179,10 @@ pub fn load_or_run<F: Serialize + DeserializeOwned>(
     };
     if fresh {
         if !fs::read(&bin).is_ok_and(|old| old == bytes) {
-            STALE.lock().expect("no writer panicked").push(format!("{stem}.bin"));
+            STALE
+                .lock()
+                .expect("no writer panicked")
+                .push(format!("{stem}.bin"));
         }
         return f;
     }
@@ -210,10 +231,16 @@ mod tests {
     #[test]
     fn presentation_files_are_outside_the_key_and_experiments_inside() {
         assert!(!in_key("src/figures/coverage.rs") && !in_key("src/claim/text.rs"));
-        assert!(!in_key("src/experiment/coverage/claims.rs") && !in_key("src/experiment/coverage/trained_claims.rs"));
+        assert!(
+            !in_key("src/experiment/coverage/claims.rs")
+                && !in_key("src/experiment/coverage/trained_claims.rs")
+        );
         assert!(!in_key("src/experiment/delta_attention/recall/report.rs"));
         assert!(in_key("src/experiment/coverage/trained.rs") && in_key("src/mixer/model.rs"));
         assert!(in_key("src/mixer/report.rs")); // only experiments' reports are presentation
-        assert_eq!(stem("attention_geometry::experiment::coverage::trained"), "experiment.coverage.trained");
+        assert_eq!(
+            stem("attention_geometry::experiment::coverage::trained"),
+            "experiment.coverage.trained"
+        );
     }
 }

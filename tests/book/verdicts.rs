@@ -42,12 +42,12 @@ const EXPECTED: &[(&str, Verdict)] = &[
     ("ch06.the-cost-grows-with-scarce-data", Supported),
     ("ch07.delta-correction-buys-capacity", Supported),
     ("ch07.weights-are-not-similarities", Contradicted),
-    ("ch07.learned-delta-recalls-more", Qualified),
+    ("ch07.learned-delta-recalls-more", Contradicted),
     ("ch07.learned-softmax-ceiling", Qualified),
     ("ch07.learned-decay-retains", Qualified),
     ("ch07.learned-channels-spread", Qualified),
-    ("ch07.learned-beta-selective", Qualified),
-    ("ch07.learned-weights-not-similarity", Qualified),
+    ("ch07.learned-beta-selective", Supported),
+    ("ch07.learned-weights-not-similarity", Contradicted),
 ];
 
 #[test]

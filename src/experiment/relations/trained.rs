@@ -10,11 +10,11 @@ pub mod importance;
 mod verdict;
 
 pub use context::{Change, WordView, change, cosine_distance, partner, word_view};
-use effects::{ablation_parts, effects_of};
 pub use effects::{
     Clean, ablations, input_effects, layer_effects, linearised_effects, mean_ablate, row_agreement,
     row_normalise,
 };
+use effects::{ablation_parts, effects_of};
 
 pub use verdict::{claims, measures};
 

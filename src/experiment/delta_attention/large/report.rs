@@ -130,7 +130,10 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("large_bind", cell_name(bind)),
         Measure::new("large_free", cell_name(free)),
         Measure::new("large_minutes", fixed(f.seconds / 60.0, 0)),
-        Measure::new("large_hash", f.code_hash[..12].to_string()),
+        Measure::new(
+            "large_hash",
+            f.code_hash.chars().take(12).collect::<String>(),
+        ),
         Measure::new(
             "large_delta_gap_bind",
             fixed(gap(f, "deltanet", "linear", bind), 2),

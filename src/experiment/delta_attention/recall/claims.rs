@@ -258,6 +258,7 @@ pub fn claims() -> Vec<Claim> {
 mod tests {
     use super::*;
     use crate::mixer::Mixer;
+    use crate::stats::Summary;
 
     /// What the section's prose says in words, checked on the book's findings
     /// over the whole range each sentence covers.
@@ -290,18 +291,20 @@ mod tests {
         for m in [GDN, KDA] {
             assert!(f.mean(BOOK, m, last, s.state) < f.mean(BOOK, DELTANET, last, s.state));
         }
-        // with gates near 1 they are level with DeltaNet (within 0.1) at every point run
-        assert!(near_gap(f) < 0.1);
+        // with gates near 1 they come closer to DeltaNet than with fla's gates
+        assert!(near_gap(f) < gated_gap(f, BOOK));
         // fla's initialisation keeps less of a write until its query than gates near 1
         for m in [GDN, KDA] {
             let at = |v| over_seeds(f, v, m, |i| i.survival_init).mean;
             assert!(at(BOOK) < at(NEAR));
         }
-        // the output norm, with fla's gates, lowers both gated mixers at every point run
-        for m in [GDN, KDA] {
-            for &p in &s.variant_pairs {
-                assert!(f.mean(NORM, m, p, s.state) < f.mean(BOOK, m, p, s.state));
-            }
+        // the output norm, with fla's gates, lowers Gated DeltaNet at every point run;
+        // KDA moves by less than its spread over seeds
+        for &p in &s.variant_pairs {
+            assert!(f.mean(NORM, GDN, p, s.state) < f.mean(BOOK, GDN, p, s.state));
+            let sd = |v| Summary::of(&f.accs(v, KDA, p, s.state)).sd;
+            let moved = (f.mean(NORM, KDA, p, s.state) - f.mean(BOOK, KDA, p, s.state)).abs();
+            assert!(moved < sd(BOOK).max(sd(NORM)));
         }
         // the runs that stalled near chance at K = V = 8 are all gated
         let stuck = f
@@ -310,17 +313,11 @@ mod tests {
             .filter(|r| r.state == s.state && r.accuracy < 0.25);
         assert!(stuck.clone().count() > 0);
         assert!(stuck.into_iter().all(|r| Mixer::ALL[r.mixer].decays()));
-        // most runs stopped on the plateau rule
-        let capped = f.runs.iter().filter(|r| r.stop.capped()).count();
-        assert!(2 * capped < f.runs.len());
-        // with the output norm, linear and DeltaNet take a lower rate and hit the cap more often
+        // no run of any arm reached the cap
+        assert!(f.runs.iter().all(|r| !r.stop.capped()));
+        // with the output norm, linear and DeltaNet were tuned to a lower rate
         for m in [LINEAR, DELTANET] {
             assert!(f.rate(NORM, m) < f.rate(BOOK, m));
-            let share = |v| {
-                let (c, n) = f.capped(v, m);
-                c as f64 / n as f64
-            };
-            assert!(share(NORM) > share(BOOK));
         }
         // most channels' decay falls by orders of magnitude (more than ×100)
         for m in [GDN, KDA] {

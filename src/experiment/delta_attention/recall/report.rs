@@ -60,6 +60,7 @@ pub fn measures() -> Vec<Measure> {
     m.extend([
         Measure::new("delta_lead", fixed(delta_lead(f), 2)),
         Measure::new("near_gap", fixed(near_gap(f), 2)),
+        Measure::new("book_gap", fixed(gated_gap(f, BOOK), 2)),
         Measure::new(
             "widest_min",
             fixed(min(recurrent_at(f, s.fixed_pairs, wide)), 2),

@@ -18,7 +18,12 @@ pub(super) const NEAR: Variant = Variant::GatesNearOne;
 pub(super) const NORM: Variant = Variant::OutputNorm;
 
 /// Over the seeds of mixer `m` under `v`, one number of each [`Inside`].
-pub(super) fn over_seeds(f: &Findings, v: Variant, m: usize, field: impl Fn(&Inside) -> f64) -> Summary {
+pub(super) fn over_seeds(
+    f: &Findings,
+    v: Variant,
+    m: usize,
+    field: impl Fn(&Inside) -> f64,
+) -> Summary {
     Summary::of(&f.inside(v, m).into_iter().map(field).collect::<Vec<_>>())
 }
 
@@ -81,12 +86,17 @@ pub(super) fn delta_lead(f: &Findings) -> f64 {
     }))
 }
 
-/// Over the points of the gates-near-1 layers, the largest |GDN or KDA (near 1) − DeltaNet (book)|.
-pub(super) fn near_gap(f: &Findings) -> f64 {
+/// Over the variants' points, the largest |GDN or KDA (built as `v`) − DeltaNet (book)|.
+pub(super) fn gated_gap(f: &Findings, v: Variant) -> f64 {
     let s = setup();
     max(s.variant_pairs.iter().flat_map(|&p| {
-        [GDN, KDA].map(|m| (f.mean(NEAR, m, p, s.state) - f.mean(BOOK, DELTANET, p, s.state)).abs())
+        [GDN, KDA].map(|m| (f.mean(v, m, p, s.state) - f.mean(BOOK, DELTANET, p, s.state)).abs())
     }))
+}
+
+/// [`gated_gap`] with the gates initialised near 1.
+pub(super) fn near_gap(f: &Findings) -> f64 {
+    gated_gap(f, NEAR)
 }
 
 /// The four recurrent mixers' mean accuracies under the book's layers at `(pairs, state)`.
