@@ -48,6 +48,8 @@ const EXPECTED: &[(&str, Verdict)] = &[
     ("ch07.learned-channels-spread", Qualified),
     ("ch07.learned-beta-selective", Qualified),
     ("ch07.learned-weights-not-similarity", Qualified),
+    ("ch07.large-delta-recalls-more", Contradicted),
+    ("ch07.large-softmax-ceiling", Supported),
 ];
 
 #[test]
