@@ -19,6 +19,7 @@
 //!   scope holds, arms on a plateau     supported         qualified       contradicted
 //!   some scope test fails              qualified         qualified       contradicted
 //!   most runs of an arm capped         qualified         qualified       qualified
+//!     or stalled at chance
 //! theorem, construction:   every test holds → checked, else failed
 //! ```
 //!
@@ -203,6 +204,20 @@ impl Claim {
         let share = capped as f64 / runs.max(1) as f64;
         self.capped.push(Test::below(
             format!("share of {arm} runs that hit the step cap ({capped} of {runs})"),
+            share,
+            0.5,
+            2,
+        ));
+        self
+    }
+
+    /// Record that `stalled` of the `runs` of `arm` ended at chance (on a
+    /// plateau, but never having learned the task). Like [`Claim::trained`]'s
+    /// capped runs, an arm whose runs mostly stalled cannot decide the claim.
+    pub fn learned(mut self, arm: &str, stalled: usize, runs: usize) -> Claim {
+        let share = stalled as f64 / runs.max(1) as f64;
+        self.capped.push(Test::below(
+            format!("share of {arm} runs that never left chance ({stalled} of {runs})"),
             share,
             0.5,
             2,

@@ -48,6 +48,8 @@ const EXPECTED: &[(&str, Verdict)] = &[
     ("ch07.learned-channels-spread", Qualified),
     ("ch07.learned-beta-selective", Supported),
     ("ch07.learned-weights-not-similarity", Contradicted),
+    ("ch07.large-delta-recalls-more", Qualified),
+    ("ch07.large-softmax-ceiling", Qualified),
 ];
 
 #[test]
