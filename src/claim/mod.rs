@@ -200,25 +200,22 @@ impl Claim {
     /// States a trained arm's plateau status: `capped` of its `runs` hit the
     /// step cap before the plateau rule held. An arm most of whose runs
     /// were capped cannot decide the verdict.
-    pub fn trained(mut self, arm: &str, capped: usize, runs: usize) -> Claim {
-        let share = capped as f64 / runs.max(1) as f64;
-        self.capped.push(Test::below(
-            format!("share of {arm} runs that hit the step cap ({capped} of {runs})"),
-            share,
-            0.5,
-            2,
-        ));
-        self
+    pub fn trained(self, arm: &str, capped: usize, runs: usize) -> Claim {
+        self.undecided_runs(format!("{arm} runs that hit the step cap"), capped, runs)
     }
 
     /// Record that `stalled` of the `runs` of `arm` ended at chance (on a
     /// plateau, but never having learned the task). Like [`Claim::trained`]'s
     /// capped runs, an arm whose runs mostly stalled cannot decide the claim.
-    pub fn learned(mut self, arm: &str, stalled: usize, runs: usize) -> Claim {
-        let share = stalled as f64 / runs.max(1) as f64;
+    pub fn learned(self, arm: &str, stalled: usize, runs: usize) -> Claim {
+        self.undecided_runs(format!("{arm} runs that never left chance"), stalled, runs)
+    }
+
+    /// The test that fewer than half of some runs (`which`) cannot decide the claim.
+    fn undecided_runs(mut self, which: String, n: usize, runs: usize) -> Claim {
         self.capped.push(Test::below(
-            format!("share of {arm} runs that never left chance ({stalled} of {runs})"),
-            share,
+            format!("share of {which} ({n} of {runs})"),
+            n as f64 / runs.max(1) as f64,
             0.5,
             2,
         ));
