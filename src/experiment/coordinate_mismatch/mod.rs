@@ -10,8 +10,10 @@ pub use claims::claims;
 use std::sync::OnceLock;
 
 use nalgebra::DMatrix;
+use serde::{Deserialize, Serialize};
 
 use crate::attention::Head;
+use crate::experiment::cache;
 use crate::measure::{Measure, fixed, pm};
 use crate::projection::{
     distances, knn_overlap, off_diagonal, rank_shift, regauge, self_match_rate, symmetric_share,
@@ -21,7 +23,7 @@ use crate::random::{gaussian, projection, seeded};
 use crate::stats::{Summary, mean, spearman};
 
 /// How the query and key projections relate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Coupling {
     /// `W_Q = W_K = I`: the score is the raw dot product.
     Identity,
@@ -110,7 +112,7 @@ pub const LARGER: Setup = Setup {
 pub const SEEDS: u64 = 200;
 
 /// What one seed measures for one coupling.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Trial {
     /// Spearman ρ between raw dot products `x_i·x_j` and scores `q_i·k_j`, over pairs `i ≠ j`.
     pub rho: f64,
@@ -171,7 +173,7 @@ pub fn trial(setup: Setup, coupling: Coupling, seed: u64) -> Trial {
 }
 
 /// Trials of one coupling over `seeds` seeds.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Survey {
     pub coupling: Coupling,
     pub trials: Vec<Trial>,
@@ -276,7 +278,7 @@ pub fn plane(n: usize, seed: u64) -> Plane {
 }
 
 /// Everything chapter 1 reports, at book size.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Findings {
     pub surveys: Vec<Survey>,
     /// Rank shifts under a full-width projection (`d_k = d`).
@@ -311,16 +313,23 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
+/// The book-size findings, read or computed once per process.
 pub fn book() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK, SEEDS))
+    FINDINGS.get_or_init(|| {
+        cache::load_or_run(module_path!(), &(BOOK, SEEDS), || {
+            Findings::run(BOOK, SEEDS)
+        })
+    })
 }
 
-/// The findings at [`LARGER`], computed once per process.
+/// The findings at [`LARGER`], read or computed once per process.
 pub fn larger() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(LARGER, SEEDS))
+    FINDINGS.get_or_init(|| {
+        let name = concat!(module_path!(), "::larger");
+        cache::load_or_run(name, &(LARGER, SEEDS), || Findings::run(LARGER, SEEDS))
+    })
 }
 
 /// The numbers chapter 1's prose quotes.

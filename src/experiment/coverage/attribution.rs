@@ -5,9 +5,11 @@
 use std::sync::OnceLock;
 
 use nalgebra::{DMatrix, DVector};
+use serde::{Deserialize, Serialize};
 
 use crate::attention::{Head, Mask};
 use crate::attribution::{carried_norms, equivalent_weights, leave_one_out, swap_ov};
+use crate::experiment::cache;
 use crate::measure::{Measure, pm, sci};
 use crate::parallel;
 use crate::random::seeded;
@@ -30,7 +32,7 @@ pub const BOOK: Setup = Setup {
 };
 
 /// What one seed measures about a single head.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Trial {
     /// Spearman ρ over keys `j` between `α_ij` and `‖α_ij v_j‖`, mean over queries `i`.
     pub weight_norm: f64,
@@ -147,7 +149,7 @@ pub fn attribution_pairs(
 }
 
 /// Single-head trials for both token distributions.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Findings {
     /// `[tokens][seed]` for [`Tokens::ALL`].
     pub trials: Vec<Vec<Trial>>,
@@ -186,7 +188,7 @@ impl Findings {
 /// The book-size findings, computed once per process.
 pub fn book() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
 }
 
 /// The numbers chapter 2 quotes from this experiment.

@@ -23,6 +23,7 @@ use crate::parallel;
 use crate::pretrained::corpus::{ByModel, Model, Run, is_special, runs};
 use crate::pretrained::intervention::{layer_parts, value_out};
 use crate::pretrained::minilm::{HEADS, LAYERS};
+use crate::pretrained::paraphrase::{corpus, sentences};
 use crate::random::{gaussian, seeded};
 use crate::stats::Summary;
 
@@ -260,7 +261,7 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("lm_local", f.setup.local.to_string()),
         Measure::new("lm_heads", (LAYERS * HEADS).to_string()),
         Measure::new("lm_layers", LAYERS.to_string()),
-        Measure::new("lm_sentences", runs(Model::Trained).len().to_string()),
+        Measure::new("lm_sentences", sentences(&corpus()).len().to_string()),
     ];
     m.push(Measure::new("lm_err_table", error_table(f)));
     m.push(Measure::new("lm_sensitivity_table", sensitivity_table(f)));

@@ -5,8 +5,9 @@
 use super::sensitivity::Keys;
 use super::trained::{Direction, EPSILONS, HeadStats, book, cell, mean_of};
 use crate::claim::{Claim, Evidence, Test};
-use crate::pretrained::corpus::{Model, runs};
+use crate::pretrained::corpus::Model;
 use crate::pretrained::counterfactual::{Counterfactual, Target};
+use crate::pretrained::paraphrase::{corpus, sentences};
 
 /// The weight-versus-norm core tests under one choice: the norm ranks the effect
 /// better than the weight does, by more than in the random model.
@@ -91,7 +92,7 @@ pub fn claims() -> Vec<Claim> {
             "MiniLM-L6, 72 heads × {} corpus sentences; E = the change a key's removal makes; \
              ρ Spearman over keys, mean over queries, heads, sentences; \
              null: the same architecture with BERT-initialised random weights",
-            runs(Model::Trained).len()
+            sentences(&corpus()).len()
         )),
         |c, (name, t, cf, k)| c.under(name, weight_core(f, t, cf, k)),
     );
