@@ -8,29 +8,186 @@
 //! attention-geometry verdicts [--tsv|--json] every claim of the book with its computed verdict
 //! attention-geometry measures [--tsv]        every registered number: key, value, the text shown
 //! attention-geometry bench                   time the chapter 7 kernels; writes figures/bench-delta.*
-//! attention-geometry attend "TEXT" [--layer L] [--head H] [--out FILE.svg | --tsv]
+//! attention-geometry attend TEXT [--layer L] [--head H] [--out FILE.svg | --tsv]
 //!                                            MiniLM's attention weights for a sentence
 //! attention-geometry heads minilm|smollm2 [--tsv]   each head's W_QK symmetry and eigenvalue mass
 //! attention-geometry mqar-large              chapter 7's long MQAR experiment (about an hour of one
 //!                                            core); writes findings/mqar-large.json
 //! ```
+//! Every command takes `-h`/`--help`, the binary `-V`/`--version`, and `-q`/`--quiet` (no status
+//! lines). Data goes to standard output, status lines and errors to standard error. A usage
+//! error exits with 2, a failure with 1, each with one line on standard error.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use attention_geometry::figures::{self, Figure};
+use attention_geometry::pretrained::minilm::{HEADS, LAYERS};
+use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
 
-const USAGE: &str = "usage: attention-geometry [build | figures [NAME…] [--check] | render | list | verdicts [--tsv | --json] | measures [--tsv] | bench | attend \"TEXT\" … | heads MODEL [--tsv] | mqar-large | help]";
+/// Why a command stopped: the reader asked for something it cannot do (exit 2), or it failed (exit 1).
+enum Stop {
+    Usage(String),
+    Failed(String),
+}
+
+impl From<String> for Stop {
+    fn from(e: String) -> Stop {
+        Stop::Failed(e)
+    }
+}
+
+/// `--quiet`: no status lines.
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// A status line on standard error, unless `--quiet`.
+fn status(line: &str) {
+    if !QUIET.load(Ordering::Relaxed) {
+        eprintln!("{line}");
+    }
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
+    let matches = match cli().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => return refused(e),
+    };
+    QUIET.store(matches.get_flag("quiet"), Ordering::Relaxed);
+    match run(&matches) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
+        Err(Stop::Usage(e)) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+        Err(Stop::Failed(e)) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Help and version on standard output (exit 0); a usage error as one line on
+/// standard error — clap's message and its tip, without the usage block — (exit 2).
+fn refused(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let _ = e.print();
+        return ExitCode::SUCCESS;
+    }
+    let text = e.render().to_string();
+    let mut line = String::new();
+    for l in text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .filter(|l| !l.is_empty())
+    {
+        if !line.is_empty() {
+            line.push_str(if line.ends_with(':') { " " } else { "; " });
+        }
+        line.push_str(l);
+    }
+    eprintln!("{line}; see --help");
+    ExitCode::from(2)
+}
+
+/// The command line.
+fn cli() -> Command {
+    let tsv = || {
+        Arg::new("tsv")
+            .long("tsv")
+            .action(ArgAction::SetTrue)
+            .help("Tab-separated values, one row per line")
+    };
+    let index = |name: &'static str, what: &'static str, count: usize| {
+        Arg::new(name)
+            .long(name)
+            .value_name(if name == "layer" { "L" } else { "H" })
+            .value_parser(move |v: &str| index(v, name, what, count))
+    };
+    Command::new("attention-geometry")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about("The executable book Attention Geometry: its figures, its rendered pages, its claims and their verdicts")
+        .arg(
+            Arg::new("quiet")
+                .short('q')
+                .long("quiet")
+                .global(true)
+                .action(ArgAction::SetTrue)
+                .help("Print no status lines (errors still go to standard error)"),
+        )
+        .subcommand(Command::new("build").about("Regenerate every figure, then render the book (the default)"))
+        .subcommand(
+            Command::new("figures")
+                .about("Regenerate the figures (all, or those named); with --check, compare instead")
+                .arg(Arg::new("names").value_name("NAME").num_args(0..).help("Figures to draw (see `list`)"))
+                .arg(
+                    Arg::new("check")
+                        .long("check")
+                        .action(ArgAction::SetTrue)
+                        .help("Recompute every experiment and fail if a committed figure or finding differs"),
+                ),
+        )
+        .subcommand(Command::new("render").about("Render the book into target/book (figures as committed)"))
+        .subcommand(Command::new("list").about("List every figure: name, chapter, what it shows"))
+        .subcommand(
+            Command::new("verdicts")
+                .about("Every claim of the book with its computed verdict")
+                .arg(tsv().conflicts_with("json"))
+                .arg(
+                    Arg::new("json")
+                        .long("json")
+                        .action(ArgAction::SetTrue)
+                        .help("Every claim with its tests, choices and replications"),
+                ),
+        )
+        .subcommand(
+            Command::new("measures")
+                .about("Every registered number: key, value, the text the book shows")
+                .arg(tsv()),
+        )
+        .subcommand(Command::new("bench").about("Time chapter 7's kernels; writes figures/bench-delta.*"))
+        .subcommand(
+            Command::new("attend")
+                .about("MiniLM's attention weights for a sentence: an SVG of one layer, or one head as TSV")
+                .arg(Arg::new("text").value_name("TEXT").required(true).help("The sentence (quote it)"))
+                .arg(index("layer", "layers", LAYERS).help("Layer, 0-based (default: the last)"))
+                .arg(index("head", "heads", HEADS).help("One head, 0-based (default: all)"))
+                .arg(
+                    Arg::new("out")
+                        .long("out")
+                        .value_name("FILE.svg")
+                        .value_parser(value_parser!(PathBuf))
+                        .conflicts_with("tsv")
+                        .help("Where to write the figure (default: attend.svg)"),
+                )
+                .arg(tsv().help("Print one head's weights as TSV instead (needs --head)")),
+        )
+        .subcommand(
+            Command::new("heads")
+                .about("Each head's W_QK symmetry and eigenvalue mass in a pretrained model")
+                .arg(Arg::new("model").value_name("MODEL").required(true).value_parser(["minilm", "smollm2"]))
+                .arg(tsv()),
+        )
+        .subcommand(
+            Command::new("mqar-large")
+                .about("Chapter 7's long MQAR experiment (about an hour of one core); writes findings/mqar-large.json"),
+        )
+}
+
+/// `value` as an index below `count`, or an error naming the valid range.
+fn index(value: &str, flag: &str, what: &str, count: usize) -> Result<usize, String> {
+    value
+        .parse::<usize>()
+        .ok()
+        .filter(|&i| i < count)
+        .ok_or_else(|| {
+            format!(
+                "--{flag} {value} is out of range; {what} are 0..={} (0-based, as in the checkpoint)",
+                count - 1
+            )
+        })
 }
 
 /// The book's root: the folder with `book.toml`.
@@ -38,187 +195,132 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn run(args: &[String]) -> Result<(), String> {
-    let (command, rest) = match args.split_first() {
-        Some((c, rest)) => (c.as_str(), rest),
-        None => ("build", &[][..]),
-    };
-    let no_args = |name: &str| match rest.is_empty() {
-        true => Ok(()),
-        false => Err(format!(
-            "'{name}' takes no arguments (got '{}'); {USAGE}",
-            rest.join(" ")
-        )),
-    };
+fn run(m: &ArgMatches) -> Result<(), Stop> {
+    let (command, args) = m.subcommand().unwrap_or(("build", m));
     match command {
         "build" => {
-            no_args("build")?;
             write_figures(&figures::registry())?;
             render()
         }
-        "figures" => figures_command(rest),
-        "render" => {
-            no_args("render")?;
-            render()
-        }
+        "figures" => figures_command(args),
+        "render" => render(),
         "list" => {
-            no_args("list")?;
             for f in figures::registry() {
                 println!("{:<32} chapter {}  {}", f.name, f.chapter, f.about);
             }
             Ok(())
         }
-        "verdicts" => verdicts(rest),
-        "measures" => measures(rest),
-        "bench" => {
-            no_args("bench")?;
-            bench()
+        "verdicts" => {
+            verdicts(args);
+            Ok(())
         }
-        "attend" => attend(rest),
-        "heads" => heads(rest),
+        "measures" => {
+            measures(args);
+            Ok(())
+        }
+        "bench" => bench(),
+        "attend" => attend(args),
+        "heads" => {
+            let model = args.get_one::<String>("model").expect("required");
+            let report =
+                attention_geometry::pretrained::heads::report(model, args.get_flag("tsv"))?;
+            print!("{report}");
+            Ok(())
+        }
         "mqar-large" => {
-            no_args("mqar-large")?;
             use attention_geometry::experiment::delta_attention::large;
             let found = large::run_and_write(&root())?;
-            eprintln!(
+            status(&format!(
                 "wrote {} in {:.0} s (code {})",
                 large::FINDINGS,
                 found.seconds,
                 &found.code_hash[..12]
-            );
+            ));
             Ok(())
         }
-        "help" | "--help" | "-h" => {
-            println!("{USAGE}");
-            Ok(())
-        }
-        other => Err(format!("unknown command '{other}'; {USAGE}")),
+        other => unreachable!("clap knows no command '{other}'"),
     }
 }
 
-/// Print every claim with its verdict: a table, or with `--tsv` tab-separated.
-fn verdicts(args: &[String]) -> Result<(), String> {
+/// Print every claim with its verdict: a table, `--tsv` or `--json`.
+fn verdicts(args: &ArgMatches) {
     use attention_geometry::claim::{json, text};
-    let format = match args {
-        [] => "",
-        [flag] if flag == "--tsv" || flag == "--json" => flag.as_str(),
-        _ => {
-            return Err(format!(
-                "verdicts takes --tsv or --json (got '{}')",
-                args.join(" ")
-            ));
-        }
-    };
     let claims = attention_geometry::experiment::claims();
-    match format {
-        "--tsv" => print!("{}", text::tsv(&claims)),
-        "--json" => println!("{}", json::json(&claims)),
-        _ => print!("{}", text::table(&claims)),
+    if args.get_flag("tsv") {
+        print!("{}", text::tsv(&claims));
+    } else if args.get_flag("json") {
+        println!("{}", json::json(&claims));
+    } else {
+        print!("{}", text::table(&claims));
     }
-    Ok(())
 }
 
-fn measures(args: &[String]) -> Result<(), String> {
-    use attention_geometry::measure;
-    let tsv = match args {
-        [] => false,
-        [flag] if flag == "--tsv" => true,
-        _ => {
-            return Err(format!(
-                "measures takes only --tsv (got '{}')",
-                args.join(" ")
-            ));
-        }
-    };
+/// Print every registered measure: a table, or `--tsv`.
+fn measures(args: &ArgMatches) {
     let all = attention_geometry::experiment::measures();
-    print!("{}", measure::listing(&all, tsv));
-    Ok(())
+    print!(
+        "{}",
+        attention_geometry::measure::listing(&all, args.get_flag("tsv"))
+    );
 }
 
-fn figures_command(args: &[String]) -> Result<(), String> {
-    let check = args.iter().any(|a| a == "--check");
-    if let Some(flag) = args.iter().find(|a| a.starts_with('-') && *a != "--check") {
-        return Err(format!(
-            "unknown option '{flag}'; figures takes NAME… and --check"
-        ));
-    }
+fn figures_command(args: &ArgMatches) -> Result<(), Stop> {
     let names: Vec<String> = args
-        .iter()
-        .filter(|a| !a.starts_with('-'))
-        .cloned()
-        .collect();
+        .get_many::<String>("names")
+        .map(|n| n.cloned().collect())
+        .unwrap_or_default();
     let selected = if names.is_empty() {
         figures::registry()
     } else {
-        figures::select(&names)?
+        figures::select(&names).map_err(Stop::Usage)?
     };
-    if check {
-        // a check recomputes every experiment, cached or not
-        attention_geometry::experiment::cache::recompute();
-        let stale = figures::stale(&selected, &figures_dir())?;
-        if !stale.is_empty() {
-            return Err(format!(
-                "stale figures (regenerate with `cargo run --release -- figures`): {}",
-                stale.join(", ")
-            ));
-        }
-        if names.is_empty() {
-            // every experiment, including those no figure draws
-            let _ = (
-                attention_geometry::experiment::claims(),
-                attention_geometry::experiment::measures(),
-            );
-            let stale = attention_geometry::experiment::cache::stale();
-            if !stale.is_empty() {
-                return Err(format!(
-                    "stale findings in findings/ (delete their .key files and run `cargo run --release`): {}",
-                    stale.join(", ")
-                ));
-            }
-        }
-        println!(
-            "{} figures and their findings are up to date",
-            selected.len()
+    if !args.get_flag("check") {
+        return write_figures(&selected);
+    }
+    // a check recomputes every experiment, cached or not
+    attention_geometry::experiment::cache::recompute();
+    let stale = figures::stale(&selected, &figures_dir())?;
+    if !stale.is_empty() {
+        return Err(Stop::Failed(format!(
+            "stale figures (regenerate with `cargo run --release -- figures`): {}",
+            stale.join(", ")
+        )));
+    }
+    if names.is_empty() {
+        // every experiment, including those no figure draws
+        let _ = (
+            attention_geometry::experiment::claims(),
+            attention_geometry::experiment::measures(),
         );
-        Ok(())
-    } else {
-        write_figures(&selected)
+        let stale = attention_geometry::experiment::cache::stale();
+        if !stale.is_empty() {
+            return Err(Stop::Failed(format!(
+                "stale findings in findings/ (delete their .key files and run `cargo run --release`): {}",
+                stale.join(", ")
+            )));
+        }
     }
-}
-
-/// `heads MODEL [--tsv]`: print the weight geometry of every head of a pretrained model.
-fn heads(args: &[String]) -> Result<(), String> {
-    if let Some(flag) = args.iter().find(|a| a.starts_with('-') && *a != "--tsv") {
-        return Err(format!(
-            "unknown option '{flag}'; heads takes MODEL and --tsv"
-        ));
-    }
-    let models: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
-    let [model] = models[..] else {
-        return Err("heads takes one model: minilm or smollm2".into());
-    };
-    let tsv = args.iter().any(|a| a == "--tsv");
-    print!(
-        "{}",
-        attention_geometry::pretrained::heads::report(model, tsv)?
-    );
+    status(&format!(
+        "{} figures and their findings are up to date",
+        selected.len()
+    ));
     Ok(())
 }
 
 /// Time softmax attention, `kda`, `kda_fused` and `kda_chunked` (and its chunk sizes)
 /// against the machine's measured bounds, print the report, write it and the appendix
 /// figure (not registered: they differ run to run).
-fn bench() -> Result<(), String> {
+fn bench() -> Result<(), Stop> {
     use attention_geometry::bench::{self, Machine};
     let before = bench::matmul_gflops(512, 7);
     let rows = bench::run(&bench::LENGTHS, &bench::WIDTHS, |r| {
-        eprintln!(
+        status(&format!(
             "  {:<12} T = {:>5}, K = V = {:>3}: {:>10.3} ms",
             r.mixer.name(),
             r.t,
             r.d,
             r.seconds * 1e3
-        )
+        ))
     });
     let sweep = bench::chunk_sweep();
     // the larger of two measurements, before and after: other jobs only slow it down
@@ -236,28 +338,48 @@ fn bench() -> Result<(), String> {
         let path = figures_dir().join(name);
         attention_geometry::file::write_atomic(&path, bytes)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        println!("wrote {}", path.display());
+        status(&format!("wrote {}", path.display()));
     }
     Ok(())
 }
 
 /// Draw or print MiniLM's attention weights for the reader's sentence.
-fn attend(args: &[String]) -> Result<(), String> {
-    use attention_geometry::pretrained::attention_map::{AttendArgs, AttentionMap, Format};
+fn attend(args: &ArgMatches) -> Result<(), Stop> {
+    use attention_geometry::pretrained::attention_map::AttentionMap;
     use attention_geometry::pretrained::{minilm::Minilm, models_dir};
-    let a = AttendArgs::parse(args)?;
-    let model = Minilm::load(&models_dir()).map_err(|e| e.to_string())?;
-    let map = AttentionMap::compute(&model, &a.text, a.layer, a.head)?;
-    match a.format {
-        Format::Tsv => print!("{}", map.tsv()),
-        Format::Svg(path) => {
-            let svg = figures::attend::draw(&map)
-                .map_err(|e| format!("attend figure failed to draw: {e}"))?;
-            attention_geometry::file::write_atomic(&path, svg.as_bytes())
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            println!("wrote {}", path.display());
-        }
+    let text = args.get_one::<String>("text").expect("required");
+    if text.trim().is_empty() {
+        return Err(Stop::Usage(
+            "the text is empty; give a sentence, e.g. attend \"The cat sat on the mat.\"".into(),
+        ));
     }
+    let layer = args
+        .get_one::<usize>("layer")
+        .copied()
+        .unwrap_or(LAYERS - 1);
+    let head = args.get_one::<usize>("head").copied();
+    let tsv = args.get_flag("tsv");
+    if tsv && head.is_none() {
+        return Err(Stop::Usage(format!(
+            "--tsv prints one head; add --head H (0..={})",
+            HEADS - 1
+        )));
+    }
+    let model = Minilm::load(&models_dir()).map_err(|e| e.to_string())?;
+    let map = AttentionMap::compute(&model, text, layer, head)?;
+    if tsv {
+        print!("{}", map.tsv());
+        return Ok(());
+    }
+    let path = args
+        .get_one::<PathBuf>("out")
+        .cloned()
+        .unwrap_or_else(|| PathBuf::from("attend.svg"));
+    let svg =
+        figures::attend::draw(&map).map_err(|e| format!("attend figure failed to draw: {e}"))?;
+    attention_geometry::file::write_atomic(&path, svg.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    status(&format!("wrote {}", path.display()));
     Ok(())
 }
 
@@ -265,24 +387,27 @@ fn figures_dir() -> PathBuf {
     root().join("figures")
 }
 
-fn write_figures(selected: &[Figure]) -> Result<(), String> {
+fn write_figures(selected: &[Figure]) -> Result<(), Stop> {
     figures::write_all(selected, &figures_dir())?;
-    println!(
+    status(&format!(
         "wrote {} figures to {}",
         selected.len(),
         figures_dir().display()
-    );
+    ));
     Ok(())
 }
 
+/// Render the book; its index page's path goes to standard output.
 #[cfg(feature = "render")]
-fn render() -> Result<(), String> {
+fn render() -> Result<(), Stop> {
     let index = attention_geometry::render::render(&root(), None)?;
     println!("{}", index.display());
     Ok(())
 }
 
 #[cfg(not(feature = "render"))]
-fn render() -> Result<(), String> {
-    Err("this binary was built without the `render` feature; rebuild with default features".into())
+fn render() -> Result<(), Stop> {
+    Err(Stop::Failed(
+        "this binary was built without the `render` feature; rebuild with default features".into(),
+    ))
 }

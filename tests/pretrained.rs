@@ -321,16 +321,40 @@ fn attend_refuses_bad_input_with_one_line() {
     assert_fails(
         &attend(&["hi", "--head"], dir, None),
         dir,
-        &["needs a value"],
+        &["a value is required for '--head"],
     );
     assert_fails(
         &attend(&["hi", "--colour", "red"], dir, None),
         dir,
-        &["unknown option '--colour'"],
+        &["unexpected argument '--colour'"],
     );
     assert_fails(&attend(&["hi", "--tsv"], dir, None), dir, &["--head"]);
-    assert_fails(&attend(&["hi", "there"], dir, None), dir, &["one TEXT"]);
+    assert_fails(
+        &attend(&["hi", "there"], dir, None),
+        dir,
+        &["unexpected argument 'there'"],
+    );
     assert_fails(&attend(&[], dir, None), dir, &["TEXT"]);
+    // every one of these is a usage error
+    for args in [&["hi", "--layer", "6"][..], &["hi", "--tsv"], &[""], &[]] {
+        assert_eq!(attend(args, dir, None).status.code(), Some(2), "{args:?}");
+    }
+}
+
+#[test]
+fn attend_help_is_help_and_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    for flag in ["-h", "--help"] {
+        let out = attend(&[flag], tmp.path(), None);
+        assert!(out.status.success());
+        let help = String::from_utf8(out.stdout).unwrap();
+        assert!(help.contains("Usage: attention-geometry attend") && help.contains("--layer <L>"));
+        assert_eq!(
+            fs::read_dir(tmp.path()).unwrap().count(),
+            0,
+            "{flag} wrote a file"
+        );
+    }
 }
 
 #[test]
@@ -345,6 +369,7 @@ fn attend_names_a_missing_or_corrupted_model_file() {
     bytes[1_000_000] ^= 0x40;
     fs::write(&path, &bytes).unwrap();
     let out = attend(&["hi"], work.path(), Some(models.path()));
+    assert_eq!(out.status.code(), Some(1), "a failure, not a usage error");
     assert_fails(
         &out,
         work.path(),

@@ -118,7 +118,7 @@ fn the_command_line_refuses_an_unknown_figure_and_writes_nothing() {
         .output()
         .unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(!out.status.success());
+    assert_eq!(out.status.code(), Some(2));
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(
         stderr.contains("unknown figure 'nope'") && stderr.contains("valid names"),
@@ -143,7 +143,36 @@ fn the_command_line_refuses_unknown_commands_and_options() {
             .output()
             .unwrap();
         let stderr = String::from_utf8(out.stderr).unwrap();
-        assert!(!out.status.success(), "{args:?} succeeded");
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: a usage error exits with 2"
+        );
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
     }
+}
+
+#[test]
+fn the_command_line_has_help_and_a_version() {
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_attention-geometry"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let help = run(&["--help"]);
+    for command in [
+        "build", "figures", "verdicts", "measures", "attend", "heads",
+    ] {
+        assert!(help.contains(command), "--help does not list {command}");
+    }
+    assert_eq!(run(&["-h"]), run(&["help"]));
+    assert!(run(&["figures", "--help"]).contains("--check"));
+    assert!(run(&["heads", "-h"]).contains("minilm"));
+    assert_eq!(
+        run(&["--version"]).trim(),
+        format!("attention-geometry {}", env!("CARGO_PKG_VERSION"))
+    );
 }
