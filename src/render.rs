@@ -18,11 +18,29 @@ use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 use crate::claim::{Claim, text};
 use crate::measure::Measure;
 
+/// mdBook's log on standard error at `INFO` (or as `RUST_LOG` says), in
+/// colour only on a terminal (so CI logs carry no escape codes). Once per
+/// process; later calls keep the first.
+fn log_to_stderr() {
+    use std::io::IsTerminal;
+    use tracing_subscriber::EnvFilter;
+    use tracing_subscriber::filter::LevelFilter;
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_env_filter(
+            EnvFilter::builder()
+                .with_default_directive(LevelFilter::INFO.into())
+                .from_env_lossy(),
+        )
+        .try_init();
+}
+
 /// Render the book at `root` into `dest` (default: `book.toml`'s build dir)
 /// and return the path of its `index.html`. A LaTeX error or an unknown
 /// measure or claim fails the build with a message naming the page.
 pub fn render(root: &Path, dest: Option<&Path>) -> std::result::Result<PathBuf, String> {
-    mdbook_katex::init_tracing();
+    log_to_stderr();
     let build = || -> Result<PathBuf> {
         let mut config = Config::from_disk(root.join("book.toml"))?;
         if let Some(d) = dest {
