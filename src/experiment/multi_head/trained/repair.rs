@@ -31,9 +31,9 @@ use crate::experiment::cache;
 use crate::experiment::fixed_points::trained::symmetric_weights;
 use crate::parallel;
 use crate::pretrained::corpus::{ByModel, Model, Run, runs};
-use crate::pretrained::paraphrase::partner;
 use crate::pretrained::intervention::value_out;
 use crate::pretrained::minilm::{HEADS, LAYERS};
+use crate::pretrained::paraphrase::partner;
 use crate::pretrained::repair::{Effects, effects, kept, mean_writes, write};
 use crate::stats::{median, share};
 
@@ -86,9 +86,8 @@ fn measure(e: &Effects, run: &Run) -> Kept {
 /// The mean of `ks`, field by field (κ averaged over resamples).
 fn average(ks: &[Kept]) -> Kept {
     let m = ks.len() as f64;
-    let mean = |f: fn(&Kept) -> [f64; 2]| {
-        [0, 1].map(|i| ks.iter().map(|k| f(k)[i]).sum::<f64>() / m)
-    };
+    let mean =
+        |f: fn(&Kept) -> [f64; 2]| [0, 1].map(|i| ks.iter().map(|k| f(k)[i]).sum::<f64>() / m);
     Kept {
         states: mean(|k| k.states),
         pooled: mean(|k| k.pooled),
@@ -236,9 +235,13 @@ impl Findings {
     /// (the rest use the first `n` positions of a longer donor for some).
     pub fn same_length_share(&self) -> f64 {
         let all = runs(Model::Trained);
-        share(self.sides.trained.iter().enumerate().map(|(s, m)| {
-            m.donors.iter().all(|&d| all[d].n() == all[s].n())
-        }))
+        share(
+            self.sides
+                .trained
+                .iter()
+                .enumerate()
+                .map(|(s, m)| m.donors.iter().all(|&d| all[d].n() == all[s].n())),
+        )
     }
 
     /// Repair against its null: `(median r trained − median r random, share of

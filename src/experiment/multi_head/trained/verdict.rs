@@ -140,13 +140,13 @@ fn repair_measures() -> Vec<Measure> {
             fixed(hydra_share(LayerAblation::Resample), 2),
         ),
         Measure::new("lm_resamples", RESAMPLES.to_string()),
-        Measure::new(
-            "lm_resample_same_length",
-            fixed(f.same_length_share(), 2),
-        ),
+        Measure::new("lm_resample_same_length", fixed(f.same_length_share(), 2)),
     ];
     for model in Model::BOTH {
-        for (how, key) in [(LayerAblation::Mean, "median"), (LayerAblation::Resample, "resample_median")] {
+        for (how, key) in [
+            (LayerAblation::Mean, "median"),
+            (LayerAblation::Resample, "resample_median"),
+        ] {
             m.push(Measure::new(
                 format!("lm_hydra_{key}_{}", model.name()),
                 fixed(median(&hydra(model, how)), 2),

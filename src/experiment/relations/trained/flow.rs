@@ -42,7 +42,12 @@ pub fn flow(layers: &[DMatrix<f64>]) -> DMatrix<f64> {
     let caps: Vec<DMatrix<f64>> = layers
         .iter()
         .map(|a| {
-            assert_eq!(a.shape(), (n, n), "flow: layer {:?} is not ({n}, {n})", a.shape());
+            assert_eq!(
+                a.shape(),
+                (n, n),
+                "flow: layer {:?} is not ({n}, {n})",
+                a.shape()
+            );
             residual_mix(a)
         })
         .collect();
@@ -126,7 +131,9 @@ mod tests {
     #[test]
     fn flow_is_bounded_by_one_and_by_the_narrowest_layer() {
         let mut rng = crate::random::seeded(3);
-        let layers: Vec<DMatrix<f64>> = (0..3).map(|_| random_stochastic(&mut rng, 5, 5, 1.0)).collect();
+        let layers: Vec<DMatrix<f64>> = (0..3)
+            .map(|_| random_stochastic(&mut rng, 5, 5, 1.0))
+            .collect();
         let f = flow(&layers);
         let r = rollout(&layers);
         for t in 0..5 {

@@ -248,7 +248,12 @@ pub fn importance(w: &Weights, s: &Sentence, counterfactuals: &[Counterfactual])
                                 .collect();
                             mean(&rhos)
                         };
-                        (per_row(&raw), per_row(&roll), per_row(&flows), per_row(&similarity))
+                        (
+                            per_row(&raw),
+                            per_row(&roll),
+                            per_row(&flows),
+                            per_row(&similarity),
+                        )
                     }
                     Target::Cls => {
                         let keys = key_set(k, None);
