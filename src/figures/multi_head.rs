@@ -3,8 +3,7 @@
 use plotters::prelude::*;
 
 use super::style::{
-    Chart, Shading, axes, band, bar, color, error_bar, heatmap, legend, line_key, marked_line,
-    mesh, svg,
+    Chart, Shading, axes, band, color, error_bar, heatmap, legend, line_key, marked_line, mesh, svg,
 };
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::bottleneck::{self, Task, total_widths};
@@ -312,46 +311,72 @@ fn trained_split() -> Result<String, DrawError> {
     let f = split::book();
     let (splits, task, schedule) = (split::BOOK.splits, split::BOOK.task, split::BOOK.schedule);
     let train_seeds = split::BOOK.seeds;
-    let sums: Vec<Summary> = (0..splits.len()).map(|k| f.trained(k)).collect();
     let chance = 1.0 / task.context as f64;
-    svg(640, 380, |root| {
+    // x = log2(heads): the splits 1, 2, 4, 8 sit evenly along the axis.
+    let xs: Vec<f64> = splits.iter().map(|&(h, _)| (h as f64).log2()).collect();
+    let sums: Vec<Summary> = (0..splits.len()).map(|k| f.trained(k)).collect();
+    let c = color(0);
+    svg(750, 420, |root| {
         let mut chart = axes(
             root,
             format!(
                 "match task, total width 8, to a plateau (cap {}), {train_seeds} seeds",
                 schedule.steps
             ),
-            -0.5f64..(splits.len() as f64 - 0.5),
+            (xs[0] - 0.3)..(xs[xs.len() - 1] + 0.3),
             0.0f64..1.0,
         )?;
         mesh(
             &mut chart,
-            "heads × width per head",
-            "test accuracy, mean ± sd",
+            "heads h × width per head d_k (total width 8)",
+            "test accuracy at the plateau",
         )
-        .disable_x_mesh()
+        .disable_mesh()
         .x_labels(splits.len())
         .x_label_formatter(&|x| {
-            splits
-                .get(x.round() as usize)
-                .map(|(h, d_k)| format!("{h} × d_k = {d_k}"))
+            xs.iter()
+                .position(|&v| (v - x).abs() < 1e-9)
+                .map(|k| format!("{} × {}", splits[k].0, splits[k].1))
                 .unwrap_or_default()
         })
         .draw()?;
-        for (k, s) in sums.iter().enumerate() {
-            let x = k as f64;
-            bar(&mut chart, x, 0.3, *s, color(0))?;
+        let seed = c.mix(0.35).filled();
+        for (k, curves) in f.curves.iter().enumerate() {
+            let dots = chart.draw_series(
+                curves
+                    .iter()
+                    .map(|r| Circle::new((xs[k], r[r.len() - 1]), 3, seed)),
+            )?;
+            if k == 0 {
+                dots.label("one seed")
+                    .legend(move |(x, y)| Circle::new((x + 7, y), 3, seed));
+            }
         }
-        let end = splits.len() as f64 - 0.5;
+        for (&x, s) in xs.iter().zip(&sums) {
+            chart.draw_series(error_bar(
+                x,
+                s.mean - s.sd,
+                s.mean + s.sd,
+                0.05,
+                c.stroke_width(2),
+            ))?;
+        }
+        let means: Vec<(f64, f64)> = xs.iter().zip(&sums).map(|(&x, s)| (x, s.mean)).collect();
+        chart
+            .draw_series(LineSeries::new(means.clone(), c.stroke_width(2)))?
+            .label("mean ± sd over seeds")
+            .legend(line_key(c, 2));
+        chart.draw_series(means.iter().map(|&p| Circle::new(p, 5, c.filled())))?;
         marked_line(
             &mut chart,
-            (-0.5, chance),
-            (end, chance),
+            (xs[0] - 0.3, chance),
+            (xs[xs.len() - 1] + 0.3, chance),
             BLACK.stroke_width(1),
-            "one of the context labels at random",
-            (1.6, chance + 0.03),
-            11,
+            "chance: one of the context labels at random",
+            (xs[0] - 0.25, chance + 0.03),
+            12,
         )?;
+        legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         Ok(())
     })
 }

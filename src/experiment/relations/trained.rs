@@ -6,6 +6,7 @@
 
 mod context;
 mod effects;
+pub mod flow;
 pub mod importance;
 mod verdict;
 

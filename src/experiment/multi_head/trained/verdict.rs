@@ -1,7 +1,7 @@
 //! Chapter 3's trained-encoder section as the prose quotes it: its measures
 //! (keys `lm_…`) and its claims (evidence: pretrained).
 
-use super::repair::{self, CHANGES, Kept};
+use super::repair::{self, CHANGES, Kept, RESAMPLES};
 use super::{Ablation, book};
 use crate::claim::{Claim, Evidence, Test};
 use crate::measure::{Measure, fixed, pm, table_of};
@@ -75,29 +75,55 @@ pub fn repair_tests(change: usize, read: Read) -> Vec<Test> {
 }
 
 /// Adds McGrath et al.'s own protocol (the Hydra effect) as the claim's
-/// replication: chapters 3 and 5 ask their question of one measurement.
+/// replication, with resample ablation as they run it and mean ablation beside
+/// it: chapters 3 and 5 ask their question of one measurement.
 pub fn with_hydra(claim: Claim) -> Claim {
-    claim.replication(
-        "McGrath et al. 2023",
-        "the Hydra effect: a whole attention layer mean-ablated (their resample ablation needs sentences of one length), direct effect with LayerNorm frozen against total effect on the model's output (the pooled embedding; MiniLM has no logits), layers 0–4",
+    let finding = |value| {
         Test::above(
             "share of layer ablations whose total effect along the direct one is below it (κ < 1)",
-            hydra_share(),
+            value,
             0.5,
             2,
-        ),
-    )
+        )
+    };
+    claim
+        .replication(
+            "McGrath et al. 2023",
+            format!(
+                "the Hydra effect, their protocol: a whole attention layer resample-ablated (its output on another corpus sentence of the same token length, else the first n positions of the shortest longer one; κ averaged over {RESAMPLES} donors), direct effect with LayerNorm frozen against total effect on the model's output (the pooled embedding; MiniLM has no logits), layers 0–4"
+            ),
+            finding(hydra_share(LayerAblation::Resample)),
+        )
+        .replication(
+            "McGrath et al. 2023",
+            "the same with the layer mean-ablated in place of resampled",
+            finding(hydra_share(LayerAblation::Mean)),
+        )
 }
 
-/// McGrath et al.'s protocol on MiniLM: share of whole-layer mean ablations
-/// (layers 0–4, trained) whose total effect along the direct one is below it.
-pub fn hydra_share() -> f64 {
-    share(
-        repair::book()
-            .layers(Model::Trained, |k| k.pooled[0])
-            .iter()
-            .map(|&k| k < 1.0),
-    )
+/// How McGrath et al.'s replication replaces a whole attention layer's output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayerAblation {
+    /// By its output on a donor sentence (their protocol).
+    Resample,
+    /// By its mean over the corpus.
+    Mean,
+}
+
+/// `κ` on the pooled turn of every whole-layer ablation of `model`.
+fn hydra(model: Model, how: LayerAblation) -> Vec<f64> {
+    let f = repair::book();
+    let read = |k: &Kept| k.pooled[0];
+    match how {
+        LayerAblation::Resample => f.resampled(model, read),
+        LayerAblation::Mean => f.layers(model, read),
+    }
+}
+
+/// McGrath et al.'s protocol on MiniLM: share of whole-layer ablations (layers
+/// 0–4, trained) whose total effect along the direct one is below it.
+pub fn hydra_share(how: LayerAblation) -> f64 {
+    share(hydra(Model::Trained, how).iter().map(|&k| k < 1.0))
 }
 
 fn repair_measures() -> Vec<Measure> {
@@ -108,14 +134,24 @@ fn repair_measures() -> Vec<Measure> {
             "lm_repair_heads",
             (f.setup.sentences * (LAYERS - 1)).to_string(),
         ),
-        Measure::new("lm_hydra_share", fixed(hydra_share(), 2)),
+        Measure::new("lm_hydra_share", fixed(hydra_share(LayerAblation::Mean), 2)),
+        Measure::new(
+            "lm_hydra_resample_share",
+            fixed(hydra_share(LayerAblation::Resample), 2),
+        ),
+        Measure::new("lm_resamples", RESAMPLES.to_string()),
+        Measure::new("lm_resample_same_length", fixed(f.same_length_share(), 2)),
     ];
     for model in Model::BOTH {
-        let l = f.layers(model, |k| k.pooled[0]);
-        m.push(Measure::new(
-            format!("lm_hydra_median_{}", model.name()),
-            fixed(median(&l), 2),
-        ));
+        for (how, key) in [
+            (LayerAblation::Mean, "median"),
+            (LayerAblation::Resample, "resample_median"),
+        ] {
+            m.push(Measure::new(
+                format!("lm_hydra_{key}_{}", model.name()),
+                fixed(median(&hydra(model, how)), 2),
+            ));
+        }
     }
     let mut rows = vec![];
     for (c, change) in CHANGES.iter().enumerate() {

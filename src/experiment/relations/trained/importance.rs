@@ -8,12 +8,14 @@
 //! importance of token j for target t:  ‖t(x) − t(x with token j removed)‖
 //! relation of t to j:                  raw   = A_6[t, j]       (head mean, last layer)
 //!                                      rollout = R[t, j],  R = (½I + ½A_6) ⋯ (½I + ½A_1)
+//!                                      flow    = F[t, j],  max flow through the same M_l
 //! agreement:                           Spearman ρ over the keys j
 //! ```
 
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
+use super::flow::flow;
 use super::{Clean, Sentence, ablations};
 use crate::pretrained::corpus::pooled;
 use crate::pretrained::intervention::run_parts;
@@ -105,6 +107,8 @@ pub struct Cell {
     pub keys: Keys,
     pub raw: f64,
     pub rollout: f64,
+    /// Attention flow ([`flow`]), Abnar & Zuidema's second measure.
+    pub flow: f64,
     /// The objects alone: cosine similarity of the target's and the key's embeddings `h_0`.
     pub object: f64,
 }
@@ -206,11 +210,8 @@ pub fn importance(w: &Weights, s: &Sentence, counterfactuals: &[Counterfactual])
     let n = ids.len();
     let (sink, sink_heads) = sinks(&clean);
     let raw = clean.mean_attention(LAYERS - 1);
-    let roll = rollout(
-        &(0..LAYERS)
-            .map(|l| clean.mean_attention(l))
-            .collect::<Vec<_>>(),
-    );
+    let means: Vec<DMatrix<f64>> = (0..LAYERS).map(|l| clean.mean_attention(l)).collect();
+    let (roll, flows) = (rollout(&means), flow(&means));
     let h = &clean.states[LAYERS];
     // the raw geometry of the objects: cos(h_0(i), h_0(j)), and for the pooled target the mean row
     let x0 = &clean.states[0];
@@ -238,7 +239,7 @@ pub fn importance(w: &Weights, s: &Sentence, counterfactuals: &[Counterfactual])
             .collect();
         for t in Target::ALL {
             for k in Keys::ALL {
-                let (r_raw, r_roll, r_object) = match t {
+                let (r_raw, r_roll, r_flow, r_object) = match t {
                     Target::Words => {
                         let per_row = |rel: &DMatrix<f64>| {
                             let rhos: Vec<f64> = words
@@ -247,7 +248,12 @@ pub fn importance(w: &Weights, s: &Sentence, counterfactuals: &[Counterfactual])
                                 .collect();
                             mean(&rhos)
                         };
-                        (per_row(&raw), per_row(&roll), per_row(&similarity))
+                        (
+                            per_row(&raw),
+                            per_row(&roll),
+                            per_row(&flows),
+                            per_row(&similarity),
+                        )
                     }
                     Target::Cls => {
                         let keys = key_set(k, None);
@@ -255,6 +261,7 @@ pub fn importance(w: &Weights, s: &Sentence, counterfactuals: &[Counterfactual])
                         (
                             rho(&row(&raw, 0), &e, &keys),
                             rho(&row(&roll, 0), &e, &keys),
+                            rho(&row(&flows, 0), &e, &keys),
                             rho(&row(&similarity, 0), &e, &keys),
                         )
                     }
@@ -263,6 +270,7 @@ pub fn importance(w: &Weights, s: &Sentence, counterfactuals: &[Counterfactual])
                         (
                             rho(&column_mean(&raw), &pooled_effect, &keys),
                             rho(&column_mean(&roll), &pooled_effect, &keys),
+                            rho(&column_mean(&flows), &pooled_effect, &keys),
                             rho(&pooled_similarity, &pooled_effect, &keys),
                         )
                     }
@@ -273,6 +281,7 @@ pub fn importance(w: &Weights, s: &Sentence, counterfactuals: &[Counterfactual])
                     keys: k,
                     raw: r_raw,
                     rollout: r_roll,
+                    flow: r_flow,
                     object: r_object,
                 });
             }

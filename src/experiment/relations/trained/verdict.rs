@@ -167,6 +167,10 @@ fn protocol_measures() -> Vec<Measure> {
                 format!("tr_p_{key}_rollout_{name}"),
                 cell(|c| c.rollout),
             ));
+            m.push(Measure::new(
+                format!("tr_p_{key}_flow_{name}"),
+                cell(|c| c.flow),
+            ));
         }
         let sinks: Vec<&String> = x.importance.iter().flat_map(|i| &i.sinks).collect();
         let cls = sinks.iter().filter(|s| s.as_str() == "[CLS]").count();
@@ -224,6 +228,11 @@ pub fn over_setting(
 /// Rollout's gain over raw attention in one setting, per sentence.
 pub fn rollout_gain(x: &ModelFindings, c: Counterfactual, t: Target, k: Keys) -> Summary {
     over_setting(x, c, t, k, |c| c.rollout - c.raw)
+}
+
+/// Attention flow's gain over raw attention in one setting, per sentence.
+pub fn flow_gain(x: &ModelFindings, c: Counterfactual, t: Target, k: Keys) -> Summary {
+    over_setting(x, c, t, k, |c| c.flow - c.raw)
 }
 
 /// The core test of `trained-rollout` in one setting.
@@ -305,6 +314,22 @@ pub fn claims() -> Vec<Claim> {
             "Abnar & Zuidema 2020",
             "Spearman ρ of the [CLS] row of raw last-layer attention and of rollout with blank-out importance (each token → [UNK]), over all tokens, final layer; MiniLM has no classifier, so the importance is the change of the [CLS] final state",
             gain_test("trained, their protocol", t, Unk, Target::Cls, Keys::All),
+        )
+        .replication(
+            "Abnar & Zuidema 2020",
+            "the same protocol with attention flow (max flow through the layers' ½I + ½A graph to the [CLS] output) in place of rollout",
+            {
+                let g = flow_gain(t, Unk, Target::Cls, Keys::All);
+                Test::above(
+                    format!(
+                        "trained, their protocol: lower 95% bound of ρ(flow, importance) − ρ(raw, importance) ({} sentences)",
+                        g.n
+                    ),
+                    g.ci95().0,
+                    0.0,
+                    2,
+                )
+            },
         )
         .setting(format!(
             "all-MiniLM-L6-v2 against the same architecture at BERT initialisation (random_init); the first {IMPORTANCE_SENTENCES} A sentences of models/contexts.txt (zero ablation and [MASK] on the first {CHOICE_SENTENCES}); importance of token j: ‖target − target with token j removed‖; raw: last layer's head-mean attention; rollout: (½I + ½A₆) ⋯ (½I + ½A₁); sinks: tokens receiving more than {SINK_SHARE} of some head's weight"
