@@ -11,7 +11,7 @@ use crate::claim::{Claim, Evidence, Test};
 /// Runs of `arm` that ended below four times chance: they never learned the
 /// task (the small setting's "near chance", 0.25 at 16 values, likewise).
 pub fn stalled(f: &Findings, arm: &str) -> (usize, usize) {
-    let floor = 4.0 * 2.0 / f.setup.vocab as f64;
+    let floor = chance_floor(f);
     f.cells
         .iter()
         .filter(|c| c.arm == arm)

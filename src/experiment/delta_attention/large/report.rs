@@ -124,7 +124,6 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("large_tune_steps", s.tune_steps.to_string()),
         Measure::new("large_tune_seed", s.tune_seed.to_string()),
         Measure::new("large_seeds", s.seeds.to_string()),
-        Measure::new("large_keys", (s.vocab / 2 - 1).to_string()),
         Measure::new("large_chance", fixed(2.0 / s.vocab as f64, 3)),
         Measure::new("large_bind", cell_name(bind)),
         Measure::new("large_state", bind.0.to_string()),
@@ -135,16 +134,10 @@ pub fn measures() -> Vec<Measure> {
             f.code_hash.chars().take(12).collect::<String>(),
         ),
         Measure::new(
-            "large_delta_gap_bind",
-            fixed(gap(f, "deltanet", "linear", bind), 2),
-        ),
-        Measure::new(
             "large_delta_gap_free",
             fixed(gap(f, "deltanet", "linear", free), 2),
         ),
         Measure::new("large_softmax_min", fixed(softmax_min(f), 2)),
-        Measure::new("large_recurrent_max", fixed(recurrent_max(f), 3)),
-        Measure::new("large_recurrent_stop", recurrent_stop(f).to_string()),
         Measure::new(
             "large_softmax_lead_bind",
             fixed(-over_softmax_at(f, bind), 2),
@@ -277,24 +270,6 @@ pub fn softmax_min(f: &Findings) -> f64 {
         .into_iter()
         .map(|c| mean_acc(f, "softmax", c))
         .fold(f64::INFINITY, f64::min)
-}
-
-/// The highest mean accuracy of any recurrent arm in any cell.
-pub fn recurrent_max(f: &Findings) -> f64 {
-    cells(f)
-        .into_iter()
-        .flat_map(|c| ARMS[1..].iter().map(move |(a, _)| mean_acc(f, a, c)))
-        .fold(f64::NEG_INFINITY, f64::max)
-}
-
-/// The latest step at which a recurrent run stopped.
-pub fn recurrent_stop(f: &Findings) -> usize {
-    f.cells
-        .iter()
-        .filter(|c| c.arm != "softmax")
-        .flat_map(|c| c.runs.iter().map(|r| r.curve.last().map_or(0, |&(t, _)| t)))
-        .max()
-        .unwrap_or(0)
 }
 
 /// The largest mean accuracy of any recurrent arm minus softmax's at `cell`.
