@@ -16,7 +16,7 @@ pub const FIGURES: &[Figure] = &[Figure {
 }];
 
 /// One panel per cell, one colour per arm, a thin line per seed and a cross
-/// where a run hit the cap; the legend below the panels.
+/// where a run hit the cap, chance dashed; the legend below the panels.
 fn curves() -> Result<String, DrawError> {
     let f = findings();
     let cells = cells(f);
@@ -34,6 +34,13 @@ fn curves() -> Result<String, DrawError> {
                 .disable_mesh()
                 .x_labels(5)
                 .draw()?;
+            let chance = 2.0 / f.setup.vocab as f64;
+            chart.draw_series(DashedLineSeries::new(
+                [(0.0, chance), (f.setup.cap as f64, chance)],
+                6,
+                4,
+                BLACK.stroke_width(1),
+            ))?;
             for (i, (arm, _)) in ARMS.iter().enumerate() {
                 let c = color(i);
                 for run in &f.cell(arm, k, p).runs {
@@ -55,7 +62,7 @@ fn curves() -> Result<String, DrawError> {
             bottom.draw(&Text::new(*name, (x + 32, y - 8), text(13)))?;
         }
         bottom.draw(&Text::new(
-            "× a run that hit the step cap",
+            "× a run that hit the step cap; dashed: chance",
             (30 + 240 * (ARMS.len() as i32 % 3), 20 + 26 * 2 - 8),
             text(13),
         ))?;

@@ -17,19 +17,22 @@
 
 pub mod gate;
 pub mod layer;
+pub mod mixing;
 mod model;
+pub mod objective;
 pub mod recurrence;
 pub mod softmax;
 pub mod stack;
 
 pub use layer::{GateInit, Layer, OutNorm};
 pub use model::{Model, Pass};
-
-use nalgebra::DMatrix;
+pub use objective::Recaller;
 
 use crate::random::seeded;
 use crate::recall::{Mqar, Sequence};
-use crate::train::{Adam, Plateau, Stop, TensorCheck, check_tensors};
+use crate::train::{Plateau, Stop, TensorCheck};
+
+use objective::{Fit, fit, warm_then_constant};
 
 /// The token mixer of the layer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,14 +164,18 @@ pub fn train(config: Config, task: Mqar, schedule: Schedule, seed: u64) -> Run {
     let test = task.batch(&mut rng, schedule.test);
     let mut model = Model::init(config, &mut rng);
     let initial = model.clone();
-    let mut adam = Adam::new(schedule.lr);
-    for step in 0..schedule.steps {
-        adam.lr = schedule.rate(step);
-        let batch = task.batch(&mut rng, schedule.batch);
-        let (_, grad) = model.loss_and_grad(&batch);
-        adam.step(model.tensors_mut(), grad.tensors());
-    }
-    let accuracy = model.accuracy(&test);
+    let rate = |step| schedule.rate(step);
+    let cosine = Fit {
+        cap: schedule.steps,
+        batch: schedule.batch,
+        rate: &rate,
+        every: schedule.steps.max(1),
+        plateau: None,
+    };
+    let (curve, _) = fit(&mut model, task, &test, &mut rng, cosine, |_, _| {});
+    let accuracy = curve
+        .last()
+        .map_or_else(|| model.accuracy(&test), |&(_, a)| a);
     Run {
         accuracy,
         loss: model.mean_loss(&test),
@@ -221,39 +228,22 @@ pub fn train_to_plateau(
     let test = task.batch(&mut rng, schedule.test);
     let mut model = Model::init_with(config, layer, &mut rng);
     let initial = model.clone();
-    let mut adam = Adam::new(schedule.lr);
-    let warm = schedule.steps.div_ceil(10).max(1) as f64;
-    let (mut steps, mut accs) = (Vec::new(), Vec::new());
-    let mut stop = if plateau.is_some() {
-        Stop::Capped
-    } else {
-        Stop::Fixed
+    let rate = warm_then_constant(schedule.lr, schedule.steps);
+    let rule = Fit {
+        cap: schedule.steps,
+        batch: schedule.batch,
+        rate: &rate,
+        every,
+        plateau,
     };
-    for step in 0..schedule.steps {
-        // lr_t = lr · min(1, (t + 1) / w)
-        adam.lr = schedule.lr * ((step + 1) as f64 / warm).min(1.0);
-        let batch = task.batch(&mut rng, schedule.batch);
-        let (_, grad) = model.loss_and_grad(&batch);
-        adam.step(model.tensors_mut(), grad.tensors());
-        let done = step + 1;
-        if done % every == 0 || done == schedule.steps {
-            steps.push(done);
-            accs.push(model.accuracy(&test));
-            if let Some(rule) = plateau
-                && rule.holds(&steps, &accs)
-            {
-                stop = Stop::Plateau(done);
-                break;
-            }
-        }
-    }
+    let (curve, stop) = fit(&mut model, task, &test, &mut rng, rule, |_, _| {});
     Run {
-        accuracy: *accs.last().expect("at least one evaluation"),
+        accuracy: curve.last().expect("at least one evaluation").1,
         loss: model.mean_loss(&test),
         model,
         initial,
         test,
-        curve: steps.into_iter().zip(accs).collect(),
+        curve,
         stop,
     }
 }
@@ -272,17 +262,7 @@ pub fn train_to_plateau(
 /// }
 /// ```
 pub fn gradient_check(model: &Model, batch: &[Sequence], h: f64) -> Vec<TensorCheck> {
-    let (_, grad) = model.loss_and_grad(batch);
-    let names = model.named_tensors().into_iter().map(|(n, _)| n).collect();
-    let analytic: Vec<DMatrix<f64>> = grad.tensors().into_iter().cloned().collect();
-    check_tensors(
-        model,
-        names,
-        &analytic,
-        Model::tensors_mut,
-        |m: &Model| m.mean_loss(batch),
-        h,
-    )
+    objective::gradient_check(model, batch, h)
 }
 
 #[cfg(test)]

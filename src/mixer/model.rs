@@ -9,14 +9,13 @@
 //! ```
 //! Introduced in chapter 7.
 
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DMatrix;
 
-use super::gate::{decay_backward, l2_rows, l2_rows_backward};
 use super::layer::{Layer, OutNorm, rms_norm, rms_norm_backward};
-use super::recurrence::{self, Inputs, Trace};
-use super::{Config, Mixer, softmax};
+use super::mixing::{GateGrads, Gates, Mixing};
+use super::objective::{self, Recaller};
+use super::{Config, Mixer};
 use crate::attention::softmax_rows;
-use crate::delta::{kda_gate, sigmoid};
 use crate::random::{Rng, gaussian, projection};
 use crate::recall::Sequence;
 
@@ -56,24 +55,12 @@ pub struct Model {
 pub struct Pass {
     /// `[T, 2d]`
     pub x: DMatrix<f64>,
-    /// `[T, K]`: the queries and keys the mixer uses (L2-normalised except for softmax).
-    pub q: DMatrix<f64>,
-    pub k: DMatrix<f64>,
-    q_norm: Vec<f64>,
-    k_norm: Vec<f64>,
-    v: DMatrix<f64>,
-    /// `[T]`, the write strengths (delta mixers).
-    pub beta: Option<DVector<f64>>,
-    /// `[T, 1]` or `[T, K]`: the gate's softplus input `z = x w + dt_bias`.
-    z: Option<DMatrix<f64>>,
-    /// `[T, 1]` or `[T, K]`: the natural-log decay `g`.
-    pub g: Option<DMatrix<f64>>,
+    /// The mixer step: q, k as the mixer uses them, `β`, `g`, its output.
+    pub mix: Mixing,
+    /// `[T, V]`: what goes to `W_o` (the mixer's output, RMS-normalised under [`OutNorm::Rms`]).
     o: DMatrix<f64>,
-    /// `[T, V]` the mixer's output before the RMSNorm, and the norm's `r` (empty without it).
-    o_raw: DMatrix<f64>,
+    /// The RMSNorm's `r` (empty without it).
     rms: Vec<f64>,
-    trace: Option<Trace>,
-    attn: Option<DMatrix<f64>>,
     /// `[queries, vocab]` probabilities at the query positions.
     pub probs: DMatrix<f64>,
 }
@@ -81,9 +68,7 @@ pub struct Pass {
 impl Pass {
     /// `g` as `[T, K]`: Gated DeltaNet's scalar broadcast over the key channels.
     pub fn decay(&self, kd: usize) -> Option<DMatrix<f64>> {
-        self.g
-            .as_ref()
-            .map(|g| DMatrix::from_fn(g.nrows(), kd, |t, c| g[(t, c.min(g.ncols() - 1))]))
+        self.mix.decay(kd)
     }
 }
 
@@ -189,30 +174,9 @@ impl Model {
         self.named_tensors().into_iter().map(|(_, t)| t).collect()
     }
 
-    fn zeros_like(&self) -> Model {
-        let z = |m: &DMatrix<f64>| DMatrix::zeros(m.nrows(), m.ncols());
-        Model {
-            config: self.config,
-            layer: self.layer,
-            emb: z(&self.emb),
-            w_q: z(&self.w_q),
-            w_k: z(&self.w_k),
-            w_v: z(&self.w_v),
-            w_o: z(&self.w_o),
-            w_r: z(&self.w_r),
-            w_beta: z(&self.w_beta),
-            w_gate: z(&self.w_gate),
-            a_log: z(&self.a_log),
-            dt_bias: z(&self.dt_bias),
-            norm_w: z(&self.norm_w),
-        }
-    }
-
     /// The forward pass of one sequence.
     pub fn forward(&self, seq: &Sequence) -> Pass {
-        let Config {
-            d, k: kd, mixer, ..
-        } = self.config;
+        let Config { d, mixer, .. } = self.config;
         let t_len = seq.tokens.len();
         // x_t = [E[tok_t], E[tok_{t−1}]]  [T, 2d]
         let x = DMatrix::from_fn(t_len, 2 * d, |t, c| match (c < d, t) {
@@ -220,75 +184,39 @@ impl Model {
             (false, 0) => 0.0,
             (false, _) => self.emb[(seq.tokens[t - 1], c - d)],
         });
-        let (q_raw, k_raw, v) = (&x * &self.w_q, &x * &self.w_k, &x * &self.w_v);
-        let scale = 1.0 / (kd as f64).sqrt();
-        let beta = mixer
-            .writes_delta()
-            .then(|| (&x * &self.w_beta).column(0).map(sigmoid));
-        let (z, g) = if mixer.decays() {
-            let f = &x * &self.w_gate;
-            let bias = self.dt_bias.row(0).transpose();
-            let z = DMatrix::from_fn(t_len, f.ncols(), |t, c| f[(t, c)] + bias[c]);
-            (Some(z), Some(kda_gate(&f, self.a_log[0], &bias)))
-        } else {
-            (None, None)
+        let qkv = (&x * &self.w_q, &x * &self.w_k, &x * &self.w_v);
+        let mix = Mixing::forward(mixer, &x, qkv, self.gates());
+        let (o, rms) = match self.layer.norm {
+            OutNorm::Rms => rms_norm(&mix.o, &self.norm_w),
+            OutNorm::Plain => (mix.o.clone(), Vec::new()),
         };
-        let mut pass = Pass {
-            q: q_raw.clone(),
-            k: k_raw.clone(),
-            q_norm: Vec::new(),
-            k_norm: Vec::new(),
-            v,
-            beta,
-            z,
-            g,
-            o: DMatrix::zeros(0, 0),
-            o_raw: DMatrix::zeros(0, 0),
-            rms: Vec::new(),
-            trace: None,
-            attn: None,
-            probs: DMatrix::zeros(0, 0),
-            x,
-        };
-        if mixer == Mixer::Softmax {
-            let (o, a) = softmax::forward(&pass.q, &pass.k, &pass.v, scale);
-            (pass.o, pass.attn) = (o, Some(a));
-        } else {
-            (pass.q, pass.q_norm) = l2_rows(&q_raw);
-            (pass.k, pass.k_norm) = l2_rows(&k_raw);
-            let g = pass.decay(kd);
-            let inputs = Inputs {
-                q: &pass.q,
-                k: &pass.k,
-                v: &pass.v,
-                beta: pass.beta.as_ref(),
-                g: g.as_ref(),
-                scale,
-            };
-            let (o, trace) = recurrence::forward(inputs);
-            (pass.o, pass.trace) = (o, Some(trace));
-        }
-        if self.layer.norm == OutNorm::Rms {
-            let (y, r) = rms_norm(&pass.o, &self.norm_w);
-            pass.o_raw = std::mem::replace(&mut pass.o, y);
-            pass.rms = r;
-        }
         // logits at the query rows: (E[tok_p] + o_p W_o) W_r
         let zq = DMatrix::from_fn(seq.queries.len(), d, |i, c| {
             let p = seq.queries[i].0;
-            self.emb[(seq.tokens[p], c)] + (pass.o.row(p) * self.w_o.column(c))[0]
+            self.emb[(seq.tokens[p], c)] + (o.row(p) * self.w_o.column(c))[0]
         });
-        pass.probs = softmax_rows(&(zq * &self.w_r));
-        pass
+        Pass {
+            probs: softmax_rows(&(zq * &self.w_r)),
+            x,
+            mix,
+            o,
+            rms,
+        }
+    }
+
+    fn gates(&self) -> Gates<'_> {
+        Gates {
+            w_beta: &self.w_beta,
+            w_gate: &self.w_gate,
+            a_log: &self.a_log,
+            dt_bias: &self.dt_bias,
+        }
     }
 
     /// Add `weight ·` the gradient of the cross-entropy of `seq`'s queries into `grad`.
     fn backward(&self, seq: &Sequence, pass: &Pass, weight: f64, grad: &mut Model) {
-        let Config {
-            d, k: kd, mixer, ..
-        } = self.config;
+        let Config { d, mixer, .. } = self.config;
         let t_len = seq.tokens.len();
-        let scale = 1.0 / (kd as f64).sqrt();
         // ℓ̄ = weight (p − 1_y)  [queries, vocab]
         let mut dl = pass.probs.clone();
         for (i, &(_, y)) in seq.queries.iter().enumerate() {
@@ -309,54 +237,26 @@ impl Model {
         grad.w_o += pass.o.transpose() * &dz;
         let mut d_o = dz * self.w_o.transpose();
         if self.layer.norm == OutNorm::Rms {
-            let (d_raw, dgamma) = rms_norm_backward(&pass.o_raw, &self.norm_w, &pass.rms, &d_o);
+            let (d_raw, dgamma) = rms_norm_backward(&pass.mix.o, &self.norm_w, &pass.rms, &d_o);
             grad.norm_w += dgamma;
             d_o = d_raw;
         }
-        let (dq, dk, dv, dbeta, dg) = if mixer == Mixer::Softmax {
-            let a = pass.attn.as_ref().expect("softmax keeps its weights");
-            let (dq, dk, dv) = softmax::backward(&pass.q, &pass.k, &pass.v, a, scale, &d_o);
-            (dq, dk, dv, None, None)
-        } else {
-            let g = pass.decay(kd);
-            let inputs = Inputs {
-                q: &pass.q,
-                k: &pass.k,
-                v: &pass.v,
-                beta: pass.beta.as_ref(),
-                g: g.as_ref(),
-                scale,
-            };
-            let trace = pass.trace.as_ref().expect("a recurrence keeps its trace");
-            let gr = recurrence::backward(inputs, trace, &d_o);
-            let dq = l2_rows_backward(&pass.q, &pass.q_norm, &gr.q);
-            let dk = l2_rows_backward(&pass.k, &pass.k_norm, &gr.k);
-            (dq, dk, gr.v, Some(gr.beta), Some(gr.g))
-        };
-        let mut dx =
-            &dq * self.w_q.transpose() + &dk * self.w_k.transpose() + &dv * self.w_v.transpose();
+        let gr = pass.mix.backward(mixer, &d_o);
+        let mut dx = &gr.q * self.w_q.transpose()
+            + &gr.k * self.w_k.transpose()
+            + &gr.v * self.w_v.transpose();
         let xt = pass.x.transpose();
-        grad.w_q += &xt * &dq;
-        grad.w_k += &xt * &dk;
-        grad.w_v += &xt * &dv;
-        if let (Some(beta), Some(db)) = (&pass.beta, dbeta) {
-            // b̄ = β̄ β (1 − β)  [T, 1]
-            let dlogit = DMatrix::from_fn(t_len, 1, |t, _| db[t] * beta[t] * (1.0 - beta[t]));
-            grad.w_beta += &xt * &dlogit;
-            dx += &dlogit * self.w_beta.transpose();
-        }
-        if let (Some(z), Some(g), Some(dg_wide)) = (&pass.z, &pass.g, dg) {
-            // Gated DeltaNet's scalar gate collects the gradient of every channel
-            let dg = DMatrix::from_fn(t_len, g.ncols(), |t, c| match g.ncols() {
-                1 => dg_wide.row(t).sum(),
-                _ => dg_wide[(t, c)],
-            });
-            let (dzg, da) = decay_backward(z, g, self.a_log[0], &dg);
-            grad.a_log[0] += da;
-            grad.dt_bias += DMatrix::from_fn(1, g.ncols(), |_, c| dzg.column(c).sum());
-            grad.w_gate += &xt * &dzg;
-            dx += &dzg * self.w_gate.transpose();
-        }
+        grad.w_q += &xt * &gr.q;
+        grad.w_k += &xt * &gr.k;
+        grad.w_v += &xt * &gr.v;
+        let into = GateGrads {
+            w_beta: &mut grad.w_beta,
+            w_gate: &mut grad.w_gate,
+            a_log: &mut grad.a_log,
+            dt_bias: &mut grad.dt_bias,
+        };
+        pass.mix
+            .gates_backward(gr, &xt, self.gates(), into, &mut dx);
         // x_t = [E[tok_t], E[tok_{t−1}]]: scatter x̄ into the embedding rows
         for t in 0..t_len {
             let mut e = grad.emb.row_mut(seq.tokens[t]);
@@ -370,47 +270,44 @@ impl Model {
 
     /// Mean cross-entropy over every query of `batch`.
     pub fn mean_loss(&self, batch: &[Sequence]) -> f64 {
-        let n: usize = batch.iter().map(|s| s.queries.len()).sum();
-        let total: f64 = batch
-            .iter()
-            .map(|s| {
-                let p = self.forward(s).probs;
-                s.queries
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &(_, y))| -p[(i, y)].max(f64::MIN_POSITIVE).ln())
-                    .sum::<f64>()
-            })
-            .sum();
-        total / n as f64
+        objective::mean_loss(self, batch)
     }
 
     /// The mean cross-entropy over every query of `batch` and its gradient.
     pub fn loss_and_grad(&self, batch: &[Sequence]) -> (f64, Model) {
-        let n: usize = batch.iter().map(|s| s.queries.len()).sum();
-        let mut grad = self.zeros_like();
-        let mut total = 0.0;
-        for s in batch {
-            let pass = self.forward(s);
-            for (i, &(_, y)) in s.queries.iter().enumerate() {
-                total -= pass.probs[(i, y)].max(f64::MIN_POSITIVE).ln();
-            }
-            self.backward(s, &pass, 1.0 / n as f64, &mut grad);
-        }
-        (total / n as f64, grad)
+        objective::loss_and_grad(self, batch)
     }
 
     /// Share of the queries of `set` whose most likely token is the right value.
     pub fn accuracy(&self, set: &[Sequence]) -> f64 {
-        let (mut hits, mut n) = (0, 0);
-        for s in set {
-            let p = self.forward(s).probs;
-            for (i, &(_, y)) in s.queries.iter().enumerate() {
-                let best = (0..p.ncols()).fold(0, |b, j| if p[(i, j)] > p[(i, b)] { j } else { b });
-                hits += usize::from(best == y);
-                n += 1;
-            }
-        }
-        hits as f64 / n as f64
+        objective::accuracy(self, set)
+    }
+}
+
+impl Recaller for Model {
+    type Pass = Pass;
+
+    fn pass(&self, seq: &Sequence) -> Pass {
+        self.forward(seq)
+    }
+
+    fn probs(pass: &Pass) -> &DMatrix<f64> {
+        &pass.probs
+    }
+
+    fn backward(&self, seq: &Sequence, pass: &Pass, weight: f64, grad: &mut Model) {
+        Model::backward(self, seq, pass, weight, grad);
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.named_tensors().into_iter().map(|(n, _)| n).collect()
+    }
+
+    fn read(&self) -> Vec<&DMatrix<f64>> {
+        self.tensors()
+    }
+
+    fn write(&mut self) -> Vec<&mut DMatrix<f64>> {
+        self.tensors_mut()
     }
 }

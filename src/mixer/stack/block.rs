@@ -16,14 +16,12 @@
 //! ```
 //! Introduced in chapter 7.
 
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DMatrix;
 
 use super::conv;
-use crate::delta::{kda_gate, sigmoid};
-use crate::mixer::gate::{decay_backward, l2_rows, l2_rows_backward};
+use crate::mixer::Mixer;
 use crate::mixer::layer::{GateInit, rms_norm, rms_norm_backward};
-use crate::mixer::recurrence::{self, Inputs, Trace};
-use crate::mixer::{Mixer, softmax};
+use crate::mixer::mixing::{GateGrads, Gates, Mixing};
 use crate::random::{Rng, projection};
 use rand::RngExt;
 
@@ -64,31 +62,18 @@ pub struct BlockPass {
     r_in: Vec<f64>,
     /// `(projection, conv pre-activation)` of q, k, v.
     pre: [(DMatrix<f64>, DMatrix<f64>); 3],
-    /// `[T, K]`: the queries and keys the mixer reads.
-    pub q: DMatrix<f64>,
-    pub k: DMatrix<f64>,
-    q_norm: Vec<f64>,
-    k_norm: Vec<f64>,
-    v: DMatrix<f64>,
-    beta: Option<DVector<f64>>,
-    z: Option<DMatrix<f64>>,
-    /// `[T, 1]` or `[T, K]`: the natural-log decay.
-    pub g: Option<DMatrix<f64>>,
-    o: DMatrix<f64>,
+    /// The mixer step: q, k as the mixer reads them, `β`, `g`, its output.
+    pub mix: Mixing,
     r_o: Vec<f64>,
     y: DMatrix<f64>,
     gate: DMatrix<f64>,
     out: DMatrix<f64>,
-    trace: Option<Trace>,
-    attn: Option<DMatrix<f64>>,
 }
 
 impl BlockPass {
     /// `g` as `[T, K]`: Gated DeltaNet's scalar broadcast over the key channels.
     pub fn decay(&self, kd: usize) -> Option<DMatrix<f64>> {
-        self.g
-            .as_ref()
-            .map(|g| DMatrix::from_fn(g.nrows(), kd, |t, c| g[(t, c.min(g.ncols() - 1))]))
+        self.mix.decay(kd)
     }
 }
 
@@ -198,73 +183,43 @@ impl Block {
         z
     }
 
+    fn gates(&self) -> Gates<'_> {
+        Gates {
+            w_beta: &self.w_beta,
+            w_gate: &self.w_gate,
+            a_log: &self.a_log,
+            dt_bias: &self.dt_bias,
+        }
+    }
+
     /// `(h', pass)` for the residual stream `h: [T, d]` (see the module docs).
     pub fn forward(&self, mixer: Mixer, h: &DMatrix<f64>) -> (DMatrix<f64>, BlockPass) {
-        let kd = self.w_q.ncols();
-        let t_len = h.nrows();
-        let scale = 1.0 / (kd as f64).sqrt();
         let (n, r_in) = rms_norm(h, &self.norm_in);
         let project = |w: &DMatrix<f64>, c: &DMatrix<f64>| {
             let p = &n * w;
             let (y, z) = conv::forward(&p, c);
             (y, (p, z))
         };
-        let (qc, pre_q) = project(&self.w_q, &self.conv_q);
-        let (kc, pre_k) = project(&self.w_k, &self.conv_k);
+        let (q, pre_q) = project(&self.w_q, &self.conv_q);
+        let (k, pre_k) = project(&self.w_k, &self.conv_k);
         let (v, pre_v) = project(&self.w_v, &self.conv_v);
-        let beta = mixer
-            .writes_delta()
-            .then(|| (&n * &self.w_beta).column(0).map(sigmoid));
-        let (z, g) = if mixer.decays() {
-            let f = &n * &self.w_gate;
-            let bias = self.dt_bias.row(0).transpose();
-            let z = DMatrix::from_fn(t_len, f.ncols(), |t, c| f[(t, c)] + bias[c]);
-            (Some(z), Some(kda_gate(&f, self.a_log[0], &bias)))
-        } else {
-            (None, None)
-        };
-        let mut pass = BlockPass {
+        let mix = Mixing::forward(mixer, &n, (q, k, v), self.gates());
+        // out = RMSNorm_o(o) ⊙ SiLU(n W_g)   [T, V]
+        let (y, r_o) = rms_norm(&mix.o, &self.norm_o);
+        let gate = &n * &self.w_g;
+        let out = y.component_mul(&conv::silu(&gate));
+        let h_next = h + &out * &self.w_o;
+        let pass = BlockPass {
             h: h.clone(),
+            n,
             r_in,
             pre: [pre_q, pre_k, pre_v],
-            q: qc,
-            k: kc,
-            q_norm: Vec::new(),
-            k_norm: Vec::new(),
-            v,
-            beta,
-            z,
-            g,
-            o: empty(),
-            r_o: Vec::new(),
-            y: empty(),
-            gate: &n * &self.w_g,
-            out: empty(),
-            trace: None,
-            attn: None,
-            n,
+            mix,
+            r_o,
+            y,
+            gate,
+            out,
         };
-        if mixer == Mixer::Softmax {
-            let (o, a) = softmax::forward(&pass.q, &pass.k, &pass.v, scale);
-            (pass.o, pass.attn) = (o, Some(a));
-        } else {
-            (pass.q, pass.q_norm) = l2_rows(&pass.q);
-            (pass.k, pass.k_norm) = l2_rows(&pass.k);
-            let g = pass.decay(kd);
-            let (o, trace) = recurrence::forward(Inputs {
-                q: &pass.q,
-                k: &pass.k,
-                v: &pass.v,
-                beta: pass.beta.as_ref(),
-                g: g.as_ref(),
-                scale,
-            });
-            (pass.o, pass.trace) = (o, Some(trace));
-        }
-        // out = RMSNorm_o(o) ⊙ SiLU(n W_g)   [T, V]
-        (pass.y, pass.r_o) = rms_norm(&pass.o, &self.norm_o);
-        pass.out = pass.y.component_mul(&conv::silu(&pass.gate));
-        let h_next = h + &pass.out * &self.w_o;
         (h_next, pass)
     }
 
@@ -276,9 +231,6 @@ impl Block {
         dh_next: &DMatrix<f64>,
         grad: &mut Block,
     ) -> DMatrix<f64> {
-        let kd = self.w_q.ncols();
-        let t_len = pass.h.nrows();
-        let scale = 1.0 / (kd as f64).sqrt();
         let nt = pass.n.transpose();
         grad.w_o += pass.out.transpose() * dh_next;
         let d_out = dh_next * self.w_o.transpose();
@@ -287,31 +239,12 @@ impl Block {
         let dgate = conv::silu_backward(&pass.gate, &d_out.component_mul(&pass.y));
         grad.w_g += &nt * &dgate;
         let mut dn = &dgate * self.w_g.transpose();
-        let (d_o, dnorm_o) = rms_norm_backward(&pass.o, &self.norm_o, &pass.r_o, &dy);
+        let (d_o, dnorm_o) = rms_norm_backward(&pass.mix.o, &self.norm_o, &pass.r_o, &dy);
         grad.norm_o += dnorm_o;
-        let (dq, dk, dv, dbeta, dg) = if mixer == Mixer::Softmax {
-            let a = pass.attn.as_ref().expect("softmax keeps its weights");
-            let (dq, dk, dv) = softmax::backward(&pass.q, &pass.k, &pass.v, a, scale, &d_o);
-            (dq, dk, dv, None, None)
-        } else {
-            let g = pass.decay(kd);
-            let inputs = Inputs {
-                q: &pass.q,
-                k: &pass.k,
-                v: &pass.v,
-                beta: pass.beta.as_ref(),
-                g: g.as_ref(),
-                scale,
-            };
-            let trace = pass.trace.as_ref().expect("a recurrence keeps its trace");
-            let gr = recurrence::backward(inputs, trace, &d_o);
-            let dq = l2_rows_backward(&pass.q, &pass.q_norm, &gr.q);
-            let dk = l2_rows_backward(&pass.k, &pass.k_norm, &gr.k);
-            (dq, dk, gr.v, Some(gr.beta), Some(gr.g))
-        };
+        let gr = pass.mix.backward(mixer, &d_o);
         let convs = [&self.conv_q, &self.conv_k, &self.conv_v];
         let projections = [&self.w_q, &self.w_k, &self.w_v];
-        for (i, dc) in [dq, dk, dv].iter().enumerate() {
+        for (i, dc) in [&gr.q, &gr.k, &gr.v].into_iter().enumerate() {
             let (p, z) = &pass.pre[i];
             let (dp, dw) = conv::backward(p, convs[i], z, dc);
             dn += &dp * projections[i].transpose();
@@ -322,24 +255,14 @@ impl Block {
                 _ => (grad.conv_v += dw, grad.w_v += dproj),
             };
         }
-        if let (Some(beta), Some(db)) = (&pass.beta, dbeta) {
-            // b̄ = β̄ β (1 − β)  [T, 1]
-            let dlogit = DMatrix::from_fn(t_len, 1, |t, _| db[t] * beta[t] * (1.0 - beta[t]));
-            grad.w_beta += &nt * &dlogit;
-            dn += &dlogit * self.w_beta.transpose();
-        }
-        if let (Some(z), Some(g), Some(dg_wide)) = (&pass.z, &pass.g, dg) {
-            // Gated DeltaNet's scalar gate collects the gradient of every channel
-            let dg = DMatrix::from_fn(t_len, g.ncols(), |t, c| match g.ncols() {
-                1 => dg_wide.row(t).sum(),
-                _ => dg_wide[(t, c)],
-            });
-            let (dz, da) = decay_backward(z, g, self.a_log[0], &dg);
-            grad.a_log[0] += da;
-            grad.dt_bias += DMatrix::from_fn(1, g.ncols(), |_, c| dz.column(c).sum());
-            grad.w_gate += &nt * &dz;
-            dn += &dz * self.w_gate.transpose();
-        }
+        let into = GateGrads {
+            w_beta: &mut grad.w_beta,
+            w_gate: &mut grad.w_gate,
+            a_log: &mut grad.a_log,
+            dt_bias: &mut grad.dt_bias,
+        };
+        pass.mix
+            .gates_backward(gr, &nt, self.gates(), into, &mut dn);
         let (dh, dnorm_in) = rms_norm_backward(&pass.h, &self.norm_in, &pass.r_in, &dn);
         grad.norm_in += dnorm_in;
         dh + dh_next

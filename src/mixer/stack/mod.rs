@@ -26,13 +26,12 @@ mod model;
 pub use block::{Block, BlockPass};
 pub use model::{Stack, StackPass};
 
-use nalgebra::DMatrix;
-
 use crate::mixer::Mixer;
 use crate::mixer::layer::GateInit;
+use crate::mixer::objective::{self, Fit, fit, warm_then_constant};
 use crate::random::seeded;
 use crate::recall::{Mqar, Sequence};
-use crate::train::{Adam, Plateau, Stop, TensorCheck, check_tensors};
+use crate::train::{Plateau, Stop, TensorCheck};
 
 /// The stacked model's shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -131,7 +130,7 @@ pub fn train_observed(
     task: Mqar,
     t: Training,
     seed: u64,
-    mut observe: impl FnMut(usize, f64),
+    observe: impl FnMut(usize, f64),
 ) -> StackRun {
     assert_eq!(
         config.vocab, task.vocab,
@@ -143,33 +142,20 @@ pub fn train_observed(
     let test = task.batch(&mut rng, t.test);
     let mut model = Stack::init(config, gates, &mut rng);
     let initial = model.clone();
-    let mut adam = Adam::new(t.lr);
-    let warm = t.cap.div_ceil(10).max(1) as f64;
-    let (mut steps, mut accs) = (Vec::new(), Vec::new());
-    let mut stop = Stop::Capped;
-    for step in 0..t.cap {
-        // lr_t = lr · min(1, (t + 1) / w)
-        adam.lr = t.lr * ((step + 1) as f64 / warm).min(1.0);
-        let batch = task.batch(&mut rng, t.batch);
-        let (_, grad) = model.loss_and_grad(&batch);
-        adam.step(model.tensors_mut(), grad.tensors());
-        let done = step + 1;
-        if done % t.every == 0 || done == t.cap {
-            let acc = model.accuracy(&test);
-            observe(done, acc);
-            steps.push(done);
-            accs.push(acc);
-            if t.plateau.holds(&steps, &accs) {
-                stop = Stop::Plateau(done);
-                break;
-            }
-        }
-    }
+    let rate = warm_then_constant(t.lr, t.cap);
+    let rule = Fit {
+        cap: t.cap,
+        batch: t.batch,
+        rate: &rate,
+        every: t.every,
+        plateau: Some(t.plateau),
+    };
+    let (curve, stop) = fit(&mut model, task, &test, &mut rng, rule, observe);
     StackRun {
-        accuracy: *accs.last().expect("at least one evaluation"),
+        accuracy: curve.last().expect("at least one evaluation").1,
         model,
         initial,
-        curve: steps.into_iter().zip(accs).collect(),
+        curve,
         stop,
         test,
     }
@@ -177,17 +163,7 @@ pub fn train_observed(
 
 /// [`crate::train::check_tensors`] on every tensor of `model` over `batch`, step `h`.
 pub fn gradient_check(model: &Stack, batch: &[Sequence], h: f64) -> Vec<TensorCheck> {
-    let (_, grad) = model.loss_and_grad(batch);
-    let names = model.named_tensors().into_iter().map(|(n, _)| n).collect();
-    let analytic: Vec<DMatrix<f64>> = grad.tensors().into_iter().cloned().collect();
-    check_tensors(
-        model,
-        names,
-        &analytic,
-        Stack::tensors_mut,
-        |m: &Stack| m.mean_loss(batch),
-        h,
-    )
+    objective::gradient_check(model, batch, h)
 }
 
 /// What survives of a write until its query, per block: the mean over the

@@ -17,6 +17,7 @@ use super::Config;
 use super::block::{Block, BlockPass};
 use crate::attention::softmax_rows;
 use crate::mixer::layer::{GateInit, rms_norm, rms_norm_backward};
+use crate::mixer::objective::{self, Recaller};
 use crate::random::{Rng, gaussian, projection};
 use crate::recall::Sequence;
 
@@ -102,14 +103,6 @@ impl Stack {
         self.named_tensors().into_iter().map(|(_, t)| t).collect()
     }
 
-    fn zeros_like(&self) -> Stack {
-        let mut z = self.clone();
-        for t in z.tensors_mut() {
-            t.fill(0.0);
-        }
-        z
-    }
-
     /// The forward pass of one sequence.
     pub fn forward(&self, seq: &Sequence) -> StackPass {
         let d = self.config.d;
@@ -163,47 +156,44 @@ impl Stack {
 
     /// Mean cross-entropy over every query of `batch`.
     pub fn mean_loss(&self, batch: &[Sequence]) -> f64 {
-        let n: usize = batch.iter().map(|s| s.queries.len()).sum();
-        let total: f64 = batch
-            .iter()
-            .map(|s| {
-                let p = self.forward(s).probs;
-                s.queries
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &(_, y))| -p[(i, y)].max(f64::MIN_POSITIVE).ln())
-                    .sum::<f64>()
-            })
-            .sum();
-        total / n as f64
+        objective::mean_loss(self, batch)
     }
 
     /// The mean cross-entropy over every query of `batch` and its gradient.
     pub fn loss_and_grad(&self, batch: &[Sequence]) -> (f64, Stack) {
-        let n: usize = batch.iter().map(|s| s.queries.len()).sum();
-        let mut grad = self.zeros_like();
-        let mut total = 0.0;
-        for s in batch {
-            let pass = self.forward(s);
-            for (i, &(_, y)) in s.queries.iter().enumerate() {
-                total -= pass.probs[(i, y)].max(f64::MIN_POSITIVE).ln();
-            }
-            self.backward(s, &pass, 1.0 / n as f64, &mut grad);
-        }
-        (total / n as f64, grad)
+        objective::loss_and_grad(self, batch)
     }
 
     /// Share of the queries of `set` whose most likely token is the right value.
     pub fn accuracy(&self, set: &[Sequence]) -> f64 {
-        let (mut hits, mut n) = (0, 0);
-        for s in set {
-            let p = self.forward(s).probs;
-            for (i, &(_, y)) in s.queries.iter().enumerate() {
-                let best = (0..p.ncols()).fold(0, |b, j| if p[(i, j)] > p[(i, b)] { j } else { b });
-                hits += usize::from(best == y);
-                n += 1;
-            }
-        }
-        hits as f64 / n as f64
+        objective::accuracy(self, set)
+    }
+}
+
+impl Recaller for Stack {
+    type Pass = StackPass;
+
+    fn pass(&self, seq: &Sequence) -> StackPass {
+        self.forward(seq)
+    }
+
+    fn probs(pass: &StackPass) -> &DMatrix<f64> {
+        &pass.probs
+    }
+
+    fn backward(&self, seq: &Sequence, pass: &StackPass, weight: f64, grad: &mut Stack) {
+        Stack::backward(self, seq, pass, weight, grad);
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.named_tensors().into_iter().map(|(n, _)| n).collect()
+    }
+
+    fn read(&self) -> Vec<&DMatrix<f64>> {
+        self.tensors()
+    }
+
+    fn write(&mut self) -> Vec<&mut DMatrix<f64>> {
+        self.tensors_mut()
     }
 }

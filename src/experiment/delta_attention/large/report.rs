@@ -124,9 +124,9 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("large_tune_steps", s.tune_steps.to_string()),
         Measure::new("large_tune_seed", s.tune_seed.to_string()),
         Measure::new("large_seeds", s.seeds.to_string()),
-        Measure::new("large_keys", (s.vocab / 2 - 1).to_string()),
         Measure::new("large_chance", fixed(2.0 / s.vocab as f64, 3)),
         Measure::new("large_bind", cell_name(bind)),
+        Measure::new("large_state", bind.0.to_string()),
         Measure::new("large_free", cell_name(free)),
         Measure::new("large_minutes", fixed(f.seconds / 60.0, 0)),
         Measure::new(
@@ -134,16 +134,10 @@ pub fn measures() -> Vec<Measure> {
             f.code_hash.chars().take(12).collect::<String>(),
         ),
         Measure::new(
-            "large_delta_gap_bind",
-            fixed(gap(f, "deltanet", "linear", bind), 2),
-        ),
-        Measure::new(
             "large_delta_gap_free",
             fixed(gap(f, "deltanet", "linear", free), 2),
         ),
         Measure::new("large_softmax_min", fixed(softmax_min(f), 2)),
-        Measure::new("large_recurrent_max", fixed(recurrent_max(f), 3)),
-        Measure::new("large_recurrent_stop", recurrent_stop(f).to_string()),
         Measure::new(
             "large_softmax_lead_bind",
             fixed(-over_softmax_at(f, bind), 2),
@@ -151,6 +145,30 @@ pub fn measures() -> Vec<Measure> {
         Measure::new(
             "large_softmax_lead_free",
             fixed(-over_softmax_at(f, free), 2),
+        ),
+        Measure::new(
+            "large_left_free",
+            format!("{} of {}", left_chance(f, &ARMS[1..], free), 6 * s.seeds),
+        ),
+        Measure::new("large_best_free_arm", label(&best_recurrent(f, free).0)),
+        Measure::new("large_best_free", fixed(best_recurrent(f, free).1, 2)),
+        Measure::new("large_best_bind_arm", label(&best_recurrent(f, bind).0)),
+        Measure::new("large_best_bind", fixed(best_recurrent(f, bind).1, 2)),
+        Measure::new(
+            "large_delta_low_bind",
+            format!(
+                "{} of {}",
+                5 * s.seeds as usize - left_chance(f, &ARMS[2..], bind),
+                5 * s.seeds
+            ),
+        ),
+        Measure::new(
+            "large_delta_floor_bind",
+            format!("{} of {}", floor_stops(f, &ARMS[2..], bind), 5 * s.seeds),
+        ),
+        Measure::new(
+            "large_delta_behind_bind",
+            fixed(-gap(f, "deltanet", "linear", bind), 2),
         ),
     ];
     for &(k, p) in &cells(f) {
@@ -194,6 +212,11 @@ pub fn measures() -> Vec<Measure> {
                 ),
             ));
         }
+        let (low, runs) = super::claims::stalled(f, arm);
+        stops.push(Measure::new(
+            format!("large_stalled_{arm}"),
+            format!("{low} of {runs}"),
+        ));
         accuracy.push((name.to_string(), row));
         plateau.push((name.to_string(), stops));
     }
@@ -206,6 +229,7 @@ pub fn measures() -> Vec<Measure> {
     let stop_columns: Vec<String> = columns
         .iter()
         .map(|c| format!("capped, mean steps: {c}"))
+        .chain(["runs ending below 4 × chance".to_string()])
         .collect();
     let header: Vec<&str> = ["arm", "tuned rate"]
         .into_iter()
@@ -248,28 +272,40 @@ pub fn softmax_min(f: &Findings) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-/// The highest mean accuracy of any recurrent arm in any cell.
-pub fn recurrent_max(f: &Findings) -> f64 {
-    cells(f)
-        .into_iter()
-        .flat_map(|c| ARMS[1..].iter().map(move |(a, _)| mean_acc(f, a, c)))
-        .fold(f64::NEG_INFINITY, f64::max)
-}
-
-/// The latest step at which a recurrent run stopped.
-pub fn recurrent_stop(f: &Findings) -> usize {
-    f.cells
-        .iter()
-        .filter(|c| c.arm != "softmax")
-        .flat_map(|c| c.runs.iter().map(|r| r.curve.last().map_or(0, |&(t, _)| t)))
-        .max()
-        .unwrap_or(0)
-}
-
 /// The largest mean accuracy of any recurrent arm minus softmax's at `cell`.
 pub(super) fn over_softmax_at(f: &Findings, cell: (usize, usize)) -> f64 {
     ARMS[1..]
         .iter()
         .map(|(a, _)| gap(f, a, "softmax", cell))
         .fold(f64::NEG_INFINITY, f64::max)
+}
+
+/// Four times chance: a run that ends below it never learned the task.
+pub fn chance_floor(f: &Findings) -> f64 {
+    4.0 * 2.0 / f.setup.vocab as f64
+}
+
+/// Runs of `arms` at `cell` that ended at or above [`chance_floor`].
+pub fn left_chance(f: &Findings, arms: &[(&str, &str)], cell: (usize, usize)) -> usize {
+    arms.iter()
+        .flat_map(|(a, _)| &f.cell(a, cell.0, cell.1).runs)
+        .filter(|r| r.accuracy >= chance_floor(f))
+        .count()
+}
+
+/// Runs of `arms` at `cell` that stopped on the plateau rule at its floor.
+pub fn floor_stops(f: &Findings, arms: &[(&str, &str)], cell: (usize, usize)) -> usize {
+    arms.iter()
+        .flat_map(|(a, _)| &f.cell(a, cell.0, cell.1).runs)
+        .filter(|r| r.stop == crate::train::Stop::Plateau(f.setup.plateau.min_steps))
+        .count()
+}
+
+/// The recurrent arm with the highest mean accuracy at `cell`, and that mean.
+pub fn best_recurrent(f: &Findings, cell: (usize, usize)) -> (String, f64) {
+    ARMS[1..]
+        .iter()
+        .map(|(a, _)| (a.to_string(), mean_acc(f, a, cell)))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .expect("recurrent arms")
 }

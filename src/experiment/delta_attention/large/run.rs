@@ -310,20 +310,20 @@ pub fn run(setup: &Setup, code_hash: String, mut log: impl FnMut(String)) -> Fin
 /// The long experiment's sizes (the arithmetic is in [`super`]'s docs).
 pub fn setup() -> Setup {
     Setup {
-        vocab: 256,
+        vocab: 64,
         len: 64,
         d: 32,
         layers: 2,
         conv: 4,
-        cells: vec![(8, 16), (16, 16)],
-        tune_cell: (16, 16),
+        cells: vec![(8, 4), (8, 16)],
+        tune_cell: (8, 4),
         rates: vec![0.003, 0.01, 0.03],
         tune_steps: 1000,
         tune_seed: 1000,
         seeds: 3,
         batch: 16,
         test: 64,
-        cap: 2000,
+        cap: 3000,
         every: 100,
         plateau: Plateau::BOOK.after(1500),
     }

@@ -62,7 +62,7 @@ pub fn decay_rates(model: &Model, seqs: &[Sequence]) -> Vec<f64> {
     let mut sum: Vec<f64> = Vec::new();
     let mut n = 0usize;
     for s in seqs {
-        if let Some(g) = model.forward(s).g {
+        if let Some(g) = model.forward(s).mix.g {
             sum.resize(g.ncols(), 0.0);
             for row in g.row_iter() {
                 row.iter().zip(sum.iter_mut()).for_each(|(g, a)| *a -= g);
@@ -95,7 +95,7 @@ impl Inside {
         for s in seqs {
             let pass = model.forward(s);
             let context = 2 * s.queries.len();
-            if let Some(beta) = &pass.beta {
+            if let Some(beta) = &pass.mix.beta {
                 for (t, &b) in beta.iter().enumerate() {
                     if t < context && t % 2 == 1 {
                         at_values.push(b)
@@ -108,13 +108,13 @@ impl Inside {
                 continue;
             }
             // s q̂_t · k̂_j  [T, T]
-            let sim = &pass.q * pass.k.transpose() * scale;
-            let w = match &pass.beta {
+            let sim = &pass.mix.q * pass.mix.k.transpose() * scale;
+            let w = match &pass.mix.beta {
                 Some(beta) => {
                     let g = pass
                         .decay(kd)
                         .unwrap_or_else(|| DMatrix::zeros(s.tokens.len(), kd));
-                    effective_weights(&pass.q, &pass.k, &g, beta, scale)
+                    effective_weights(&pass.mix.q, &pass.mix.k, &g, beta, scale)
                 }
                 None => sim.clone(),
             };
