@@ -8,6 +8,7 @@
 pub mod machine;
 pub mod report;
 
+use std::hint::black_box;
 use std::time::Instant;
 
 use crate::delta::{DeltaInput, flops_chunked, flops_recurrent, flops_softmax};
@@ -85,10 +86,10 @@ impl Mixer {
     /// Run the kernel once on `x` (chunks of `chunk` for the chunked form).
     pub fn run(self, x: &DeltaInput, chunk: usize) {
         match self {
-            Mixer::Softmax => drop(x.softmax_attention()),
-            Mixer::Kda => drop(x.kda()),
-            Mixer::KdaFused => drop(x.kda_fused()),
-            Mixer::KdaChunked => drop(x.kda_chunked(chunk)),
+            Mixer::Softmax => drop(black_box(x.softmax_attention())),
+            Mixer::Kda => drop(black_box(x.kda())),
+            Mixer::KdaFused => drop(black_box(x.kda_fused())),
+            Mixer::KdaChunked => drop(black_box(x.kda_chunked(chunk))),
         }
     }
 
