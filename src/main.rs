@@ -23,6 +23,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use attention_geometry::figures::{self, Figure};
+use attention_geometry::pretrained::heads::Model;
 use attention_geometry::pretrained::minilm::{HEADS, LAYERS};
 use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
 
@@ -167,7 +168,7 @@ fn cli() -> Command {
         .subcommand(
             Command::new("heads")
                 .about("Each head's W_QK symmetry and eigenvalue mass in a pretrained model")
-                .arg(Arg::new("model").value_name("MODEL").required(true).value_parser(["minilm", "smollm2"]))
+                .arg(Arg::new("model").value_name("MODEL").required(true).value_parser(Model::ALL.map(Model::name)))
                 .arg(tsv()),
         )
         .subcommand(
