@@ -1,0 +1,344 @@
+//! SmolLM2-135M-Instruct, whole: a Llama decoder (pre-RMSNorm, RoPE, grouped
+//! heads, SwiGLU, tied embeddings) read from the vendored extract
+//! `models/smollm2/` (raw GGUF blocks in safetensors), with a forward pass
+//! that records every head.
+//!
+//! 30 blocks, d = 576, 9 query heads of width 64 sharing 3 key/value heads,
+//! FFN 1536, vocabulary 49,152. [`quant`] dequantises the GGUF blocks,
+//! [`weights`] holds the f32 matrices in the book's `(in, out)` layout
+//! (`y = x W`), [`forward`] the pass. Conventions, all checked against the
+//! reference implementations:
+//!
+//! - **Grouped heads.** Query head `h` is columns `64h..64h + 64` of W_Q and
+//!   reads key/value head `h / 3` (integer division, the reference
+//!   `repeat_kv`); pairing `h` with `h mod 3` would be a different, wrong model.
+//! - **RoPE order.** llama.cpp's converter permutes the rows of Q and K within
+//!   each head (half-split → interleaved pairs), and llama.cpp rotates
+//!   adjacent pairs; the book follows it. `(P W_Q^h)ᵀ (P W_K^h) = W_Q^hᵀ W_K^h`,
+//!   so W_QK at relative offset 0 is unchanged by the permutation.
+//! - **RMSNorm gain.** The gain `g` (ε = 1e-5) multiplies x before both
+//!   projections. [`SmolLm2::w_q`] and [`SmolLm2::w_k`] return the weights as
+//!   stored, gain not folded in; [`SmolLm2::attn_norm`] returns `g`.
+//!
+//! ```
+//! use attention_geometry::pretrained::smollm2::SmolLm2;
+//! let m = SmolLm2::shared();
+//! let ids = [504, 3575, 282, 4649, 314]; // five tokens
+//! let trace = m.run(&ids);
+//! let w = &trace.layers[29].heads[0].weights; // (n, n), causal
+//! assert_eq!(w.shape(), (5, 5));
+//! assert_eq!(w[(0, 1)], 0.0);
+//! assert!((w.row(4).sum() - 1.0).abs() < 1e-6);
+//! ```
+//!
+//! Introduced in chapter 1.
+
+pub mod forward;
+pub mod quant;
+pub mod weights;
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use nalgebra::{DMatrix, DVector};
+
+pub use forward::{Cache, HeadTrace, LayerTrace, Options, Trace};
+pub use weights::{Block, Config, Weights};
+
+use super::checksum::LoadError;
+
+/// The longest input the book runs, in tokens (the model was trained on 8192;
+/// the book's experiments and the command line stay far below).
+pub const MAX_TOKENS: usize = 1024;
+
+/// The extract's folder, `models/smollm2`.
+pub fn default_dir() -> PathBuf {
+    super::models_dir().join("smollm2")
+}
+
+/// SmolLM2-135M-Instruct: configuration and weights.
+#[derive(Clone, Debug)]
+pub struct SmolLm2 {
+    pub config: Config,
+    pub weights: Weights,
+}
+
+impl SmolLm2 {
+    /// Load and verify `models/smollm2/`.
+    ///
+    /// # Errors
+    /// A one-line [`LoadError`] naming a missing, corrupted or malformed file
+    /// (and, for the first two, its expected SHA-256).
+    pub fn load() -> Result<SmolLm2, LoadError> {
+        SmolLm2::load_from(&default_dir())
+    }
+
+    /// The model of the vendored `models/` folder, loaded once per process.
+    ///
+    /// # Panics
+    /// With the [`LoadError`]'s message if the extract is missing or corrupted.
+    pub fn shared() -> &'static SmolLm2 {
+        static MODEL: OnceLock<SmolLm2> = OnceLock::new();
+        MODEL.get_or_init(|| SmolLm2::load().unwrap_or_else(|e| panic!("{e}")))
+    }
+
+    /// Load and verify the extract in `dir`.
+    pub fn load_from(dir: &Path) -> Result<SmolLm2, LoadError> {
+        let weights = Weights::load(dir)?;
+        Ok(SmolLm2 {
+            config: weights.config,
+            weights,
+        })
+    }
+
+    /// The full forward pass on token ids, every layer and head recorded.
+    ///
+    /// # Shapes
+    /// `ids: n` (n ≤ [`MAX_TOKENS`]) → a [`Trace`] of 30 layers.
+    ///
+    /// # Panics
+    /// If `n` is 0 or exceeds [`MAX_TOKENS`], or an id is outside the vocabulary.
+    pub fn run(&self, ids: &[u32]) -> Trace {
+        self.run_ablated(ids, &[])
+    }
+
+    /// The forward pass with the context of each `(layer, head)` in `ablate`
+    /// zeroed before W_O (head ablation).
+    ///
+    /// # Panics
+    /// As [`SmolLm2::run`], and if an ablated layer or head is out of range.
+    pub fn run_ablated(&self, ids: &[u32], ablate: &[(usize, usize)]) -> Trace {
+        self.check_length(ids.len());
+        self.run_from(0, forward::embed(&self.weights, ids).map(f64::from), ablate)
+    }
+
+    /// Run blocks `from..30` on `x`, the stream entering block `from` at
+    /// positions `0..n` (e.g. a previous trace's `layers[from].input`, edited).
+    ///
+    /// # Shapes
+    /// `x: (n, 576)` → a [`Trace`] of `30 − from` layers.
+    ///
+    /// # Panics
+    /// If `from > 30` or an ablated layer or head is out of range.
+    pub fn run_from(&self, from: usize, x: DMatrix<f64>, ablate: &[(usize, usize)]) -> Trace {
+        let mut cache = Cache::new(&self.config);
+        let opts = Options {
+            ablate,
+            record: true,
+        };
+        let (output, layers) =
+            forward::run_from(&self.weights, from, x.map(|v| v as f32), &mut cache, opts);
+        Trace {
+            layers,
+            output: output.map(f64::from),
+        }
+    }
+
+    /// The stream after the last block for `ids` appended to `cache`, nothing
+    /// recorded: the fast path.
+    ///
+    /// # Shapes
+    /// `ids: n` → `(n, 576)`.
+    ///
+    /// # Panics
+    /// If the cache would exceed [`MAX_TOKENS`], or an id is outside the vocabulary.
+    pub fn extend(&self, cache: &mut Cache, ids: &[u32]) -> DMatrix<f32> {
+        self.check_length(cache.len() + ids.len());
+        let x = forward::embed(&self.weights, ids);
+        forward::run_from(&self.weights, 0, x, cache, Options::default()).0
+    }
+
+    /// Next-token logits at every position of `ids`, `(n, vocab)`.
+    pub fn logits(&self, ids: &[u32]) -> DMatrix<f32> {
+        let x = self.extend(&mut Cache::new(&self.config), ids);
+        forward::logits(&self.weights, &x)
+    }
+
+    /// Natural-log probabilities of the token after `ids`, `(vocab)`.
+    pub fn next_log_probs(&self, ids: &[u32]) -> Vec<f64> {
+        let x = self.extend(&mut Cache::new(&self.config), ids);
+        let last = x.rows(x.nrows() - 1, 1).into_owned();
+        let logits = forward::logits(&self.weights, &last);
+        forward::log_softmax(logits.as_slice())
+    }
+
+    /// `count` tokens after `ids`, each the argmax of the logits (greedy),
+    /// run one position at a time against the cache.
+    ///
+    /// # Panics
+    /// If `ids` is empty or the whole would exceed [`MAX_TOKENS`].
+    pub fn greedy(&self, ids: &[u32], count: usize) -> Vec<u32> {
+        self.check_length(ids.len() + count);
+        let mut cache = Cache::new(&self.config);
+        let mut x = self.extend(&mut cache, ids);
+        let mut out = Vec::with_capacity(count);
+        for _ in 0..count {
+            let last = x.rows(x.nrows() - 1, 1).into_owned();
+            let logits = forward::logits(&self.weights, &last);
+            let next = argmax(logits.as_slice());
+            out.push(next);
+            x = self.extend(&mut cache, &[next]);
+        }
+        out
+    }
+
+    fn check_length(&self, n: usize) {
+        assert!(
+            (1..=MAX_TOKENS).contains(&n),
+            "SmolLM2: {n} tokens; the book runs 1..={MAX_TOKENS}"
+        );
+    }
+
+    /// Query head `h` of layer `l` in the book's notation, `(d_model, head_dim)`:
+    /// `q = x w_q` (gain not folded in, GGUF's interleaved RoPE order).
+    ///
+    /// # Panics
+    /// If `l` or `h` is out of range.
+    pub fn w_q(&self, l: usize, h: usize) -> DMatrix<f64> {
+        assert!(
+            h < self.config.n_head,
+            "w_q: head {h} not in 0..{}",
+            self.config.n_head
+        );
+        self.head_columns(&self.weights.blocks[l].w_q, h)
+    }
+
+    /// The key projection query head `h` of layer `l` reads (key head
+    /// [`Config::kv_head`]`(h)`), `(d_model, head_dim)`: `k = x w_k`.
+    ///
+    /// # Panics
+    /// If `l` or `h` is out of range.
+    pub fn w_k(&self, l: usize, h: usize) -> DMatrix<f64> {
+        assert!(
+            h < self.config.n_head,
+            "w_k: head {h} not in 0..{}",
+            self.config.n_head
+        );
+        self.head_columns(&self.weights.blocks[l].w_k, self.config.kv_head(h))
+    }
+
+    /// Layer `l`'s attention RMSNorm gain, `(d_model)`.
+    pub fn attn_norm(&self, l: usize) -> DVector<f64> {
+        self.weights.blocks[l].attn_norm.map(f64::from)
+    }
+
+    /// Columns `h·head_dim..` of an `(in, out)` weight, `(in, head_dim)`.
+    fn head_columns(&self, w: &DMatrix<f32>, h: usize) -> DMatrix<f64> {
+        let r = self.config.head_dim;
+        w.columns(h * r, r).map(f64::from)
+    }
+}
+
+/// The index of the largest value (the first of equals).
+fn argmax(xs: &[f32]) -> u32 {
+    let mut best = 0;
+    for (i, &x) in xs.iter().enumerate() {
+        if x > xs[best] {
+            best = i;
+        }
+    }
+    best as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pretrained::checksum::read_verified;
+    use quant::BLOCK_WEIGHTS;
+
+    #[test]
+    fn dequantisation_equals_the_gguf_package_on_sampled_blocks() {
+        let model = SmolLm2::shared();
+        let text = read_verified(&default_dir(), "reference.json").unwrap();
+        let reference: serde_json::Value = serde_json::from_slice(&text).unwrap();
+        let samples = reference["samples"].as_array().unwrap();
+        assert!(samples.len() >= 20);
+        for s in samples {
+            let name = s["tensor"].as_str().unwrap();
+            let (row, block) = (
+                s["row"].as_u64().unwrap() as usize,
+                s["block"].as_u64().unwrap() as usize,
+            );
+            let w = matrix(&model.weights, name);
+            for (j, v) in s["values"].as_array().unwrap().iter().enumerate() {
+                let want = v.as_f64().unwrap() as f32;
+                // (in, out): GGUF row `row` is column `row`
+                assert_eq!(
+                    w[(block * BLOCK_WEIGHTS + j, row)],
+                    want,
+                    "{name} ({row}, {block}) [{j}]"
+                );
+            }
+        }
+    }
+
+    /// The matrix a GGUF tensor name denotes.
+    fn matrix<'a>(w: &'a Weights, name: &str) -> &'a DMatrix<f32> {
+        if name == "token_embd.weight" {
+            return &w.embedding;
+        }
+        let mut parts = name.split('.');
+        let l: usize = parts.nth(1).unwrap().parse().unwrap();
+        let b = &w.blocks[l];
+        match parts.next().unwrap() {
+            "attn_q" => &b.w_q,
+            "attn_k" => &b.w_k,
+            "attn_v" => &b.w_v,
+            "attn_output" => &b.w_o,
+            "ffn_gate" => &b.w_gate,
+            "ffn_up" => &b.w_up,
+            "ffn_down" => &b.w_down,
+            other => panic!("no matrix {other}"),
+        }
+    }
+
+    #[test]
+    fn config_is_smollm2_135m() {
+        let c = SmolLm2::shared().config;
+        assert_eq!(
+            (c.n_layer, c.n_head, c.n_head_kv, c.head_dim, c.d_model),
+            (30, 9, 3, 64, 576)
+        );
+        assert_eq!((c.rope_theta, c.rms_eps as f32), (100000.0, 1e-5));
+    }
+
+    #[test]
+    fn head_blocks_follow_repeat_kv() {
+        let m = SmolLm2::shared();
+        assert_eq!(m.w_q(3, 4).shape(), (576, 64));
+        assert_eq!(m.w_k(3, 5), m.w_k(3, 3));
+        assert_ne!(m.w_k(3, 5), m.w_k(3, 2));
+        assert_eq!(
+            m.w_k(3, 4)[(7, 2)],
+            f64::from(m.weights.blocks[3].w_k[(7, 64 + 2)])
+        );
+    }
+
+    #[test]
+    fn a_corrupted_file_is_named_with_its_checksum() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::copy(
+            default_dir().join("SHA256SUMS"),
+            dir.path().join("SHA256SUMS"),
+        )
+        .unwrap();
+        let sums = std::fs::read_to_string(dir.path().join("SHA256SUMS")).unwrap();
+        let want = sums
+            .lines()
+            .find(|l| l.ends_with(weights::FILES[0]))
+            .unwrap()
+            .split("  ")
+            .next()
+            .unwrap()
+            .to_string();
+        let missing = SmolLm2::load_from(dir.path()).unwrap_err().to_string();
+        assert!(
+            missing.contains("embedding.safetensors: cannot read") && missing.contains(&want),
+            "{missing}"
+        );
+        std::fs::write(dir.path().join(weights::FILES[0]), b"not a model").unwrap();
+        let err = SmolLm2::load_from(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("embedding.safetensors: corrupted"), "{err}");
+        assert!(err.contains(&want) && !err.contains('\n'), "{err}");
+    }
+}
