@@ -11,6 +11,7 @@
 //! Introduced in chapter 1.
 
 pub mod attention_map;
+pub mod bpe;
 pub mod checksum;
 pub mod corpus;
 pub mod counterfactual;
