@@ -7,9 +7,11 @@
 //! attention-geometry list
 //! attention-geometry verdicts [--tsv|--json] every claim of the book with its computed verdict
 //! attention-geometry measures [--tsv]        every registered number: key, value, the text shown
-//! attention-geometry bench                   time the chapter 7 kernels; writes figures/bench-delta.*
-//! attention-geometry attend TEXT [--layer L] [--head H] [--out FILE.svg | --tsv]
-//!                                            MiniLM's attention weights for a sentence
+//! attention-geometry bench                   time the chapter 7 kernels and the decoder; writes figures/bench-*
+//! attention-geometry attend TEXT [--model minilm|smollm2] [--layer L] [--head H] [--out FILE.svg | --tsv]
+//!                                            a model's attention weights for a sentence
+//! attention-geometry next TEXT [--top K] [--tsv]   SmolLM2's most probable next tokens
+//! attention-geometry complete TEXT [--tokens N]    SmolLM2's greedy continuation
 //! attention-geometry heads minilm|smollm2 [--tsv]   each head's W_QK symmetry and eigenvalue mass
 //! attention-geometry mqar-large              chapter 7's long MQAR experiment (about an hour of one
 //!                                            core); writes findings/mqar-large.json
@@ -25,6 +27,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use attention_geometry::figures::{self, Figure};
 use attention_geometry::pretrained::heads::Model;
 use attention_geometry::pretrained::minilm::{HEADS, LAYERS};
+use attention_geometry::pretrained::smollm2::{self, SmolLm2};
 use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
 
 /// Why a command stopped: the reader asked for something it cannot do (exit 2), or it failed (exit 1).
@@ -101,11 +104,18 @@ fn cli() -> Command {
             .action(ArgAction::SetTrue)
             .help("Tab-separated values, one row per line")
     };
-    let index = |name: &'static str, what: &'static str, count: usize| {
+    let index = |name: &'static str| {
         Arg::new(name)
             .long(name)
             .value_name(if name == "layer" { "L" } else { "H" })
-            .value_parser(move |v: &str| index(v, name, what, count))
+            .value_parser(move |v: &str| number(v, name))
+    };
+    let model = || {
+        Arg::new("model")
+            .long("model")
+            .value_name("MODEL")
+            .default_value(Model::Minilm.name())
+            .value_parser(Model::ALL.map(Model::name))
     };
     Command::new("attention-geometry")
         .version(env!("CARGO_PKG_VERSION"))
@@ -148,13 +158,14 @@ fn cli() -> Command {
                 .about("Every registered number: key, value, the text the book shows")
                 .arg(tsv()),
         )
-        .subcommand(Command::new("bench").about("Time chapter 7's kernels; writes figures/bench-delta.*"))
+        .subcommand(Command::new("bench").about("Time chapter 7's kernels and the SmolLM2 forward pass; writes figures/bench-*"))
         .subcommand(
             Command::new("attend")
-                .about("MiniLM's attention weights for a sentence: an SVG of one layer, or one head as TSV")
+                .about("A pretrained model's attention weights for a sentence: an SVG of one layer, or one head as TSV")
                 .arg(Arg::new("text").value_name("TEXT").required(true).help("The sentence (quote it)"))
-                .arg(index("layer", "layers", LAYERS).help("Layer, 0-based (default: the last)"))
-                .arg(index("head", "heads", HEADS).help("One head, 0-based (default: all)"))
+                .arg(model().help("The model: minilm (the encoder, default) or smollm2 (the decoder)"))
+                .arg(index("layer").help("Layer, 0-based (default: the last)"))
+                .arg(index("head").help("One head, 0-based (default: all)"))
                 .arg(
                     Arg::new("out")
                         .long("out")
@@ -164,6 +175,33 @@ fn cli() -> Command {
                         .help("Where to write the figure (default: attend.svg)"),
                 )
                 .arg(tsv().help("Print one head's weights as TSV instead (needs --head)")),
+        )
+        .subcommand(
+            Command::new("next")
+                .about("SmolLM2's most probable next tokens after TEXT, with natural-log probabilities")
+                .arg(Arg::new("text").value_name("TEXT").required(true).help("The text (quote it); no BOS is added"))
+                .arg(
+                    Arg::new("top")
+                        .long("top")
+                        .value_name("K")
+                        .default_value("10")
+                        .value_parser(value_parser!(u32).range(1..=49152))
+                        .help("How many tokens to list"),
+                )
+                .arg(tsv().help("rank, token_id, token, logprob as TSV with a header")),
+        )
+        .subcommand(
+            Command::new("complete")
+                .about("SmolLM2's greedy continuation of TEXT, printed as text")
+                .arg(Arg::new("text").value_name("TEXT").required(true).help("The text (quote it); no BOS is added"))
+                .arg(
+                    Arg::new("tokens")
+                        .long("tokens")
+                        .value_name("N")
+                        .default_value("32")
+                        .value_parser(value_parser!(u32).range(1..=1000))
+                        .help("How many tokens to add at most (stops at the end-of-sequence token)"),
+                ),
         )
         .subcommand(
             Command::new("heads")
@@ -177,18 +215,46 @@ fn cli() -> Command {
         )
 }
 
-/// `value` as an index below `count`, or an error naming the valid range.
-fn index(value: &str, flag: &str, what: &str, count: usize) -> Result<usize, String> {
-    value
-        .parse::<usize>()
-        .ok()
-        .filter(|&i| i < count)
-        .ok_or_else(|| {
-            format!(
-                "--{flag} {value} is out of range; {what} are 0..={} (0-based, as in the checkpoint)",
-                count - 1
-            )
-        })
+/// `value` of `--layer` or `--head` as a number, or an error naming each model's range.
+fn number(value: &str, flag: &str) -> Result<usize, String> {
+    value.parse().map_err(|_| {
+        let (what, minilm, smollm2) = match flag {
+            "layer" => ("layers", LAYERS, smollm2::LAYERS),
+            _ => ("heads", HEADS, smollm2::HEADS),
+        };
+        format!(
+            "--{flag} {value} is not a number; {what} are 0..={} for minilm, 0..={} for smollm2 (0-based)",
+            minilm - 1,
+            smollm2 - 1
+        )
+    })
+}
+
+/// `value` of `--{flag}` checked to be below `count`, or a usage error naming the valid range.
+fn in_range(
+    value: Option<usize>,
+    flag: &str,
+    what: &str,
+    count: usize,
+) -> Result<Option<usize>, Stop> {
+    match value {
+        Some(v) if v >= count => Err(Stop::Usage(format!(
+            "--{flag} {v} is out of range; {what} are 0..={} (0-based, as in the checkpoint)",
+            count - 1
+        ))),
+        v => Ok(v),
+    }
+}
+
+/// The decoder, loaded, and the text argument, refused if empty.
+fn decoder(args: &ArgMatches) -> Result<(SmolLm2, &str), Stop> {
+    let text = args.get_one::<String>("text").expect("required");
+    if text.trim().is_empty() {
+        return Err(Stop::Usage(
+            "the text is empty; give a sentence, e.g. \"The capital of France is\"".into(),
+        ));
+    }
+    Ok((SmolLm2::load().map_err(|e| e.to_string())?, text))
 }
 
 /// The book's root: the folder with `book.toml`.
@@ -221,6 +287,24 @@ fn run(m: &ArgMatches) -> Result<(), Stop> {
         }
         "bench" => bench(),
         "attend" => attend(args),
+        "next" => {
+            use attention_geometry::pretrained::next_token;
+            let (model, text) = decoder(args)?;
+            let top = *args.get_one::<u32>("top").expect("has a default") as usize;
+            let candidates = next_token::next(&model, text, top)?;
+            match args.get_flag("tsv") {
+                true => print!("{}", next_token::tsv(&candidates)),
+                false => print!("{}", next_token::table(&candidates)),
+            }
+            Ok(())
+        }
+        "complete" => {
+            let (model, text) = decoder(args)?;
+            let tokens = *args.get_one::<u32>("tokens").expect("has a default") as usize;
+            let out = attention_geometry::pretrained::next_token::complete(&model, text, tokens)?;
+            println!("{out}");
+            Ok(())
+        }
         "heads" => {
             let model = args.get_one::<String>("model").expect("required");
             let report =
@@ -329,12 +413,22 @@ fn bench() -> Result<(), Stop> {
     let machine = Machine::measure(peak, &bench::WIDTHS);
     let report = bench::report(&rows, &sweep, &machine);
     print!("{}", report.full);
+    let decoder = {
+        use attention_geometry::bench::decoder;
+        let model =
+            attention_geometry::pretrained::smollm2::SmolLm2::load().map_err(|e| e.to_string())?;
+        let rows = decoder::run(&model, &decoder::LENGTHS, 5);
+        let gemm = decoder::matmul_gflops_f32(128, 576, 1536, 7);
+        decoder::report(&rows, gemm)
+    };
+    print!("\n{decoder}");
     let svg = figures::bench::draw(&rows, &machine)
         .map_err(|e| format!("bench figure failed to draw: {e}"))?;
     for (name, bytes) in [
         ("bench-delta.txt", report.full.as_bytes()),
         ("bench-delta-summary.txt", report.summary.as_bytes()),
         ("bench-delta.svg", svg.as_bytes()),
+        ("bench-decoder.txt", decoder.as_bytes()),
     ] {
         let path = figures_dir().join(name);
         attention_geometry::file::write_atomic(&path, bytes)
@@ -344,30 +438,52 @@ fn bench() -> Result<(), Stop> {
     Ok(())
 }
 
-/// Draw or print MiniLM's attention weights for the reader's sentence.
+/// Draw or print a model's attention weights for the reader's sentence.
 fn attend(args: &ArgMatches) -> Result<(), Stop> {
     use attention_geometry::pretrained::attention_map::AttentionMap;
     use attention_geometry::pretrained::{minilm::Minilm, models_dir};
-    let text = args.get_one::<String>("text").expect("required");
-    if text.trim().is_empty() {
-        return Err(Stop::Usage(
-            "the text is empty; give a sentence, e.g. attend \"The cat sat on the mat.\"".into(),
-        ));
-    }
-    let layer = args
-        .get_one::<usize>("layer")
-        .copied()
-        .unwrap_or(LAYERS - 1);
-    let head = args.get_one::<usize>("head").copied();
+    let model = Model::parse(args.get_one::<String>("model").expect("has a default"))?;
+    let (layers, heads) = match model {
+        Model::Minilm => (LAYERS, HEADS),
+        Model::Smollm2 => (smollm2::LAYERS, smollm2::HEADS),
+    };
+    let layer = in_range(
+        args.get_one::<usize>("layer").copied(),
+        "layer",
+        "layers",
+        layers,
+    )?
+    .unwrap_or(layers - 1);
+    let head = in_range(
+        args.get_one::<usize>("head").copied(),
+        "head",
+        "heads",
+        heads,
+    )?;
     let tsv = args.get_flag("tsv");
     if tsv && head.is_none() {
         return Err(Stop::Usage(format!(
             "--tsv prints one head; add --head H (0..={})",
-            HEADS - 1
+            heads - 1
         )));
     }
-    let model = Minilm::load(&models_dir()).map_err(|e| e.to_string())?;
-    let map = AttentionMap::compute(&model, text, layer, head)?;
+    let map = match model {
+        Model::Minilm => {
+            let text = args.get_one::<String>("text").expect("required");
+            if text.trim().is_empty() {
+                return Err(Stop::Usage(
+                    "the text is empty; give a sentence, e.g. attend \"The cat sat on the mat.\""
+                        .into(),
+                ));
+            }
+            let model = Minilm::load(&models_dir()).map_err(|e| e.to_string())?;
+            AttentionMap::compute(&model, text, layer, head)?
+        }
+        Model::Smollm2 => {
+            let (model, text) = decoder(args)?;
+            AttentionMap::compute_decoder(&model, text, layer, head)?
+        }
+    };
     if tsv {
         print!("{}", map.tsv());
         return Ok(());

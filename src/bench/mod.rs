@@ -5,6 +5,7 @@
 //! up as a report ([`report`]). Timing only; the figure is drawn in `figures`.
 //! Introduced in chapter 7.
 
+pub mod decoder;
 pub mod machine;
 pub mod report;
 

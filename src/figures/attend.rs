@@ -89,8 +89,8 @@ pub fn draw(map: &AttentionMap) -> Result<String, DrawError> {
             ),
         };
         let title = format!(
-            "all-MiniLM-L6-v2, layer {}, {heads}: attention weights",
-            map.layer
+            "{}, layer {}, {heads}: attention weights",
+            map.model, map.layer
         );
         root.draw(&Text::new(title, (10, 8), style::text(15)))?;
         let note = "rows: queries, columns: keys; colour from white (0) to blue (1); layers and heads 0-based";

@@ -3,19 +3,21 @@
 //! `figures::attend` to draw.
 //!
 //! ```text
-//! attention-geometry attend "TEXT" [--layer L] [--head H] [--out FILE.svg]
-//! attention-geometry attend "TEXT" [--layer L] --head H --tsv
+//! attention-geometry attend "TEXT" [--model minilm|smollm2] [--layer L] [--head H] [--out FILE.svg]
+//! attention-geometry attend "TEXT" [--model minilm|smollm2] [--layer L] --head H --tsv
 //! ```
 //!
-//! Layers and heads are 0-based, as in the checkpoint's keys
-//! (`encoder.layer.{L}`, rows `H·32..(H+1)·32`): layers 0..=5 (default 5, the last),
-//! heads 0..=11 (default: all twelve).
+//! Layers and heads are 0-based, as in the checkpoints' keys: MiniLM's
+//! `encoder.layer.{L}` (layers 0..=5, heads 0..=11), SmolLM2's `blk.{L}`
+//! (layers 0..=29, heads 0..=8); the default layer is the last, the default
+//! heads all. SmolLM2's rows are causal: zero past the diagonal.
 //!
 //! Introduced in chapter 1.
 
 use nalgebra::DMatrix;
 
 use super::minilm::{HEADS, Minilm};
+use super::smollm2::SmolLm2;
 
 /// The attention weights of some heads of one layer for one text.
 ///
@@ -23,9 +25,11 @@ use super::minilm::{HEADS, Minilm};
 /// `tokens: n`, each `heads[i].1: (n, n)`, queries as rows and keys as columns.
 #[derive(Clone, Debug)]
 pub struct AttentionMap {
+    /// The model's name, e.g. `all-MiniLM-L6-v2`.
+    pub model: &'static str,
     /// The tokens, `[CLS]` and `[SEP]` included, as the tokenizer gives them.
     pub tokens: Vec<String>,
-    /// The layer, `0..6`.
+    /// The layer.
     pub layer: usize,
     /// `(head, weights)` for each head shown, in head order.
     pub heads: Vec<(usize, DMatrix<f64>)>,
@@ -60,15 +64,67 @@ impl AttentionMap {
             );
         }
         let trace = model.run(&encoding.ids);
-        let heads = (0..HEADS)
-            .filter(|h| head.is_none_or(|only| only == *h))
-            .map(|h| (h, trace.layers[layer].heads[h].weights.clone()))
+        let weights = (0..HEADS).map(|h| &trace.layers[layer].heads[h].weights);
+        Ok(AttentionMap::keep(
+            "all-MiniLM-L6-v2",
+            encoding.tokens,
+            layer,
+            weights,
+            head,
+        ))
+    }
+
+    /// The same for the SmolLM2 decoder, tokens as the vocabulary's own strings.
+    ///
+    /// ```
+    /// use attention_geometry::pretrained::{attention_map::AttentionMap, smollm2::SmolLm2};
+    /// let map = AttentionMap::compute_decoder(SmolLm2::shared(), "The cat sat.", 29, Some(0)).unwrap();
+    /// assert_eq!(map.tokens, ["The", "Ġcat", "Ġsat", "."]);
+    /// assert_eq!(map.heads[0].1[(1, 2)], 0.0); // causal
+    /// ```
+    ///
+    /// # Errors
+    /// If the text is empty or longer than the book runs.
+    ///
+    /// # Panics
+    /// If `layer ≥ 30` or `head ≥ 9` (the command line refuses both).
+    pub fn compute_decoder(
+        model: &SmolLm2,
+        text: &str,
+        layer: usize,
+        head: Option<usize>,
+    ) -> Result<Self, String> {
+        let encoding = model.encode(text)?;
+        let trace = model.run(&encoding.ids);
+        let weights = trace.layers[layer].heads.iter().map(|h| &h.weights);
+        Ok(AttentionMap::keep(
+            "SmolLM2-135M-Instruct",
+            encoding.tokens,
+            layer,
+            weights,
+            head,
+        ))
+    }
+
+    /// Keep `head`'s weights (or every head's) of one layer.
+    fn keep<'a>(
+        model: &'static str,
+        tokens: Vec<String>,
+        layer: usize,
+        weights: impl Iterator<Item = &'a DMatrix<f64>>,
+        head: Option<usize>,
+    ) -> Self {
+        let heads = weights
+            .enumerate()
+            .filter(|(h, _)| head.is_none_or(|only| only == *h))
+            .map(|(h, w)| (h, w.clone()))
             .collect();
-        Ok(AttentionMap {
-            tokens: encoding.tokens,
+        AttentionMap {
+            model,
+            tokens,
             layer,
             heads,
-        })
+        }
     }
 
     /// The tokens on the first line, then one line of weights (6 decimals) per query,

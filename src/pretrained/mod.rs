@@ -21,6 +21,7 @@ pub mod heads;
 pub mod intervention;
 pub mod jacobian;
 pub mod minilm;
+pub mod next_token;
 pub mod paraphrase;
 pub mod random_init;
 pub mod repair;

@@ -257,7 +257,11 @@ fn block_forward(
 ) -> Vec<HeadTrace> {
     let (r, p0, n) = (c.head_dim, cache.len, x.nrows());
     let a = rms_norm(x, &b.attn_norm, c.rms_eps);
-    let (q, k, v) = (&a * &b.w_q, &a * &b.w_k, &a * &b.w_v);
+    let (q, k, v) = (
+        project(&a, &b.w_q),
+        project(&a, &b.w_k),
+        project(&a, &b.w_v),
+    );
     let (mut q_rot, mut k_rot) = (q.clone(), k.clone());
     rope(&mut q_rot, p0, r, c.rope_theta);
     rope(&mut k_rot, p0, r, c.rope_theta);
@@ -296,12 +300,25 @@ fn block_forward(
             });
         }
     }
-    *x += &context * &b.w_o;
+    *x += project(&context, &b.w_o);
     let f = rms_norm(x, &b.ffn_norm, c.rms_eps);
-    let mut gate = &f * &b.w_gate;
-    gate.zip_apply(&(&f * &b.w_up), |g, u| *g = silu(*g) * u);
-    *x += &gate * &b.w_down;
+    let mut gate = project(&f, &b.w_gate);
+    gate.zip_apply(&project(&f, &b.w_up), |g, u| *g = silu(*g) * u);
+    *x += project(&gate, &b.w_down);
     heads
+}
+
+/// `x W` for an `(in, out)` weight. A few rows go through dot products with
+/// W's contiguous columns (`(Wᵀ xᵀ)ᵀ`); more through the blocked matrix
+/// product, whose packing of W pays off only over many rows.
+///
+/// # Shapes
+/// `x: (n, in)`, `w: (in, out)` → `(n, out)`.
+pub fn project(x: &DMatrix<f32>, w: &DMatrix<f32>) -> DMatrix<f32> {
+    match x.nrows() {
+        0..=4 => w.tr_mul(&x.transpose()).transpose(),
+        _ => x * w,
+    }
 }
 
 /// Append `rows` below `m`.
@@ -318,7 +335,7 @@ fn append(m: &mut DMatrix<f32>, rows: &DMatrix<f32>) {
 /// # Shapes
 /// `x: (n, 576)` → `(n, vocab)`.
 pub fn logits(w: &Weights, x: &DMatrix<f32>) -> DMatrix<f32> {
-    rms_norm(x, &w.output_norm, w.config.rms_eps) * &w.embedding
+    project(&rms_norm(x, &w.output_norm, w.config.rms_eps), &w.embedding)
 }
 
 /// Natural-log softmax of one row of logits, computed in f64.

@@ -23,12 +23,15 @@
 //! ```
 //! use attention_geometry::pretrained::smollm2::SmolLm2;
 //! let m = SmolLm2::shared();
-//! let ids = [504, 3575, 282, 4649, 314]; // five tokens
-//! let trace = m.run(&ids);
+//! let enc = m.encode("The capital of France is").unwrap();
+//! assert_eq!(enc.tokens, ["The", "Ġcapital", "Ġof", "ĠFrance", "Ġis"]);
+//! let trace = m.run(&enc.ids);
 //! let w = &trace.layers[29].heads[0].weights; // (n, n), causal
 //! assert_eq!(w.shape(), (5, 5));
 //! assert_eq!(w[(0, 1)], 0.0);
 //! assert!((w.row(4).sum() - 1.0).abs() < 1e-6);
+//! let next = m.greedy(&enc.ids, 1);
+//! assert_eq!(m.tokenizer.decode(&next), " Paris");
 //! ```
 //!
 //! Introduced in chapter 1.
@@ -45,7 +48,13 @@ use nalgebra::{DMatrix, DVector};
 pub use forward::{Cache, HeadTrace, LayerTrace, Options, Trace};
 pub use weights::{Block, Config, Weights};
 
-use super::checksum::LoadError;
+use super::bpe::{Bpe, Encoding};
+use super::checksum::{LoadError, read_verified};
+
+/// Blocks (`llama.block_count`; the loader's test checks the extract agrees).
+pub const LAYERS: usize = 30;
+/// Query heads per block (`llama.attention.head_count`).
+pub const HEADS: usize = 9;
 
 /// The longest input the book runs, in tokens (the model was trained on 8192;
 /// the book's experiments and the command line stay far below).
@@ -56,11 +65,16 @@ pub fn default_dir() -> PathBuf {
     super::models_dir().join("smollm2")
 }
 
-/// SmolLM2-135M-Instruct: configuration and weights.
+/// The tokenizer's file inside the extract.
+pub const TOKENIZER: &str = "tokenizer.json";
+
+/// SmolLM2-135M-Instruct: configuration, weights and tokenizer.
 #[derive(Clone, Debug)]
 pub struct SmolLm2 {
     pub config: Config,
     pub weights: Weights,
+    /// The byte-level BPE of `tokenizer.json`.
+    pub tokenizer: Bpe,
 }
 
 impl SmolLm2 {
@@ -85,10 +99,42 @@ impl SmolLm2 {
     /// Load and verify the extract in `dir`.
     pub fn load_from(dir: &Path) -> Result<SmolLm2, LoadError> {
         let weights = Weights::load(dir)?;
+        let path = dir.join(TOKENIZER);
+        let text = String::from_utf8(read_verified(dir, TOKENIZER)?)
+            .map_err(|_| LoadError::new(&path, "not UTF-8"))?;
+        let tokenizer = Bpe::from_tokenizer_json(&text).map_err(|e| LoadError::new(&path, e))?;
         Ok(SmolLm2 {
             config: weights.config,
             weights,
+            tokenizer,
         })
+    }
+
+    /// Tokenise `text` (no BOS), refusing an empty text and one longer than
+    /// [`MAX_TOKENS`].
+    ///
+    /// # Errors
+    /// One line naming the problem and the valid range.
+    pub fn encode(&self, text: &str) -> Result<Encoding, String> {
+        if text.is_empty() {
+            return Err("the text is empty; give a sentence".into());
+        }
+        let e = self.tokenizer.encode(text);
+        self.check_room(e.ids.len())?;
+        Ok(e)
+    }
+
+    /// Whether `n` tokens fit in what the book runs.
+    ///
+    /// # Errors
+    /// One line with the count and the limit.
+    pub fn check_room(&self, n: usize) -> Result<(), String> {
+        match n <= MAX_TOKENS {
+            true => Ok(()),
+            false => Err(format!(
+                "{n} tokens; the book runs SmolLM2 on at most {MAX_TOKENS} (prompt and continuation)"
+            )),
+        }
     }
 
     /// The full forward pass on token ids, every layer and head recorded.
@@ -243,7 +289,6 @@ fn argmax(xs: &[f32]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pretrained::checksum::read_verified;
     use quant::BLOCK_WEIGHTS;
 
     #[test]
@@ -297,7 +342,7 @@ mod tests {
         let c = SmolLm2::shared().config;
         assert_eq!(
             (c.n_layer, c.n_head, c.n_head_kv, c.head_dim, c.d_model),
-            (30, 9, 3, 64, 576)
+            (LAYERS, HEADS, 3, 64, 576)
         );
         assert_eq!((c.rope_theta, c.rms_eps as f32), (100000.0, 1e-5));
     }

@@ -44,6 +44,10 @@ pub struct Config {
     pub context: usize,
     pub rope_theta: f64,
     pub rms_eps: f64,
+    /// Beginning of sequence (`<|im_start|>`; the book adds none).
+    pub bos: u32,
+    /// End of sequence (`<|im_end|>`).
+    pub eos: u32,
 }
 
 impl Config {
@@ -185,6 +189,8 @@ impl File {
             context: count("context")?,
             rope_theta: value("rope_theta")?,
             rms_eps: value("rms_eps")?,
+            bos: count("bos")? as u32,
+            eos: count("eos")? as u32,
         })
     }
 

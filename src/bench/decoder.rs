@@ -1,0 +1,146 @@
+//! The SmolLM2 decoder's forward pass timed against the machine's own f32
+//! matrix-product rate: a prompt of `n` tokens run from an empty cache to the
+//! next-token logits, the way `attention-geometry next` runs it.
+//!
+//! ```text
+//! flops(n) = 2 n P_blocks                      every block's seven matrices
+//!          + 30 · 9 · 2 · 2 · 64 · n(n+1)/2    scores and weighted values, causal
+//!          + 2 · 576 · 49152                   the last position's logits
+//! ```
+//!
+//! Introduced in chapter 1.
+
+use nalgebra::DMatrix;
+
+use super::median_seconds;
+use crate::pretrained::smollm2::{Cache, SmolLm2, forward};
+
+/// The prompt lengths the bench times.
+pub const LENGTHS: [usize; 3] = [16, 128, 512];
+
+/// The share of the f32 matrix-product rate the pass should reach at 128 tokens.
+pub const GOAL: f64 = 0.25;
+
+/// f32 matrix-product throughput in GFLOP/s: `C = A B` with `A: (m, k)`,
+/// `B: (k, n)`, through nalgebra's `gemm` as the decoder uses it.
+pub fn matmul_gflops_f32(m: usize, k: usize, n: usize, repeats: usize) -> f64 {
+    let a = DMatrix::<f32>::from_fn(m, k, |i, j| ((i * 7 + j * 3) % 11) as f32 - 5.0);
+    let b = DMatrix::<f32>::from_fn(k, n, |i, j| ((i * 5 + j) % 13) as f32 - 6.0);
+    let mut c = DMatrix::zeros(m, n);
+    let secs = median_seconds(repeats, 1, |_| c.gemm(1.0, &a, &b, 0.0))[0];
+    2.0 * (m * k * n) as f64 / secs / 1e9
+}
+
+/// Counted flops of one prompt of `n` tokens (see the module's formula).
+pub fn flops(model: &SmolLm2, n: usize) -> f64 {
+    let c = &model.config;
+    let params: usize = model
+        .weights
+        .blocks
+        .iter()
+        .map(|b| {
+            [
+                &b.w_q, &b.w_k, &b.w_v, &b.w_o, &b.w_gate, &b.w_up, &b.w_down,
+            ]
+            .iter()
+            .map(|w| w.len())
+            .sum::<usize>()
+        })
+        .sum();
+    let attention = c.n_layer * c.n_head * 4 * c.head_dim * n * (n + 1) / 2;
+    (2 * n * params + attention + 2 * c.d_model * c.vocab) as f64
+}
+
+/// One timed prompt length.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DecoderRow {
+    /// Prompt tokens.
+    pub n: usize,
+    /// Median seconds from ids to the last position's logits.
+    pub seconds: f64,
+    /// [`flops`] of the prompt.
+    pub flops: f64,
+}
+
+impl DecoderRow {
+    /// Prompt tokens per second.
+    pub fn tokens_per_second(&self) -> f64 {
+        self.n as f64 / self.seconds
+    }
+
+    /// Achieved GFLOP/s.
+    pub fn gflops(&self) -> f64 {
+        self.flops / self.seconds / 1e9
+    }
+}
+
+/// Time the pass at each length in `ns` (median of `repeats`, after a warm-up).
+pub fn run(model: &SmolLm2, ns: &[usize], repeats: usize) -> Vec<DecoderRow> {
+    ns.iter()
+        .map(|&n| {
+            // ids spread over the vocabulary, the same every run
+            let ids: Vec<u32> = (0..n).map(|i| (1000 + 7919 * i % 40000) as u32).collect();
+            let seconds = median_seconds(repeats, 1, |_| {
+                let x = model.extend(&mut Cache::new(&model.config), &ids);
+                let last = x.rows(n - 1, 1).into_owned();
+                std::hint::black_box(forward::logits(&model.weights, &last));
+            })[0];
+            DecoderRow {
+                n,
+                seconds,
+                flops: flops(model, n),
+            }
+        })
+        .collect()
+}
+
+/// The report: one line per length, each against `gemm_gflops`, and the goal.
+pub fn report(rows: &[DecoderRow], gemm_gflops: f64) -> String {
+    let mut out = format!(
+        "SmolLM2-135M forward pass, one thread, f32 activations; f32 matrix product \
+         (128 × 576 by 576 × 1536) {gemm_gflops:.1} GFLOP/s\n\n\
+         {:>6}  {:>10}  {:>9}  {:>8}  {:>6}\n",
+        "tokens", "ms", "tokens/s", "GFLOP/s", "share"
+    );
+    for r in rows {
+        out += &format!(
+            "{:>6}  {:>10.1}  {:>9.0}  {:>8.1}  {:>5.0}%\n",
+            r.n,
+            r.seconds * 1e3,
+            r.tokens_per_second(),
+            r.gflops(),
+            100.0 * r.gflops() / gemm_gflops
+        );
+    }
+    if let Some(r) = rows.iter().find(|r| r.n == 128) {
+        let share = r.gflops() / gemm_gflops;
+        out += &format!(
+            "\ngoal: at least {:.0}% of the matrix-product rate at 128 tokens: {} ({:.0}%)\n",
+            100.0 * GOAL,
+            if share >= GOAL { "met" } else { "not met" },
+            100.0 * share
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_prompt_costs_about_twice_the_parameters_per_token() {
+        let m = SmolLm2::shared();
+        // 30 blocks of 576·(576 + 192 + 192 + 576) + 3·576·1536 weights
+        let per_token = 2.0 * 30.0 * (576.0 * 1536.0 + 3.0 * 576.0 * 1536.0);
+        let f = flops(m, 128);
+        assert!(f > 128.0 * per_token && f < 1.2 * 128.0 * per_token, "{f}");
+    }
+
+    #[test]
+    fn a_timed_row_reports_finite_rates() {
+        let rows = run(SmolLm2::shared(), &[4], 1);
+        assert!(rows[0].tokens_per_second().is_finite() && rows[0].gflops() > 0.0);
+        assert!(report(&rows, 10.0).contains("tokens/s"));
+    }
+}

@@ -1,0 +1,123 @@
+//! What the decoder expects after a text: the top-K next tokens with their
+//! log-probabilities (`attention-geometry next`) and a greedy continuation
+//! (`attention-geometry complete`).
+//!
+//! ```text
+//! attention-geometry next "TEXT" [--top K] [--tsv]
+//! attention-geometry complete "TEXT" [--tokens N]
+//! ```
+//!
+//! The text is tokenised as the model's tokenizer does, no BOS added; tokens
+//! are shown as the vocabulary's own strings (`Ġcapital`, `Ċ`).
+//!
+//! Introduced in chapter 1.
+
+use super::smollm2::SmolLm2;
+
+/// One candidate next token.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    /// 1 for the most probable.
+    pub rank: usize,
+    pub id: u32,
+    /// The vocabulary's own string.
+    pub token: String,
+    /// Natural-log probability.
+    pub logprob: f64,
+}
+
+/// The `top` most probable tokens after `text`, most probable first (ties by id).
+///
+/// ```
+/// use attention_geometry::pretrained::{next_token, smollm2::SmolLm2};
+/// let top = next_token::next(SmolLm2::shared(), "The capital of France is", 3).unwrap();
+/// assert_eq!(top[0].token, "ĠParis");
+/// assert!(top[0].logprob > top[1].logprob && top[0].logprob < 0.0);
+/// ```
+///
+/// # Errors
+/// One line if the text is empty or longer than the book runs.
+pub fn next(model: &SmolLm2, text: &str, top: usize) -> Result<Vec<Candidate>, String> {
+    let ids = model.encode(text)?.ids;
+    let lp = model.next_log_probs(&ids);
+    let mut order: Vec<usize> = (0..lp.len()).collect();
+    order.sort_by(|&a, &b| lp[b].total_cmp(&lp[a]).then(a.cmp(&b)));
+    Ok(order
+        .into_iter()
+        .take(top)
+        .enumerate()
+        .map(|(i, id)| Candidate {
+            rank: i + 1,
+            id: id as u32,
+            token: model.tokenizer.token(id as u32).to_string(),
+            logprob: lp[id],
+        })
+        .collect())
+}
+
+/// The header (`rank`, `token_id`, `token`, `logprob`, tab-separated), then one line per candidate.
+pub fn tsv(candidates: &[Candidate]) -> String {
+    let mut out = String::from("rank\ttoken_id\ttoken\tlogprob\n");
+    for c in candidates {
+        out += &format!("{}\t{}\t{}\t{:.6}\n", c.rank, c.id, c.token, c.logprob);
+    }
+    out
+}
+
+/// A table for reading: rank, probability, log-probability, token.
+pub fn table(candidates: &[Candidate]) -> String {
+    let mut out = format!("{:>4}  {:>7}  {:>9}  token\n", "rank", "p", "logprob");
+    for c in candidates {
+        out += &format!(
+            "{:>4}  {:>7.4}  {:>9.4}  {}\n",
+            c.rank,
+            c.logprob.exp(),
+            c.logprob,
+            c.token
+        );
+    }
+    out
+}
+
+/// Up to `tokens` tokens after `text`, each the most probable (greedy), as
+/// text; stops early at the end-of-sequence token.
+///
+/// # Errors
+/// One line if the text is empty or the whole would be longer than the book runs.
+pub fn complete(model: &SmolLm2, text: &str, tokens: usize) -> Result<String, String> {
+    let ids = model.encode(text)?.ids;
+    model.check_room(ids.len() + tokens)?;
+    let mut out = model.greedy(&ids, tokens);
+    if let Some(end) = out.iter().position(|&t| t == model.config.eos) {
+        out.truncate(end);
+    }
+    Ok(model.tokenizer.decode(&out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tsv_has_its_header_and_one_line_per_candidate() {
+        let c = Candidate {
+            rank: 1,
+            id: 7042,
+            token: "ĠParis".into(),
+            logprob: -0.25,
+        };
+        assert_eq!(
+            tsv(&[c]),
+            "rank\ttoken_id\ttoken\tlogprob\n1\t7042\tĠParis\t-0.250000\n"
+        );
+    }
+
+    #[test]
+    fn empty_and_overlong_texts_are_refused_in_one_line() {
+        let m = SmolLm2::shared();
+        let e = next(m, "", 5).unwrap_err();
+        assert!(e.contains("empty") && !e.contains('\n'), "{e}");
+        let e = complete(m, "Hi", 5000).unwrap_err();
+        assert!(e.contains("1024") && !e.contains('\n'), "{e}");
+    }
+}
