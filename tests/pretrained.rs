@@ -54,7 +54,7 @@ fn committed_files_match_their_checksums() {
             "tokenizer.json"
         ]
     );
-    // the whole extract stays within its share of the 60 MB budget
+    // the whole extract stays within its share of the 160 MB budget
     let size: u64 = names
         .iter()
         .map(|n| fs::metadata(dir.join(n)).unwrap().len())
