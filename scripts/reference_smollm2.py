@@ -276,7 +276,7 @@ PROMPTS = [
     ("french", "Le chat est sur la table. Le chien est"),
     ("repeat", "alpha beta gamma delta alpha beta gamma delta alpha beta"),
     ("caps", "HELLO WORLD. THIS IS A TEST OF"),
-    ("short", "Hello"),
+    ("short", "Hello, my name is"),
     ("whitespace", "Line one.\n\n    Indented line two.\n\tTabbed"),
     ("chat_capital", "chat:What is the capital of France?"),
     ("chat_poem", "chat:Write a haiku about attention."),
@@ -352,7 +352,9 @@ def prompt_ids(llm, text):
         user = text[len("chat:"):]
         shown = (f"<|im_start|>system\n{SYSTEM}<|im_end|>\n<|im_start|>user\n{user}<|im_end|>\n"
                  "<|im_start|>assistant\n")
-        return shown, chat(llm, SYSTEM, user)
+        ids = chat(llm, SYSTEM, user)
+        assert ids == llm.tokenize(shown.encode(), add_bos=False, special=True)
+        return shown, ids
     return text, llm.tokenize(text.encode(), add_bos=False, special=False)
 
 
