@@ -4,3 +4,4 @@
 
 mod cli;
 mod extract;
+mod reference;

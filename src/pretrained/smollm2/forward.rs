@@ -26,6 +26,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
+use super::linear::project;
 use super::weights::{Block, Config, Weights};
 
 /// One head's intermediate values in one layer.
@@ -306,19 +307,6 @@ fn block_forward(
     gate.zip_apply(&project(&f, &b.w_up), |g, u| *g = silu(*g) * u);
     *x += project(&gate, &b.w_down);
     heads
-}
-
-/// `x W` for an `(in, out)` weight. A few rows go through dot products with
-/// W's contiguous columns (`(Wᵀ xᵀ)ᵀ`); more through the blocked matrix
-/// product, whose packing of W pays off only over many rows.
-///
-/// # Shapes
-/// `x: (n, in)`, `w: (in, out)` → `(n, out)`.
-pub fn project(x: &DMatrix<f32>, w: &DMatrix<f32>) -> DMatrix<f32> {
-    match x.nrows() {
-        0..=4 => w.tr_mul(&x.transpose()).transpose(),
-        _ => x * w,
-    }
 }
 
 /// Append `rows` below `m`.

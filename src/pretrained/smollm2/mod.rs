@@ -37,6 +37,7 @@
 //! Introduced in chapter 1.
 
 pub mod forward;
+pub mod linear;
 pub mod quant;
 pub mod weights;
 
