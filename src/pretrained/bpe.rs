@@ -190,20 +190,7 @@ impl Bpe {
         let mut next: Vec<usize> = (1..=n).collect();
         let mut prev: Vec<usize> = (0..n).map(|i| i.wrapping_sub(1)).collect();
         // (rank, left index, left id, right id): lowest rank, then leftmost, pops first
-        let mut heap = BinaryHeap::new();
-        let push = |heap: &mut BinaryHeap<Reverse<(u32, usize, u32, u32)>>,
-                    sym: &[Option<u32>],
-                    l: usize,
-                    r: usize| {
-            if let (Some(Some(a)), Some(Some(b))) = (sym.get(l), sym.get(r))
-                && let Some(&(rank, _)) = self.merges.get(&(*a, *b))
-            {
-                heap.push(Reverse((rank, l, *a, *b)));
-            }
-        };
-        for i in 1..n {
-            push(&mut heap, &sym, i - 1, i);
-        }
+        let mut heap: BinaryHeap<_> = (1..n).filter_map(|i| self.pair(&sym, i - 1, i)).collect();
         while let Some(Reverse((_, l, a, b))) = heap.pop() {
             let r = next[l];
             // stale: the left symbol or its right neighbour changed since the push
@@ -217,8 +204,8 @@ impl Bpe {
             if next[r] < n {
                 prev[next[r]] = l;
             }
-            push(&mut heap, &sym, prev[l], l);
-            push(&mut heap, &sym, l, next[l]);
+            heap.extend(self.pair(&sym, prev[l], l));
+            heap.extend(self.pair(&sym, l, next[l]));
         }
         let mut i = 0;
         while i < n {
@@ -226,7 +213,17 @@ impl Bpe {
             i = next[i];
         }
     }
+
+    /// The heap entry of the live symbols `l`, `r` if the pair has a merge.
+    fn pair(&self, sym: &[Option<u32>], l: usize, r: usize) -> Option<Reverse<Pair>> {
+        let (a, b) = (sym.get(l).copied()??, sym.get(r).copied()??);
+        let &(rank, _) = self.merges.get(&(a, b))?;
+        Some(Reverse((rank, l, a, b)))
+    }
 }
+
+/// A candidate merge: (rank, left index, left id, right id).
+type Pair = (u32, usize, u32, u32);
 
 /// A merge as `"a b"` or `["a", "b"]`.
 fn merge_pair(merge: &serde_json::Value) -> Option<(&str, &str)> {
@@ -241,18 +238,12 @@ fn merge_pair(merge: &serde_json::Value) -> Option<(&str, &str)> {
 /// bytes for U+0100, U+0101, … in byte order.
 fn byte_chars() -> [char; 256] {
     let visible = |b: u8| matches!(b, b'!'..=b'~' | 0xA1..=0xAC | 0xAE..=0xFF);
-    let mut chars = ['\0'; 256];
-    let mut shifted = 0x100;
-    for b in 0..=255u8 {
-        chars[b as usize] = match visible(b) {
-            true => char::from(b),
-            false => {
-                shifted += 1;
-                char::from_u32(shifted - 1).expect("below U+0200")
-            }
-        };
-    }
-    chars
+    let mut shifted = 0x100..;
+    // from_fn fills the array in ascending index order
+    std::array::from_fn(|b| match visible(b as u8) {
+        true => char::from(b as u8),
+        false => char::from_u32(shifted.next().expect("unbounded")).expect("below U+0200"),
+    })
 }
 
 /// The words of `text`: each `\p{N}` character apart, then GPT-2's pattern per piece.
@@ -336,6 +327,7 @@ fn class(c: char) -> Class {
 
 /// General category L: Alphabetic without its marks (Mn, Mc), letter numbers (Nl) and
 /// the circled and squared Latin letters (So), the only other Alphabetic characters.
+/// Equal to llama.cpp's letter flag at every code point its Unicode tables assign.
 fn is_letter(c: char) -> bool {
     c.is_alphabetic()
         && !c.is_numeric()
@@ -353,10 +345,6 @@ mod tests {
         let json = r#"{"model":{"vocab":{"a":0,"b":1,"c":2,"d":3,"Ġ":4,"ab":5,"bc":6,
             "abc":7,"Ġa":8},"merges":["a b",["b","c"],"ab c","Ġ a"]}}"#;
         Bpe::from_tokenizer_json(json).unwrap()
-    }
-
-    fn words(text: &str) -> Vec<&str> {
-        pre_tokenize(text)
     }
 
     #[test]
@@ -396,20 +384,26 @@ mod tests {
 
     #[test]
     fn digits_apart_then_gpt2_words() {
-        assert_eq!(words(" 2024-12"), [" ", "2", "0", "2", "4", "-", "1", "2"]);
-        assert_eq!(words("x²+½"), ["x", "²", "+", "½"]);
         assert_eq!(
-            words("I'LL don't 's"),
+            pre_tokenize(" 2024-12"),
+            [" ", "2", "0", "2", "4", "-", "1", "2"]
+        );
+        assert_eq!(pre_tokenize("x²+½"), ["x", "²", "+", "½"]);
+        assert_eq!(
+            pre_tokenize("I'LL don't 's"),
             ["I", "'", "LL", " don", "'t", " '", "s"]
         );
         // a run of spaces gives its last one to the next word, except at a piece's end
-        assert_eq!(words("a   b  "), ["a", "  ", " b", "  "]);
-        assert_eq!(words("a  1"), ["a", "  ", "1"]);
-        assert_eq!(words("\n\nfoo\t bar"), ["\n", "\n", "foo", "\t", " bar"]);
-        assert_eq!(words("!!! ?x"), ["!!!", " ?", "x"]);
+        assert_eq!(pre_tokenize("a   b  "), ["a", "  ", " b", "  "]);
+        assert_eq!(pre_tokenize("a  1"), ["a", "  ", "1"]);
+        assert_eq!(
+            pre_tokenize("\n\nfoo\t bar"),
+            ["\n", "\n", "foo", "\t", " bar"]
+        );
+        assert_eq!(pre_tokenize("!!! ?x"), ["!!!", " ?", "x"]);
         // marks are not letters: Devanagari's vowel signs split a word
-        assert_eq!(words("हिन्दी"), ["ह", "ि", "न", "्", "द", "ी"]);
-        assert_eq!(words("日本語の"), ["日本語の"]);
+        assert_eq!(pre_tokenize("हिन्दी"), ["ह", "ि", "न", "्", "द", "ी"]);
+        assert_eq!(pre_tokenize("日本語の"), ["日本語の"]);
     }
 
     #[test]
