@@ -179,7 +179,7 @@ fn cli() -> Command {
         .subcommand(
             Command::new("next")
                 .about("SmolLM2's most probable next tokens after TEXT, with natural-log probabilities")
-                .arg(Arg::new("text").value_name("TEXT").required(true).help("The text (quote it); no BOS is added"))
+                .arg(Arg::new("text").value_name("TEXT").required(true).help("The text (quote it); no BOS is added, and <|…|> in it is plain text"))
                 .arg(
                     Arg::new("top")
                         .long("top")
@@ -193,7 +193,7 @@ fn cli() -> Command {
         .subcommand(
             Command::new("complete")
                 .about("SmolLM2's greedy continuation of TEXT, printed as text")
-                .arg(Arg::new("text").value_name("TEXT").required(true).help("The text (quote it); no BOS is added"))
+                .arg(Arg::new("text").value_name("TEXT").required(true).help("The text (quote it); no BOS is added, and <|…|> in it is plain text"))
                 .arg(
                     Arg::new("tokens")
                         .long("tokens")

@@ -2,9 +2,12 @@
 //!
 //! [`minilm`] is the sentence-transformers encoder all-MiniLM-L6-v2 (BERT, 6 layers,
 //! 12 heads of width 32, d = 384), with its [`wordpiece`] tokenizer and a forward pass
-//! that records every head's Q, K, V, scores and attention weights. Weights are read
-//! with the `safetensors` crate (float16, converted to `f64` with `half`) into nalgebra
-//! matrices in Hugging Face's (out, in) layout; [`checksum`] verifies each file
+//! that records every head's Q, K, V, scores and attention weights. [`smollm2`] is
+//! the decoder SmolLM2-135M-Instruct (Llama: 30 blocks, RoPE, 9 query heads sharing 3
+//! key/value heads, d = 576), whole, with its byte-level [`bpe`] tokenizer; its pass
+//! records the same per head, before and after the rotation. Weights are read
+//! with the `safetensors` crate (MiniLM's float16 converted to `f64` with `half`, in
+//! Hugging Face's (out, in) layout; SmolLM2's GGUF blocks dequantised to `f32`, (in, out)); [`checksum`] verifies each file
 //! against the folder's `SHA256SUMS` before anything is parsed. `models/README.md`
 //! gives provenance, licences and the command that rebuilds the extract.
 //!

@@ -5,3 +5,4 @@
 mod cli;
 mod extract;
 mod reference;
+mod tokenizer;

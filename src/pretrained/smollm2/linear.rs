@@ -29,7 +29,13 @@ pub const DOT_ROWS: usize = 8;
 /// If `x` does not have `in` columns.
 pub fn project(x: &DMatrix<f32>, w: &DMatrix<f32>) -> DMatrix<f32> {
     let (n, k) = x.shape();
-    assert_eq!(k, w.nrows(), "project: x is {:?}, W is {:?}", x.shape(), w.shape());
+    assert_eq!(
+        k,
+        w.nrows(),
+        "project: x is {:?}, W is {:?}",
+        x.shape(),
+        w.shape()
+    );
     if n > DOT_ROWS {
         return x * w;
     }
@@ -70,7 +76,7 @@ unsafe fn dots_avx2(x: &[f32], w: &[f32], k: usize, y: &mut [f32]) {
 #[inline(always)]
 fn dots_loop<const FMA: bool>(x: &[f32], w: &[f32], k: usize, y: &mut [f32]) {
     let (n, out) = (x.len() / k, w.len() / k);
-    if k % LANES != 0 || out % COLS != 0 {
+    if !k.is_multiple_of(LANES) || !out.is_multiple_of(COLS) {
         // no block fits: one plain dot product per entry
         for (o, column) in w.chunks_exact(k).enumerate() {
             for (i, row) in x.chunks_exact(k).enumerate() {
