@@ -39,6 +39,7 @@
 pub mod forward;
 pub mod linear;
 pub mod quant;
+pub mod random_init;
 pub mod weights;
 
 use std::path::{Path, PathBuf};
