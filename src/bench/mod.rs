@@ -49,6 +49,7 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("goal_d", report::GOAL_SIZE.1.to_string()),
         Measure::new("fused_goal", percent(report::FUSED_GOAL)),
         Measure::new("chunked_goal", percent(report::CHUNKED_GOAL)),
+        Measure::new("decoder_goal", percent(decoder::GOAL)),
     ]
 }
 
