@@ -38,12 +38,12 @@ fn linear(rng: &mut Rng, inputs: usize, outputs: usize) -> DMatrix<f32> {
 /// Weights of `c`'s shape drawn as Llama initialises them.
 ///
 /// ```
-/// use attention_geometry::pretrained::smollm2::{SmolLm2, random_init::{INIT_STD, random_weights}};
-/// let w = random_weights(&SmolLm2::shared().config, 0);
+/// use attention_geometry::pretrained::smollm2::random_init::{INIT_STD, random_weights, tiny};
+/// let w = random_weights(&tiny(), 0);
 /// let q = &w.blocks[0].w_q;
 /// let sd = (q.iter().map(|x| f64::from(x * x)).sum::<f64>() / q.len() as f64).sqrt();
-/// assert!((sd - INIT_STD).abs() < 1e-3);
-/// assert_eq!(w.blocks[29].ffn_norm.sum(), 576.0);
+/// assert!((sd - INIT_STD).abs() < 2e-3);
+/// assert_eq!(w.blocks[1].ffn_norm.sum(), 64.0);
 /// ```
 pub fn random_weights(c: &Config, seed: u64) -> Weights {
     let mut rng = seeded(seed);
@@ -77,6 +77,26 @@ pub fn random_weights(c: &Config, seed: u64) -> Weights {
     }
 }
 
+/// A two-block decoder of SmolLM2's design at a small size (d = 64, 4 query
+/// heads of width 16 sharing 2 key/value heads, FFN 128, vocabulary 100), for
+/// examples and tests that need the architecture, not the model.
+pub fn tiny() -> Config {
+    Config {
+        n_layer: 2,
+        n_head: 4,
+        n_head_kv: 2,
+        head_dim: 16,
+        d_model: 64,
+        d_ff: 128,
+        vocab: 100,
+        context: 256,
+        rope_theta: 100000.0,
+        rms_eps: 1e-5,
+        bos: 1,
+        eos: 2,
+    }
+}
+
 /// The random-weight decoder of [`BASELINE_SEED`] with the trained model's
 /// tokenizer, built once per process.
 pub fn baseline() -> &'static SmolLm2 {
@@ -94,15 +114,18 @@ pub fn baseline() -> &'static SmolLm2 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pretrained::smollm2::{Cache, forward};
 
     #[test]
-    fn the_baseline_runs_finite_and_predicts_next_to_nothing() {
-        let m = baseline();
-        let ids = m.encode("The capital of France is").unwrap().ids;
-        let lp = m.next_log_probs(&ids);
+    fn a_random_decoder_runs_finite_and_predicts_next_to_nothing() {
+        let w = random_weights(&tiny(), BASELINE_SEED);
+        let x = forward::embed(&w, &[5, 17, 99, 3]);
+        let (out, _) = forward::run_from(&w, 0, x, &mut Cache::new(&w.config), Default::default());
+        let logits = forward::logits(&w, &out.rows(3, 1).into_owned());
+        let lp = forward::log_softmax(logits.as_slice());
         assert!(lp.iter().all(|v| v.is_finite()));
-        // untrained: no token near the trained model's 0.77 for " Paris"
+        // untrained: close to uniform over the 100 tokens
         let best = lp.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        assert!(best < 0.1f64.ln(), "top probability {}", best.exp());
+        assert!(best < 0.05f64.ln(), "top probability {}", best.exp());
     }
 }

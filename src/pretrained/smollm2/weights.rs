@@ -51,13 +51,8 @@ pub struct Config {
 }
 
 impl Config {
-    /// The key/value head query head `h` reads: `h / (n_head / n_head_kv)`.
-    ///
-    /// ```
-    /// use attention_geometry::pretrained::smollm2::SmolLm2;
-    /// let c = SmolLm2::shared().config;
-    /// assert_eq!((0..9).map(|h| c.kv_head(h)).collect::<Vec<_>>(), [0, 0, 0, 1, 1, 1, 2, 2, 2]);
-    /// ```
+    /// The key/value head query head `h` reads: `h / (n_head / n_head_kv)`;
+    /// for SmolLM2 heads 0, 1, 2 read key head 0, heads 3, 4, 5 key head 1.
     pub fn kv_head(&self, h: usize) -> usize {
         h / (self.n_head / self.n_head_kv)
     }
