@@ -256,3 +256,19 @@ pub fn histogram(xs: &[f64], lo: f64, hi: f64, bins: usize) -> Vec<(f64, f64, f6
         })
         .collect()
 }
+/// Least-squares slope of `ys` against `0, 1, …`: `Σ (x − x̄)(y − ȳ) / Σ (x − x̄)²`.
+///
+/// ```
+/// assert!((attention_geometry::stats::slope(&[1.0, 3.0, 5.0]) - 2.0).abs() < 1e-12);
+/// ```
+pub fn slope(ys: &[f64]) -> f64 {
+    let n = ys.len() as f64;
+    let (xm, ym) = ((n - 1.0) / 2.0, ys.iter().sum::<f64>() / n);
+    let num: f64 = ys
+        .iter()
+        .enumerate()
+        .map(|(x, y)| (x as f64 - xm) * (y - ym))
+        .sum();
+    let den: f64 = (0..ys.len()).map(|x| (x as f64 - xm).powi(2)).sum();
+    num / den
+}

@@ -18,6 +18,12 @@ pub const FIGURES: &[Figure] = &[
         draw: stream,
     },
     Figure {
+        name: "ch05-decoder-stream",
+        chapter: 5,
+        about: "SmolLM2's residual stream across its 30 blocks: relative update and cosine of consecutive states, trained against Llama's initialisation",
+        draw: decoder_stream,
+    },
+    Figure {
         name: "ch05-trained-iterate",
         chapter: 5,
         about: "one layer iterated on a real hidden state, with and without its residual paths: step size and distance from rank one",
@@ -65,6 +71,50 @@ fn stream() -> Result<String, DrawError> {
             0.0..1.1,
             &cosine,
             SeriesLabelPosition::LowerLeft,
+        )
+    })
+}
+
+/// The decoder's stream over every token but the first (the sink's massive
+/// activation runs off any shared scale): relative update from block 2 (the
+/// first block writes onto the small embedding), cosine from block 1.
+fn decoder_stream() -> Result<String, DrawError> {
+    use crate::experiment::fixed_points::decoder_stream::{self, Series as S};
+    let f = decoder_stream::book();
+    let (mut update, mut cosine) = (vec![], vec![]);
+    for (k, model) in Model::BOTH.into_iter().enumerate() {
+        let s = &f.model(model).later;
+        let blocks = s.update.len();
+        let series = |series: S, from: usize| Series {
+            label: model.name().to_string(),
+            color: color(k),
+            dashed: k == 1,
+            points: (from..blocks)
+                .map(|l| ((l + 1) as f64, s.summary(series, l)))
+                .collect(),
+        };
+        update.push(series(S::Update, 1));
+        cosine.push(series(S::Cosine, 0));
+    }
+    svg(1000, 400, |root| {
+        let p = root.split_evenly((1, 2));
+        lines(
+            &p[0],
+            "relative update, blocks 2–30",
+            ("block l + 1", "‖h_{l+1} − h_l‖ / ‖h_l‖"),
+            1.5..30.5,
+            0.0..2.4,
+            &update,
+            SeriesLabelPosition::UpperRight,
+        )?;
+        lines(
+            &p[1],
+            "consecutive states",
+            ("block l + 1", "cos(h_l, h_{l+1})"),
+            0.5..30.5,
+            0.0..1.1,
+            &cosine,
+            SeriesLabelPosition::LowerRight,
         )
     })
 }

@@ -36,6 +36,14 @@ impl Model {
         }
     }
 
+    /// The decoder SmolLM2 with these weights (loaded or drawn once per process).
+    pub fn smollm2(self) -> &'static super::smollm2::SmolLm2 {
+        match self {
+            Model::Trained => super::smollm2::SmolLm2::shared(),
+            Model::Random => super::smollm2::random_init::baseline(),
+        }
+    }
+
     /// The encoder's weights with these weights.
     pub fn weights(self) -> &'static Weights {
         &self.minilm().weights

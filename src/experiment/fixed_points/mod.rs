@@ -8,6 +8,7 @@
 pub mod absorption;
 mod claims;
 pub mod collapse;
+pub mod decoder_stream;
 pub mod energy;
 pub mod equilibrium;
 pub mod trained;

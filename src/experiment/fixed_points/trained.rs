@@ -113,10 +113,16 @@ pub fn iterate(
 
 /// Per token and layer `l = 0 … 5`: `‖h_{l+1} − h_l‖ / ‖h_l‖` and `cos(h_l, h_{l+1})`.
 pub fn stream(clean: &Clean) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
-    let s = &clean.states;
+    stream_of(&clean.states, 0)
+}
+
+/// The same over any model's states `h_0, …, h_L` (one `(n, d)` matrix per
+/// layer boundary), for tokens `from..n`: per layer `l = 0 … L − 1`,
+/// `‖h_{l+1} − h_l‖ / ‖h_l‖` and `cos(h_l, h_{l+1})` of every token.
+pub fn stream_of(s: &[DMatrix<f64>], from: usize) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
     let per = |f: &dyn Fn(usize, usize) -> f64| {
-        (0..LAYERS)
-            .map(|l| (0..s[l].nrows()).map(|i| f(l, i)).collect())
+        (0..s.len() - 1)
+            .map(|l| (from..s[l].nrows()).map(|i| f(l, i)).collect())
             .collect()
     };
     let update = per(&|l, i| (s[l + 1].row(i) - s[l].row(i)).norm() / s[l].row(i).norm());

@@ -3,6 +3,7 @@
 
 use super::{BOOK, Iteration, ModelFindings, book};
 use crate::claim::{Claim, Evidence, Test};
+use crate::experiment::fixed_points::decoder_stream::{self, Series as DSeries, Stream};
 use crate::experiment::multi_head::trained::repair;
 use crate::experiment::multi_head::trained::verdict::{with_hydra, with_repair};
 use crate::measure::{Measure, fixed, pm, table_of};
@@ -35,7 +36,7 @@ impl ModelFindings {
                 Series::Cosine => self.cosine(l).mean,
             })
             .collect();
-        slope(&ys)
+        crate::stats::slope(&ys)
     }
 }
 
@@ -44,19 +45,6 @@ impl ModelFindings {
 pub enum Series {
     Update,
     Cosine,
-}
-
-/// Least-squares slope of `ys` against `0, 1, …`: `Σ (x − x̄)(y − ȳ) / Σ (x − x̄)²`.
-fn slope(ys: &[f64]) -> f64 {
-    let n = ys.len() as f64;
-    let (xm, ym) = ((n - 1.0) / 2.0, ys.iter().sum::<f64>() / n);
-    let num: f64 = ys
-        .iter()
-        .enumerate()
-        .map(|(x, y)| (x as f64 - xm) * (y - ym))
-        .sum();
-    let den: f64 = (0..ys.len()).map(|x| (x as f64 - xm).powi(2)).sum();
-    num / den
 }
 
 /// The numbers the trained-model section of chapter 5 quotes (keys `tr_…`).
@@ -144,6 +132,7 @@ pub fn measures() -> Vec<Measure> {
         "cosine, random",
     ];
     m.extend(table_of("tr_stream", &header, stream));
+    m.extend(decoder_measures());
     let header = [
         "one layer iterated",
         "step",
@@ -155,6 +144,94 @@ pub fn measures() -> Vec<Measure> {
     m.extend(table_of("tr_stack", &header, stack));
     m
 }
+
+/// The decoder's stream (keys `tr_dec_…`), every token but the first: the
+/// relative update of the second and last blocks, the trained model's range
+/// over blocks 4–29, and the slopes over blocks 2–30 (the claim card shows
+/// the other settings).
+fn decoder_measures() -> Vec<Measure> {
+    let d = decoder_stream::book();
+    let mut m = vec![Measure::new(
+        "tr_dec_sentences",
+        decoder_stream::BOOK.sentences.to_string(),
+    )];
+    // the prose quotes the last choice: blocks 2–30, every token but the first
+    let quoted = &DECODER_CHOICES[2];
+    for model in Model::BOTH {
+        let (f, name) = (d.model(model), model.name());
+        let s = quoted.stream(f);
+        let blocks = s.update.len();
+        m.push(Measure::new(
+            format!("tr_dec_update_{name}_l2"),
+            fixed(s.mean(DSeries::Update, 1), 2),
+        ));
+        m.push(Measure::new(
+            format!("tr_dec_update_{name}_last"),
+            fixed(s.mean(DSeries::Update, blocks - 1), 2),
+        ));
+        for (key, series) in [("update", DSeries::Update), ("cosine", DSeries::Cosine)] {
+            m.push(Measure::new(
+                format!("tr_dec_slope_{key}_{name}{}", quoted.key),
+                fixed(s.slope(series, quoted.from), 4),
+            ));
+        }
+    }
+    let t = quoted.stream(&d.trained);
+    let mid: Vec<f64> = (3..t.update.len() - 1)
+        .map(|l| t.mean(DSeries::Update, l))
+        .collect();
+    let (lo, hi) = mid
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
+            (a.min(x), b.max(x))
+        });
+    m.push(Measure::new(
+        "tr_dec_update_trained_mid",
+        format!("{}–{}", fixed(lo, 2), fixed(hi, 2)),
+    ));
+    m
+}
+
+/// A setting of the decoder that the stream claim varies.
+struct DecoderChoice {
+    /// Measure key suffix.
+    key: &'static str,
+    /// Every token but the first.
+    later: bool,
+    /// The first block counted.
+    from: usize,
+    label: &'static str,
+}
+
+impl DecoderChoice {
+    fn stream<'a>(&self, f: &'a decoder_stream::ModelFindings) -> &'a Stream {
+        match self.later {
+            true => &f.later,
+            false => &f.all,
+        }
+    }
+}
+
+const DECODER_CHOICES: [DecoderChoice; 3] = [
+    DecoderChoice {
+        key: "",
+        later: false,
+        from: 0,
+        label: "model: SmolLM2-135M-Instruct, a pre-RMSNorm decoder, blocks 1–30",
+    },
+    DecoderChoice {
+        key: "_from2",
+        later: false,
+        from: 1,
+        label: "model: SmolLM2-135M-Instruct, blocks 2–30 (its first write onto the small embedding left out)",
+    },
+    DecoderChoice {
+        key: "_from2_later",
+        later: true,
+        from: 1,
+        label: "model: SmolLM2-135M-Instruct, blocks 2–30, every token but the first (where the attention sink sits)",
+    },
+];
 
 /// The claims of chapter 5's trained-model section (evidence: pretrained).
 pub fn claims() -> Vec<Claim> {
@@ -201,8 +278,7 @@ pub fn claims() -> Vec<Claim> {
         "chapter 3's measurement (ch03.trained-later-layers-correct): MiniLM and its random-weight twin, {} corpus sentences each, one head per layer 0–4 per sentence; κ = ⟨Δ_tot, Δ_dir⟩/‖Δ_dir‖², r = 1 − κ, the null the random model's",
         rep.setup.sentences
     ));
-    vec![
-        Claim::empirical(
+    let stream = Claim::empirical(
             "trained-stream-settles",
             "the network computes by iteration toward a fixed point: the residual stream's updates shrink with depth",
         )
@@ -210,9 +286,35 @@ pub fn claims() -> Vec<Claim> {
         .default_choice("the whole curve, layers 1–6")
         .core(u)
         .core(c)
-        .under("layers 1–5 (the last layer left out)", settles(LAYERS - 1))
+        .under("layers 1–5 (the last layer left out)", settles(LAYERS - 1));
+    let stream = DECODER_CHOICES.iter().fold(stream, |claim, c| {
+        let d = decoder_stream::book();
+        let (t, r) = (c.stream(&d.trained), c.stream(&d.random));
+        claim.under(
+            c.label,
+            vec![
+                Test::below(
+                    "slope over blocks of the mean relative update, trained − random",
+                    t.slope(DSeries::Update, c.from) - r.slope(DSeries::Update, c.from),
+                    0.0,
+                    3,
+                ),
+                Test::above(
+                    "slope over blocks of the mean cosine of consecutive states, trained − random",
+                    t.slope(DSeries::Cosine, c.from) - r.slope(DSeries::Cosine, c.from),
+                    0.0,
+                    3,
+                ),
+            ],
+        )
+    });
+    vec![
+        stream
         .scope(Test::near("random baseline: relative update of layer 6 / of layer 1", r.update(last).mean / r.update(0).mean, 1.0, 0.1, 2))
-        .setting(setting.clone()),
+        .setting(format!(
+            "{setting}; and SmolLM2-135M-Instruct (pre-RMSNorm decoder, 30 blocks) against the same architecture at Llama's initialisation (N(0, (1/24)²), smollm2::random_init) on the same {} sentences",
+            decoder_stream::BOOK.sentences
+        )),
         Claim::empirical(
             "trained-layer-converges",
             "a trained layer iterated on a real hidden state converges, because its residual path keeps the tokens apart",
