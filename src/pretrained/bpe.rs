@@ -88,17 +88,7 @@ impl Bpe {
     pub fn from_tokenizer_json(json: &str) -> Result<Self, String> {
         let root: serde_json::Value =
             serde_json::from_str(json).map_err(|e| format!("not JSON: {e}"))?;
-        let map = root["model"]["vocab"]
-            .as_object()
-            .ok_or("no model.vocab map")?;
-        let mut vocab = HashMap::with_capacity(map.len());
-        let mut tokens = vec![String::new(); map.len()];
-        for (token, id) in map {
-            let id = id.as_u64().filter(|&i| (i as usize) < map.len());
-            let id = id.ok_or_else(|| format!("bad id for '{token}'"))? as u32;
-            vocab.insert(token.clone(), id);
-            tokens[id as usize] = token.clone();
-        }
+        let (vocab, tokens) = super::wordpiece::vocabulary(&root)?;
         let list = root["model"]["merges"]
             .as_array()
             .ok_or("no model.merges list")?;

@@ -61,6 +61,25 @@ impl Encoding {
 /// Longest word WordPiece will split; longer words become `[UNK]`.
 const MAX_CHARS_PER_WORD: usize = 100;
 
+/// A `tokenizer.json`'s `model.vocab`: token → id, and the tokens by id.
+///
+/// # Errors
+/// If there is no vocabulary map or an id is not below its size.
+pub fn vocabulary(root: &serde_json::Value) -> Result<(HashMap<String, u32>, Vec<String>), String> {
+    let map = root["model"]["vocab"]
+        .as_object()
+        .ok_or("no model.vocab map")?;
+    let mut vocab = HashMap::with_capacity(map.len());
+    let mut tokens = vec![String::new(); map.len()];
+    for (token, id) in map {
+        let id = id.as_u64().filter(|&i| (i as usize) < map.len());
+        let id = id.ok_or_else(|| format!("bad id for '{token}'"))? as u32;
+        vocab.insert(token.clone(), id);
+        tokens[id as usize] = token.clone();
+    }
+    Ok((vocab, tokens))
+}
+
 impl WordPiece {
     /// Read the vocabulary and special tokens from the text of a `tokenizer.json`.
     ///
@@ -69,17 +88,7 @@ impl WordPiece {
     pub fn from_tokenizer_json(json: &str) -> Result<Self, String> {
         let root: serde_json::Value =
             serde_json::from_str(json).map_err(|e| format!("not JSON: {e}"))?;
-        let map = root["model"]["vocab"]
-            .as_object()
-            .ok_or("no model.vocab map")?;
-        let mut vocab = HashMap::with_capacity(map.len());
-        let mut tokens = vec![String::new(); map.len()];
-        for (token, id) in map {
-            let id = id.as_u64().filter(|&i| (i as usize) < map.len());
-            let id = id.ok_or_else(|| format!("bad id for '{token}'"))? as u32;
-            vocab.insert(token.clone(), id);
-            tokens[id as usize] = token.clone();
-        }
+        let (vocab, tokens) = vocabulary(&root)?;
         let specials = root["added_tokens"]
             .as_array()
             .into_iter()
