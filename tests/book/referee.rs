@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use attention_geometry::claim::Kind;
+use attention_geometry::claim::{Evidence, Kind};
 use attention_geometry::experiment::{claims, measures};
 
 /// The claims that test a published result on a trained model, with the paper.
@@ -42,6 +42,21 @@ fn every_empirical_claim_is_measured_under_more_than_its_default() {
                 ch.name
             );
         }
+    }
+}
+
+#[test]
+fn every_pretrained_claim_names_the_model_it_rests_on() {
+    for c in claims()
+        .iter()
+        .filter(|c| c.evidence == Evidence::Pretrained)
+    {
+        assert!(
+            c.setting.contains("MiniLM") || c.setting.contains("SmolLM2"),
+            "{}: say in its setting which pretrained model it rests on: {}",
+            c.id,
+            c.setting
+        );
     }
 }
 

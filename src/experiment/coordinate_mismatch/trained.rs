@@ -272,7 +272,7 @@ pub fn claims() -> Vec<Claim> {
         .scope(Test::above("MiniLM mean negative eigenvalue mass", neg(enc), 0.25, 3))
         .scope(Test::above("SmolLM2 mean negative eigenvalue mass", neg(dec), 0.25, 3))
         .setting(format!(
-            "every head of both models ({} and {}); bounds halfway between a random head (share ½ + 1/(2d), measured {} and {}; mass ½) and a tied one (share 1, mass 0)",
+            "every head of all-MiniLM-L6-v2 ({}) and of SmolLM2-135M-Instruct ({}); bounds halfway between a random head (share ½ + 1/(2d), measured {} and {}; mass ½) and a tied one (share 1, mass 0)",
             enc.trained.heads.iter().flatten().count(),
             dec.trained.heads.iter().flatten().count(),
             fixed(sym(&enc.random), 4),
@@ -333,7 +333,7 @@ pub fn claims() -> Vec<Claim> {
                 3,
             ),
         )
-        .setting("one encoder and one decoder; null: random Gaussian heads of each model's shapes"),
+        .setting("all-MiniLM-L6-v2 (an encoder) and SmolLM2-135M-Instruct (a decoder); null: random Gaussian heads of each model's shapes"),
         Claim::theorem(
             "inertia-forces-count",
             "the count of negative eigenvalues of S is r for every head of width r < d/2, trained or not",
@@ -341,7 +341,7 @@ pub fn claims() -> Vec<Claim> {
         .evidence(Evidence::Pretrained)
         .core(Test::holds("MiniLM: every trained and random head has r negative eigenvalues", enc.inertia_holds()))
         .core(Test::holds("SmolLM2: every trained and random head has r negative eigenvalues", dec.inertia_holds()))
-        .setting("Sylvester's law of inertia on S = ½ [W_Q W_K] J [W_Q W_K]ᵀ; eigenvalues below −1e-9·max|λ| counted"),
+        .setting("every head of all-MiniLM-L6-v2 and SmolLM2-135M-Instruct, trained and random; Sylvester's law of inertia on S = ½ [W_Q W_K] J [W_Q W_K]ᵀ; eigenvalues below −1e-9·max|λ| counted"),
         Claim::theorem(
             "random-share-theory",
             "a random head's symmetric share is about ½ + 1/(2d)",

@@ -135,7 +135,7 @@ pub fn claims() -> Vec<Claim> {
             "α against ‖αf(x)‖ per head, §4.1",
             kobayashi_sinks(),
         )
-        .setting("mean over 72 heads and every corpus sentence"),
+        .setting("all-MiniLM-L6-v2: mean over 72 heads and every corpus sentence"),
         Claim::empirical(
             "trained-pass-is-local",
             "one forward pass exposes a local deformation, not the learned map",
@@ -152,6 +152,6 @@ pub fn claims() -> Vec<Claim> {
             ],
         )
         .scope(Test::above("error at the largest ε, trained − random", large(Model::Trained, spread) - large(Model::Random, spread), 0.0, 2))
-        .setting(format!("each of 6 layers at {} corpus sentences, one Gaussian direction each, ‖z‖ = ‖x‖; null: random weights", f.setup.local)),
+        .setting(format!("all-MiniLM-L6-v2: each of 6 layers at {} corpus sentences, one Gaussian direction each, ‖z‖ = ‖x‖; null: random weights", f.setup.local)),
     ]
 }
