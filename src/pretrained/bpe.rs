@@ -47,26 +47,9 @@ pub struct Bpe {
     char_bytes: HashMap<char, u8>,
 }
 
-/// A tokenised text: ids and their vocabulary entries, no BOS.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Encoding {
-    /// Vocabulary ids, `n` of them.
-    pub ids: Vec<u32>,
-    /// The entry of each id (`"The"`, `"Ġcapital"`, `"Ċ"`), `n` of them.
-    pub tokens: Vec<String>,
-}
-
-impl Encoding {
-    /// Number of tokens.
-    pub fn len(&self) -> usize {
-        self.ids.len()
-    }
-
-    /// True for the empty text.
-    pub fn is_empty(&self) -> bool {
-        self.ids.is_empty()
-    }
-}
+/// A tokenised text (no BOS): the encoder's [`Encoding`], ids and their
+/// vocabulary entries (`"The"`, `"Ġcapital"`, `"Ċ"`).
+pub use super::wordpiece::Encoding;
 
 /// How GPT-2's pattern sees a character; `Edge` is past the end of the piece.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -37,7 +37,8 @@ pub struct WordPiece {
     sep: u32,
 }
 
-/// A tokenised text: ids and their vocabulary entries, `[CLS]` first and `[SEP]` last.
+/// A tokenised text: ids and their vocabulary entries — WordPiece's with
+/// `[CLS]` first and `[SEP]` last, the decoder's BPE ([`super::bpe`]) with no BOS.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Encoding {
     /// Vocabulary ids, `n` of them.
@@ -47,12 +48,12 @@ pub struct Encoding {
 }
 
 impl Encoding {
-    /// Number of tokens, `[CLS]` and `[SEP]` included.
+    /// Number of tokens (WordPiece's `[CLS]` and `[SEP]` included).
     pub fn len(&self) -> usize {
         self.ids.len()
     }
 
-    /// True for no tokens at all (an encoding always has `[CLS]` and `[SEP]`).
+    /// True for no tokens at all (a WordPiece encoding always has `[CLS]` and `[SEP]`).
     pub fn is_empty(&self) -> bool {
         self.ids.is_empty()
     }
