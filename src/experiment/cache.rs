@@ -84,8 +84,9 @@ fn root() -> &'static Path {
 /// files by path, and every experiment file whose name ends in `claims.rs`,
 /// `report.rs`, `verdict.rs` or `tally.rs` (they read findings into measures
 /// and claims).
-const PRESENTATION: [&str; 9] = [
+const PRESENTATION: [&str; 10] = [
     "src/file.rs",
+    "src/cli/",
     "src/figures/",
     "src/claim/",
     "src/bench/",
