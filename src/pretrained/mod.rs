@@ -29,6 +29,8 @@ pub mod paraphrase;
 pub mod random_init;
 pub mod repair;
 pub mod smollm2;
+pub mod trace;
+pub mod transformer;
 pub mod wordpiece;
 
 use std::path::PathBuf;

@@ -23,6 +23,7 @@ use super::trained::stream_of;
 use crate::experiment::cache;
 use crate::experiment::relations::trained::pairs;
 use crate::pretrained::corpus::{ByModel, Model};
+use crate::pretrained::transformer::Architecture;
 use crate::stats::Summary;
 
 /// Which sentences.
@@ -85,21 +86,19 @@ pub struct ModelFindings {
 
 impl ModelFindings {
     pub fn run(model: Model, setup: Setup) -> ModelFindings {
-        let m = model.smollm2();
+        let m = Architecture::Smollm2.with(model);
         let p = pairs();
         let texts = p.iter().map(|p| &p.a).chain(p.iter().map(|p| &p.b));
         let mut found = [(); 2].map(|_| Stream {
-            update: vec![Vec::new(); m.config.n_layer],
-            cosine: vec![Vec::new(); m.config.n_layer],
+            update: vec![Vec::new(); m.layers()],
+            cosine: vec![Vec::new(); m.layers()],
         });
         for text in texts.take(setup.sentences) {
             let ids = m.encode(text).unwrap_or_else(|e| panic!("{e}"));
-            let trace = m.run(&ids.ids);
-            let mut states: Vec<_> = trace.layers.iter().map(|l| l.input.clone()).collect();
-            states.push(trace.output);
+            let states = m.run(&ids.ids).states();
             for (from, s) in found.iter_mut().enumerate() {
                 let (u, c) = stream_of(&states, from);
-                for l in 0..m.config.n_layer {
+                for l in 0..m.layers() {
                     s.update[l].extend(&u[l]);
                     s.cosine[l].extend(&c[l]);
                 }

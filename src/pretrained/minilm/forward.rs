@@ -14,75 +14,12 @@
 //!
 //! Introduced in chapter 1.
 
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DMatrix;
 
 use super::weights::{Layer, Weights};
 use super::{D_K, HEADS};
 use crate::attention::{scores, softmax_rows};
-
-/// One head's intermediate values in one layer.
-///
-/// # Shapes
-/// `q, k, v: (n, 32)` (biases included), `scores, weights: (n, n)` with queries as rows
-/// and keys as columns; each row of `weights` sums to 1.
-#[derive(Clone, Debug)]
-pub struct HeadTrace {
-    /// `q_h = x W_qhᵀ + b_qh`.
-    pub q: DMatrix<f64>,
-    /// `k_h = x W_khᵀ + b_kh`.
-    pub k: DMatrix<f64>,
-    /// `v_h = x W_vhᵀ + b_vh`.
-    pub v: DMatrix<f64>,
-    /// `q_h k_hᵀ / √32`.
-    pub scores: DMatrix<f64>,
-    /// `softmax_rows(scores)`: the attention weights.
-    pub weights: DMatrix<f64>,
-}
-
-/// One layer's input hidden states and its twelve heads.
-///
-/// # Shapes
-/// `input: (n, 384)`, `heads: 12`.
-#[derive(Clone, Debug)]
-pub struct LayerTrace {
-    /// The layer's index in the checkpoint, `encoder.layer.{layer}`.
-    pub layer: usize,
-    /// The hidden states entering the layer (the embeddings' output for layer 0).
-    pub input: DMatrix<f64>,
-    /// Heads `0..12`.
-    pub heads: Vec<HeadTrace>,
-}
-
-/// A forward pass: what each layer saw and did, and the final hidden states.
-///
-/// # Shapes
-/// `layers`: the layers run (all six unless started later), `output: (n, 384)`
-/// (`last_hidden_state`).
-#[derive(Clone, Debug)]
-pub struct Trace {
-    /// One entry per layer run, in order.
-    pub layers: Vec<LayerTrace>,
-    /// The last layer's output.
-    pub output: DMatrix<f64>,
-}
-
-impl Trace {
-    /// The sentence-transformers embedding: mean of `output` over all tokens
-    /// (`[CLS]` and `[SEP]` included), L2-normalised.
-    ///
-    /// # Shapes
-    /// `(384)`.
-    pub fn embedding(&self) -> DVector<f64> {
-        let n = self.output.nrows() as f64;
-        let mean: DVector<f64> = self.output.row_sum().transpose() / n;
-        mean.normalize()
-    }
-
-    /// The trace of checkpoint layer `layer`, if it was run.
-    pub fn layer(&self, layer: usize) -> Option<&LayerTrace> {
-        self.layers.iter().find(|l| l.layer == layer)
-    }
-}
+use crate::pretrained::trace::{HeadTrace, LayerTrace, Trace};
 
 /// Exact GELU, `z/2 · (1 + erf(z/√2))` (`hidden_act = "gelu"`).
 ///
@@ -146,6 +83,8 @@ pub fn layer_forward(
                 context.columns_mut(h * D_K, D_K).copy_from(&(&a * &v));
             }
             HeadTrace {
+                q_rot: q.clone(),
+                k_rot: k.clone(),
                 q,
                 k,
                 v,

@@ -15,7 +15,8 @@
 //! let w = &trace.layers[5].heads[0].weights; // (n, n), layer 5, head 0
 //! assert_eq!(w.shape(), (ids.len(), ids.len()));
 //! assert!((w.row(0).sum() - 1.0).abs() < 1e-12);
-//! assert!((trace.embedding().norm() - 1.0).abs() < 1e-12);
+//! let e = m.sentence_embedding("Attention is all you need.").unwrap();
+//! assert!((e.norm() - 1.0).abs() < 1e-12);
 //! ```
 //!
 //! Introduced in chapter 1.
@@ -26,7 +27,8 @@ pub mod weights;
 use std::path::Path;
 use std::sync::OnceLock;
 
-pub use forward::{HeadTrace, LayerTrace, Trace, gelu};
+pub use super::trace::{HeadTrace, LayerTrace, Trace};
+pub use forward::gelu;
 pub use weights::{Layer, Weights};
 
 use super::checksum::{LoadError, read_verified};
@@ -154,6 +156,8 @@ impl Minilm {
     /// # Errors
     /// [`TooLong`] beyond 512 positions.
     pub fn sentence_embedding(&self, text: &str) -> Result<nalgebra::DVector<f64>, TooLong> {
-        Ok(self.run(&self.encode(text)?.ids).embedding())
+        Ok(super::corpus::pooled(
+            &self.run(&self.encode(text)?.ids).output,
+        ))
     }
 }

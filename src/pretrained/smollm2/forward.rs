@@ -28,57 +28,7 @@ use nalgebra::{DMatrix, DVector};
 
 use super::linear::project;
 use super::weights::{Block, Config, Weights};
-
-/// One head's intermediate values in one layer.
-///
-/// # Shapes
-/// `q, q_rot: (n, 64)` for the `n` positions run; `k, k_rot, v: (n, 64)` of
-/// the key/value head it reads; `scores, weights: (n, T)` with queries as rows
-/// and all `T` positions so far as columns (`T = n` from an empty cache).
-#[derive(Clone, Debug)]
-pub struct HeadTrace {
-    /// `q_h = rms(x) W_qh`, before RoPE.
-    pub q: DMatrix<f64>,
-    /// `k_g = rms(x) W_kg`, before RoPE.
-    pub k: DMatrix<f64>,
-    /// `q_h` rotated by position.
-    pub q_rot: DMatrix<f64>,
-    /// `k_g` rotated by position.
-    pub k_rot: DMatrix<f64>,
-    /// `v_g = rms(x) W_vg`.
-    pub v: DMatrix<f64>,
-    /// `q̃_h k̃ᵀ / 8`, `−∞` above the causal diagonal.
-    pub scores: DMatrix<f64>,
-    /// `softmax_rows(scores)`; zero above the diagonal.
-    pub weights: DMatrix<f64>,
-}
-
-/// One layer's input stream and its nine heads.
-#[derive(Clone, Debug)]
-pub struct LayerTrace {
-    /// The block's index, `blk.{layer}`.
-    pub layer: usize,
-    /// The residual stream entering the block, `(n, 576)`.
-    pub input: DMatrix<f64>,
-    /// Query heads `0..9`.
-    pub heads: Vec<HeadTrace>,
-}
-
-/// A forward pass: what each layer saw and did, and the final stream.
-#[derive(Clone, Debug)]
-pub struct Trace {
-    /// One entry per layer run, in order.
-    pub layers: Vec<LayerTrace>,
-    /// The residual stream after the last block, before the final norm, `(n, 576)`.
-    pub output: DMatrix<f64>,
-}
-
-impl Trace {
-    /// The trace of block `layer`, if it was run.
-    pub fn layer(&self, layer: usize) -> Option<&LayerTrace> {
-        self.layers.iter().find(|l| l.layer == layer)
-    }
-}
+use crate::pretrained::trace::{HeadTrace, LayerTrace};
 
 /// Keys (after RoPE) and values of every position run so far, per layer.
 #[derive(Clone, Debug)]

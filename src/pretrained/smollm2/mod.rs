@@ -47,7 +47,8 @@ use std::sync::OnceLock;
 
 use nalgebra::{DMatrix, DVector};
 
-pub use forward::{Cache, HeadTrace, LayerTrace, Options, Trace};
+pub use super::trace::{HeadTrace, LayerTrace, Trace};
+pub use forward::{Cache, Options};
 pub use weights::{Block, Config, Weights};
 
 use super::bpe::{Bpe, Encoding};
