@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reference outputs of all-MiniLM-L6-v2 from the ORIGINAL float32 weights, computed
 with Hugging Face transformers' FlaxBertModel and the `tokenizers` library, written to
-models/minilm/reference.json for tests/pretrained.rs.
+models/minilm/reference.json for tests/models/minilm.rs.
 
 Maintainer script; `cargo test` and the book never run it. PyTorch is not needed:
 Flax BERT reads the safetensors file directly.

@@ -2,7 +2,7 @@
 """Reference outputs of SmolLM2-135M-Instruct computed with llama.cpp (through
 llama-cpp-python) on an f32 copy of the GGUF, written to
 models/smollm2/reference-llama.json for the tokenizer and forward-pass tests in
-tests/smollm2/.
+tests/models/.
 
 Maintainer script; `cargo test` and the book never run it.
 

@@ -10,8 +10,6 @@
 //!
 //! Introduced in chapter 1.
 
-use nalgebra::DMatrix;
-
 use super::median_seconds;
 use crate::pretrained::smollm2::{Cache, SmolLm2, forward};
 
@@ -20,16 +18,6 @@ pub const LENGTHS: [usize; 3] = [16, 128, 512];
 
 /// The share of the f32 matrix-product rate the pass should reach at 128 tokens.
 pub const GOAL: f64 = 0.25;
-
-/// f32 matrix-product throughput in GFLOP/s: `C = A B` with `A: (m, k)`,
-/// `B: (k, n)`, through nalgebra's `gemm` as the decoder uses it.
-pub fn matmul_gflops_f32(m: usize, k: usize, n: usize, repeats: usize) -> f64 {
-    let a = DMatrix::<f32>::from_fn(m, k, |i, j| ((i * 7 + j * 3) % 11) as f32 - 5.0);
-    let b = DMatrix::<f32>::from_fn(k, n, |i, j| ((i * 5 + j) % 13) as f32 - 6.0);
-    let mut c = DMatrix::zeros(m, n);
-    let secs = median_seconds(repeats, 1, |_| c.gemm(1.0, &a, &b, 0.0))[0];
-    2.0 * (m * k * n) as f64 / secs / 1e9
-}
 
 /// Counted flops of one prompt of `n` tokens (see the module's formula).
 pub fn flops(model: &SmolLm2, n: usize) -> f64 {

@@ -5,16 +5,26 @@
 use nalgebra::DMatrix;
 
 use super::{Row, median_seconds};
-use crate::random::{gaussian, seeded};
 
 /// Matrix-product throughput in GFLOP/s: `C = A B` for `n × n` matrices
 /// (`2n³` flops), through nalgebra's `gemm` as the kernels use it.
 pub fn matmul_gflops(n: usize, repeats: usize) -> f64 {
-    let mut rng = seeded(0);
-    let (a, b) = (gaussian(&mut rng, n, n, 1.0), gaussian(&mut rng, n, n, 1.0));
-    let mut c = DMatrix::zeros(n, n);
-    let secs = median_seconds(repeats, 1, |_| c.gemm(1.0, &a, &b, 0.0))[0];
-    2.0 * (n as f64).powi(3) / secs / 1e9
+    gemm_gflops::<f64>(n, n, n, repeats)
+}
+
+/// Throughput in GFLOP/s of `C = A B` with `A: (m, k)`, `B: (k, n)` in the
+/// scalar `T` (`2mkn` flops), the median of `repeats` runs; the entries are
+/// small integers, so the rate does not depend on them.
+pub fn gemm_gflops<T>(m: usize, k: usize, n: usize, repeats: usize) -> f64
+where
+    T: nalgebra::RealField + Copy + From<i8>,
+{
+    let entry = |v: usize, modulus: usize| T::from((v % modulus) as i8 - (modulus / 2) as i8);
+    let a = DMatrix::<T>::from_fn(m, k, |i, j| entry(i * 7 + j * 3, 11));
+    let b = DMatrix::<T>::from_fn(k, n, |i, j| entry(i * 5 + j, 13));
+    let mut c = DMatrix::zeros(m, n);
+    let secs = median_seconds(repeats, 1, |_| c.gemm(T::one(), &a, &b, T::zero()))[0];
+    2.0 * (m * k * n) as f64 / secs / 1e9
 }
 
 /// Read-modify-write bandwidth in GB/s of a buffer of `numbers` `f64`s,

@@ -15,7 +15,7 @@ use std::time::Instant;
 use crate::delta::{DeltaInput, flops_chunked, flops_recurrent, flops_softmax};
 use crate::measure::Measure;
 
-pub use machine::{Bound, Limit, Machine, matmul_gflops, stream_gbs};
+pub use machine::{Bound, Limit, Machine, gemm_gflops, matmul_gflops, stream_gbs};
 pub use report::{Report, report};
 
 /// The chunk size the bench runs `kda_chunked` with: the fastest of

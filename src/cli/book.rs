@@ -99,7 +99,7 @@ pub fn bench() -> Result<(), Stop> {
         let model =
             attention_geometry::pretrained::smollm2::SmolLm2::load().map_err(|e| e.to_string())?;
         let rows = decoder::run(&model, &decoder::LENGTHS, 5);
-        let gemm = decoder::matmul_gflops_f32(128, 576, 1536, 7);
+        let gemm = bench::gemm_gflops::<f32>(128, 576, 1536, 7);
         decoder::report(&rows, gemm)
     };
     print!("\n{decoder}");

@@ -57,7 +57,6 @@ fn decoder(args: &ArgMatches) -> Result<(SmolLm2, &str), Stop> {
 /// Draw or print a model's attention weights for the reader's sentence.
 pub fn attend(args: &ArgMatches) -> Result<(), Stop> {
     use attention_geometry::pretrained::attention_map::AttentionMap;
-    use attention_geometry::pretrained::{minilm::Minilm, models_dir};
     let model = Model::parse(args.get_one::<String>("model").expect("has a default"))?;
     let (layers, heads) = match model {
         Model::Minilm => (LAYERS, HEADS),
@@ -83,23 +82,14 @@ pub fn attend(args: &ArgMatches) -> Result<(), Stop> {
             heads - 1
         )));
     }
-    let map = match model {
-        Model::Minilm => {
-            let text = args.get_one::<String>("text").expect("required");
-            if text.trim().is_empty() {
-                return Err(Stop::Usage(
-                    "the text is empty; give a sentence, e.g. attend \"The cat sat on the mat.\""
-                        .into(),
-                ));
-            }
-            let model = Minilm::load(&models_dir()).map_err(|e| e.to_string())?;
-            AttentionMap::compute(&model, text, layer, head)?
-        }
-        Model::Smollm2 => {
-            let (model, text) = decoder(args)?;
-            AttentionMap::compute_decoder(&model, text, layer, head)?
-        }
-    };
+    let text = args.get_one::<String>("text").expect("required");
+    if text.trim().is_empty() {
+        return Err(Stop::Usage(
+            "the text is empty; give a sentence, e.g. attend \"The cat sat on the mat.\"".into(),
+        ));
+    }
+    let loaded = model.load()?;
+    let map = AttentionMap::compute(loaded.as_ref(), text, layer, head).map_err(Stop::Usage)?;
     if tsv {
         print!("{}", map.tsv());
         return Ok(());

@@ -16,8 +16,7 @@
 
 use nalgebra::DMatrix;
 
-use super::minilm::{HEADS, Minilm};
-use super::smollm2::SmolLm2;
+use super::transformer::Transformer;
 
 /// The attention weights of some heads of one layer for one text.
 ///
@@ -36,69 +35,43 @@ pub struct AttentionMap {
 }
 
 impl AttentionMap {
-    /// Run `text` through the model and keep layer `layer`'s weights of `head` (or all heads).
+    /// Run `text` through `model` and keep layer `layer`'s weights of `head`
+    /// (or all heads); tokens as the tokenizer gives them (`[CLS]`, `Ġcat`).
     ///
     /// ```
-    /// use attention_geometry::pretrained::{attention_map::AttentionMap, minilm::Minilm};
+    /// use attention_geometry::pretrained::attention_map::AttentionMap;
+    /// use attention_geometry::pretrained::{minilm::Minilm, smollm2::SmolLm2};
     /// let map = AttentionMap::compute(Minilm::shared(), "The cat sat.", 5, Some(0)).unwrap();
     /// assert_eq!(map.tokens, ["[CLS]", "the", "cat", "sat", ".", "[SEP]"]);
     /// assert!((map.heads[0].1.row(2).sum() - 1.0).abs() < 1e-12);
+    /// let map = AttentionMap::compute(SmolLm2::shared(), "The cat sat.", 29, Some(0)).unwrap();
+    /// assert_eq!(map.tokens, ["The", "Ġcat", "Ġsat", "."]);
+    /// assert_eq!(map.heads[0].1[(1, 2)], 0.0); // causal
     /// ```
     ///
     /// # Errors
-    /// If the text has no tokens besides `[CLS]` and `[SEP]`, or more than 512 in all.
+    /// If the text has no token of its own (only `[CLS]` and `[SEP]`, or
+    /// nothing) or more than the model takes.
     ///
     /// # Panics
-    /// If `layer ≥ 6` or `head ≥ 12` (the command line refuses both).
+    /// If `layer` or `head` is out of the model's range (the command line refuses both).
     pub fn compute(
-        model: &Minilm,
+        model: &dyn Transformer,
         text: &str,
         layer: usize,
         head: Option<usize>,
     ) -> Result<Self, String> {
-        let encoding = model.encode(text).map_err(|e| e.to_string())?;
-        if encoding.len() <= 2 {
+        let encoding = model.encode(text)?;
+        if encoding.tokens.iter().all(|t| t == "[CLS]" || t == "[SEP]") {
             return Err(
                 "the text is empty after tokenisation (only [CLS] and [SEP]); give a sentence"
                     .into(),
             );
         }
         let trace = model.run(&encoding.ids);
-        let weights = (0..HEADS).map(|h| &trace.layers[layer].heads[h].weights);
-        Ok(AttentionMap::keep(
-            "all-MiniLM-L6-v2",
-            encoding.tokens,
-            layer,
-            weights,
-            head,
-        ))
-    }
-
-    /// The same for the SmolLM2 decoder, tokens as the vocabulary's own strings.
-    ///
-    /// ```
-    /// use attention_geometry::pretrained::{attention_map::AttentionMap, smollm2::SmolLm2};
-    /// let map = AttentionMap::compute_decoder(SmolLm2::shared(), "The cat sat.", 29, Some(0)).unwrap();
-    /// assert_eq!(map.tokens, ["The", "Ġcat", "Ġsat", "."]);
-    /// assert_eq!(map.heads[0].1[(1, 2)], 0.0); // causal
-    /// ```
-    ///
-    /// # Errors
-    /// If the text is empty or longer than the book runs.
-    ///
-    /// # Panics
-    /// If `layer ≥ 30` or `head ≥ 9` (the command line refuses both).
-    pub fn compute_decoder(
-        model: &SmolLm2,
-        text: &str,
-        layer: usize,
-        head: Option<usize>,
-    ) -> Result<Self, String> {
-        let encoding = model.encode(text)?;
-        let trace = model.run(&encoding.ids);
         let weights = trace.layers[layer].heads.iter().map(|h| &h.weights);
         Ok(AttentionMap::keep(
-            "SmolLM2-135M-Instruct",
+            model.name(),
             encoding.tokens,
             layer,
             weights,

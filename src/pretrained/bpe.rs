@@ -20,7 +20,7 @@
 //! Control tokens such as `<|im_start|>` in the text are not parsed (llama.cpp's
 //! `tokenize(…, special=False)`): give them as ids. No BOS is added (SmolLM2's
 //! `add_bos_token` is false). Checked against llama.cpp's ids on the texts of
-//! `models/smollm2/reference-llama.json` (`tests/smollm2_tokenizer.rs`).
+//! `models/smollm2/reference-llama.json` (`tests/models/tokenizer.rs`).
 //!
 //! Letters, numbers and whitespace are Unicode's `L`, `N` and `White_Space`, as in
 //! llama.cpp's tables; a character assigned in a Unicode version newer than llama.cpp's

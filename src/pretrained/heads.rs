@@ -10,45 +10,10 @@ use super::minilm::{HEADS, Minilm};
 use super::smollm2::SmolLm2;
 use crate::random::{gaussian, seeded};
 
-/// The two pretrained models under `models/`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Model {
-    /// all-MiniLM-L6-v2: a BERT encoder, 6 layers × 12 heads of width 32, d = 384.
-    Minilm,
-    /// SmolLM2-135M-Instruct: a Llama decoder, 30 layers × 9 query heads
-    /// (3 key heads) of width 64, d = 576.
-    Smollm2,
-}
+/// The two pretrained models under `models/`, as the command line names them.
+pub use super::transformer::Architecture as Model;
 
 impl Model {
-    /// Both, encoder first.
-    pub const ALL: [Model; 2] = [Model::Minilm, Model::Smollm2];
-
-    /// The name the command line takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            Model::Minilm => "minilm",
-            Model::Smollm2 => "smollm2",
-        }
-    }
-
-    /// The model called `name`, or an error listing the valid names.
-    ///
-    /// ```
-    /// use attention_geometry::pretrained::heads::Model;
-    /// assert_eq!(Model::parse("smollm2"), Ok(Model::Smollm2));
-    /// assert_eq!(Model::parse("gpt2").unwrap_err(), "unknown model 'gpt2'; valid models: minilm, smollm2");
-    /// ```
-    pub fn parse(name: &str) -> Result<Model, String> {
-        Model::ALL
-            .into_iter()
-            .find(|m| m.name() == name)
-            .ok_or_else(|| {
-                let valid: Vec<&str> = Model::ALL.iter().map(|m| m.name()).collect();
-                format!("unknown model '{name}'; valid models: {}", valid.join(", "))
-            })
-    }
-
     /// The model's layers of heads, weights as stored (no biases, no gains).
     ///
     /// # Errors

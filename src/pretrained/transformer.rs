@@ -158,18 +158,61 @@ impl Transformer for SmolLm2 {
     }
 }
 
-/// Which architecture; with a [`Model`] (trained or random weights) it names
-/// one network.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Which of the two pretrained models under `models/`; with a [`Model`]
+/// (trained or random weights) it names one network.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Architecture {
-    /// all-MiniLM-L6-v2, the encoder.
+    /// all-MiniLM-L6-v2: a BERT encoder, 6 layers × 12 heads of width 32, d = 384.
     Minilm,
-    /// SmolLM2-135M-Instruct, the decoder.
+    /// SmolLM2-135M-Instruct: a Llama decoder, 30 layers × 9 query heads
+    /// (3 key heads) of width 64, d = 576.
     Smollm2,
 }
 
 impl Architecture {
+    /// Both, encoder first.
     pub const ALL: [Architecture; 2] = [Architecture::Minilm, Architecture::Smollm2];
+
+    /// The name the command line takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Architecture::Minilm => "minilm",
+            Architecture::Smollm2 => "smollm2",
+        }
+    }
+
+    /// The model called `name`, or an error listing the valid names.
+    ///
+    /// ```
+    /// use attention_geometry::pretrained::transformer::Architecture;
+    /// assert_eq!(Architecture::parse("smollm2"), Ok(Architecture::Smollm2));
+    /// assert_eq!(
+    ///     Architecture::parse("gpt2").unwrap_err(),
+    ///     "unknown model 'gpt2'; valid models: minilm, smollm2"
+    /// );
+    /// ```
+    pub fn parse(name: &str) -> Result<Architecture, String> {
+        Architecture::ALL
+            .into_iter()
+            .find(|m| m.name() == name)
+            .ok_or_else(|| {
+                let valid: Vec<&str> = Architecture::ALL.iter().map(|m| m.name()).collect();
+                format!("unknown model '{name}'; valid models: {}", valid.join(", "))
+            })
+    }
+
+    /// This model's trained weights, loaded from `models/` (not kept).
+    ///
+    /// # Errors
+    /// The loader's one-line message if a file is missing or corrupted.
+    pub fn load(self) -> Result<Box<dyn Transformer>, String> {
+        Ok(match self {
+            Architecture::Minilm => {
+                Box::new(Minilm::load(&super::models_dir()).map_err(|e| e.to_string())?)
+            }
+            Architecture::Smollm2 => Box::new(SmolLm2::load().map_err(|e| e.to_string())?),
+        })
+    }
 
     /// This architecture with `weights` (loaded or drawn once per process).
     pub fn with(self, weights: Model) -> &'static dyn Transformer {

@@ -16,7 +16,7 @@
 //! ```
 //!
 //! Checked against the Python `tokenizers` library on the sentences in
-//! `models/minilm/reference.json` (`tests/pretrained.rs`).
+//! `models/minilm/reference.json` (`tests/models/minilm.rs`).
 //! Introduced in chapter 1.
 
 use std::collections::HashMap;

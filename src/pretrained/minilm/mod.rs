@@ -5,7 +5,7 @@
 //! positions, an uncased WordPiece vocabulary of 30,522. [`weights`] holds the
 //! matrices (fields named for the checkpoint's keys, (out, in) layout), [`forward`]
 //! the pass. It matches Hugging Face `BertModel` run on the original float32 weights
-//! to within the float16 rounding of the extract (`tests/pretrained.rs`).
+//! to within the float16 rounding of the extract (`tests/models/minilm.rs`).
 //!
 //! ```
 //! use attention_geometry::pretrained::minilm::Minilm;

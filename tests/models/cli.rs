@@ -1,10 +1,11 @@
 //! `attend --model smollm2`, `next` and `complete`: their formats and their refusals.
 
-use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
 
 use attention_geometry::pretrained::smollm2::SmolLm2;
+
+use super::assert_refused;
 
 fn run(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_attention-geometry"))
@@ -21,19 +22,6 @@ fn stdout(out: Output) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
-}
-
-/// A usage error (exit 2): one line on stderr with every needle, nothing
-/// printed, nothing written.
-fn assert_refused(out: &Output, dir: &Path, needles: &[&str]) {
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-    for n in needles {
-        assert!(err.contains(n), "'{n}' not in: {err}");
-    }
-    assert!(out.stdout.is_empty());
-    assert_eq!(fs::read_dir(dir).unwrap().count(), 0, "files were written");
 }
 
 #[test]

@@ -3,13 +3,14 @@
 //! with llama.cpp's `tokenize(text, add_bos=False, special=False)`), and the
 //! decoder's round trip.
 
-use std::fs;
 use std::sync::OnceLock;
 
 use attention_geometry::pretrained::bpe::Bpe;
 use attention_geometry::pretrained::checksum::read_verified;
 use attention_geometry::pretrained::models_dir;
 use serde_json::Value;
+
+use super::ids;
 
 fn bpe() -> &'static Bpe {
     static BPE: OnceLock<Bpe> = OnceLock::new();
@@ -21,15 +22,7 @@ fn bpe() -> &'static Bpe {
 
 fn reference() -> &'static Value {
     static REFERENCE: OnceLock<Value> = OnceLock::new();
-    REFERENCE.get_or_init(|| {
-        let path = models_dir().join("smollm2/reference-llama.json");
-        serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
-    })
-}
-
-fn ids(v: &Value) -> Vec<u32> {
-    let ids = v.as_array().unwrap().iter();
-    ids.map(|i| i.as_u64().unwrap() as u32).collect()
+    REFERENCE.get_or_init(|| super::reference("smollm2/reference-llama.json"))
 }
 
 fn records(section: &str) -> impl Iterator<Item = (&'static str, Vec<u32>)> {

@@ -3,11 +3,8 @@
 //! position of every prompt, the log-probabilities of the ten most probable
 //! tokens there, and greedy continuations.
 
-use std::fs;
-
-use attention_geometry::pretrained::models_dir;
+use super::{ids, reference};
 use attention_geometry::pretrained::smollm2::{SmolLm2, forward::log_softmax};
-use serde_json::Value;
 
 /// Largest |log p − log p_ref| allowed over the reference's top-10 tokens at
 /// every position of every prompt, in nats. Both passes keep activations in
@@ -16,30 +13,17 @@ use serde_json::Value;
 /// h mod 3 for the key head) moves log-probabilities by whole nats.
 const LOGPROB_TOLERANCE: f64 = 5e-4;
 
-fn reference() -> Value {
-    let text = fs::read_to_string(models_dir().join("smollm2/reference-llama.json")).unwrap();
-    serde_json::from_str(&text).unwrap()
-}
-
-fn u32s(v: &Value) -> Vec<u32> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i.as_u64().unwrap() as u32)
-        .collect()
-}
-
 #[test]
 fn top_1_and_top_10_log_probabilities_agree_at_every_position() {
-    let r = reference();
+    let r = reference("smollm2/reference-llama.json");
     let m = SmolLm2::shared();
     let prompts = r["prompts"].as_array().unwrap();
     assert!(prompts.len() >= 20);
     let (mut worst, mut positions) = (0.0f64, 0);
     for p in prompts {
         let name = p["name"].as_str().unwrap();
-        let ids = u32s(&p["ids"]);
-        let logits = m.logits(&ids);
+        let prompt = ids(&p["ids"]);
+        let logits = m.logits(&prompt);
         for (i, (top, lps)) in p["top_ids"]
             .as_array()
             .unwrap()
@@ -52,7 +36,7 @@ fn top_1_and_top_10_log_probabilities_agree_at_every_position() {
             let ours = (0..lp.len())
                 .max_by(|&a, &b| lp[a].total_cmp(&lp[b]))
                 .unwrap();
-            let top = u32s(top);
+            let top = ids(top);
             assert_eq!(ours as u32, top[0], "{name}: top-1 at position {i}");
             for (&id, want) in top.iter().zip(lps.as_array().unwrap()) {
                 worst = worst.max((lp[id as usize] - want.as_f64().unwrap()).abs());
@@ -70,12 +54,12 @@ fn top_1_and_top_10_log_probabilities_agree_at_every_position() {
 /// token; one pass over prompt and continuation checks all steps at once.
 #[test]
 fn greedy_continuations_are_token_for_token_the_reference() {
-    let r = reference();
+    let r = reference("smollm2/reference-llama.json");
     let m = SmolLm2::shared();
     let continuations = r["continuations"].as_array().unwrap();
     assert!(continuations.len() >= 3);
     for c in continuations {
-        let (prompt, want) = (u32s(&c["ids"]), u32s(&c["greedy"]));
+        let (prompt, want) = (ids(&c["ids"]), ids(&c["greedy"]));
         assert!(want.len() >= 20);
         let whole: Vec<u32> = prompt.iter().chain(&want).copied().collect();
         let logits = m.logits(&whole[..whole.len() - 1]);
@@ -93,6 +77,6 @@ fn greedy_continuations_are_token_for_token_the_reference() {
     }
     // and the cached, one-token-at-a-time path gives the same tokens
     let c = &continuations[0];
-    let want = &u32s(&c["greedy"])[..8];
-    assert_eq!(m.greedy(&u32s(&c["ids"]), want.len()), want);
+    let want = &ids(&c["greedy"])[..8];
+    assert_eq!(m.greedy(&ids(&c["ids"]), want.len()), want);
 }
