@@ -100,12 +100,19 @@ const PRESENTATION: [&str; 10] = [
 ];
 const PRESENTATION_FILES: [&str; 4] = ["claims.rs", "report.rs", "verdict.rs", "tally.rs"];
 
+/// Whether a file of `models/` is documentation or a test's reference output
+/// (`README.md`, `LICENSE`, `reference*.json`), which no experiment reads.
+fn model_documentation(name: &str) -> bool {
+    name.ends_with(".md") || name == "LICENSE" || name.starts_with("reference")
+}
+
 /// Whether the file at `rel` (relative to the root, `/`-separated) can change findings.
 fn in_key(rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     !PRESENTATION.iter().any(|p| rel.starts_with(p))
         && !(rel.starts_with("src/experiment/")
             && PRESENTATION_FILES.iter().any(|f| name.ends_with(f)))
+        && !(rel.starts_with("models/") && model_documentation(name))
 }
 
 /// The hash of the code and models the findings depend on, once per
@@ -239,6 +246,8 @@ mod tests {
         assert!(!in_key("src/experiment/delta_attention/recall/report.rs"));
         assert!(in_key("src/experiment/coverage/trained.rs") && in_key("src/mixer/model.rs"));
         assert!(in_key("src/mixer/report.rs")); // only experiments' reports are presentation
+        assert!(!in_key("models/smollm2/README.md") && !in_key("models/minilm/reference.json"));
+        assert!(in_key("models/smollm2/tokenizer.json") && in_key("models/contexts.txt"));
         assert_eq!(
             stem("attention_geometry::experiment::coverage::trained"),
             "experiment.coverage.trained"
