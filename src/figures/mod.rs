@@ -15,6 +15,7 @@ pub mod style;
 mod coordinate_mismatch;
 mod coordinate_mismatch_trained;
 mod coverage;
+mod coverage_decoder;
 mod coverage_trained;
 mod delta_attention;
 mod delta_attention_large;
@@ -62,6 +63,7 @@ pub fn registry() -> Vec<Figure> {
         coordinate_mismatch_trained::FIGURES,
         coverage::FIGURES,
         coverage_trained::FIGURES,
+        coverage_decoder::FIGURES,
         multi_head::FIGURES,
         multi_head_composition::FIGURES,
         multi_head_trained::FIGURES,
