@@ -100,9 +100,7 @@ pub fn claims() -> Vec<Claim> {
         )),
         |c, (name, t, cf, k)| c.under(name, weight_core(f, t, cf, k)),
     );
-    let weight = decoder_claims::weight_choices()
-        .into_iter()
-        .fold(weight, |c, (name, tests)| c.under(name, tests));
+    let weight = weight.under_each(decoder_claims::weight_choices());
     let weight = weight_core(f, Target::Head, Counterfactual::Knockout, Keys::All)
         .into_iter()
         .fold(weight, Claim::core)
@@ -126,7 +124,6 @@ pub fn claims() -> Vec<Claim> {
     let spread = Direction::Spread;
     vec![
         weight,
-        decoder_claims::sink_choices().into_iter().fold(
         Claim::empirical(
             "trained-sinks-take-weight-not-norm",
             "the weight a token receives is not the information it sends",
@@ -145,9 +142,7 @@ pub fn claims() -> Vec<Claim> {
             "α against ‖αf(x)‖ per head, §4.1",
             kobayashi_sinks(),
         )
-            ,
-            |c, (name, tests)| c.under(name, tests),
-        )
+        .under_each(decoder_claims::sink_choices())
         .replication("Xiao et al. 2023", xiao[0].0.clone(), xiao[0].1.clone())
         .replication("Xiao et al. 2023", xiao[1].0.clone(), xiao[1].1.clone())
         .setting(format!("all-MiniLM-L6-v2: mean over 72 heads and every corpus sentence; SmolLM2-135M-Instruct: mean over 270 heads and {} context sentences, every query but the first (it sees only itself); weight share of token 0: mean over queries of α_i0; its norm share: Σ_i ‖α_i0 f_0‖ / Σ_ij ‖α_ij f_j‖", decoder_sink::BOOK.sentences)),
