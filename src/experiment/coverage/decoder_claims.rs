@@ -53,8 +53,8 @@ pub fn weight_choices() -> Vec<(String, Vec<Test>)> {
                         k.name()
                     ),
                     vec![
-                        Test::above("mean ρ(‖αf‖, E) − ρ(α, E), trained", tr, 0.05, 2),
-                        Test::above("the same gap, trained − random", tr - rd, 0.0, 2),
+                        Test::above("mean ρ(‖αf‖, E) − ρ(α, E), trained", tr, 0.05, 3),
+                        Test::above("the same gap, trained − random", tr - rd, 0.0, 3),
                     ],
                 ));
             }

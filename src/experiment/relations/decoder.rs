@@ -321,38 +321,3 @@ mod tests {
         assert_eq!(f.trained.rollout.len(), BOOK.sentences);
     }
 }
-
-#[cfg(test)]
-mod scratch {
-    use super::*;
-    #[test]
-    fn print() {
-        let f = book();
-        for model in Model::BOTH {
-            let x = f.model(model);
-            println!("{model:?} words {:?}", x.words);
-            for t in Target::ALL {
-                for k in Keys::ALL {
-                    let g = x.gain(t, k);
-                    println!(
-                        "  {t:?} {k:?} raw {:.3} roll {:.3} gain {:.3} ci {:?}",
-                        x.rho(t, k, 0).mean,
-                        x.rho(t, k, 1).mean,
-                        g.mean,
-                        g.ci95()
-                    );
-                }
-            }
-            let per: Vec<String> = (0..31)
-                .map(|l| {
-                    format!(
-                        "{:.2}/{:.2}",
-                        x.divergence(false, l).mean,
-                        x.divergence(true, l).mean
-                    )
-                })
-                .collect();
-            println!("  div {}", per.join(" "));
-        }
-    }
-}

@@ -75,7 +75,12 @@ fn boundary(l: usize) -> Vec<Test> {
 pub fn boundary_choices() -> Vec<(String, Vec<Test>)> {
     [LAYERS, LAYERS / 2]
         .into_iter()
-        .map(|l| (format!("{MODEL}; depth: h{l}"), boundary(l)))
+        .map(|l| {
+            (
+                format!("model: SmolLM2-135M-Instruct (causal; the word after two prefixes); depth: h{l}"),
+                boundary(l),
+            )
+        })
         .collect()
 }
 
