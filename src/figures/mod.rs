@@ -28,6 +28,7 @@ mod multi_head;
 mod multi_head_composition;
 mod multi_head_trained;
 mod relations;
+mod relations_decoder;
 mod relations_trained;
 
 use std::fs;
@@ -69,6 +70,7 @@ pub fn registry() -> Vec<Figure> {
         multi_head_trained::FIGURES,
         relations::FIGURES,
         relations_trained::FIGURES,
+        relations_decoder::FIGURES,
         fixed_points::FIGURES,
         fixed_points_residual::FIGURES,
         fixed_points_trained::FIGURES,
