@@ -110,8 +110,12 @@ pub fn xiao() -> Vec<(String, Test)> {
         .map(|&first| {
             (
                 format!(
-                    "SmolLM2-135M-Instruct: mean attention weight on the first token, every head of layers 3–30 and every query but the first, §3.1 and Figure 2 (\"beyond the bottom two layers, the model heavily attends to the initial token\"); first token: {}",
-                    first.name()
+                    "SmolLM2-135M-Instruct: mean attention weight on the first token, every head of layers 3–30 and every query but the first, §3.1 and Figure 2 (\"beyond the bottom two layers, the model heavily attends to the initial token\"); first token: {}{}",
+                    first.name(),
+                    match first {
+                        First::Own => "",
+                        First::Newline => " (their §3.1 replaces the first four tokens by \\n and measures perplexity; here one \\n is prepended and the weight measured)",
+                    }
                 ),
                 Test::above(
                     format!(
