@@ -182,6 +182,17 @@ impl Claim {
         self
     }
 
+    /// [`Claim::under`] for each `(name, core)`: one choice per entry, e.g.
+    /// the same core asked of a second model.
+    ///
+    /// # Panics
+    /// If a `core` is empty.
+    pub fn under_each(self, choices: impl IntoIterator<Item = (String, Vec<Test>)>) -> Claim {
+        choices
+            .into_iter()
+            .fold(self, |c, (name, core)| c.under(name, core))
+    }
+
     /// Adds a cited paper's own result, on its own protocol.
     pub fn replication(
         mut self,

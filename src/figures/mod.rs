@@ -15,6 +15,7 @@ pub mod style;
 mod coordinate_mismatch;
 mod coordinate_mismatch_trained;
 mod coverage;
+mod coverage_decoder;
 mod coverage_trained;
 mod delta_attention;
 mod delta_attention_large;
@@ -27,6 +28,7 @@ mod multi_head;
 mod multi_head_composition;
 mod multi_head_trained;
 mod relations;
+mod relations_decoder;
 mod relations_trained;
 
 use std::fs;
@@ -62,11 +64,13 @@ pub fn registry() -> Vec<Figure> {
         coordinate_mismatch_trained::FIGURES,
         coverage::FIGURES,
         coverage_trained::FIGURES,
+        coverage_decoder::FIGURES,
         multi_head::FIGURES,
         multi_head_composition::FIGURES,
         multi_head_trained::FIGURES,
         relations::FIGURES,
         relations_trained::FIGURES,
+        relations_decoder::FIGURES,
         fixed_points::FIGURES,
         fixed_points_residual::FIGURES,
         fixed_points_trained::FIGURES,

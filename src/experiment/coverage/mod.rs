@@ -6,6 +6,8 @@
 
 pub mod attribution;
 mod claims;
+mod decoder_claims;
+pub mod decoder_sink;
 pub mod drift;
 pub mod head;
 pub mod pieces;
@@ -29,5 +31,6 @@ pub fn measures() -> Vec<Measure> {
     m.extend(drift::measures());
     m.extend(attribution::measures());
     m.extend(trained::measures());
+    m.extend(decoder_claims::measures());
     m
 }

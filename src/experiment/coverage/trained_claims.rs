@@ -4,6 +4,7 @@
 
 use super::sensitivity::Keys;
 use super::trained::{Direction, EPSILONS, HeadStats, book, cell, mean_of};
+use super::{decoder_claims, decoder_sink};
 use crate::claim::{Claim, Evidence, Test};
 use crate::pretrained::corpus::Model;
 use crate::pretrained::counterfactual::{Counterfactual, Target};
@@ -91,11 +92,15 @@ pub fn claims() -> Vec<Claim> {
         .setting(format!(
             "MiniLM-L6, 72 heads × {} corpus sentences; E = the change a key's removal makes; \
              ρ Spearman over keys, mean over queries, heads, sentences; \
-             null: the same architecture with BERT-initialised random weights",
-            sentences(&corpus()).len()
+             null: the same architecture with BERT-initialised random weights; \
+             and SmolLM2-135M-Instruct, 270 heads × {} context sentences, ρ over each query's \
+             visible keys (queries with at least three), null: SmolLM2 at Llama's initialisation",
+            sentences(&corpus()).len(),
+            decoder_sink::BOOK.sentences
         )),
         |c, (name, t, cf, k)| c.under(name, weight_core(f, t, cf, k)),
     );
+    let weight = weight.under_each(decoder_claims::weight_choices());
     let weight = weight_core(f, Target::Head, Counterfactual::Knockout, Keys::All)
         .into_iter()
         .fold(weight, Claim::core)
@@ -114,6 +119,7 @@ pub fn claims() -> Vec<Claim> {
                 2,
             ),
         );
+    let xiao = decoder_claims::xiao();
     let token = Direction::OneToken;
     let spread = Direction::Spread;
     vec![
@@ -130,12 +136,16 @@ pub fn claims() -> Vec<Claim> {
             vec![Test::above("weight share − norm share of the sink, trained", data_sink(Model::Trained), 0.1, 2)],
         )
         .scope(Test::below("the same difference, random weights", sink(Model::Random).abs(), 0.1, 2))
+        .scope(decoder_claims::sink_scope())
         .replication(
             "Kobayashi et al. 2020",
             "α against ‖αf(x)‖ per head, §4.1",
             kobayashi_sinks(),
         )
-        .setting("all-MiniLM-L6-v2: mean over 72 heads and every corpus sentence"),
+        .under_each(decoder_claims::sink_choices())
+        .replication("Xiao et al. 2023", xiao[0].0.clone(), xiao[0].1.clone())
+        .replication("Xiao et al. 2023", xiao[1].0.clone(), xiao[1].1.clone())
+        .setting(format!("all-MiniLM-L6-v2: mean over 72 heads and every corpus sentence; SmolLM2-135M-Instruct: mean over 270 heads and {} context sentences, every query but the first (it sees only itself); weight share of token 0: mean over queries of α_i0; its norm share: Σ_i ‖α_i0 f_0‖ / Σ_ij ‖α_ij f_j‖", decoder_sink::BOOK.sentences)),
         Claim::empirical(
             "trained-pass-is-local",
             "one forward pass exposes a local deformation, not the learned map",

@@ -23,6 +23,8 @@ use crate::relation::{
 use crate::stats::{Summary, spearman};
 
 pub mod cost;
+pub mod decoder;
+mod decoder_verdict;
 pub mod trained;
 
 /// Sizes of the stacked model: `n` tokens of width `d`, `layers` layers,
@@ -444,5 +446,6 @@ pub fn measures() -> Vec<Measure> {
     }
     m.extend(cost::measures());
     m.extend(trained::measures());
+    m.extend(decoder_verdict::measures());
     m
 }

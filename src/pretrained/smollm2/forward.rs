@@ -61,6 +61,26 @@ impl Cache {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+
+    /// The cache of the first `len` positions only: what a pass over them
+    /// alone would have left (a causal model's earlier positions do not see
+    /// later ones).
+    ///
+    /// # Panics
+    /// If `len` exceeds the positions run.
+    pub fn truncated(&self, len: usize) -> Cache {
+        assert!(
+            len <= self.len,
+            "truncated: {len} > {} positions run",
+            self.len
+        );
+        let first = |m: &Vec<DMatrix<f32>>| m.iter().map(|x| x.rows(0, len).into_owned()).collect();
+        Cache {
+            k: first(&self.k),
+            v: first(&self.v),
+            len,
+        }
+    }
 }
 
 /// What a pass changes and records.

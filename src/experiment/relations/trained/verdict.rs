@@ -7,6 +7,7 @@ use super::{
     sentences,
 };
 use crate::claim::{Claim, Evidence, Test};
+use crate::experiment::relations::decoder_verdict;
 use crate::measure::{Measure, fixed, pm, table_of};
 use crate::pretrained::minilm::{HEADS, LAYERS};
 use crate::stats::{Summary, mean};
@@ -309,6 +310,7 @@ pub fn claims() -> Vec<Claim> {
         .under(format!("target: {}", Target::Cls.name()), vec![gain(Mean, Target::Cls, Keys::All)])
         .under(format!("target: {}", Target::Pooled.name()), vec![gain(Mean, Target::Pooled, Keys::All)])
         .under(format!("token set: {}", Keys::NoSinks.name()), vec![gain(Mean, Target::Words, Keys::NoSinks)])
+        .under_each(decoder_verdict::rollout_choices())
         .scope(gain_test("random baseline (the null)", r, Mean, Target::Words, Keys::All))
         .replication(
             "Abnar & Zuidema 2020",
@@ -333,7 +335,7 @@ pub fn claims() -> Vec<Claim> {
         )
         .setting(format!(
             "all-MiniLM-L6-v2 against the same architecture at BERT initialisation (random_init); the first {IMPORTANCE_SENTENCES} A sentences of models/contexts.txt (zero ablation and [MASK] on the first {CHOICE_SENTENCES}); importance of token j: ‖target − target with token j removed‖; raw: last layer's head-mean attention; rollout: (½I + ½A₆) ⋯ (½I + ½A₁); sinks: tokens receiving more than {SINK_SHARE} of some head's weight"
-        )),
+       ) + &decoder_verdict::setting()),
         Claim::empirical(
             "trained-composition",
             "relations compose along layers: the measured arrow from the input to layer m is the composite of the measured one-layer arrows",
@@ -363,7 +365,8 @@ pub fn claims() -> Vec<Claim> {
         .under("depth: h₃", boundary(3))
         .core(boundary(LAYERS)[0].clone())
         .core(boundary(LAYERS)[1].clone())
-        .setting(setting.clone()),
+        .under_each(decoder_verdict::boundary_choices())
+        .setting(setting.clone() + &decoder_verdict::setting()),
         Claim::empirical(
             "trained-partners",
             "attention constructs the token relations from the prompt: a word's strongest partners change when its context changes",

@@ -1,0 +1,192 @@
+//! The decoder's column of chapter 2's trained-model claims: the choices
+//! `model: SmolLM2-135M-Instruct, …` that [`super::trained_claims`] adds to
+//! the encoder's claims, Xiao et al.'s replication, and the measures (keys
+//! `dec_…`). Predictions written from the essay and the paper before the run.
+
+use super::decoder_sink::{COUNTERFACTUALS, First, HeadSink, Keys, Side, book};
+use crate::claim::Test;
+use crate::measure::{Measure, fixed, number, pm};
+use crate::pretrained::corpus::Model;
+use crate::pretrained::counterfactual::{Counterfactual, Target};
+
+/// The decoder's model, as the choices name it.
+pub const MODEL: &str = "model: SmolLM2-135M-Instruct (causal; the sink is the first token)";
+
+/// Layers beyond the first two (0-based `2..30`), where Xiao et al. see the sink.
+const DEEP: std::ops::Range<usize> = 2..30;
+
+/// Mean of `g` over every head, layer and sentence.
+fn all(side: &Side, first: First, g: impl Fn(&HeadSink) -> f64) -> f64 {
+    side.summary(first, 0..30, g).mean
+}
+
+/// `ρ(‖αf‖, E) − ρ(α, E)` of one choice, every head.
+fn gap(side: &Side, t: Target, cf: Counterfactual, k: Keys) -> f64 {
+    all(side, First::Own, |h| {
+        let [w, n] = h.rho(t, cf, k);
+        n - w
+    })
+}
+
+/// The decoder's choices of `trained-weight-not-effect`: the same two core
+/// tests as the encoder's. Value zeroing at the head's output is left out:
+/// there `E_ij = ‖α_ij f_j‖` exactly, so the norm ranks it perfectly by
+/// construction.
+pub fn weight_choices() -> Vec<(String, Vec<Test>)> {
+    let f = book();
+    let mut out = Vec::new();
+    for t in Target::ALL {
+        for cf in COUNTERFACTUALS {
+            if (t, cf) == (Target::Head, Counterfactual::ValueZeroing) {
+                continue;
+            }
+            for k in Keys::ALL {
+                let target = match t {
+                    Target::Head => "the head's output",
+                    Target::Block => "the normalised stream the FFN reads (rms(x + attn + Δ))",
+                };
+                let (tr, rd) = (gap(&f.trained, t, cf, k), gap(&f.random, t, cf, k));
+                out.push((
+                    format!(
+                        "{MODEL}; counterfactual: {}; target: {target}; keys: {}",
+                        cf.name(),
+                        k.name()
+                    ),
+                    vec![
+                        Test::above("mean ρ(‖αf‖, E) − ρ(α, E), trained", tr, 0.05, 3),
+                        Test::above("the same gap, trained − random", tr - rd, 0.0, 3),
+                    ],
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Token 0's weight share − its carried-norm share.
+fn sink_gap(side: &Side, first: First) -> f64 {
+    all(side, first, |h| h.weight) - all(side, first, |h| h.norm)
+}
+
+/// The decoder's choices of `trained-sinks-take-weight-not-norm`.
+pub fn sink_choices() -> Vec<(String, Vec<Test>)> {
+    let f = book();
+    First::ALL
+        .iter()
+        .map(|&first| {
+            (
+                format!("{MODEL}; token set: the first token, {}", first.name()),
+                vec![Test::above(
+                    "weight share − norm share of the first token, trained",
+                    sink_gap(&f.trained, first),
+                    0.1,
+                    2,
+                )],
+            )
+        })
+        .collect()
+}
+
+/// The null of the decoder's sink choice.
+pub fn sink_scope() -> Test {
+    Test::below(
+        "the same difference for the first token, SmolLM2 at Llama's initialisation",
+        sink_gap(&book().random, First::Own).abs(),
+        0.1,
+        2,
+    )
+}
+
+/// Mean weight on token 0 of the heads of layers 3–30.
+fn deep_weight(side: &Side, first: First) -> f64 {
+    side.summary(first, DEEP, |h| h.weight).mean
+}
+
+/// Xiao et al. 2023's protocol and its test, for each start.
+pub fn xiao() -> Vec<(String, Test)> {
+    let f = book();
+    First::ALL
+        .iter()
+        .map(|&first| {
+            (
+                format!(
+                    "SmolLM2-135M-Instruct: mean attention weight on the first token, every head of layers 3–30 and every query but the first, §3.1 and Figure 2 (\"beyond the bottom two layers, the model heavily attends to the initial token\"); first token: {}{}",
+                    first.name(),
+                    match first {
+                        First::Own => "",
+                        First::Newline => " (their §3.1 replaces the first four tokens by \\n and measures perplexity; here one \\n is prepended and the weight measured)",
+                    }
+                ),
+                Test::above(
+                    format!(
+                        "weight on token 0, layers 3–30, trained (random: {})",
+                        number(deep_weight(&f.random, first), 2)
+                    ),
+                    deep_weight(&f.trained, first),
+                    0.5,
+                    2,
+                ),
+            )
+        })
+        .collect()
+}
+
+/// The numbers chapter 2's decoder paragraph quotes (keys `dec_…`).
+pub fn measures() -> Vec<Measure> {
+    let f = book();
+    let mut m = vec![Measure::new(
+        "dec_sentences",
+        super::decoder_sink::BOOK.sentences.to_string(),
+    )];
+    for model in Model::BOTH {
+        let (s, name) = (f.model(model), model.name());
+        for (key, first) in [("own", First::Own), ("newline", First::Newline)] {
+            m.push(Measure::new(
+                format!("dec_{name}_{key}_weight_deep"),
+                pm(s.summary(first, DEEP, |h| h.weight), 2),
+            ));
+        }
+        m.push(Measure::new(
+            format!("dec_{name}_weight"),
+            pm(s.summary(First::Own, 0..30, |h| h.weight), 2),
+        ));
+        m.push(Measure::new(
+            format!("dec_{name}_norm"),
+            pm(s.summary(First::Own, 0..30, |h| h.norm), 2),
+        ));
+        m.push(Measure::new(
+            format!("dec_{name}_heads_over_half"),
+            fixed(
+                s.summary(First::Own, DEEP, |h| f64::from(u8::from(h.weight > 0.5)))
+                    .mean,
+                2,
+            ),
+        ));
+        for (key, t, cf, k) in [
+            ("ko_all", Target::Head, Counterfactual::Knockout, Keys::All),
+            (
+                "ko_rest",
+                Target::Head,
+                Counterfactual::Knockout,
+                Keys::WithoutFirst,
+            ),
+            (
+                "vz_block",
+                Target::Block,
+                Counterfactual::ValueZeroing,
+                Keys::All,
+            ),
+        ] {
+            let [w, n] = [0, 1].map(|x| all(s, First::Own, |h| h.rho(t, cf, k)[x]));
+            m.push(Measure::new(
+                format!("dec_{name}_{key}_rho_weight"),
+                fixed(w, 2),
+            ));
+            m.push(Measure::new(
+                format!("dec_{name}_{key}_rho_norm"),
+                fixed(n, 2),
+            ));
+        }
+    }
+    m
+}

@@ -1,0 +1,172 @@
+//! The decoder's column of chapter 4's trained-model claims: the choices
+//! `model: SmolLM2-135M-Instruct, …` of `trained-rollout` and
+//! `trained-boundary`, and the measures (keys `dec_…`). The tests are the
+//! encoder's, written before the run.
+
+use super::decoder::{BOOK, Keys, ModelFindings, Target, book};
+use crate::claim::Test;
+use crate::measure::{Measure, fixed, pm, table};
+use crate::pretrained::corpus::Model;
+
+/// The decoder's model, as the choices name it.
+const MODEL: &str = "model: SmolLM2-135M-Instruct (causal; target: the last token)";
+
+/// Blocks of the decoder.
+const LAYERS: usize = 30;
+
+/// The encoder's core test of `trained-rollout`, asked of the decoder.
+fn gain_test(x: &ModelFindings, t: Target, k: Keys) -> Test {
+    let g = x.gain(t, k);
+    Test::above(
+        format!(
+            "SmolLM2, trained: lower 95% bound of ρ(rollout, importance) − ρ(raw, importance) ({} sentences)",
+            g.n
+        ),
+        g.ci95().0,
+        0.0,
+        2,
+    )
+}
+
+/// The decoder's choices of `trained-rollout`: each target, each key set.
+pub fn rollout_choices() -> Vec<(String, Vec<Test>)> {
+    let f = book();
+    let mut out = Vec::new();
+    for t in Target::ALL {
+        for k in Keys::ALL {
+            out.push((
+                format!(
+                    "{MODEL}; counterfactual: mean ablation; target: {}; token set: {}",
+                    t.name(),
+                    k.name()
+                ),
+                vec![gain_test(&f.trained, t, k)],
+            ));
+        }
+    }
+    out
+}
+
+/// The encoder's two boundary tests at depth `l`, asked of the decoder.
+fn boundary(l: usize) -> Vec<Test> {
+    let f = book();
+    let ctx = |x: &ModelFindings, l: usize| x.divergence(false, l).mean;
+    let unr = |x: &ModelFindings, l: usize| x.divergence(true, l).mean;
+    let growth = |x: &ModelFindings| ctx(x, l) - ctx(x, 0);
+    vec![
+        Test::above(
+            format!(
+                "SmolLM2: trained growth of 1 − cos(word after prefix A, after prefix B) from h₀ to h{l} minus the random model's"
+            ),
+            growth(&f.trained) - growth(&f.random),
+            0.0,
+            2,
+        ),
+        Test::below(
+            format!("SmolLM2, trained, h{l}: context change / unrelated change"),
+            ctx(&f.trained, l) / unr(&f.trained, l),
+            1.0,
+            2,
+        ),
+    ]
+}
+
+/// The decoder's choices of `trained-boundary`: the last state and the middle one.
+pub fn boundary_choices() -> Vec<(String, Vec<Test>)> {
+    [LAYERS, LAYERS / 2]
+        .into_iter()
+        .map(|l| {
+            (
+                format!("model: SmolLM2-135M-Instruct (causal; the word after two prefixes); depth: h{l}"),
+                boundary(l),
+            )
+        })
+        .collect()
+}
+
+/// What the decoder's setting adds to each claim's.
+pub fn setting() -> String {
+    let f = book();
+    let kept = f.trained.words.iter().filter(|w| w.1).count();
+    format!(
+        "; SmolLM2-135M-Instruct against the same architecture at Llama's initialisation: rollout on the first {} A sentences, importance of token j to the last token by mean ablation of j's embedding, raw: layer 30's head-mean attention row of the last token; boundary: {kept} of {} words that are one token (Ġword) in both sentences, the stream after each block",
+        BOOK.sentences,
+        f.trained.words.len()
+    )
+}
+
+/// The numbers chapter 4's decoder paragraph quotes (keys `dec_…`).
+pub fn measures() -> Vec<Measure> {
+    let f = book();
+    let mut m = vec![
+        Measure::new("dec_sentences", BOOK.sentences.to_string()),
+        Measure::new(
+            "dec_words",
+            f.trained.words.iter().filter(|w| w.1).count().to_string(),
+        ),
+    ];
+    let mut rows = Vec::new();
+    for model in Model::BOTH {
+        let (x, name) = (f.model(model), model.name());
+        for t in Target::ALL {
+            for k in Keys::ALL {
+                rows.push(vec![
+                    name.to_string(),
+                    match t {
+                        Target::State => "final state",
+                        Target::Next => "next-token distribution",
+                    }
+                    .to_string(),
+                    match k {
+                        Keys::All => "all",
+                        Keys::WithoutFirst => "no first token",
+                    }
+                    .to_string(),
+                    pm(x.rho(t, k, 0), 2),
+                    pm(x.rho(t, k, 1), 2),
+                ]);
+            }
+        }
+        for (key, t) in [("state", Target::State), ("next", Target::Next)] {
+            m.push(Measure::new(
+                format!("dec_{name}_{key}_raw"),
+                pm(x.rho(t, Keys::All, 0), 2),
+            ));
+            m.push(Measure::new(
+                format!("dec_{name}_{key}_rollout"),
+                pm(x.rho(t, Keys::All, 1), 2),
+            ));
+        }
+        for l in [1, LAYERS / 2, LAYERS] {
+            m.push(Measure::new(
+                format!("dec_{name}_context_h{l}"),
+                pm(x.divergence(false, l), 2),
+            ));
+            m.push(Measure::new(
+                format!("dec_{name}_unrelated_h{l}"),
+                pm(x.divergence(true, l), 2),
+            ));
+        }
+        m.push(Measure::new(
+            format!("dec_{name}_ratio_h{LAYERS}"),
+            fixed(
+                x.divergence(false, LAYERS).mean / x.divergence(true, LAYERS).mean,
+                2,
+            ),
+        ));
+    }
+    m.push(Measure::new(
+        "dec_rollout_table",
+        table(
+            &[
+                "weights",
+                "target",
+                "keys",
+                "ρ(raw, importance)",
+                "ρ(rollout, importance)",
+            ],
+            &rows,
+        ),
+    ));
+    m
+}

@@ -1,0 +1,69 @@
+//! Figure of chapter 2's decoder column (it reads
+//! [`crate::experiment::coverage::decoder_sink::book`], never computes).
+
+use plotters::prelude::*;
+
+use super::style::{axes, color, legend, mesh, svg};
+use super::{DrawError, Figure};
+use crate::experiment::coverage::decoder_sink::{First, book};
+use crate::pretrained::corpus::Model;
+
+pub const FIGURES: &[Figure] = &[Figure {
+    name: "ch02-decoder-sink",
+    chapter: 2,
+    about: "SmolLM2 per layer: the weight its heads put on the first token against that token's share of the carried norm, trained against Llama's initialisation",
+    draw: sink,
+}];
+
+/// Per layer, the head-and-sentence means of the weight on token 0 and of its
+/// carried-norm share; trained solid, random dashed.
+fn sink() -> Result<String, DrawError> {
+    let f = book();
+    svg(750, 420, |root| {
+        let mut chart = axes(
+            root,
+            "SmolLM2: the first token takes weight, carries less",
+            0.5..30.5,
+            0.0..1.0,
+        )?;
+        mesh(&mut chart, "layer", "share, mean over heads and sentences")
+            .disable_mesh()
+            .draw()?;
+        for model in Model::BOTH {
+            let side = f.model(model);
+            let dashed = model == Model::Random;
+            for (k, what) in ["weight on token 0", "token 0's share of the carried norm"]
+                .iter()
+                .enumerate()
+            {
+                let pts: Vec<(f64, f64)> = (0..30)
+                    .map(|l| {
+                        let s = side.summary(First::Own, l..l + 1, |h| {
+                            if k == 0 { h.weight } else { h.norm }
+                        });
+                        ((l + 1) as f64, s.mean)
+                    })
+                    .collect();
+                let c = color(k);
+                let style = c.stroke_width(2);
+                let drawn = if dashed {
+                    chart.draw_series(DashedLineSeries::new(pts.clone(), 6, 4, style))?
+                } else {
+                    chart.draw_series(LineSeries::new(pts.clone(), style))?
+                };
+                let gap = if dashed { 4 } else { 0 };
+                drawn
+                    .label(format!("{what}, {}", model.name()))
+                    .legend(move |(x, y)| {
+                        EmptyElement::at((x, y))
+                            + PathElement::new(vec![(0, 0), (8 - gap, 0)], c.stroke_width(2))
+                            + PathElement::new(vec![(8 + gap, 0), (16, 0)], c.stroke_width(2))
+                    });
+                if !dashed {
+                    chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))?;
+                }
+            }
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)
+    })
+}
