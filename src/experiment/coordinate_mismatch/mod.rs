@@ -3,6 +3,7 @@
 
 mod claims;
 pub mod trained;
+pub mod rotating;
 pub mod trained_text;
 
 pub use claims::claims;
