@@ -13,6 +13,7 @@ pub mod bench;
 pub mod style;
 
 mod coordinate_mismatch;
+mod coordinate_mismatch_rope;
 mod coordinate_mismatch_trained;
 mod coverage;
 mod coverage_trained;
@@ -60,6 +61,7 @@ pub fn registry() -> Vec<Figure> {
     [
         coordinate_mismatch::FIGURES,
         coordinate_mismatch_trained::FIGURES,
+        coordinate_mismatch_rope::FIGURES,
         coverage::FIGURES,
         coverage_trained::FIGURES,
         multi_head::FIGURES,

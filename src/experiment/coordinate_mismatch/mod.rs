@@ -4,6 +4,7 @@
 mod claims;
 pub mod trained;
 pub mod rotating;
+mod rotating_verdict;
 pub mod trained_text;
 
 pub use claims::claims;
@@ -391,5 +392,6 @@ pub fn measures() -> Vec<Measure> {
         format!("[{}, {}]", fixed(lo, 3), fixed(hi, 3)),
     ));
     m.extend(trained::measures());
+    m.extend(rotating_verdict::measures());
     m
 }
