@@ -22,6 +22,7 @@ mod delta_attention_large;
 mod delta_attention_recall;
 mod fixed_points;
 mod fixed_points_residual;
+mod fixed_points_lens;
 mod fixed_points_trained;
 mod learning_cost;
 mod multi_head;
@@ -72,6 +73,7 @@ pub fn registry() -> Vec<Figure> {
         fixed_points::FIGURES,
         fixed_points_residual::FIGURES,
         fixed_points_trained::FIGURES,
+        fixed_points_lens::FIGURES,
         learning_cost::FIGURES,
         delta_attention::FIGURES,
         delta_attention_recall::FIGURES,
