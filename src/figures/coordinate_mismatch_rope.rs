@@ -6,7 +6,7 @@ use plotters::prelude::*;
 use super::relations_trained::{Series, lines};
 use super::style::{axes, bar, box_key, color, legend, mesh, svg};
 use super::{DrawError, Figure};
-use crate::experiment::coordinate_mismatch::rotating::{Explained, Keys, book};
+use crate::experiment::coordinate_mismatch::rotating::{EXPLANATIONS, Keys, book};
 use crate::pretrained::corpus::Model;
 use crate::stats::Summary;
 
@@ -16,13 +16,6 @@ pub const FIGURES: &[Figure] = &[Figure {
     about: "SmolLM2's heads on real text: the share of score variance raw cosine, the unrotated W_QK and the offset explain, and the effective form's symmetric share against distance, trained against Llama's initialisation",
     draw: rope,
 }];
-
-/// The explanations in the order drawn, with their tick labels.
-const EXPLANATIONS: [(&str, fn(&Explained) -> f64); 3] = [
-    ("raw cosine", |e| e.cosine),
-    ("W_QK, offset 0", |e| e.unrotated),
-    ("offset alone", |e| e.offset),
-];
 
 fn rope() -> Result<String, DrawError> {
     let f = book();
@@ -52,14 +45,22 @@ fn rope() -> Result<String, DrawError> {
             .x_labels(3)
             .x_label_formatter(&|v| {
                 let i = v.round() as usize;
-                EXPLANATIONS.get(i).map_or(String::new(), |e| e.0.to_string())
+                EXPLANATIONS
+                    .get(i)
+                    .map_or(String::new(), |e| e.label.to_string())
             })
             .draw()?;
         for (k, model) in Model::BOTH.into_iter().enumerate() {
             let r = f.model(model);
-            for (i, (_, g)) in EXPLANATIONS.iter().enumerate() {
-                let s = Summary::of(&r.explained(Keys::All, *g));
-                bar(&mut chart, i as f64 + 0.2 * (2.0 * k as f64 - 1.0), 0.18, s, color(k))?;
+            for (i, e) in EXPLANATIONS.iter().enumerate() {
+                let s = Summary::of(&r.explained(Keys::All, e.of));
+                bar(
+                    &mut chart,
+                    i as f64 + 0.2 * (2.0 * k as f64 - 1.0),
+                    0.18,
+                    s,
+                    color(k),
+                )?;
             }
             chart
                 .draw_series(std::iter::empty::<Circle<(f64, f64), u32>>())?

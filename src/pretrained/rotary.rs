@@ -26,7 +26,7 @@ use nalgebra::DMatrix;
 /// # Panics
 /// If `r` is odd.
 pub fn rotation(delta: f64, r: usize, theta: f64) -> DMatrix<f64> {
-    assert!(r % 2 == 0, "rotation: width {r} is odd");
+    assert!(r.is_multiple_of(2), "rotation: width {r} is odd");
     let mut m = DMatrix::zeros(r, r);
     for p in 0..r / 2 {
         let (sin, cos) = (delta * theta.powf(-2.0 * p as f64 / r as f64)).sin_cos();
@@ -75,8 +75,17 @@ fn rotate_rows(rot: &DMatrix<f64>, m: &DMatrix<f64>) -> DMatrix<f64> {
 ///
 /// # Panics
 /// If `a` and `b` differ in shape or the width is odd.
-pub fn symmetric_shares(a: &DMatrix<f64>, b: &DMatrix<f64>, deltas: &[f64], theta: f64) -> Vec<f64> {
-    assert_eq!(a.shape(), b.shape(), "symmetric_shares: A and B differ in shape");
+pub fn symmetric_shares(
+    a: &DMatrix<f64>,
+    b: &DMatrix<f64>,
+    deltas: &[f64],
+    theta: f64,
+) -> Vec<f64> {
+    assert_eq!(
+        a.shape(),
+        b.shape(),
+        "symmetric_shares: A and B differ in shape"
+    );
     let r = a.ncols();
     let (ga, gb, c) = (a.transpose() * a, b.transpose() * b, b.transpose() * a);
     deltas
@@ -103,7 +112,10 @@ mod tests {
     #[test]
     fn the_gram_form_equals_the_share_of_the_full_matrix() {
         let mut rng = seeded(3);
-        let (a, b) = (gaussian(&mut rng, 10, 4, 1.0), gaussian(&mut rng, 10, 4, 1.0));
+        let (a, b) = (
+            gaussian(&mut rng, 10, 4, 1.0),
+            gaussian(&mut rng, 10, 4, 1.0),
+        );
         for delta in [0.0, -1.0, -7.0] {
             let m = &a * rotation(delta, 4, 100.0) * b.transpose();
             let sym = (&m + m.transpose()) * 0.5;
@@ -122,6 +134,9 @@ mod tests {
         let (i, j) = (ids.len() - 1, 1);
         let via = (h.q.row(i) * rotation(j as f64 - i as f64, 64, 1e5) * h.k.row(j).transpose())[0];
         let scored = h.scores[(i, j)] * 8.0;
-        assert!((via - scored).abs() < 1e-3 * scored.abs().max(1.0), "{via} {scored}");
+        assert!(
+            (via - scored).abs() < 1e-3 * scored.abs().max(1.0),
+            "{via} {scored}"
+        );
     }
 }

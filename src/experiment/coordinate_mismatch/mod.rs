@@ -2,9 +2,9 @@
 //! said to measure, for untied, tied and identity projections.
 
 mod claims;
-pub mod trained;
 pub mod rotating;
 mod rotating_verdict;
+pub mod trained;
 pub mod trained_text;
 
 pub use claims::claims;

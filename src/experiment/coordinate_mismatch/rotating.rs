@@ -110,6 +110,32 @@ pub struct Explained {
     pub offset: f64,
 }
 
+/// One explanation of the score: its measure key, its label, its field.
+pub struct Explanation {
+    pub key: &'static str,
+    pub label: &'static str,
+    pub of: fn(&Explained) -> f64,
+}
+
+/// The three explanations, in the order tables and figures show them.
+pub const EXPLANATIONS: [Explanation; 3] = [
+    Explanation {
+        key: "cosine",
+        label: "raw cosine",
+        of: |e| e.cosine,
+    },
+    Explanation {
+        key: "unrotated",
+        label: "W_QK, offset 0",
+        of: |e| e.unrotated,
+    },
+    Explanation {
+        key: "offset",
+        label: "offset alone",
+        of: |e| e.offset,
+    },
+];
+
 /// One model's findings; heads are indexed `layer · 9 + head`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ModelFindings {
@@ -171,6 +197,9 @@ fn eta_squared(values: &[(f64, usize)]) -> f64 {
     1.0 - within / total
 }
 
+/// One head in one sentence: its pairs, and `rows[keys][variant]` its per-row ρ.
+type HeadFindings = (Vec<Pair>, Vec<Vec<Vec<f64>>>);
+
 /// Random untied heads, one `(w_q, w_k)` per head index, shared by the layers.
 fn random_heads(heads: usize, d: usize, r: usize, seed: u64) -> Vec<(DMatrix<f64>, DMatrix<f64>)> {
     let mut rng = seeded(seed);
@@ -195,7 +224,7 @@ fn layer_of(
     gain: &nalgebra::DVector<f32>,
     eps: f64,
     random: &[(DMatrix<f64>, DMatrix<f64>)],
-) -> Vec<(Vec<Pair>, Vec<Vec<Vec<f64>>>)> {
+) -> Vec<HeadFindings> {
     let x = &layer.input;
     let (raw, cos) = (x * x.transpose(), cosines(x));
     // the normalised input every head of the layer reads, (n, 576)
@@ -243,7 +272,11 @@ impl ModelFindings {
         let m = model.smollm2();
         let c = &m.config;
         let p = pairs();
-        let texts: Vec<&String> = p.iter().map(|p| &p.a).chain(p.iter().map(|p| &p.b)).collect();
+        let texts: Vec<&String> = p
+            .iter()
+            .map(|p| &p.a)
+            .chain(p.iter().map(|p| &p.b))
+            .collect();
         let ids: Vec<Vec<u32>> = texts[..setup.sentences]
             .iter()
             .map(|t| m.encode(t).unwrap_or_else(|e| panic!("{e}")).ids)
@@ -298,7 +331,12 @@ impl ModelFindings {
                 let (l, h) = (i / c.n_head, i % c.n_head);
                 let g = m.attn_norm(l);
                 let fold = |w: DMatrix<f64>| DMatrix::from_diagonal(&g) * w;
-                symmetric_shares(&fold(m.w_q(l, h)), &fold(m.w_k(l, h)), &deltas, c.rope_theta)
+                symmetric_shares(
+                    &fold(m.w_q(l, h)),
+                    &fold(m.w_k(l, h)),
+                    &deltas,
+                    c.rope_theta,
+                )
             })
             .collect();
         ModelFindings {
@@ -311,14 +349,23 @@ impl ModelFindings {
 
     /// Every head's value of one explanation.
     pub fn explained(&self, keys: Keys, f: fn(&Explained) -> f64) -> Vec<f64> {
-        let k = Keys::ALL.iter().position(|&x| x == keys).expect("a key set");
+        let k = Keys::ALL
+            .iter()
+            .position(|&x| x == keys)
+            .expect("a key set");
         self.explained[k].iter().map(f).collect()
     }
 
     /// Every head's mean per-row ρ for one key set and variant.
     pub fn rows(&self, keys: Keys, v: Variant) -> &[f64] {
-        let k = Keys::ALL.iter().position(|&x| x == keys).expect("a key set");
-        let v = Variant::ALL.iter().position(|&x| x == v).expect("a variant");
+        let k = Keys::ALL
+            .iter()
+            .position(|&x| x == keys)
+            .expect("a key set");
+        let v = Variant::ALL
+            .iter()
+            .position(|&x| x == v)
+            .expect("a variant");
         &self.rows[k][v]
     }
 
@@ -337,7 +384,12 @@ fn explain(pairs: &[Pair]) -> Explained {
     Explained {
         cosine: pearson(&s, &col(|p| p.cosine)).powi(2),
         unrotated: pearson(&s, &col(|p| p.unrotated)).powi(2),
-        offset: eta_squared(&pairs.iter().map(|p| (p.score, p.offset)).collect::<Vec<_>>()),
+        offset: eta_squared(
+            &pairs
+                .iter()
+                .map(|p| (p.score, p.offset))
+                .collect::<Vec<_>>(),
+        ),
     }
 }
 

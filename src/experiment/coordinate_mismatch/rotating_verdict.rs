@@ -1,18 +1,11 @@
 //! Chapter 1's decoder column as the prose quotes it: the measures (keys
 //! `rope_…`) and the claim about rotary coordinates (evidence: pretrained).
 
-use super::rotating::{BOOK, Explained, Keys, ModelFindings, Variant, book};
+use super::rotating::{BOOK, EXPLANATIONS, Explained, Keys, ModelFindings, Variant, book};
 use crate::claim::{Claim, Evidence, Test};
 use crate::measure::{Measure, fixed, pm};
 use crate::pretrained::corpus::Model;
 use crate::stats::{Summary, mean};
-
-/// Which explanation of the score.
-const EXPLANATIONS: [(&str, fn(&Explained) -> f64); 3] = [
-    ("cosine", |e| e.cosine),
-    ("unrotated", |e| e.unrotated),
-    ("offset", |e| e.offset),
-];
 
 impl ModelFindings {
     /// Mean over heads of the symmetric share at distances `1..`.
@@ -33,16 +26,22 @@ pub fn measures() -> Vec<Measure> {
     for model in Model::BOTH {
         let (r, name) = (f.model(model), model.name());
         for k in Keys::ALL {
-            for (e, g) in EXPLANATIONS {
+            for e in EXPLANATIONS {
                 m.push(Measure::new(
-                    format!("rope_r2_{e}_{name}_{}", k.name()),
-                    pm(Summary::of(&r.explained(k, g)), 2),
+                    format!("rope_r2_{}_{name}_{}", e.key, k.name()),
+                    pm(Summary::of(&r.explained(k, e.of)), 2),
                 ));
             }
         }
         let curve = r.share_curve();
-        m.push(Measure::new(format!("rope_share_{name}_d0"), fixed(curve[0], 3)));
-        m.push(Measure::new(format!("rope_share_{name}_turned"), fixed(r.share_turned(), 3)));
+        m.push(Measure::new(
+            format!("rope_share_{name}_d0"),
+            fixed(curve[0], 3),
+        ));
+        m.push(Measure::new(
+            format!("rope_share_{name}_turned"),
+            fixed(r.share_turned(), 3),
+        ));
     }
     for k in Keys::ALL {
         for v in Variant::ALL {

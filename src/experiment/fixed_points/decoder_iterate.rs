@@ -71,7 +71,10 @@ pub struct Loop {
 impl Loop {
     /// The size of the last step, measured as `m`.
     pub fn last(&self, m: Measured) -> f64 {
-        let i = Measured::ALL.iter().position(|&x| x == m).expect("a series");
+        let i = Measured::ALL
+            .iter()
+            .position(|&x| x == m)
+            .expect("a series");
         *self.steps[i].last().expect("steps > 0")
     }
 }
@@ -117,12 +120,18 @@ impl ModelFindings {
         let states: Vec<Vec<DMatrix<f64>>> = p
             .iter()
             .take(setup.sentences)
-            .map(|p| m.run(&m.encode(&p.a).unwrap_or_else(|e| panic!("{e}")).ids).states())
+            .map(|p| {
+                m.run(&m.encode(&p.a).unwrap_or_else(|e| panic!("{e}")).ids)
+                    .states()
+            })
             .collect();
         let blocks = crate::parallel::map(0..m.config.n_layer as u64, |l| {
             let l = l as usize;
             let f = |z: &DMatrix<f64>| block(&m.weights, l, &z.map(|v| v as f32)).map(f64::from);
-            states.iter().map(|s| iterate(&s[l], setup.steps, f)).collect()
+            states
+                .iter()
+                .map(|s| iterate(&s[l], setup.steps, f))
+                .collect()
         });
         ModelFindings { blocks }
     }
@@ -139,11 +148,19 @@ impl ModelFindings {
 
     /// Per step, the mean over every block and sentence of the step's size.
     pub fn curve(&self, m: Measured) -> Vec<f64> {
-        let i = Measured::ALL.iter().position(|&x| x == m).expect("a series");
+        let i = Measured::ALL
+            .iter()
+            .position(|&x| x == m)
+            .expect("a series");
         let steps = self.blocks[0][0].steps[i].len();
         (0..steps)
             .map(|k| {
-                let all: Vec<f64> = self.blocks.iter().flatten().map(|lp| lp.steps[i][k]).collect();
+                let all: Vec<f64> = self
+                    .blocks
+                    .iter()
+                    .flatten()
+                    .map(|lp| lp.steps[i][k])
+                    .collect();
                 crate::stats::mean(&all)
             })
             .collect()

@@ -18,10 +18,22 @@ pub fn measures() -> Vec<Measure> {
         let a = r.agreement(Positions::All);
         let last = a.len() - 1;
         m.extend([
-            Measure::new(format!("lens_first_{name}"), fixed(r.first(Positions::All), 1)),
-            Measure::new(format!("lens_settled_{name}"), fixed(r.settled(Positions::All), 1)),
-            Measure::new(format!("lens_stay_{name}"), fixed(r.stay(Positions::All), 2)),
-            Measure::new(format!("lens_agree_{name}_before_last"), fixed(a[last - 1], 2)),
+            Measure::new(
+                format!("lens_first_{name}"),
+                fixed(r.first(Positions::All), 1),
+            ),
+            Measure::new(
+                format!("lens_settled_{name}"),
+                fixed(r.settled(Positions::All), 1),
+            ),
+            Measure::new(
+                format!("lens_stay_{name}"),
+                fixed(r.stay(Positions::All), 2),
+            ),
+            Measure::new(
+                format!("lens_agree_{name}_before_last"),
+                fixed(a[last - 1], 2),
+            ),
             Measure::new(format!("lens_agree_{name}_l1"), fixed(a[1], 2)),
             Measure::new(format!("lens_agree_{name}_mid"), fixed(a[last / 2], 2)),
         ]);

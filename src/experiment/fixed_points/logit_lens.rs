@@ -64,7 +64,10 @@ pub struct Token {
 impl Token {
     /// The first layer boundary whose lens top-1 is the final top-1.
     pub fn first(&self) -> usize {
-        self.agree.iter().position(|&a| a).expect("the last boundary agrees")
+        self.agree
+            .iter()
+            .position(|&a| a)
+            .expect("the last boundary agrees")
     }
 
     /// The first boundary from which the lens keeps the final top-1 to the end.
@@ -75,7 +78,8 @@ impl Token {
     /// The share of boundaries `first + 1 … L − 1` that agree; `None` if there are none.
     pub fn stay(&self) -> Option<f64> {
         let later = self.agree.get(self.first() + 1..self.agree.len() - 1)?;
-        (!later.is_empty()).then(|| later.iter().filter(|&&a| a).count() as f64 / later.len() as f64)
+        (!later.is_empty())
+            .then(|| later.iter().filter(|&&a| a).count() as f64 / later.len() as f64)
     }
 }
 
@@ -100,9 +104,16 @@ impl ModelFindings {
     pub fn run(model: Model, setup: Setup) -> ModelFindings {
         let m = model.smollm2();
         let p = pairs();
-        let texts: Vec<&String> = p.iter().map(|p| &p.a).chain(p.iter().map(|p| &p.b)).collect();
+        let texts: Vec<&String> = p
+            .iter()
+            .map(|p| &p.a)
+            .chain(p.iter().map(|p| &p.b))
+            .collect();
         let per = crate::parallel::map(0..setup.sentences as u64, |s| {
-            let ids = m.encode(texts[s as usize]).unwrap_or_else(|e| panic!("{e}")).ids;
+            let ids = m
+                .encode(texts[s as usize])
+                .unwrap_or_else(|e| panic!("{e}"))
+                .ids;
             let states = m.run(&ids).states();
             let n = ids.len();
             // every boundary stacked, (31 n, 576): one blocked product over the vocabulary
@@ -138,7 +149,10 @@ impl ModelFindings {
         let boundaries = self.tokens[0].agree.len();
         (0..boundaries)
             .map(|l| {
-                let all: Vec<f64> = self.at(positions).map(|t| f64::from(u8::from(t.agree[l]))).collect();
+                let all: Vec<f64> = self
+                    .at(positions)
+                    .map(|t| f64::from(u8::from(t.agree[l])))
+                    .collect();
                 mean(&all)
             })
             .collect()
@@ -146,17 +160,32 @@ impl ModelFindings {
 
     /// Mean over positions of the first agreeing boundary.
     pub fn first(&self, positions: Positions) -> f64 {
-        mean(&self.at(positions).map(|t| t.first() as f64).collect::<Vec<_>>())
+        mean(
+            &self
+                .at(positions)
+                .map(|t| t.first() as f64)
+                .collect::<Vec<_>>(),
+        )
     }
 
     /// Mean over positions of the settled boundary.
     pub fn settled(&self, positions: Positions) -> f64 {
-        mean(&self.at(positions).map(|t| t.settled() as f64).collect::<Vec<_>>())
+        mean(
+            &self
+                .at(positions)
+                .map(|t| t.settled() as f64)
+                .collect::<Vec<_>>(),
+        )
     }
 
     /// Mean over positions (that have later boundaries) of the stay share.
     pub fn stay(&self, positions: Positions) -> f64 {
-        mean(&self.at(positions).filter_map(Token::stay).collect::<Vec<_>>())
+        mean(
+            &self
+                .at(positions)
+                .filter_map(Token::stay)
+                .collect::<Vec<_>>(),
+        )
     }
 }
 

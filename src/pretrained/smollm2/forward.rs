@@ -205,7 +205,11 @@ pub fn run_from(
 /// If `l` is out of range.
 pub fn block(w: &Weights, l: usize, x: &DMatrix<f32>) -> DMatrix<f32> {
     let c = &w.config;
-    assert!(l < c.n_layer, "block: layer {l} out of range 0..{}", c.n_layer);
+    assert!(
+        l < c.n_layer,
+        "block: layer {l} out of range 0..{}",
+        c.n_layer
+    );
     let mut y = x.clone();
     block_forward(&w.blocks[l], c, &mut y, &mut Cache::new(c), l, &[], false);
     y
