@@ -145,26 +145,6 @@ impl ModelFindings {
             .collect();
         crate::stats::mean(&all)
     }
-
-    /// Per step, the mean over every block and sentence of the step's size.
-    pub fn curve(&self, m: Measured) -> Vec<f64> {
-        let i = Measured::ALL
-            .iter()
-            .position(|&x| x == m)
-            .expect("a series");
-        let steps = self.blocks[0][0].steps[i].len();
-        (0..steps)
-            .map(|k| {
-                let all: Vec<f64> = self
-                    .blocks
-                    .iter()
-                    .flatten()
-                    .map(|lp| lp.steps[i][k])
-                    .collect();
-                crate::stats::mean(&all)
-            })
-            .collect()
-    }
 }
 
 /// The decoder's iterated blocks, trained and random.
@@ -255,10 +235,6 @@ pub fn measures() -> Vec<crate::measure::Measure> {
                 fixed(r.last(measured, 0..r.blocks.len()), 2),
             ));
         }
-        m.push(Measure::new(
-            format!("tr_dec_iter_first_{name}"),
-            fixed(r.curve(Measured::IterateLater)[0], 2),
-        ));
     }
     m
 }

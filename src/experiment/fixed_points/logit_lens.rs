@@ -178,6 +178,12 @@ impl ModelFindings {
         )
     }
 
+    /// The share of positions whose lens holds the final top-1 from before the last block on.
+    pub fn held_before_last(&self, positions: Positions) -> f64 {
+        let last = self.tokens[0].agree.len() - 1;
+        crate::stats::share(self.at(positions).map(|t| t.settled() < last))
+    }
+
     /// Mean over positions (that have later boundaries) of the stay share.
     pub fn stay(&self, positions: Positions) -> f64 {
         mean(
