@@ -13,6 +13,7 @@ pub mod bench;
 pub mod style;
 
 mod coordinate_mismatch;
+mod coordinate_mismatch_rope;
 mod coordinate_mismatch_trained;
 mod coverage;
 mod coverage_decoder;
@@ -21,6 +22,7 @@ mod delta_attention;
 mod delta_attention_large;
 mod delta_attention_recall;
 mod fixed_points;
+mod fixed_points_lens;
 mod fixed_points_residual;
 mod fixed_points_trained;
 mod learning_cost;
@@ -62,6 +64,7 @@ pub fn registry() -> Vec<Figure> {
     [
         coordinate_mismatch::FIGURES,
         coordinate_mismatch_trained::FIGURES,
+        coordinate_mismatch_rope::FIGURES,
         coverage::FIGURES,
         coverage_trained::FIGURES,
         coverage_decoder::FIGURES,
@@ -74,6 +77,7 @@ pub fn registry() -> Vec<Figure> {
         fixed_points::FIGURES,
         fixed_points_residual::FIGURES,
         fixed_points_trained::FIGURES,
+        fixed_points_lens::FIGURES,
         learning_cost::FIGURES,
         delta_attention::FIGURES,
         delta_attention_recall::FIGURES,

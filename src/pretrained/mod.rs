@@ -28,6 +28,7 @@ pub mod next_token;
 pub mod paraphrase;
 pub mod random_init;
 pub mod repair;
+pub mod rotary;
 pub mod smollm2;
 pub mod trace;
 pub mod transformer;

@@ -168,5 +168,6 @@ pub fn claims() -> Vec<Claim> {
     ]
     .into_iter()
     .chain(super::trained::claims())
+    .chain(super::rotating_verdict::claims())
     .collect()
 }

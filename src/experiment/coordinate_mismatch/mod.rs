@@ -2,6 +2,8 @@
 //! said to measure, for untied, tied and identity projections.
 
 mod claims;
+pub mod rotating;
+mod rotating_verdict;
 pub mod trained;
 pub mod trained_text;
 
@@ -390,5 +392,6 @@ pub fn measures() -> Vec<Measure> {
         format!("[{}, {}]", fixed(lo, 3), fixed(hi, 3)),
     ));
     m.extend(trained::measures());
+    m.extend(rotating_verdict::measures());
     m
 }

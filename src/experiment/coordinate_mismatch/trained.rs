@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 
 use crate::experiment::cache;
 
+use super::rotating::{self, Keys, Variant as RVariant};
 use super::trained_text::{self, Statistic, Text, Tokens, Variant};
 use crate::claim::{Claim, Evidence, Test};
 use crate::measure::{Measure, fixed, pm};
@@ -238,6 +239,15 @@ pub fn claims() -> Vec<Claim> {
         g(&enc.trained) - g(&dec.trained) - (g(&enc.random) - g(&dec.random))
     };
     let folded_gap = sym(&enc.folded) - sym(&dec.folded) - (sym(&enc.random) - sym(&dec.random));
+    let rope = rotating::book();
+    let decoder = |keys: Keys| {
+        Test::below(
+            "SmolLM2 mean per-row Spearman ρ, raw vs score, trained heads",
+            mean(rope.trained.rows(keys, RVariant::Trained)),
+            0.5,
+            2,
+        )
+    };
     let score = |v: f64| {
         Test::below(
             "MiniLM mean per-row Spearman ρ, raw vs score, trained heads",
@@ -287,11 +297,24 @@ pub fn claims() -> Vec<Claim> {
         .core(score(inner(Variant::Trained)))
         .under("token set: every token, [CLS] and [SEP] included", vec![score(rho(Variant::Trained, Tokens::All, Statistic::RhoRows))])
         .under("statistic: ρ over all pairs of a sentence", vec![score(rho(Variant::Trained, Tokens::Inner, Statistic::RhoPairs))])
+        .under(
+            "model: SmolLM2-135M-Instruct, a causal RoPE decoder; keys: each query's earlier keys without the first token (the sink)",
+            vec![decoder(Keys::Later)],
+        )
+        .under(
+            "model: SmolLM2-135M-Instruct; keys: each query's earlier keys, the first token included",
+            vec![decoder(Keys::All)],
+        )
         .scope(Test::below("trained minus tied per-row ρ", inner(Variant::Trained) - inner(Variant::Tied), 0.0, 2))
         .setting(format!(
             "all-MiniLM-L6-v2 on {} sentences ({} tokens), every layer's input hidden states; \
-             null: random untied heads on the same states (ρ = {}); tied heads (trained W_Q on both sides) ρ = {}",
-            t.sentences, t.tokens, fixed(inner(Variant::Random), 2), fixed(inner(Variant::Tied), 2)
+             null: random untied heads on the same states (ρ = {}); tied heads (trained W_Q on both sides) ρ = {}; \
+             and SmolLM2-135M-Instruct on {} context sentences ({} tokens), rows with at least 3 earlier keys, \
+             without the first token: random untied heads ρ = {}, tied heads (unrotated q qᵀ) ρ = {}",
+            t.sentences, t.tokens, fixed(inner(Variant::Random), 2), fixed(inner(Variant::Tied), 2),
+            rotating::BOOK.sentences, rope.trained.tokens,
+            fixed(mean(rope.trained.rows(Keys::Later, RVariant::Random)), 2),
+            fixed(mean(rope.trained.rows(Keys::Later, RVariant::Tied)), 2),
         )),
         Claim::empirical(
             "encoder-more-symmetric",

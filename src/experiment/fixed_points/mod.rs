@@ -8,9 +8,12 @@
 pub mod absorption;
 mod claims;
 pub mod collapse;
+pub mod decoder_iterate;
 pub mod decoder_stream;
 pub mod energy;
 pub mod equilibrium;
+mod lens_verdict;
+pub mod logit_lens;
 pub mod trained;
 pub mod trained_absorption;
 pub mod trained_residual;
@@ -32,5 +35,7 @@ pub fn measures() -> Vec<Measure> {
     m.extend(trained_absorption::measures());
     m.extend(trained_residual::measures());
     m.extend(trained::measures());
+    m.extend(lens_verdict::measures());
+    m.extend(decoder_iterate::measures());
     m
 }

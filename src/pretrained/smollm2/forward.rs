@@ -215,6 +215,26 @@ pub fn run_from(
     (x, traces)
 }
 
+/// Block `l` alone on the stream `x` of positions `0..n`, nothing recorded:
+/// `x + attn(rms(x))`, then `+ ffn(rms(·))`.
+///
+/// # Shapes
+/// `x: (n, 576)` → `(n, 576)`.
+///
+/// # Panics
+/// If `l` is out of range.
+pub fn block(w: &Weights, l: usize, x: &DMatrix<f32>) -> DMatrix<f32> {
+    let c = &w.config;
+    assert!(
+        l < c.n_layer,
+        "block: layer {l} out of range 0..{}",
+        c.n_layer
+    );
+    let mut y = x.clone();
+    block_forward(&w.blocks[l], c, &mut y, &mut Cache::new(c), l, &[], false);
+    y
+}
+
 /// One block on `x` in place, at positions `cache.len..`; the heads' traces
 /// if `record`.
 fn block_forward(

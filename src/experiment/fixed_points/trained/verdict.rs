@@ -3,6 +3,7 @@
 
 use super::{BOOK, Iteration, ModelFindings, book};
 use crate::claim::{Claim, Evidence, Test};
+use crate::experiment::fixed_points::decoder_iterate;
 use crate::experiment::fixed_points::decoder_stream::{self, Series as DSeries, Stream};
 use crate::experiment::multi_head::trained::repair;
 use crate::experiment::multi_head::trained::verdict::{with_hydra, with_repair};
@@ -315,18 +316,21 @@ pub fn claims() -> Vec<Claim> {
             "{setting}; and SmolLM2-135M-Instruct (pre-RMSNorm decoder, 30 blocks) against the same architecture at Llama's initialisation (N(0, (1/24)²), smollm2::random_init) on the same {} sentences",
             decoder_stream::BOOK.sentences
         )),
-        Claim::empirical(
+        decoder_iterate::with_decoder(Claim::empirical(
             "trained-layer-converges",
             "a trained layer iterated on a real hidden state converges, because its residual path keeps the tokens apart",
         )
         .evidence(Evidence::Pretrained)
         .default_choice("one layer iterated on its own input")
         .core(Test::below("trained, with residual paths: ‖f(Z) − Z‖/‖Z‖ after the last step", final_of(t, 0, res), 0.01, 2))
-        .under("the whole stack looped", vec![Test::below("trained, with residual paths: ‖f(Z) − Z‖/‖Z‖ after the last loop", stack_res, 0.01, 2)])
+        .under("the whole stack looped", vec![Test::below("trained, with residual paths: ‖f(Z) − Z‖/‖Z‖ after the last loop", stack_res, 0.01, 2)]))
         .scope(Test::above("trained, with residual paths: distance from rank one at the end", final_of(t, 0, col), 0.1, 2))
         .scope(Test::below("trained, without residual paths: distance from rank one at the end", final_of(t, 1, col), 0.01, 2))
         .scope(Test::below("random baseline, without residual paths: the same", final_of(r, 1, col), 0.01, 2))
-        .setting(setting),
+        .setting(format!(
+            "{setting}; and each block of SmolLM2-135M-Instruct iterated {} times on its input stream for {} sentences, against the same architecture at Llama's initialisation",
+            decoder_iterate::BOOK.steps, decoder_iterate::BOOK.sentences
+        )),
         absorbs,
     ]
 }

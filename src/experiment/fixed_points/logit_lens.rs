@@ -1,0 +1,238 @@
+//! The logit lens on SmolLM2: each layer boundary's stream decoded as if it
+//! were the last, with the final norm and the tied embedding. When does the
+//! model's eventual next token become the decoded top-1, and does it stay?
+//!
+//! ```text
+//! lens_l(i) = argmax_t (rms(h_l[i]) ⊙ g_out) · e_t        l = 0 … 30
+//! agree_l(i) = [lens_l(i) = lens_30(i)]                   lens_30 is the model's own top-1
+//! first(i)   = min { l : agree_l(i) }
+//! settled(i) = min { l : agree_m(i) for every m ≥ l }
+//! stay(i)    = mean of agree_m(i), m = first(i) + 1 … 29  (tokens with first(i) < 29)
+//! ```
+//!
+//! A fixed-point reading of depth predicts that the answer arrives before
+//! the last blocks and stays. Even random blocks end at their own top-1, and
+//! the stream is a running sum, so agreement grows towards the last layer in
+//! any decoder: the random-weight decoder (Llama's initialisation) is the
+//! null.
+//!
+//! Introduced in chapter 5.
+
+use std::sync::OnceLock;
+
+use nalgebra::DMatrix;
+
+use crate::experiment::cache;
+use crate::experiment::relations::trained::pairs;
+use crate::pretrained::corpus::{ByModel, Model};
+use crate::pretrained::smollm2::SmolLm2;
+use crate::pretrained::smollm2::forward::logits;
+use crate::stats::{argmax, mean};
+
+/// Which sentences.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Setup {
+    /// The first context sentences (every pair's A, then every B).
+    pub sentences: usize,
+}
+
+/// The size the book reports.
+pub const BOOK: Setup = Setup { sentences: 12 };
+
+/// Which positions a statistic counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Positions {
+    /// Every position.
+    All,
+    /// Every position but the first (where the attention sink sits).
+    Later,
+}
+
+impl Positions {
+    pub const ALL: [Positions; 2] = [Positions::All, Positions::Later];
+}
+
+/// One position's agreement with the final top-1 at every layer boundary.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Token {
+    /// The position in its sentence.
+    pub position: usize,
+    /// `agree[l]`, `l = 0 … 30`; the last is true by construction.
+    pub agree: Vec<bool>,
+}
+
+impl Token {
+    /// The first layer boundary whose lens top-1 is the final top-1.
+    pub fn first(&self) -> usize {
+        self.agree
+            .iter()
+            .position(|&a| a)
+            .expect("the last boundary agrees")
+    }
+
+    /// The first boundary from which the lens keeps the final top-1 to the end.
+    pub fn settled(&self) -> usize {
+        self.agree.iter().rposition(|&a| !a).map_or(0, |l| l + 1)
+    }
+
+    /// The share of boundaries `first + 1 … L − 1` that agree; `None` if there are none.
+    pub fn stay(&self) -> Option<f64> {
+        let later = self.agree.get(self.first() + 1..self.agree.len() - 1)?;
+        (!later.is_empty())
+            .then(|| later.iter().filter(|&&a| a).count() as f64 / later.len() as f64)
+    }
+}
+
+/// One model's findings: every position of every sentence.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ModelFindings {
+    pub tokens: Vec<Token>,
+}
+
+/// The top-1 token of each row of the lens on the stream `x`.
+///
+/// # Shapes
+/// `x: (n, 576)` → `n` token ids.
+pub fn lens_top1(m: &SmolLm2, x: &DMatrix<f64>) -> Vec<usize> {
+    let z = logits(&m.weights, &x.map(|v| v as f32));
+    (0..z.nrows())
+        .map(|i| argmax(0..z.ncols(), |t| f64::from(z[(i, t)])).expect("a vocabulary"))
+        .collect()
+}
+
+impl ModelFindings {
+    pub fn run(model: Model, setup: Setup) -> ModelFindings {
+        let m = model.smollm2();
+        let p = pairs();
+        let texts: Vec<&String> = p
+            .iter()
+            .map(|p| &p.a)
+            .chain(p.iter().map(|p| &p.b))
+            .collect();
+        let per = crate::parallel::map(0..setup.sentences as u64, |s| {
+            let ids = m
+                .encode(texts[s as usize])
+                .unwrap_or_else(|e| panic!("{e}"))
+                .ids;
+            let states = m.run(&ids).states();
+            let n = ids.len();
+            // every boundary stacked, (31 n, 576): one blocked product over the vocabulary
+            let mut stacked = DMatrix::zeros(states.len() * n, states[0].ncols());
+            for (l, x) in states.iter().enumerate() {
+                stacked.rows_mut(l * n, n).copy_from(x);
+            }
+            let flat = lens_top1(m, &stacked);
+            // top1[l][i]: the lens's top-1 at boundary l, position i
+            let top1: Vec<&[usize]> = flat.chunks(n).collect();
+            let last = top1.last().expect("31 boundaries");
+            (0..ids.len())
+                .map(|i| Token {
+                    position: i,
+                    agree: top1.iter().map(|t| t[i] == last[i]).collect(),
+                })
+                .collect::<Vec<_>>()
+        });
+        ModelFindings {
+            tokens: per.into_iter().flatten().collect(),
+        }
+    }
+
+    /// The tokens at `positions`.
+    pub fn at(&self, positions: Positions) -> impl Iterator<Item = &Token> {
+        self.tokens
+            .iter()
+            .filter(move |t| positions == Positions::All || t.position > 0)
+    }
+
+    /// Per layer boundary, the share of positions whose lens top-1 is the final top-1.
+    pub fn agreement(&self, positions: Positions) -> Vec<f64> {
+        let boundaries = self.tokens[0].agree.len();
+        (0..boundaries)
+            .map(|l| {
+                let all: Vec<f64> = self
+                    .at(positions)
+                    .map(|t| f64::from(u8::from(t.agree[l])))
+                    .collect();
+                mean(&all)
+            })
+            .collect()
+    }
+
+    /// Mean over positions of the first agreeing boundary.
+    pub fn first(&self, positions: Positions) -> f64 {
+        mean(
+            &self
+                .at(positions)
+                .map(|t| t.first() as f64)
+                .collect::<Vec<_>>(),
+        )
+    }
+
+    /// Mean over positions of the settled boundary.
+    pub fn settled(&self, positions: Positions) -> f64 {
+        mean(
+            &self
+                .at(positions)
+                .map(|t| t.settled() as f64)
+                .collect::<Vec<_>>(),
+        )
+    }
+
+    /// The share of positions whose lens holds the final top-1 from before the last block on.
+    pub fn held_before_last(&self, positions: Positions) -> f64 {
+        let last = self.tokens[0].agree.len() - 1;
+        crate::stats::share(self.at(positions).map(|t| t.settled() < last))
+    }
+
+    /// Mean over positions (that have later boundaries) of the stay share.
+    pub fn stay(&self, positions: Positions) -> f64 {
+        mean(
+            &self
+                .at(positions)
+                .filter_map(Token::stay)
+                .collect::<Vec<_>>(),
+        )
+    }
+}
+
+/// The lens on the decoder, trained and random.
+pub type Findings = ByModel<ModelFindings>;
+
+/// The book-size findings, computed once per process.
+pub fn book() -> &'static Findings {
+    static FINDINGS: OnceLock<Findings> = OnceLock::new();
+    FINDINGS.get_or_init(|| {
+        cache::load_or_run(module_path!(), &BOOK, || {
+            ByModel::run(|model| ModelFindings::run(model, BOOK))
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_boundary_is_the_models_own_prediction() {
+        let m = Model::Trained.smollm2();
+        let ids = m.encode("The capital of France is").unwrap().ids;
+        let t = m.run(&ids);
+        let z = m.logits(&ids);
+        let own = argmax(0..z.ncols(), |v| f64::from(z[(ids.len() - 1, v)])).unwrap();
+        assert_eq!(*lens_top1(m, &t.output).last().unwrap(), own);
+    }
+
+    #[test]
+    fn first_settled_and_stay_follow_their_definitions() {
+        let t = Token {
+            position: 1,
+            agree: vec![false, true, false, true, true, true],
+        };
+        assert_eq!((t.first(), t.settled()), (1, 3));
+        assert_eq!(t.stay(), Some(2.0 / 3.0));
+        let f = book();
+        let a = f.trained.agreement(Positions::All);
+        assert_eq!(a.len(), 31);
+        assert!((a[30] - 1.0).abs() < 1e-12);
+    }
+}
