@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{axes, color, legend, mesh, svg};
+use super::style::{axes, color, legend, mesh, model_line, svg};
 use super::{DrawError, Figure};
 use crate::experiment::relations::decoder::book;
 use crate::pretrained::corpus::Model;
@@ -44,24 +44,8 @@ fn context() -> Result<String, DrawError> {
                 let pts: Vec<(f64, f64)> = (0..depths)
                     .map(|l| (l as f64, x.divergence(k == 1, l).mean))
                     .collect();
-                let c = color(k);
-                let style = c.stroke_width(2);
-                let drawn = if dashed {
-                    chart.draw_series(DashedLineSeries::new(pts.clone(), 6, 4, style))?
-                } else {
-                    chart.draw_series(LineSeries::new(pts.clone(), style))?
-                };
-                let gap = if dashed { 4 } else { 0 };
-                drawn
-                    .label(format!("{what}, {}", model.name()))
-                    .legend(move |(x, y)| {
-                        EmptyElement::at((x, y))
-                            + PathElement::new(vec![(0, 0), (8 - gap, 0)], c.stroke_width(2))
-                            + PathElement::new(vec![(8 + gap, 0), (16, 0)], c.stroke_width(2))
-                    });
-                if !dashed {
-                    chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))?;
-                }
+                let label = format!("{what}, {}", model.name());
+                model_line(&mut chart, pts, color(k), dashed, label)?;
             }
         }
         legend(&mut chart, SeriesLabelPosition::Coordinate(440, 110))

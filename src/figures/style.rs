@@ -123,6 +123,33 @@ pub fn marked_line<'a, 'b: 'a, CT: CoordTranslate<From = (f64, f64)>>(
     Ok(())
 }
 
+/// A trained model's curve solid with a dot per point, or the random-weight
+/// baseline's dashed without, in `c`, keyed in the legend as `label`.
+pub fn model_line<'a, 'b: 'a>(
+    chart: &mut Chart<'a, 'b>,
+    pts: Vec<(f64, f64)>,
+    c: RGBColor,
+    dashed: bool,
+    label: String,
+) -> Result<(), DrawError> {
+    let style = c.stroke_width(2);
+    let drawn = if dashed {
+        chart.draw_series(DashedLineSeries::new(pts.clone(), 6, 4, style))?
+    } else {
+        chart.draw_series(LineSeries::new(pts.clone(), style))?
+    };
+    let gap = if dashed { 4 } else { 0 };
+    drawn.label(label).legend(move |(x, y)| {
+        EmptyElement::at((x, y))
+            + PathElement::new(vec![(0, 0), (8 - gap, 0)], style)
+            + PathElement::new(vec![(8 + gap, 0), (16, 0)], style)
+    });
+    if !dashed {
+        chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))?;
+    }
+    Ok(())
+}
+
 /// A chart with two continuous axes on an SVG canvas.
 pub type Chart<'a, 'b> =
     ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
