@@ -98,9 +98,24 @@ fn induction() -> Result<String, DrawError> {
         let (maps, bar) = top.split_horizontally(670);
         let cells = maps.split_evenly((1, 3));
         let (blue, green) = (color(0), color(2));
-        heads_map(&cells[0], &f.scores.trained.prefix, "prefix score, trained", blue)?;
-        heads_map(&cells[1], &f.scores.random.prefix, "prefix score, random", blue)?;
-        heads_map(&cells[2], &f.scores.trained.previous, "previous token, trained", green)?;
+        heads_map(
+            &cells[0],
+            &f.scores.trained.prefix,
+            "prefix score, trained",
+            blue,
+        )?;
+        heads_map(
+            &cells[1],
+            &f.scores.random.prefix,
+            "prefix score, random",
+            blue,
+        )?;
+        heads_map(
+            &cells[2],
+            &f.scores.trained.previous,
+            "previous token, trained",
+            green,
+        )?;
         colour_bar(&bar, &[blue, green])?;
         let (left, right) = bottom.split_horizontally(375);
         let top_rise = a
@@ -109,7 +124,12 @@ fn induction() -> Result<String, DrawError> {
             .chain(&a.same_layer_rise)
             .copied()
             .fold(a.induction_rise, f64::max);
-        let lo = a.random_rise.iter().chain(&a.same_layer_rise).copied().fold(0.0, f64::min);
+        let lo = a
+            .random_rise
+            .iter()
+            .chain(&a.same_layer_rise)
+            .copied()
+            .fold(0.0, f64::min);
         let mut chart = axes(
             &left,
             format!("remove {} heads: loss on the repeat", BOOK.k),
@@ -133,7 +153,11 @@ fn induction() -> Result<String, DrawError> {
             .label(format!("heads {}", names(&a.induction)))
             .legend(|(x, y)| Circle::new((x + 5, y), 5, blue.filled()));
         legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
-        let top_drop = a.random_drop.iter().copied().fold(a.previous_drop, f64::max);
+        let top_drop = a
+            .random_drop
+            .iter()
+            .copied()
+            .fold(a.previous_drop, f64::max);
         let lo = a.random_drop.iter().copied().fold(0.0, f64::min);
         let mut chart = axes(
             &right,

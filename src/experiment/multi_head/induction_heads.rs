@@ -87,9 +87,7 @@ impl Repeat {
     /// Sequence `seed`: `length` ids uniform over [`ORDINARY`], after `lead`.
     pub fn draw(lead: Lead, length: usize, seed: u64) -> Repeat {
         let mut rng = seeded(seed);
-        let r: Vec<u32> = (0..length)
-            .map(|_| rng.random_range(ORDINARY))
-            .collect();
+        let r: Vec<u32> = (0..length).map(|_| rng.random_range(ORDINARY)).collect();
         let mut ids: Vec<u32> = lead.id().into_iter().collect();
         let start = ids.len();
         ids.extend(&r);
@@ -226,15 +224,25 @@ impl Scores {
                 let t = m.run(&r.ids);
                 let out = t.output.map(|v| v as f32);
                 let (first, repeat) = r.scored();
-                let (first, repeat) = (mean_loss(m, &r, &out, first), mean_loss(m, &r, &out, repeat));
-                (prefix_matching(&t, &r), previous_token(&t, &r), first, repeat)
+                let (first, repeat) = (
+                    mean_loss(m, &r, &out, first),
+                    mean_loss(m, &r, &out, repeat),
+                );
+                (
+                    prefix_matching(&t, &r),
+                    previous_token(&t, &r),
+                    first,
+                    repeat,
+                )
             })
             .collect();
         let mean = |pick: fn(&(Vec<Vec<f64>>, Vec<Vec<f64>>, f64, f64)) -> &Vec<Vec<f64>>| {
             let mut acc = vec![vec![0.0; m.heads()]; m.layers()];
             for p in &per {
                 for (a, row) in acc.iter_mut().zip(pick(p)) {
-                    a.iter_mut().zip(row).for_each(|(a, x)| *a += x / per.len() as f64);
+                    a.iter_mut()
+                        .zip(row)
+                        .for_each(|(a, x)| *a += x / per.len() as f64);
                 }
             }
             acc
@@ -295,7 +303,10 @@ impl Findings {
         let others: Vec<Lead> = Lead::ALL.into_iter().filter(|&l| l != setup.lead).collect();
         let leads = crate::parallel::map(0..others.len() as u64, |i| {
             let lead = others[i as usize];
-            (lead, Scores::run(Model::Trained, setup, lead, setup.lead_sequences))
+            (
+                lead,
+                Scores::run(Model::Trained, setup, lead, setup.lead_sequences),
+            )
         });
         let ablation = ablation::Ablations::run(setup, &scores.trained);
         Findings {
@@ -349,7 +360,6 @@ mod tests {
         assert!(a.previous.iter().all(|h| h.0 < first));
     }
 }
-
 
 #[cfg(test)]
 mod show {

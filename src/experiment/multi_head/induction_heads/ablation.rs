@@ -157,7 +157,13 @@ impl Ablations {
             mean(&per.iter().map(|p| get(p)[i]).collect::<Vec<_>>())
         };
         let d = setup.draws;
-        let dropped = |i| if previous.is_empty() { f64::NAN } else { over(i, |p| &p.3) };
+        let dropped = |i| {
+            if previous.is_empty() {
+                f64::NAN
+            } else {
+                over(i, |p| &p.3)
+            }
+        };
         Ablations {
             clean: per.iter().map(|p| p.0).collect(),
             prefix_clean: mean(&per.iter().map(|p| p.1).collect::<Vec<_>>()),

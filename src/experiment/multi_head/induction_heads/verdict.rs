@@ -19,6 +19,17 @@ pub fn names(heads: &[(usize, usize)]) -> String {
         .join(", ")
 }
 
+/// `a–b`: the range of layers of `heads` (`a` alone if one layer).
+pub fn layers(heads: &[(usize, usize)]) -> String {
+    let lo = heads.iter().map(|h| h.0).min().expect("a head");
+    let hi = heads.iter().map(|h| h.0).max().expect("a head");
+    if lo == hi {
+        lo.to_string()
+    } else {
+        format!("{lo}–{hi}")
+    }
+}
+
 fn largest(xs: &[f64]) -> f64 {
     xs.iter().copied().fold(f64::NEG_INFINITY, f64::max)
 }
@@ -32,9 +43,15 @@ fn over(heads: &Heads, grid: &[Vec<f64>]) -> f64 {
 /// (eigenvalue positivity > 0); the random decoder's share over all its heads.
 pub fn copying_share(s: &Scores, induction_only: bool) -> f64 {
     let heads: Vec<(usize, usize)> = if induction_only {
-        s.induction_heads().iter().map(|&(l, h, _)| (l, h)).collect()
+        s.induction_heads()
+            .iter()
+            .map(|&(l, h, _)| (l, h))
+            .collect()
     } else {
-        s.ranked(|s| &s.prefix).iter().map(|&(l, h, _)| (l, h)).collect()
+        s.ranked(|s| &s.prefix)
+            .iter()
+            .map(|&(l, h, _)| (l, h))
+            .collect()
     };
     share(heads.iter().map(|&(l, h)| s.copying[l][h] > 0.0))
 }
@@ -56,16 +73,34 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("ind_at", fixed(INDUCTION_AT, 1)),
         Measure::new("ind_uniform_loss", fixed((ORDINARY.end as f64).ln(), 1)),
         Measure::new("ind_heads", names(&a.induction)),
+        Measure::new(
+            "ind_all_layers",
+            layers(
+                &f.scores
+                    .trained
+                    .induction_heads()
+                    .iter()
+                    .map(|&(l, h, _)| (l, h))
+                    .collect::<Vec<_>>(),
+            ),
+        ),
+        Measure::new("ind_previous_layers", layers(&a.previous)),
+        Measure::new("ind_top_layer", layers(&a.induction[..1])),
         Measure::new("ind_previous_heads", names(&a.previous)),
         Measure::new("ind_prefix_clean", fixed(a.prefix_clean, 2)),
         Measure::new("ind_previous_drop", fixed(a.previous_drop, 3)),
         Measure::new("ind_random_drop_max", fixed(largest(&a.random_drop), 3)),
-        Measure::new(
-            "ind_random_drop",
-            pm(Summary::of(&a.random_drop), 3),
-        ),
+        Measure::new("ind_random_drop", pm(Summary::of(&a.random_drop), 3)),
         Measure::new("ind_clean", fixed(mean(&a.clean), 2)),
         Measure::new("ind_rise", fixed(a.induction_rise, 2)),
+        Measure::new(
+            "ind_ablated_loss",
+            fixed(mean(&a.clean) + a.induction_rise, 2),
+        ),
+        Measure::new(
+            "ind_ablated_first",
+            fixed(mean(&f.scores.trained.first[..a.clean.len()]), 2),
+        ),
         Measure::new("ind_random_rise_max", fixed(largest(&a.random_rise), 2)),
         Measure::new("ind_random_rise", pm(Summary::of(&a.random_rise), 2)),
         Measure::new(
@@ -98,9 +133,15 @@ pub fn measures() -> Vec<Measure> {
         let (s, name) = (f.scores.model(model), model.name());
         let max = |grid: &Vec<Vec<f64>>| largest(&grid.concat());
         m.extend([
-            Measure::new(format!("ind_count_{name}"), s.induction_heads().len().to_string()),
+            Measure::new(
+                format!("ind_count_{name}"),
+                s.induction_heads().len().to_string(),
+            ),
             Measure::new(format!("ind_max_prefix_{name}"), fixed(max(&s.prefix), 2)),
-            Measure::new(format!("ind_max_previous_{name}"), fixed(max(&s.previous), 2)),
+            Measure::new(
+                format!("ind_max_previous_{name}"),
+                fixed(max(&s.previous), 2),
+            ),
             Measure::new(format!("ind_first_{name}"), pm(Summary::of(&s.first), 1)),
             Measure::new(format!("ind_repeat_{name}"), pm(Summary::of(&s.repeat), 1)),
             Measure::new(format!("ind_ratio_{name}"), fixed(s.loss_ratio(), 2)),
@@ -117,7 +158,10 @@ pub fn measures() -> Vec<Measure> {
             (
                 label,
                 vec![
-                    Measure::new(format!("ind_lead_count_{i}"), s.induction_heads().len().to_string()),
+                    Measure::new(
+                        format!("ind_lead_count_{i}"),
+                        s.induction_heads().len().to_string(),
+                    ),
                     Measure::new(format!("ind_lead_first_{i}"), fixed(mean(&s.first), 1)),
                     Measure::new(format!("ind_lead_repeat_{i}"), fixed(mean(&s.repeat), 1)),
                     Measure::new(format!("ind_lead_ratio_{i}"), fixed(s.loss_ratio(), 2)),
@@ -174,14 +218,20 @@ pub fn claims() -> Vec<Claim> {
     let (t, r) = (&f.scores.trained, &f.scores.random);
     let rise = |control: &[f64]| {
         Test::above(
-            format!("loss rise (nats) with the {} induction heads removed − the largest rise with {} random head sets removed", BOOK.k, BOOK.draws),
+            format!(
+                "loss rise (nats) with the {} induction heads removed − the largest rise with {} random head sets removed",
+                BOOK.k, BOOK.draws
+            ),
             a.induction_rise - largest(control),
             0.0,
             2,
         )
     };
     let drop = Test::above(
-        format!("drop of the induction heads' prefix score with the {} previous-token heads removed − the largest drop with {} random sets from the same earlier layers", BOOK.k, BOOK.draws),
+        format!(
+            "drop of the induction heads' prefix score with the {} previous-token heads removed − the largest drop with {} random sets from the same earlier layers",
+            BOOK.k, BOOK.draws
+        ),
         a.previous_drop - largest(&a.random_drop),
         0.0,
         3,
