@@ -8,6 +8,8 @@
 //! prefix     mean over j of A[o+T+j, o+j+1]              the token after r_j's first copy
 //! previous   mean over i ≥ o+1 of A[i, i−1]              the previous token
 //! copying    Σ Re λ / Σ |λ|,  λ = eig(E W_V W_O W_U)     Olsson's eigenvalue positivity
+//! direct     the head's write at the repeat, through the final norm and E,
+//!            on the next token's logit minus the mean logit
 //! loss       −log p(r_j | …) for j = 1..T, first copy against the repeat
 //! ```
 //!
@@ -208,38 +210,47 @@ pub struct Scores {
     pub previous: Vec<Vec<f64>>,
     /// `[layer][head]`, Olsson's eigenvalue positivity of the OV circuit.
     pub copying: Vec<Vec<f64>>,
+    /// `[layer][head]`, mean over sequences: the direct logit effect of the
+    /// head's write on the next token at the repeat ([`copying::direct`]).
+    pub direct: Vec<Vec<f64>>,
     /// Per sequence: mean loss on the first copy.
     pub first: Vec<f64>,
     /// Per sequence: mean loss on the repeat.
     pub repeat: Vec<f64>,
 }
 
+/// One sequence's per-head grids and losses.
+struct Sequence {
+    grids: [Vec<Vec<f64>>; 3],
+    first: f64,
+    repeat: f64,
+}
+
 impl Scores {
     fn run(model: Model, setup: Setup, lead: Lead, sequences: usize) -> Scores {
         let m = model.smollm2();
-        let copying = lead == setup.lead;
-        let per: Vec<_> = (0..sequences as u64)
+        let per: Vec<Sequence> = (0..sequences as u64)
             .map(|s| {
                 let r = Repeat::draw(lead, setup.length, s);
                 let t = m.run(&r.ids);
                 let out = t.output.map(|v| v as f32);
                 let (first, repeat) = r.scored();
-                let (first, repeat) = (
-                    mean_loss(m, &r, &out, first),
-                    mean_loss(m, &r, &out, repeat),
-                );
-                (
-                    prefix_matching(&t, &r),
-                    previous_token(&t, &r),
-                    first,
-                    repeat,
-                )
+                Sequence {
+                    grids: [
+                        prefix_matching(&t, &r),
+                        previous_token(&t, &r),
+                        copying::direct(m, &t, &r),
+                    ],
+                    first: mean_loss(m, &r, &out, first),
+                    repeat: mean_loss(m, &r, &out, repeat),
+                }
             })
             .collect();
-        let mean = |pick: fn(&(Vec<Vec<f64>>, Vec<Vec<f64>>, f64, f64)) -> &Vec<Vec<f64>>| {
+        // [layer][head] mean over sequences of grid `g`
+        let mean = |g: usize| {
             let mut acc = vec![vec![0.0; m.heads()]; m.layers()];
             for p in &per {
-                for (a, row) in acc.iter_mut().zip(pick(p)) {
+                for (a, row) in acc.iter_mut().zip(&p.grids[g]) {
                     a.iter_mut()
                         .zip(row)
                         .for_each(|(a, x)| *a += x / per.len() as f64);
@@ -248,15 +259,16 @@ impl Scores {
             acc
         };
         Scores {
-            prefix: mean(|p| &p.0),
-            previous: mean(|p| &p.1),
-            copying: if copying {
+            prefix: mean(0),
+            previous: mean(1),
+            direct: mean(2),
+            copying: if lead == setup.lead {
                 copying::positivities(m)
             } else {
                 Vec::new()
             },
-            first: per.iter().map(|p| p.2).collect(),
-            repeat: per.iter().map(|p| p.3).collect(),
+            first: per.iter().map(|p| p.first).collect(),
+            repeat: per.iter().map(|p| p.repeat).collect(),
         }
     }
 

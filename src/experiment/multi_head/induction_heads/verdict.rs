@@ -39,21 +39,23 @@ fn over(heads: &Heads, grid: &[Vec<f64>]) -> f64 {
     mean(&heads.iter().map(|&(l, h)| grid[l][h]).collect::<Vec<_>>())
 }
 
-/// Share of Olsson's induction heads (prefix ≥ 0.3) whose OV circuit copies
-/// (eigenvalue positivity > 0); the random decoder's share over all its heads.
-pub fn copying_share(s: &Scores, induction_only: bool) -> f64 {
+/// Share of Olsson's induction heads (all heads if not `induction_only`)
+/// whose score in `grid` is positive: the eigenvalue balance of the OV
+/// circuit (`|s| &s.copying`) or the direct logit effect (`|s| &s.direct`).
+pub fn positive_share(
+    s: &Scores,
+    grid: fn(&Scores) -> &Vec<Vec<f64>>,
+    induction_only: bool,
+) -> f64 {
     let heads: Vec<(usize, usize)> = if induction_only {
         s.induction_heads()
             .iter()
             .map(|&(l, h, _)| (l, h))
             .collect()
     } else {
-        s.ranked(|s| &s.prefix)
-            .iter()
-            .map(|&(l, h, _)| (l, h))
-            .collect()
+        s.ranked(grid).iter().map(|&(l, h, _)| (l, h)).collect()
     };
-    share(heads.iter().map(|&(l, h)| s.copying[l][h] > 0.0))
+    share(heads.iter().map(|&(l, h)| grid(s)[l][h] > 0.0))
 }
 
 /// The numbers the section quotes.
@@ -121,11 +123,38 @@ pub fn measures() -> Vec<Measure> {
         ),
         Measure::new(
             "ind_copying_share",
-            fixed(copying_share(&f.scores.trained, true), 2),
+            fixed(positive_share(&f.scores.trained, |s| &s.copying, true), 2),
+        ),
+        Measure::new(
+            "ind_direct_share",
+            fixed(positive_share(&f.scores.trained, |s| &s.direct, true), 2),
+        ),
+        Measure::new(
+            "ind_direct_share_random",
+            fixed(positive_share(&f.scores.random, |s| &s.direct, false), 2),
+        ),
+        Measure::new(
+            "ind_direct",
+            fixed(over(&a.induction, &f.scores.trained.direct), 2),
+        ),
+        Measure::new(
+            "ind_direct_random",
+            fixed(
+                largest(
+                    &f.scores
+                        .random
+                        .direct
+                        .concat()
+                        .iter()
+                        .map(|x| x.abs())
+                        .collect::<Vec<_>>(),
+                ),
+                2,
+            ),
         ),
         Measure::new(
             "ind_copying_share_random",
-            fixed(copying_share(&f.scores.random, false), 2),
+            fixed(positive_share(&f.scores.random, |s| &s.copying, false), 2),
         ),
     ];
     let mut rows = vec![];
@@ -272,11 +301,21 @@ pub fn claims() -> Vec<Claim> {
         2,
     ))
     .scope(Test::above(
-        "share of the induction heads (prefix ≥ 0.3) whose OV circuit copies (Olsson's eigenvalue positivity > 0)",
-        copying_share(t, true),
+        "share of the induction heads (prefix ≥ 0.3) whose write at the repeat raises the next token's logit (direct effect > 0)",
+        positive_share(t, |s| &s.direct, true),
         0.5,
         2,
-    ));
+    ))
+    .replication(
+        "Olsson et al. 2022",
+        "induction heads copy: the eigenvalues of each induction head's OV circuit read from token embedding to logit (E^T diag(g_attn) W_V W_O diag(g_out) E, the tied embedding) have a positive balance Σ Re λ / Σ |λ|",
+        Test::above(
+            "share of the induction heads (prefix ≥ 0.3) with a positive eigenvalue balance",
+            positive_share(t, |s| &s.copying, true),
+            0.5,
+            2,
+        ),
+    );
     let mut claim = olsson(claim, BOOK.lead, t, BOOK.sequences);
     for (lead, s) in &f.leads {
         claim = olsson(claim, *lead, s, BOOK.lead_sequences);
