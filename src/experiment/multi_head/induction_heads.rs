@@ -372,17 +372,3 @@ mod tests {
         assert!(a.previous.iter().all(|h| h.0 < first));
     }
 }
-
-#[cfg(test)]
-mod show {
-    #[test]
-    #[ignore]
-    fn print_measures_and_claims() {
-        for m in super::verdict::measures() {
-            eprintln!("{m:?}");
-        }
-        for c in super::verdict::claims() {
-            eprintln!("{:?}\n{}\n{}", c.verdict(), c.prediction(), c.measured());
-        }
-    }
-}

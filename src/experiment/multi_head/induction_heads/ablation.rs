@@ -95,6 +95,14 @@ impl Clean {
     }
 }
 
+/// One sequence's clean values and every head set's effect, in set order.
+struct Effects {
+    clean: f64,
+    clean_prefix: f64,
+    rises: Vec<f64>,
+    drops: Vec<f64>,
+}
+
 impl Ablations {
     pub fn run(setup: Setup, scores: &Scores) -> Ablations {
         let m = Model::Trained.smollm2();
@@ -151,9 +159,15 @@ impl Ablations {
                     .map(|s| clean_prefix - c.prefix(m, s, &induction))
                     .collect()
             };
-            (clean, clean_prefix, rises, drops)
+            Effects {
+                clean,
+                clean_prefix,
+                rises,
+                drops,
+            }
         });
-        let over = |i: usize, get: fn(&(f64, f64, Vec<f64>, Vec<f64>)) -> &Vec<f64>| {
+        // mean over sequences of entry i of each sequence's `get`
+        let over = |i: usize, get: fn(&Effects) -> &Vec<f64>| {
             mean(&per.iter().map(|p| get(p)[i]).collect::<Vec<_>>())
         };
         let d = setup.draws;
@@ -161,15 +175,15 @@ impl Ablations {
             if previous.is_empty() {
                 f64::NAN
             } else {
-                over(i, |p| &p.3)
+                over(i, |p| &p.drops)
             }
         };
         Ablations {
-            clean: per.iter().map(|p| p.0).collect(),
-            prefix_clean: mean(&per.iter().map(|p| p.1).collect::<Vec<_>>()),
-            induction_rise: over(2 * d, |p| &p.2),
-            random_rise: (0..d).map(|i| over(i, |p| &p.2)).collect(),
-            same_layer_rise: (d..2 * d).map(|i| over(i, |p| &p.2)).collect(),
+            clean: per.iter().map(|p| p.clean).collect(),
+            prefix_clean: mean(&per.iter().map(|p| p.clean_prefix).collect::<Vec<_>>()),
+            induction_rise: over(2 * d, |p| &p.rises),
+            random_rise: (0..d).map(|i| over(i, |p| &p.rises)).collect(),
+            same_layer_rise: (d..2 * d).map(|i| over(i, |p| &p.rises)).collect(),
             previous_drop: dropped(d),
             random_drop: (0..d).map(dropped).collect(),
             induction,
