@@ -114,10 +114,6 @@ pub fn measures() -> Vec<Measure> {
             pm(Summary::of(&a.same_layer_rise), 2),
         ),
         Measure::new(
-            "ind_top_prefix",
-            fixed(over(&a.induction, &f.scores.trained.prefix), 2),
-        ),
-        Measure::new(
             "ind_top_previous",
             fixed(over(&a.previous, &f.scores.trained.previous), 2),
         ),
@@ -173,7 +169,6 @@ pub fn measures() -> Vec<Measure> {
             ),
             Measure::new(format!("ind_first_{name}"), pm(Summary::of(&s.first), 1)),
             Measure::new(format!("ind_repeat_{name}"), pm(Summary::of(&s.repeat), 1)),
-            Measure::new(format!("ind_ratio_{name}"), fixed(s.loss_ratio(), 2)),
         ]);
         rows.push((format!("{name} decoder, `{}`", BOOK.lead.name()), s));
     }
