@@ -28,6 +28,7 @@ mod fixed_points_trained;
 mod learning_cost;
 mod multi_head;
 mod multi_head_composition;
+mod multi_head_induction;
 mod multi_head_trained;
 mod relations;
 mod relations_decoder;
@@ -71,6 +72,7 @@ pub fn registry() -> Vec<Figure> {
         multi_head::FIGURES,
         multi_head_composition::FIGURES,
         multi_head_trained::FIGURES,
+        multi_head_induction::FIGURES,
         relations::FIGURES,
         relations_trained::FIGURES,
         relations_decoder::FIGURES,

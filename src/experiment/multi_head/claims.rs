@@ -239,5 +239,6 @@ pub fn claims() -> Vec<Claim> {
     ]
     .into_iter()
     .chain(super::trained::claims())
+    .chain(super::induction_heads::verdict::claims())
     .collect()
 }

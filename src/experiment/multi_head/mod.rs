@@ -11,6 +11,7 @@ pub mod bottleneck;
 mod claims;
 pub mod composition;
 pub mod induction;
+pub mod induction_heads;
 pub mod rates;
 pub mod specialisation;
 pub mod split;
@@ -40,5 +41,6 @@ pub fn measures() -> Vec<Measure> {
         .collect();
     m.extend(rates::measures(rates::GRID, &tunings));
     m.extend(trained::measures());
+    m.extend(induction_heads::verdict::measures());
     m
 }

@@ -1,0 +1,319 @@
+//! Chapter 3's induction heads in SmolLM2 as the prose quotes them: measures
+//! (keys `ind_…`) and the claim (evidence: pretrained).
+//!
+//! Heads are named `layer.head`, both counted from 0.
+
+use super::ablation::Heads;
+use super::{BOOK, INDUCTION_AT, Lead, ORDINARY, Scores, book};
+use crate::claim::{Claim, Evidence, Test};
+use crate::measure::{Measure, fixed, pm, table_of};
+use crate::pretrained::corpus::Model;
+use crate::stats::{Summary, mean, share};
+
+/// `17.4, 18.6, …`: heads as `layer.head`.
+pub fn names(heads: &[(usize, usize)]) -> String {
+    heads
+        .iter()
+        .map(|(l, h)| format!("{l}.{h}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `a–b`: the range of layers of `heads` (`a` alone if one layer).
+pub fn layers(heads: &[(usize, usize)]) -> String {
+    let lo = heads.iter().map(|h| h.0).min().expect("a head");
+    let hi = heads.iter().map(|h| h.0).max().expect("a head");
+    if lo == hi {
+        lo.to_string()
+    } else {
+        format!("{lo}–{hi}")
+    }
+}
+
+fn largest(xs: &[f64]) -> f64 {
+    xs.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+}
+
+/// The mean of `pick` over `heads`.
+fn over(heads: &Heads, grid: &[Vec<f64>]) -> f64 {
+    mean(&heads.iter().map(|&(l, h)| grid[l][h]).collect::<Vec<_>>())
+}
+
+/// Share of Olsson's induction heads (all heads if not `induction_only`)
+/// whose score in `grid` is positive: the eigenvalue balance of the OV
+/// circuit (`|s| &s.copying`) or the direct logit effect (`|s| &s.direct`).
+pub fn positive_share(
+    s: &Scores,
+    grid: fn(&Scores) -> &Vec<Vec<f64>>,
+    induction_only: bool,
+) -> f64 {
+    let heads: Vec<(usize, usize)> = if induction_only {
+        s.induction_heads()
+            .iter()
+            .map(|&(l, h, _)| (l, h))
+            .collect()
+    } else {
+        s.ranked(grid).iter().map(|&(l, h, _)| (l, h)).collect()
+    };
+    share(heads.iter().map(|&(l, h)| grid(s)[l][h] > 0.0))
+}
+
+/// The numbers the section quotes.
+pub fn measures() -> Vec<Measure> {
+    let f = book();
+    let a = &f.ablation;
+    let mut m = vec![
+        Measure::new("ind_sequences", BOOK.sequences.to_string()),
+        Measure::new("ind_lead_sequences", BOOK.lead_sequences.to_string()),
+        Measure::new("ind_length", BOOK.length.to_string()),
+        Measure::new("ind_lead", format!("`{}`", BOOK.lead.name())),
+        Measure::new("ind_first_id", ORDINARY.start.to_string()),
+        Measure::new("ind_last_id", (ORDINARY.end - 1).to_string()),
+        Measure::new("ind_k", BOOK.k.to_string()),
+        Measure::new("ind_ablated", BOOK.ablated.to_string()),
+        Measure::new("ind_draws", BOOK.draws.to_string()),
+        Measure::new("ind_at", fixed(INDUCTION_AT, 1)),
+        Measure::new("ind_uniform_loss", fixed((ORDINARY.end as f64).ln(), 1)),
+        Measure::new("ind_heads", names(&a.induction)),
+        Measure::new(
+            "ind_all_layers",
+            layers(
+                &f.scores
+                    .trained
+                    .induction_heads()
+                    .iter()
+                    .map(|&(l, h, _)| (l, h))
+                    .collect::<Vec<_>>(),
+            ),
+        ),
+        Measure::new("ind_previous_layers", layers(&a.previous)),
+        Measure::new("ind_top_layer", layers(&a.induction[..1])),
+        Measure::new("ind_previous_heads", names(&a.previous)),
+        Measure::new("ind_prefix_clean", fixed(a.prefix_clean, 2)),
+        Measure::new("ind_previous_drop", fixed(a.previous_drop, 3)),
+        Measure::new("ind_random_drop_max", fixed(largest(&a.random_drop), 3)),
+        Measure::new("ind_random_drop", pm(Summary::of(&a.random_drop), 3)),
+        Measure::new("ind_clean", fixed(mean(&a.clean), 2)),
+        Measure::new("ind_rise", fixed(a.induction_rise, 2)),
+        Measure::new(
+            "ind_ablated_loss",
+            fixed(mean(&a.clean) + a.induction_rise, 2),
+        ),
+        Measure::new(
+            "ind_ablated_first",
+            fixed(mean(&f.scores.trained.first[..a.clean.len()]), 2),
+        ),
+        Measure::new("ind_random_rise_max", fixed(largest(&a.random_rise), 2)),
+        Measure::new("ind_random_rise", pm(Summary::of(&a.random_rise), 2)),
+        Measure::new(
+            "ind_same_layer_rise_max",
+            fixed(largest(&a.same_layer_rise), 2),
+        ),
+        Measure::new(
+            "ind_same_layer_rise",
+            pm(Summary::of(&a.same_layer_rise), 2),
+        ),
+        Measure::new(
+            "ind_top_previous",
+            fixed(over(&a.previous, &f.scores.trained.previous), 2),
+        ),
+        Measure::new(
+            "ind_copying_share",
+            fixed(positive_share(&f.scores.trained, |s| &s.copying, true), 2),
+        ),
+        Measure::new(
+            "ind_direct_share",
+            fixed(positive_share(&f.scores.trained, |s| &s.direct, true), 2),
+        ),
+        Measure::new(
+            "ind_direct_share_random",
+            fixed(positive_share(&f.scores.random, |s| &s.direct, false), 2),
+        ),
+        Measure::new(
+            "ind_direct",
+            fixed(over(&a.induction, &f.scores.trained.direct), 2),
+        ),
+        Measure::new(
+            "ind_direct_random",
+            fixed(
+                largest(
+                    &f.scores
+                        .random
+                        .direct
+                        .concat()
+                        .iter()
+                        .map(|x| x.abs())
+                        .collect::<Vec<_>>(),
+                ),
+                2,
+            ),
+        ),
+        Measure::new(
+            "ind_copying_share_random",
+            fixed(positive_share(&f.scores.random, |s| &s.copying, false), 2),
+        ),
+    ];
+    let mut rows = vec![];
+    for model in Model::BOTH {
+        let (s, name) = (f.scores.model(model), model.name());
+        let max = |grid: &Vec<Vec<f64>>| largest(&grid.concat());
+        m.extend([
+            Measure::new(
+                format!("ind_count_{name}"),
+                s.induction_heads().len().to_string(),
+            ),
+            Measure::new(format!("ind_max_prefix_{name}"), fixed(max(&s.prefix), 2)),
+            Measure::new(
+                format!("ind_max_previous_{name}"),
+                fixed(max(&s.previous), 2),
+            ),
+            Measure::new(format!("ind_first_{name}"), pm(Summary::of(&s.first), 1)),
+            Measure::new(format!("ind_repeat_{name}"), pm(Summary::of(&s.repeat), 1)),
+        ]);
+        rows.push((format!("{name} decoder, `{}`", BOOK.lead.name()), s));
+    }
+    for (lead, s) in &f.leads {
+        rows.push((format!("trained decoder, {}", lead_name(*lead)), s));
+    }
+    let rows = rows
+        .into_iter()
+        .enumerate()
+        .map(|(i, (label, s))| {
+            (
+                label,
+                vec![
+                    Measure::new(
+                        format!("ind_lead_count_{i}"),
+                        s.induction_heads().len().to_string(),
+                    ),
+                    Measure::new(format!("ind_lead_first_{i}"), fixed(mean(&s.first), 1)),
+                    Measure::new(format!("ind_lead_repeat_{i}"), fixed(mean(&s.repeat), 1)),
+                    Measure::new(format!("ind_lead_ratio_{i}"), fixed(s.loss_ratio(), 2)),
+                ],
+            )
+        })
+        .collect();
+    let header = [
+        "model, lead token",
+        "heads with prefix score ≥ 0.3",
+        "loss, first copy (nats)",
+        "loss, repeat (nats)",
+        "repeat ÷ first",
+    ];
+    m.extend(table_of("ind_lead_table", &header, rows));
+    m
+}
+
+fn lead_name(lead: Lead) -> String {
+    match lead.id() {
+        Some(_) => format!("`{}`", lead.name()),
+        None => lead.name().to_string(),
+    }
+}
+
+/// Olsson et al.'s two findings on one lead token's scores.
+fn olsson(claim: Claim, lead: Lead, s: &Scores, sequences: usize) -> Claim {
+    let protocol = |what: &str| {
+        format!(
+            "{what}; {sequences} sequences of T = {} token ids uniform over {}–{} repeated once, after {}",
+            BOOK.length,
+            ORDINARY.start,
+            ORDINARY.end - 1,
+            lead_name(lead)
+        )
+    };
+    claim
+        .replication(
+            "Olsson et al. 2022",
+            protocol("induction heads exist: heads whose prefix-matching score (mean attention from each repeat position to the token after its token's first copy) is at least 0.3"),
+            Test::above("heads with prefix-matching score ≥ 0.3", s.induction_heads().len() as f64, 0.5, 1),
+        )
+        .replication(
+            "Olsson et al. 2022",
+            protocol("in-context learning on the repeat: mean next-token loss on the repeat against the first copy, the same tokens predicted"),
+            Test::below("loss on the repeat ÷ loss on the first copy", s.loss_ratio(), 0.5, 2),
+        )
+}
+
+/// The claim: a later head reads what an earlier head wrote, in a real decoder.
+pub fn claims() -> Vec<Claim> {
+    let f = book();
+    let a = &f.ablation;
+    let (t, r) = (&f.scores.trained, &f.scores.random);
+    let rise = |control: &[f64]| {
+        Test::above(
+            format!(
+                "loss rise (nats) with the {} induction heads removed − the largest rise with {} random head sets removed",
+                BOOK.k, BOOK.draws
+            ),
+            a.induction_rise - largest(control),
+            0.0,
+            2,
+        )
+    };
+    let drop = Test::above(
+        format!(
+            "drop of the induction heads' prefix score with the {} previous-token heads removed − the largest drop with {} random sets from the same earlier layers",
+            BOOK.k, BOOK.draws
+        ),
+        a.previous_drop - largest(&a.random_drop),
+        0.0,
+        3,
+    );
+    let claim = Claim::empirical(
+        "trained-heads-compose",
+        "one head may capture one relation, another head a different one, and later layers combine, correct, suppress or amplify them",
+    )
+    .evidence(Evidence::Pretrained)
+    .setting(format!(
+        "SmolLM2-135M-Instruct (pre-RMSNorm decoder, 30 blocks × 9 heads) against the same architecture at Llama's initialisation (N(0, (1/24)²)); sequences of T = {} token ids uniform over {}–{} repeated once after `{}`; induction heads = the {} of highest prefix score, previous-token heads = the {} of highest previous-token score below the first induction layer; ablation (context zeroed before W_O) on {} sequences, each control {} seeded random head sets",
+        BOOK.length,
+        ORDINARY.start,
+        ORDINARY.end - 1,
+        BOOK.lead.name(),
+        BOOK.k,
+        BOOK.k,
+        BOOK.ablated,
+        BOOK.draws
+    ))
+    .default_choice("random control heads drawn from every other head of the decoder")
+    .core(rise(&a.random_rise))
+    .core(drop.clone())
+    .under(
+        "random control heads drawn from the induction heads' own layers",
+        vec![rise(&a.same_layer_rise), drop],
+    )
+    .scope(Test::below(
+        "random decoder: heads with prefix-matching score ≥ 0.3",
+        r.induction_heads().len() as f64,
+        0.5,
+        1,
+    ))
+    .scope(Test::above(
+        "random decoder: loss on the repeat ÷ loss on the first copy",
+        r.loss_ratio(),
+        0.9,
+        2,
+    ))
+    .scope(Test::above(
+        "share of the induction heads (prefix ≥ 0.3) whose write at the repeat raises the next token's logit (direct effect > 0)",
+        positive_share(t, |s| &s.direct, true),
+        0.5,
+        2,
+    ))
+    .replication(
+        "Olsson et al. 2022",
+        "induction heads copy: the eigenvalues of each induction head's OV circuit read from token embedding to logit (E^T diag(g_attn) W_V W_O diag(g_out) E, the tied embedding) have a positive balance Σ Re λ / Σ |λ|",
+        Test::above(
+            "share of the induction heads (prefix ≥ 0.3) with a positive eigenvalue balance",
+            positive_share(t, |s| &s.copying, true),
+            0.5,
+            2,
+        ),
+    );
+    let mut claim = olsson(claim, BOOK.lead, t, BOOK.sequences);
+    for (lead, s) in &f.leads {
+        claim = olsson(claim, *lead, s, BOOK.lead_sequences);
+    }
+    vec![claim]
+}
