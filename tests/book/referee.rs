@@ -8,10 +8,11 @@ use attention_geometry::claim::{Evidence, Kind};
 use attention_geometry::experiment::{claims, measures};
 
 /// The claims that test a published result on a trained model, with the paper.
-const CITED: [(&str, &str); 8] = [
+const CITED: [(&str, &str); 9] = [
     ("ch01.encoder-more-symmetric", "Saponati"),
     ("ch02.trained-weight-not-effect", "Kobayashi"),
     ("ch02.trained-sinks-take-weight-not-norm", "Xiao"),
+    ("ch03.trained-heads-compose", "Olsson"),
     ("ch03.trained-later-layers-correct", "McGrath"),
     ("ch04.trained-rollout", "Abnar"),
     ("ch05.trained-absorbs", "McGrath"),
