@@ -140,7 +140,12 @@ pub fn measures() -> Vec<Measure> {
     )];
     for model in Model::BOTH {
         let (s, name) = (f.model(model), model.name());
-        for (key, first) in [("own", First::Own), ("newline", First::Newline)] {
+        // the newline start is quoted for the trained decoder only
+        let firsts: &[(&str, First)] = match model {
+            Model::Trained => &[("own", First::Own), ("newline", First::Newline)],
+            Model::Random => &[("own", First::Own)],
+        };
+        for &(key, first) in firsts {
             m.push(Measure::new(
                 format!("dec_{name}_{key}_weight_deep"),
                 pm(s.summary(first, DEEP, |h| h.weight), 2),
@@ -154,14 +159,16 @@ pub fn measures() -> Vec<Measure> {
             format!("dec_{name}_norm"),
             pm(s.summary(First::Own, 0..30, |h| h.norm), 2),
         ));
-        m.push(Measure::new(
-            format!("dec_{name}_heads_over_half"),
-            fixed(
-                s.summary(First::Own, DEEP, |h| f64::from(u8::from(h.weight > 0.5)))
-                    .mean,
-                2,
-            ),
-        ));
+        if model == Model::Trained {
+            m.push(Measure::new(
+                format!("dec_{name}_heads_over_half"),
+                fixed(
+                    s.summary(First::Own, DEEP, |h| f64::from(u8::from(h.weight > 0.5)))
+                        .mean,
+                    2,
+                ),
+            ));
+        }
         for (key, t, cf, k) in [
             ("ko_all", Target::Head, Counterfactual::Knockout, Keys::All),
             (

@@ -127,7 +127,12 @@ pub fn measures() -> Vec<Measure> {
                 ]);
             }
         }
-        for (key, t) in [("state", Target::State), ("next", Target::Next)] {
+        // the prose quotes both targets of the trained decoder, the state of the random one
+        let targets: &[(&str, Target)] = match model {
+            Model::Trained => &[("state", Target::State), ("next", Target::Next)],
+            Model::Random => &[("state", Target::State)],
+        };
+        for &(key, t) in targets {
             m.push(Measure::new(
                 format!("dec_{name}_{key}_raw"),
                 pm(x.rho(t, Keys::All, 0), 2),
@@ -137,24 +142,28 @@ pub fn measures() -> Vec<Measure> {
                 pm(x.rho(t, Keys::All, 1), 2),
             ));
         }
-        for l in [1, LAYERS / 2, LAYERS] {
+        // (unrelated words?, depth) the prose quotes: the random decoder after
+        // one block, the trained one halfway and at the end
+        let depths: &[(bool, usize)] = match model {
+            Model::Trained => &[(false, LAYERS / 2), (false, LAYERS), (true, LAYERS)],
+            Model::Random => &[(false, 1), (true, 1)],
+        };
+        for &(unrelated, l) in depths {
+            let what = if unrelated { "unrelated" } else { "context" };
             m.push(Measure::new(
-                format!("dec_{name}_context_h{l}"),
-                pm(x.divergence(false, l), 2),
-            ));
-            m.push(Measure::new(
-                format!("dec_{name}_unrelated_h{l}"),
-                pm(x.divergence(true, l), 2),
+                format!("dec_{name}_{what}_h{l}"),
+                pm(x.divergence(unrelated, l), 2),
             ));
         }
-        m.push(Measure::new(
-            format!("dec_{name}_ratio_h{LAYERS}"),
-            fixed(
-                x.divergence(false, LAYERS).mean / x.divergence(true, LAYERS).mean,
-                2,
-            ),
-        ));
     }
+    let t = f.model(Model::Trained);
+    m.push(Measure::new(
+        format!("dec_trained_ratio_h{LAYERS}"),
+        fixed(
+            t.divergence(false, LAYERS).mean / t.divergence(true, LAYERS).mean,
+            2,
+        ),
+    ));
     m.push(Measure::new(
         "dec_rollout_table",
         table(
