@@ -49,11 +49,12 @@ fn minilm_tsv_has_the_header_and_one_line_per_head() {
 
 #[test]
 fn the_readable_table_names_the_model_and_the_layer_scores() {
-    let out = heads(&["smollm2"]);
+    // the encoder's (the decoder's rows are checked in TSV above, at ten times the cost)
+    let out = heads(&["minilm"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.starts_with("smollm2: W_QK"));
-    assert_eq!(text.matches("layer score").count(), 30);
+    assert!(text.starts_with("minilm: W_QK"));
+    assert_eq!(text.matches("layer score").count(), 6);
 }
 
 #[test]
