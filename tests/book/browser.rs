@@ -84,9 +84,12 @@ fn content_type(path: &Path) -> &'static str {
     }
 }
 
+/// The response; files may be cached for the run, so the pages' shared
+/// scripts, styles and fonts are fetched once, as a reader's browser would.
 fn respond(stream: &mut TcpStream, status: &str, kind: &str, body: &[u8]) {
     let head = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\
+         Cache-Control: max-age=600\r\nConnection: close\r\n\r\n",
         body.len()
     );
     let _ = stream.write_all(head.as_bytes());
