@@ -40,14 +40,14 @@ impl AttentionMap {
     ///
     /// ```
     /// use attention_geometry::pretrained::attention_map::AttentionMap;
-    /// use attention_geometry::pretrained::{minilm::Minilm, smollm2::SmolLm2};
+    /// use attention_geometry::pretrained::minilm::Minilm;
     /// let map = AttentionMap::compute(Minilm::shared(), "The cat sat.", 5, Some(0)).unwrap();
     /// assert_eq!(map.tokens, ["[CLS]", "the", "cat", "sat", ".", "[SEP]"]);
     /// assert!((map.heads[0].1.row(2).sum() - 1.0).abs() < 1e-12);
-    /// let map = AttentionMap::compute(SmolLm2::shared(), "The cat sat.", 29, Some(0)).unwrap();
-    /// assert_eq!(map.tokens, ["The", "Ġcat", "Ġsat", "."]);
-    /// assert_eq!(map.heads[0].1[(1, 2)], 0.0); // causal
     /// ```
+    ///
+    /// The decoder's map (tokens such as `Ġcat`, causal rows) is checked
+    /// through the command line in `tests/models/cli.rs`.
     ///
     /// # Errors
     /// If the text has no token of its own (only `[CLS]` and `[SEP]`, or

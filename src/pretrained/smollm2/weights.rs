@@ -108,26 +108,28 @@ impl Weights {
             File::parse(dir, FILES[1], low?)?,
             File::parse(dir, FILES[2], high?)?,
         ];
-        let blocks = (0..config.n_layer)
-            .map(|l| {
-                let file = &files[usize::from(l >= config.n_layer / 2)];
-                let q4 = |w: &str, inputs, outputs| {
-                    file.quantised(&format!("blk.{l}.{w}.weight"), Quant::Q4_1, inputs, outputs)
-                };
-                let gain = |w: &str| file.gain(&format!("blk.{l}.{w}.weight"), d);
-                Ok(Block {
-                    w_q: q4("attn_q", d, q_out)?,
-                    w_k: q4("attn_k", d, kv_out)?,
-                    w_v: q4("attn_v", d, kv_out)?,
-                    w_o: q4("attn_output", q_out, d)?,
-                    w_gate: q4("ffn_gate", d, ff)?,
-                    w_up: q4("ffn_up", d, ff)?,
-                    w_down: q4("ffn_down", ff, d)?,
-                    attn_norm: gain("attn_norm")?,
-                    ffn_norm: gain("ffn_norm")?,
-                })
+        // blocks dequantised on every core, each into its own matrices
+        let blocks = crate::parallel::map(0..config.n_layer as u64, |l| {
+            let l = l as usize;
+            let file = &files[usize::from(l >= config.n_layer / 2)];
+            let q4 = |w: &str, inputs, outputs| {
+                file.quantised(&format!("blk.{l}.{w}.weight"), Quant::Q4_1, inputs, outputs)
+            };
+            let gain = |w: &str| file.gain(&format!("blk.{l}.{w}.weight"), d);
+            Ok(Block {
+                w_q: q4("attn_q", d, q_out)?,
+                w_k: q4("attn_k", d, kv_out)?,
+                w_v: q4("attn_v", d, kv_out)?,
+                w_o: q4("attn_output", q_out, d)?,
+                w_gate: q4("ffn_gate", d, ff)?,
+                w_up: q4("ffn_up", d, ff)?,
+                w_down: q4("ffn_down", ff, d)?,
+                attn_norm: gain("attn_norm")?,
+                ffn_norm: gain("ffn_norm")?,
             })
-            .collect::<Result<Vec<_>, LoadError>>()?;
+        })
+        .into_iter()
+        .collect::<Result<Vec<_>, LoadError>>()?;
         Ok(Weights {
             config,
             embedding: embedding.quantised("token_embd.weight", Quant::Q8_0, d, config.vocab)?,
@@ -189,8 +191,8 @@ impl File {
         })
     }
 
-    /// The bytes of tensor `name`, checked to be `dtype` of `shape`.
-    fn raw(&self, name: &str, dtype: Dtype, shape: &[usize]) -> Result<Vec<u8>, LoadError> {
+    /// The bytes of tensor `name` in the file, checked to be `dtype` of `shape`.
+    fn raw(&self, name: &str, dtype: Dtype, shape: &[usize]) -> Result<&[u8], LoadError> {
         let tensors = self.tensors()?;
         let t = tensors
             .tensor(name)
@@ -202,7 +204,7 @@ impl File {
                 t.shape()
             )));
         }
-        Ok(t.data().to_vec())
+        Ok(t.data())
     }
 
     /// A quantised `(inputs, outputs)` matrix.
@@ -215,7 +217,7 @@ impl File {
     ) -> Result<DMatrix<f32>, LoadError> {
         let row = inputs / BLOCK_WEIGHTS * quant.block_bytes();
         let bytes = self.raw(name, Dtype::U8, &[outputs, row])?;
-        Ok(quant.matrix(&bytes, inputs, outputs))
+        Ok(quant.matrix(bytes, inputs, outputs))
     }
 
     /// An f32 vector of length `d`.
