@@ -90,7 +90,10 @@ fn complete_prints_the_greedy_continuation() {
     let text = c["text"].as_str().unwrap();
     let out = stdout(run(&["complete", text, "--tokens", "6"], tmp.path()));
     let want = &super::ids(&c["greedy"])[..6];
-    assert_eq!(out.trim_end_matches('\n'), SmolLm2::shared().tokenizer.decode(want));
+    assert_eq!(
+        out.trim_end_matches('\n'),
+        SmolLm2::shared().tokenizer.decode(want)
+    );
     assert!(out.starts_with(" Paris"));
 }
 
