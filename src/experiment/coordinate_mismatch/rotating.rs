@@ -79,28 +79,7 @@ impl Keys {
     }
 }
 
-/// Which head scores the states in the per-row rank statistic.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    /// The model's own head, rotated as it scores.
-    Trained,
-    /// Independent Gaussian `W_Q`, `W_K` `(576, 64)` on the head's normalised input.
-    Random,
-    /// The trained (unrotated) queries on both sides: `q qᵀ`.
-    Tied,
-}
-
-impl Variant {
-    pub const ALL: [Variant; 3] = [Variant::Trained, Variant::Random, Variant::Tied];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Variant::Trained => "trained",
-            Variant::Random => "random",
-            Variant::Tied => "tied",
-        }
-    }
-}
+pub use super::trained_text::Variant;
 
 /// How much of one head's score variance each explanation carries.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -22,14 +22,16 @@ pub fn sentences() -> Vec<&'static str> {
     CORPUS.lines().filter(|l| !l.trim().is_empty()).collect()
 }
 
-/// Which head scores the hidden states.
+/// Which head scores the hidden states (of either model).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Variant {
-    /// The model's own head, biases included: the scores its softmax sees.
+    /// The model's own head as it scores: MiniLM's with its biases, SmolLM2's
+    /// rotated by position; the scores its softmax sees.
     Trained,
-    /// Independent Gaussian `W_Q`, `W_K` `(384, 32)`, the same for every sentence.
+    /// Independent Gaussian `W_Q`, `W_K` of the head's shape (`(384, 32)`,
+    /// `(576, 64)`), the same for every sentence.
     Random,
-    /// The trained queries on both sides: `q qᵀ`.
+    /// The trained (unrotated) queries on both sides: `q qᵀ`.
     Tied,
 }
 
