@@ -137,12 +137,15 @@ pub fn kept(total: &DMatrix<f64>, direct: &DMatrix<f64>) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pretrained::corpus::{Model, runs};
+    use crate::pretrained::corpus::{Model, run};
 
     #[test]
     fn a_zero_change_has_no_effect_and_zero_ablation_matches_the_stacked_run() {
         let w = Model::Trained.weights();
-        let run = &runs(Model::Trained)[0];
+        let run = &run(
+            Model::Trained,
+            "The quick brown fox jumps over the lazy dog.",
+        );
         let n = run.n();
         let z = DMatrix::zeros(n, 384);
         let e = &effects(w, &run.clean, 2, &[z.clone(), -write(w, &run.clean, 2, 5)]);

@@ -20,10 +20,10 @@ fn top_1_and_top_10_log_probabilities_agree_at_every_position() {
     let prompts = r["prompts"].as_array().unwrap();
     assert!(prompts.len() >= 20);
     let (mut worst, mut positions) = (0.0f64, 0);
-    for p in prompts {
+    let all: Vec<Vec<u32>> = prompts.iter().map(|p| ids(&p["ids"])).collect();
+    let all: Vec<&[u32]> = all.iter().map(Vec::as_slice).collect();
+    for (p, logits) in prompts.iter().zip(m.logits_each(&all)) {
         let name = p["name"].as_str().unwrap();
-        let prompt = ids(&p["ids"]);
-        let logits = m.logits(&prompt);
         for (i, (top, lps)) in p["top_ids"]
             .as_array()
             .unwrap()
@@ -58,11 +58,18 @@ fn greedy_continuations_are_token_for_token_the_reference() {
     let m = SmolLm2::shared();
     let continuations = r["continuations"].as_array().unwrap();
     assert!(continuations.len() >= 3);
-    for c in continuations {
+    // each prompt with its continuation but the last token, all in one pass
+    let wholes: Vec<Vec<u32>> = continuations
+        .iter()
+        .map(|c| {
+            let whole = [ids(&c["ids"]), ids(&c["greedy"])].concat();
+            whole[..whole.len() - 1].to_vec()
+        })
+        .collect();
+    let wholes: Vec<&[u32]> = wholes.iter().map(Vec::as_slice).collect();
+    for (c, logits) in continuations.iter().zip(m.logits_each(&wholes)) {
         let (prompt, want) = (ids(&c["ids"]), ids(&c["greedy"]));
         assert!(want.len() >= 20);
-        let whole: Vec<u32> = prompt.iter().chain(&want).copied().collect();
-        let logits = m.logits(&whole[..whole.len() - 1]);
         let ours: Vec<u32> = (prompt.len() - 1..logits.nrows())
             .map(|i| {
                 logits.row(i).iter().enumerate().fold(

@@ -18,7 +18,7 @@
 //!
 //! GGUF's rows of W_q and W_k are in llama.cpp's interleaved order, so RoPE
 //! rotates adjacent pairs; Hugging Face's order with `rotate_half` is the same
-//! model (tested below), and mixing the two conventions is a different one.
+//! model (tested with [`rope`]), and mixing the two conventions is a different one.
 //! Keys and values of positions already run are kept in a [`Cache`], so a
 //! continuation runs one token at a time.
 //!
@@ -26,62 +26,12 @@
 
 use nalgebra::{DMatrix, DVector};
 
+pub use super::attention::{Cache, rope};
+
+use super::attention::{Step, attend};
 use super::linear::project;
 use super::weights::{Block, Config, Weights};
 use crate::pretrained::trace::{HeadTrace, LayerTrace};
-
-/// Keys (after RoPE) and values of every position run so far, per layer.
-#[derive(Clone, Debug)]
-pub struct Cache {
-    /// `(T, 192)` per layer.
-    k: Vec<DMatrix<f32>>,
-    /// `(T, 192)` per layer.
-    v: Vec<DMatrix<f32>>,
-    /// Positions run so far, `T`.
-    len: usize,
-}
-
-impl Cache {
-    /// An empty cache for `c`'s layers.
-    pub fn new(c: &Config) -> Cache {
-        let empty = DMatrix::zeros(0, c.n_head_kv * c.head_dim);
-        Cache {
-            k: vec![empty.clone(); c.n_layer],
-            v: vec![empty; c.n_layer],
-            len: 0,
-        }
-    }
-
-    /// Positions run so far.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether no position has been run.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// The cache of the first `len` positions only: what a pass over them
-    /// alone would have left (a causal model's earlier positions do not see
-    /// later ones).
-    ///
-    /// # Panics
-    /// If `len` exceeds the positions run.
-    pub fn truncated(&self, len: usize) -> Cache {
-        assert!(
-            len <= self.len,
-            "truncated: {len} > {} positions run",
-            self.len
-        );
-        let first = |m: &Vec<DMatrix<f32>>| m.iter().map(|x| x.rows(0, len).into_owned()).collect();
-        Cache {
-            k: first(&self.k),
-            v: first(&self.v),
-            len,
-        }
-    }
-}
 
 /// What a pass changes and records.
 #[derive(Clone, Copy, Debug, Default)]
@@ -108,40 +58,9 @@ pub fn rms_norm(x: &DMatrix<f32>, g: &DVector<f32>, eps: f64) -> DMatrix<f32> {
     y
 }
 
-/// RoPE on GGUF's layout: in each head of width `r`, the pair `(2i, 2i+1)` of
-/// the row at position `p0 + row` turns by the angle `p · θ^(−2i/r)`.
-///
-/// # Shapes
-/// `x: (n, heads · r)`, rotated in place.
-pub fn rope(x: &mut DMatrix<f32>, p0: usize, r: usize, theta: f64) {
-    for i in 0..r / 2 {
-        let freq = theta.powf(-2.0 * i as f64 / r as f64);
-        for row in 0..x.nrows() {
-            let (sin, cos) = (((p0 + row) as f64) * freq).sin_cos();
-            let (sin, cos) = (sin as f32, cos as f32);
-            for head in 0..x.ncols() / r {
-                let (a, b) = (head * r + 2 * i, head * r + 2 * i + 1);
-                let (x0, x1) = (x[(row, a)], x[(row, b)]);
-                x[(row, a)] = x0 * cos - x1 * sin;
-                x[(row, b)] = x0 * sin + x1 * cos;
-            }
-        }
-    }
-}
-
 /// `z / (1 + e^{−z})`.
 pub fn silu(z: f32) -> f32 {
     z / (1.0 + (-z).exp())
-}
-
-/// Softmax of each row in place; `−∞` entries get weight 0.
-fn softmax_rows(s: &mut DMatrix<f32>) {
-    for mut row in s.row_iter_mut() {
-        let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        row.apply(|v| *v = (*v - max).exp());
-        let z: f32 = row.iter().sum();
-        row /= z;
-    }
 }
 
 /// The stream entering block 0: each token's embedding as a row.
@@ -175,8 +94,45 @@ pub fn embed(w: &Weights, ids: &[u32]) -> DMatrix<f32> {
 pub fn run_from(
     w: &Weights,
     from: usize,
-    mut x: DMatrix<f32>,
+    x: DMatrix<f32>,
     cache: &mut Cache,
+    opts: Options,
+) -> (DMatrix<f32>, Vec<LayerTrace>) {
+    let n = x.nrows();
+    run_segments(w, from, x, std::slice::from_mut(cache), &[n], opts)
+}
+
+/// Every block on several sequences side by side (packed): `x` stacks their
+/// embeddings, `lengths` says how many rows each has; each attends only to its
+/// own positions, numbered from 0, so every row equals its sequence's own pass.
+/// The stream after the last block, packed the same way.
+///
+/// ```text
+/// x = [x¹; x²; …]   (Σ nₛ, 576)     projections and FFN: one product over all rows
+/// attention         per sequence s: RoPE at positions 0..nₛ, causal within s
+/// ```
+///
+/// # Panics
+/// If the lengths do not sum to the rows of `x`.
+pub fn run_packed(w: &Weights, x: DMatrix<f32>, lengths: &[usize]) -> DMatrix<f32> {
+    assert_eq!(
+        lengths.iter().sum::<usize>(),
+        x.nrows(),
+        "run_packed: lengths {lengths:?} do not sum to {} rows",
+        x.nrows()
+    );
+    let mut caches = vec![Cache::new(&w.config); lengths.len()];
+    run_segments(w, 0, x, &mut caches, lengths, Options::default()).0
+}
+
+/// Blocks `from..` on sequences packed in `x`, sequence `s` with `lengths[s]`
+/// new rows after the positions in `caches[s]`.
+fn run_segments(
+    w: &Weights,
+    from: usize,
+    mut x: DMatrix<f32>,
+    caches: &mut [Cache],
+    lengths: &[usize],
     opts: Options,
 ) -> (DMatrix<f32>, Vec<LayerTrace>) {
     let c = &w.config;
@@ -202,7 +158,12 @@ pub fn run_from(
             .filter(|(al, _)| *al == l)
             .map(|(_, h)| *h)
             .collect();
-        let heads = block_forward(block, c, &mut x, cache, l, &ablated, opts.record);
+        let step = Step {
+            l,
+            ablated: &ablated,
+            record: opts.record,
+        };
+        let heads = block_forward(block, c, &mut x, caches, lengths, step);
         if let Some(input) = input {
             traces.push(LayerTrace {
                 layer: l,
@@ -211,7 +172,9 @@ pub fn run_from(
             });
         }
     }
-    cache.len += x.nrows();
+    for (cache, n) in caches.iter_mut().zip(lengths) {
+        cache.len += n;
+    }
     (x, traces)
 }
 
@@ -231,65 +194,46 @@ pub fn block(w: &Weights, l: usize, x: &DMatrix<f32>) -> DMatrix<f32> {
         c.n_layer
     );
     let mut y = x.clone();
-    block_forward(&w.blocks[l], c, &mut y, &mut Cache::new(c), l, &[], false);
+    let step = Step {
+        l,
+        ablated: &[],
+        record: false,
+    };
+    block_forward(
+        &w.blocks[l],
+        c,
+        &mut y,
+        &mut [Cache::new(c)],
+        &[x.nrows()],
+        step,
+    );
     y
 }
 
-/// One block on `x` in place, at positions `cache.len..`; the heads' traces
-/// if `record`.
+/// One block on `x` in place, sequence `s` at positions `caches[s].len..` in
+/// its `lengths[s]` rows; the heads' traces if recording (one sequence).
 fn block_forward(
     b: &Block,
     c: &Config,
     x: &mut DMatrix<f32>,
-    cache: &mut Cache,
-    l: usize,
-    ablated: &[usize],
-    record: bool,
+    caches: &mut [Cache],
+    lengths: &[usize],
+    step: Step,
 ) -> Vec<HeadTrace> {
-    let (r, p0, n) = (c.head_dim, cache.len, x.nrows());
     let a = rms_norm(x, &b.attn_norm, c.rms_eps);
-    let (q, k, v) = (
+    let qkv = [
         project(&a, &b.w_q),
         project(&a, &b.w_k),
         project(&a, &b.w_v),
-    );
-    let (mut q_rot, mut k_rot) = (q.clone(), k.clone());
-    rope(&mut q_rot, p0, r, c.rope_theta);
-    rope(&mut k_rot, p0, r, c.rope_theta);
-    append(&mut cache.k[l], &k_rot);
-    append(&mut cache.v[l], &v);
-    let (keys, values) = (&cache.k[l], &cache.v[l]);
-    let scale = 1.0 / (r as f32).sqrt();
-    let mut context = DMatrix::zeros(n, c.n_head * r);
-    let mut heads = Vec::new();
-    for h in 0..c.n_head {
-        let g = c.kv_head(h);
-        // (n, T): query i sits at position p0 + i and sees keys 0..=p0 + i
-        let mut s = q_rot.columns(h * r, r) * keys.columns(g * r, r).transpose() * scale;
-        for i in 0..n {
-            for j in p0 + i + 1..s.ncols() {
-                s[(i, j)] = f32::NEG_INFINITY;
-            }
-        }
-        let mut weights = s.clone();
-        softmax_rows(&mut weights);
-        if !ablated.contains(&h) {
-            context
-                .columns_mut(h * r, r)
-                .copy_from(&(&weights * values.columns(g * r, r)));
-        }
-        if record {
-            let f = |m: nalgebra::DMatrixView<f32>| m.map(f64::from);
-            heads.push(HeadTrace {
-                q: f(q.columns(h * r, r)),
-                k: f(k.columns(g * r, r)),
-                q_rot: f(q_rot.columns(h * r, r)),
-                k_rot: f(k_rot.columns(g * r, r)),
-                v: f(v.columns(g * r, r)),
-                scores: s.map(f64::from),
-                weights: weights.map(f64::from),
-            });
-        }
+    ];
+    let mut context = DMatrix::zeros(x.nrows(), c.n_head * c.head_dim);
+    let (mut heads, mut start) = (Vec::new(), 0);
+    for (cache, &n) in caches.iter_mut().zip(lengths) {
+        let [q, k, v] = qkv.each_ref().map(|m| m.rows(start, n).into_owned());
+        let (out, h) = attend(c, cache, &q, &k, &v, step);
+        context.rows_mut(start, n).copy_from(&out);
+        heads = h;
+        start += n;
     }
     *x += project(&context, &b.w_o);
     let f = rms_norm(x, &b.ffn_norm, c.rms_eps);
@@ -297,15 +241,6 @@ fn block_forward(
     gate.zip_apply(&project(&f, &b.w_up), |g, u| *g = silu(*g) * u);
     *x += project(&gate, &b.w_down);
     heads
-}
-
-/// Append `rows` below `m`.
-fn append(m: &mut DMatrix<f32>, rows: &DMatrix<f32>) {
-    let t = m.nrows();
-    let mut grown =
-        std::mem::replace(m, DMatrix::zeros(0, 0)).resize_vertically(t + rows.nrows(), 0.0);
-    grown.rows_mut(t, rows.nrows()).copy_from(rows);
-    *m = grown;
 }
 
 /// Logits of each row of the stream: `(rms(x) ⊙ g_out) · embedding`.
@@ -337,64 +272,6 @@ pub fn log_softmax(logits: &[f32]) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Hugging Face's order: head row i ↦ GGUF row 2i, row i + r/2 ↦ 2i + 1.
-    fn to_half_split(x: &DMatrix<f32>, r: usize) -> DMatrix<f32> {
-        DMatrix::from_fn(x.nrows(), x.ncols(), |p, col| {
-            let (head, i) = (col / r, col % r);
-            let src = if i < r / 2 {
-                2 * i
-            } else {
-                2 * (i - r / 2) + 1
-            };
-            x[(p, head * r + src)]
-        })
-    }
-
-    /// `rotate_half` RoPE on the half-split order.
-    fn rope_half(x: &DMatrix<f32>, r: usize, theta: f64) -> DMatrix<f32> {
-        DMatrix::from_fn(x.nrows(), x.ncols(), |p, col| {
-            let (head, i) = (col / r, col % r);
-            let pair = i % (r / 2);
-            let angle = p as f64 * theta.powf(-2.0 * pair as f64 / r as f64);
-            let (sin, cos) = (angle.sin() as f32, angle.cos() as f32);
-            let lo = x[(p, head * r + pair)];
-            let hi = x[(p, head * r + pair + r / 2)];
-            if i < r / 2 {
-                lo * cos - hi * sin
-            } else {
-                hi * cos + lo * sin
-            }
-        })
-    }
-
-    #[test]
-    fn adjacent_pairs_on_gguf_rows_equal_rotate_half_on_hugging_face_rows() {
-        let x = DMatrix::from_fn(7, 128, |i, j| ((i * 31 + j * 17) % 13) as f32 - 6.0);
-        let mut gguf = x.clone();
-        rope(&mut gguf, 0, 64, 100000.0);
-        let hf = rope_half(&to_half_split(&x, 64), 64, 100000.0);
-        assert!((to_half_split(&gguf, 64) - &hf).amax() < 1e-4);
-        // mixing the conventions is another model
-        let mut mixed = to_half_split(&x, 64);
-        rope(&mut mixed, 0, 64, 100000.0);
-        assert!((mixed - hf).amax() > 1.0);
-    }
-
-    #[test]
-    fn rope_keeps_norms_and_makes_scores_depend_on_offset_only() {
-        let q = DMatrix::from_fn(1, 64, |_, j| (j as f32 * 0.37).sin());
-        let k = DMatrix::from_fn(1, 64, |_, j| (j as f32 * 0.11).cos());
-        let score = |pq: usize, pk: usize| {
-            let (mut a, mut b) = (q.clone(), k.clone());
-            rope(&mut a, pq, 64, 100000.0);
-            rope(&mut b, pk, 64, 100000.0);
-            assert!((a.norm() - q.norm()).abs() < 1e-4);
-            a.dot(&b)
-        };
-        assert!((score(9, 4) - score(105, 100)).abs() < 1e-3);
-        assert!((score(9, 4) - score(4, 4)).abs() > 1e-2);
-    }
 
     #[test]
     fn rms_norm_gives_unit_root_mean_square() {

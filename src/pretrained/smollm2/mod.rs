@@ -36,6 +36,7 @@
 //!
 //! Introduced in chapter 1.
 
+mod attention;
 pub mod forward;
 pub mod linear;
 pub mod quant;
@@ -203,6 +204,30 @@ impl SmolLm2 {
         forward::logits(&self.weights, &x)
     }
 
+    /// Next-token logits at every position of each of `prompts`, run side by
+    /// side in one packed pass ([`forward::run_packed`]): the same rows as
+    /// [`SmolLm2::logits`] of each, with the matrix products shared.
+    ///
+    /// # Panics
+    /// If a prompt is empty or longer than [`MAX_TOKENS`].
+    pub fn logits_each(&self, prompts: &[&[u32]]) -> Vec<DMatrix<f32>> {
+        prompts.iter().for_each(|p| self.check_length(p.len()));
+        let lengths: Vec<usize> = prompts.iter().map(|p| p.len()).collect();
+        let x = forward::embed(&self.weights, &prompts.concat());
+        let all = forward::logits(
+            &self.weights,
+            &forward::run_packed(&self.weights, x, &lengths),
+        );
+        let mut start = 0;
+        lengths
+            .iter()
+            .map(|&n| {
+                start += n;
+                all.rows(start - n, n).into_owned()
+            })
+            .collect()
+    }
+
     /// Natural-log probabilities of the token after `ids`, `(vocab)`.
     pub fn next_log_probs(&self, ids: &[u32]) -> Vec<f64> {
         let x = self.extend(&mut Cache::new(&self.config), ids);
@@ -293,6 +318,19 @@ fn argmax(xs: &[f32]) -> u32 {
 mod tests {
     use super::*;
     use quant::BLOCK_WEIGHTS;
+
+    #[test]
+    fn packed_prompts_give_each_prompts_own_logits() {
+        let m = SmolLm2::shared();
+        // one short prompt (dot-product path alone) and one long enough for the blocked product
+        let (a, b) = ([504u32, 2536, 253], [12u32; 11]);
+        let each = m.logits_each(&[&a, &b]);
+        for (packed, alone) in each.iter().zip([m.logits(&a), m.logits(&b)]) {
+            assert_eq!(packed.shape(), alone.shape());
+            let gap = (packed - alone).amax();
+            assert!(gap < 1e-3, "{gap}");
+        }
+    }
 
     #[test]
     fn dequantisation_equals_the_gguf_package_on_sampled_blocks() {

@@ -128,6 +128,8 @@ pub struct Sentence {
     pub resampled: Vec<Kept>,
     /// The donor sentences of the resample ablations.
     pub donors: Vec<usize>,
+    /// Whether every donor has the sentence's own length.
+    pub same_length: bool,
 }
 
 /// The head of layer `l` measured on sentence `s`.
@@ -147,6 +149,7 @@ fn sentence(
     let n = run.n();
     let lengths: Vec<usize> = all.iter().map(Run::n).collect();
     let donors = donors(&lengths, s);
+    let same_length = donors.iter().all(|&d| lengths[d] == n);
     let row = |v: &nalgebra::DVector<f64>| DMatrix::from_fn(n, v.len(), |_, j| v[j]);
     let (mut heads, mut layers, mut resampled) = (vec![], vec![], vec![]);
     for l in 0..LAYERS - 1 {
@@ -181,6 +184,7 @@ fn sentence(
         layers,
         resampled,
         donors,
+        same_length,
     }
 }
 
@@ -234,14 +238,7 @@ impl Findings {
     /// Share of the measured sentences whose donors all have their length `n`
     /// (the rest use the first `n` positions of a longer donor for some).
     pub fn same_length_share(&self) -> f64 {
-        let all = runs(Model::Trained);
-        share(
-            self.sides
-                .trained
-                .iter()
-                .enumerate()
-                .map(|(s, m)| m.donors.iter().all(|&d| all[d].n() == all[s].n())),
-        )
+        share(self.sides.trained.iter().map(|m| m.same_length))
     }
 
     /// Repair against its null: `(median r trained − median r random, share of

@@ -1,6 +1,5 @@
 //! The built artifacts: the figures, the rendered book and the registries
-//! behind its prose. One test binary, so the book-size experiments behind
-//! all of them run once per `cargo test`.
+//! behind its prose.
 
 mod browser;
 mod figures;

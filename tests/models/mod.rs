@@ -1,7 +1,6 @@
 //! The vendored real models: MiniLM and SmolLM2 against their reference
 //! implementations (`models/*/reference*.json`, written by the scripts in
-//! `scripts/`), their extracts, and the commands that run them. One test
-//! binary, so the library is linked once for all of them.
+//! `scripts/`), their extracts, and the commands that run them.
 
 mod cli;
 mod extract;

@@ -1,0 +1,236 @@
+//! One sequence's causal attention in a decoder block: rotary positions on
+//! queries and keys, the keys and values of earlier positions kept in a
+//! [`Cache`], grouped heads reading shared keys and values.
+//!
+//! ```text
+//! q̃, k̃ = RoPE(q), RoPE(k): pair (2i, 2i+1) of each head at position p
+//!        rotated by p · θ^(−2i/r)
+//! scores_h = q̃_h K̃_gᵀ / √r, −∞ where key j > query i;  weights_h = softmax_rows
+//! context  = [weights_1 V_1 | … | weights_H V_H]          g = kv_head(h)
+//! ```
+//!
+//! Introduced in chapter 1.
+
+use nalgebra::DMatrix;
+
+use super::weights::Config;
+use crate::pretrained::trace::HeadTrace;
+
+/// Keys (after RoPE) and values of every position run so far, per layer.
+#[derive(Clone, Debug)]
+pub struct Cache {
+    /// `(T, 192)` per layer.
+    k: Vec<DMatrix<f32>>,
+    /// `(T, 192)` per layer.
+    v: Vec<DMatrix<f32>>,
+    /// Positions run so far, `T`.
+    pub(super) len: usize,
+}
+
+impl Cache {
+    /// An empty cache for `c`'s layers.
+    pub fn new(c: &Config) -> Cache {
+        let empty = DMatrix::zeros(0, c.n_head_kv * c.head_dim);
+        Cache {
+            k: vec![empty.clone(); c.n_layer],
+            v: vec![empty; c.n_layer],
+            len: 0,
+        }
+    }
+
+    /// Positions run so far.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no position has been run.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The cache of the first `len` positions only: what a pass over them
+    /// alone would have left (a causal model's earlier positions do not see
+    /// later ones).
+    ///
+    /// # Panics
+    /// If `len` exceeds the positions run.
+    pub fn truncated(&self, len: usize) -> Cache {
+        assert!(
+            len <= self.len,
+            "truncated: {len} > {} positions run",
+            self.len
+        );
+        let first = |m: &Vec<DMatrix<f32>>| m.iter().map(|x| x.rows(0, len).into_owned()).collect();
+        Cache {
+            k: first(&self.k),
+            v: first(&self.v),
+            len,
+        }
+    }
+}
+
+/// RoPE on GGUF's layout: in each head of width `r`, the pair `(2i, 2i+1)` of
+/// the row at position `p0 + row` turns by the angle `p · θ^(−2i/r)`.
+///
+/// # Shapes
+/// `x: (n, heads · r)`, rotated in place.
+pub fn rope(x: &mut DMatrix<f32>, p0: usize, r: usize, theta: f64) {
+    for i in 0..r / 2 {
+        let freq = theta.powf(-2.0 * i as f64 / r as f64);
+        for row in 0..x.nrows() {
+            let (sin, cos) = (((p0 + row) as f64) * freq).sin_cos();
+            let (sin, cos) = (sin as f32, cos as f32);
+            for head in 0..x.ncols() / r {
+                let (a, b) = (head * r + 2 * i, head * r + 2 * i + 1);
+                let (x0, x1) = (x[(row, a)], x[(row, b)]);
+                x[(row, a)] = x0 * cos - x1 * sin;
+                x[(row, b)] = x0 * sin + x1 * cos;
+            }
+        }
+    }
+}
+
+/// Softmax of each row in place; `−∞` entries get weight 0.
+fn softmax_rows(s: &mut DMatrix<f32>) {
+    for mut row in s.row_iter_mut() {
+        let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        row.apply(|v| *v = (*v - max).exp());
+        let z: f32 = row.iter().sum();
+        row /= z;
+    }
+}
+
+/// Which block a pass is in, which of its heads are ablated, and whether
+/// to record them.
+#[derive(Clone, Copy)]
+pub(super) struct Step<'a> {
+    pub l: usize,
+    pub ablated: &'a [usize],
+    pub record: bool,
+}
+
+/// One sequence's attention in block `step.l`: its `n` new positions'
+/// `q, k, v` `(n, 576), (n, 192), (n, 192)` against the keys and values in
+/// `cache` (extended here); the context `(n, 576)` before W_o and, if
+/// recording, the heads' traces.
+pub(super) fn attend(
+    c: &Config,
+    cache: &mut Cache,
+    q: &DMatrix<f32>,
+    k: &DMatrix<f32>,
+    v: &DMatrix<f32>,
+    step: Step,
+) -> (DMatrix<f32>, Vec<HeadTrace>) {
+    let (r, p0, n, l) = (c.head_dim, cache.len, q.nrows(), step.l);
+    let (mut q_rot, mut k_rot) = (q.clone(), k.clone());
+    rope(&mut q_rot, p0, r, c.rope_theta);
+    rope(&mut k_rot, p0, r, c.rope_theta);
+    append(&mut cache.k[l], &k_rot);
+    append(&mut cache.v[l], v);
+    let (keys, values) = (&cache.k[l], &cache.v[l]);
+    let scale = 1.0 / (r as f32).sqrt();
+    let mut context = DMatrix::zeros(n, c.n_head * r);
+    let mut heads = Vec::new();
+    for h in 0..c.n_head {
+        let g = c.kv_head(h);
+        // (n, T): query i sits at position p0 + i and sees keys 0..=p0 + i
+        let mut s = q_rot.columns(h * r, r) * keys.columns(g * r, r).transpose() * scale;
+        for i in 0..n {
+            for j in p0 + i + 1..s.ncols() {
+                s[(i, j)] = f32::NEG_INFINITY;
+            }
+        }
+        let mut weights = s.clone();
+        softmax_rows(&mut weights);
+        if !step.ablated.contains(&h) {
+            context
+                .columns_mut(h * r, r)
+                .copy_from(&(&weights * values.columns(g * r, r)));
+        }
+        if step.record {
+            let f = |m: nalgebra::DMatrixView<f32>| m.map(f64::from);
+            heads.push(HeadTrace {
+                q: f(q.columns(h * r, r)),
+                k: f(k.columns(g * r, r)),
+                q_rot: f(q_rot.columns(h * r, r)),
+                k_rot: f(k_rot.columns(g * r, r)),
+                v: f(v.columns(g * r, r)),
+                scores: s.map(f64::from),
+                weights: weights.map(f64::from),
+            });
+        }
+    }
+    (context, heads)
+}
+
+/// Append `rows` below `m`.
+fn append(m: &mut DMatrix<f32>, rows: &DMatrix<f32>) {
+    let t = m.nrows();
+    let mut grown =
+        std::mem::replace(m, DMatrix::zeros(0, 0)).resize_vertically(t + rows.nrows(), 0.0);
+    grown.rows_mut(t, rows.nrows()).copy_from(rows);
+    *m = grown;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Hugging Face's order: head row i ↦ GGUF row 2i, row i + r/2 ↦ 2i + 1.
+    fn to_half_split(x: &DMatrix<f32>, r: usize) -> DMatrix<f32> {
+        DMatrix::from_fn(x.nrows(), x.ncols(), |p, col| {
+            let (head, i) = (col / r, col % r);
+            let src = if i < r / 2 {
+                2 * i
+            } else {
+                2 * (i - r / 2) + 1
+            };
+            x[(p, head * r + src)]
+        })
+    }
+
+    /// `rotate_half` RoPE on the half-split order.
+    fn rope_half(x: &DMatrix<f32>, r: usize, theta: f64) -> DMatrix<f32> {
+        DMatrix::from_fn(x.nrows(), x.ncols(), |p, col| {
+            let (head, i) = (col / r, col % r);
+            let pair = i % (r / 2);
+            let angle = p as f64 * theta.powf(-2.0 * pair as f64 / r as f64);
+            let (sin, cos) = (angle.sin() as f32, angle.cos() as f32);
+            let lo = x[(p, head * r + pair)];
+            let hi = x[(p, head * r + pair + r / 2)];
+            if i < r / 2 {
+                lo * cos - hi * sin
+            } else {
+                hi * cos + lo * sin
+            }
+        })
+    }
+
+    #[test]
+    fn adjacent_pairs_on_gguf_rows_equal_rotate_half_on_hugging_face_rows() {
+        let x = DMatrix::from_fn(7, 128, |i, j| ((i * 31 + j * 17) % 13) as f32 - 6.0);
+        let mut gguf = x.clone();
+        rope(&mut gguf, 0, 64, 100000.0);
+        let hf = rope_half(&to_half_split(&x, 64), 64, 100000.0);
+        assert!((to_half_split(&gguf, 64) - &hf).amax() < 1e-4);
+        // mixing the conventions is another model
+        let mut mixed = to_half_split(&x, 64);
+        rope(&mut mixed, 0, 64, 100000.0);
+        assert!((mixed - hf).amax() > 1.0);
+    }
+
+    #[test]
+    fn rope_keeps_norms_and_makes_scores_depend_on_offset_only() {
+        let q = DMatrix::from_fn(1, 64, |_, j| (j as f32 * 0.37).sin());
+        let k = DMatrix::from_fn(1, 64, |_, j| (j as f32 * 0.11).cos());
+        let score = |pq: usize, pk: usize| {
+            let (mut a, mut b) = (q.clone(), k.clone());
+            rope(&mut a, pq, 64, 100000.0);
+            rope(&mut b, pk, 64, 100000.0);
+            assert!((a.norm() - q.norm()).abs() < 1e-4);
+            a.dot(&b)
+        };
+        assert!((score(9, 4) - score(105, 100)).abs() < 1e-3);
+        assert!((score(9, 4) - score(4, 4)).abs() > 1e-2);
+    }
+}

@@ -1,0 +1,9 @@
+//! Every integration test in one binary: the library is linked once, and the
+//! real models, the book-size experiments and the rendered book are loaded,
+//! computed and built once per `cargo test`, their tests sharing the cores.
+
+mod book;
+mod delta;
+mod models;
+mod skeptic;
+mod train;
