@@ -26,7 +26,10 @@ fn decoder_self_repair() -> Result<String, DrawError> {
         .iter()
         .map(|&(c, _)| Model::BOTH.map(|m| f.by_layer(m, c, read)).to_vec())
         .collect();
-    let y = span(curves.iter().flatten().flatten().copied().chain([0.0, 1.0]), 0.05);
+    let y = span(
+        curves.iter().flatten().flatten().copied().chain([0.0, 1.0]),
+        0.05,
+    );
     svg(750, 360, |root| {
         let areas = root.split_evenly((1, 2));
         for (p, (_, title)) in panels.iter().enumerate() {

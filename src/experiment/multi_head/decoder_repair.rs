@@ -89,7 +89,10 @@ pub struct Sentence {
 /// The context sentences in order: every pair's A, then every B.
 pub fn texts() -> Vec<String> {
     let p = pairs();
-    p.iter().map(|p| p.a.clone()).chain(p.iter().map(|p| p.b.clone())).collect()
+    p.iter()
+        .map(|p| p.a.clone())
+        .chain(p.iter().map(|p| p.b.clone()))
+        .collect()
 }
 
 /// The head of layer `l` measured on sentence `s`.

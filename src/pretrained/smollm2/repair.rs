@@ -53,9 +53,10 @@ pub fn write(m: &SmolLm2, clean: &Trace, l: usize, h: usize) -> DMatrix<f64> {
 /// # Shapes
 /// `(n, 576)`.
 pub fn attention(m: &SmolLm2, clean: &Trace, l: usize) -> DMatrix<f64> {
-    (0..m.config.n_head)
-        .map(|h| write(m, clean, l, h))
-        .fold(DMatrix::zeros(clean.output.nrows(), m.config.d_model), |a, b| a + b)
+    (0..m.config.n_head).map(|h| write(m, clean, l, h)).fold(
+        DMatrix::zeros(clean.output.nrows(), m.config.d_model),
+        |a, b| a + b,
+    )
 }
 
 /// The last stream when block `l` resumes from its attention sum `u`
@@ -98,7 +99,10 @@ fn inverse_rms(m: &SmolLm2, x: &DMatrix<f64>) -> Vec<f64> {
 pub fn top1(m: &SmolLm2, clean: &Trace) -> Vec<usize> {
     let normed = read_out(m, &clean.output).map(|v| v as f32);
     let logits = project(&normed, &m.weights.embedding);
-    logits.row_iter().map(|r| r.transpose().argmax().0).collect()
+    logits
+        .row_iter()
+        .map(|r| r.transpose().argmax().0)
+        .collect()
 }
 
 /// Total and direct effects of each change in `deltas`, all entering block

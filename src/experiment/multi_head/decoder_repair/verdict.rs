@@ -13,9 +13,13 @@ pub const MODEL: &str = "SmolLM2-135M-Instruct";
 
 /// How `κ` is read: `(name, read)`, the default first.
 pub const READS: [(&str, Read); 3] = [
-    ("final RMSNorm frozen, every normed last state", |k| k.states),
+    ("final RMSNorm frozen, every normed last state", |k| {
+        k.states
+    }),
     ("logit of each position's clean top-1 token", |k| k.logit),
-    ("norm ratio ‖Δ_tot‖/‖Δ_dir‖ in place of κ", |k| k.ratio),
+    ("norm ratio ‖Δ_tot‖/‖Δ_dir‖ in place of κ", |k| {
+        k.ratio
+    }),
 ];
 
 /// Index of the whole-layer resample ablation in [`CHANGES`].
@@ -29,11 +33,7 @@ pub fn choices() -> Vec<(String, usize, Read)> {
             0,
             READS[0].1,
         ),
-        (
-            format!("decoder {MODEL}: head mean-ablated"),
-            1,
-            READS[0].1,
-        ),
+        (format!("decoder {MODEL}: head mean-ablated"), 1, READS[0].1),
         (
             format!("decoder {MODEL}: head zeroed, {}", READS[1].0),
             0,
@@ -149,4 +149,32 @@ pub fn measures() -> Vec<Measure> {
     ];
     m.extend(table_of("dr_table", &header, rows));
     m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_decoder_repair_marker_of_chapter_3_is_a_measure() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/chapters/03-multi-head.md");
+        let text = std::fs::read_to_string(path).unwrap();
+        let keys: Vec<String> = measures().into_iter().map(|m| m.key).collect();
+        let quoted: Vec<&str> = text
+            .split("{{measure ch03.")
+            .skip(1)
+            .filter_map(|p| p.split("}}").next())
+            .filter(|k| k.starts_with("dr_"))
+            .collect();
+        assert!(quoted.len() > 10);
+        for key in quoted {
+            assert!(keys.iter().any(|k| k == key), "{key} is not a measure");
+        }
+    }
+
+    #[test]
+    fn every_decoder_choice_names_the_model() {
+        assert!(choices().iter().all(|(name, _, _)| name.contains(MODEL)));
+        assert!(setting().contains(MODEL));
+    }
 }

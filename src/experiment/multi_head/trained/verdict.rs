@@ -2,9 +2,9 @@
 //! (keys `lm_…`) and its claims (evidence: pretrained).
 
 use super::repair::{self, CHANGES, Kept, RESAMPLES};
-use crate::experiment::multi_head::decoder_repair::verdict as decoder;
 use super::{Ablation, book};
 use crate::claim::{Claim, Evidence, Test};
+use crate::experiment::multi_head::decoder_repair::verdict as decoder;
 use crate::measure::{Measure, fixed, pm, table_of};
 use crate::pretrained::corpus::Model;
 use crate::pretrained::minilm::{HEADS, LAYERS};
