@@ -10,6 +10,7 @@ pub mod ablation;
 pub mod bottleneck;
 mod claims;
 pub mod composition;
+pub mod decoder_repair;
 pub mod induction;
 pub mod induction_heads;
 pub mod rates;

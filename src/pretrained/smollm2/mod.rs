@@ -41,6 +41,7 @@ pub mod forward;
 pub mod linear;
 pub mod quant;
 pub mod random_init;
+pub mod repair;
 pub mod weights;
 
 use std::path::{Path, PathBuf};

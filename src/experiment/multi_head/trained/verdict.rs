@@ -4,6 +4,7 @@
 use super::repair::{self, CHANGES, Kept, RESAMPLES};
 use super::{Ablation, book};
 use crate::claim::{Claim, Evidence, Test};
+use crate::experiment::multi_head::decoder_repair::verdict as decoder;
 use crate::measure::{Measure, fixed, pm, table_of};
 use crate::pretrained::corpus::Model;
 use crate::pretrained::minilm::{HEADS, LAYERS};
@@ -320,6 +321,7 @@ pub fn measures() -> Vec<Measure> {
         ));
     }
     m.extend(repair_measures());
+    m.extend(decoder::measures());
     m
 }
 
@@ -360,11 +362,12 @@ pub fn claims() -> Vec<Claim> {
         .evidence(Evidence::Pretrained),
         0,
     );
-    let correct = with_hydra(correct)
+    let correct = decoder::with_decoder(with_hydra(correct))
         .setting(format!(
-            "MiniLM-L6 and its random-weight twin (BERT init), {} corpus sentences each, one head per layer 0–4 per sentence ({} per model); κ = ⟨Δ_tot, Δ_dir⟩/‖Δ_dir‖², r = 1 − κ; the null is the random model's κ",
+            "MiniLM-L6 and its random-weight twin (BERT init), {} corpus sentences each, one head per layer 0–4 per sentence ({} per model); κ = ⟨Δ_tot, Δ_dir⟩/‖Δ_dir‖², r = 1 − κ; the null is the random model's κ; {}",
             r.setup.sentences,
-            r.setup.sentences * (LAYERS - 1)
+            r.setup.sentences * (LAYERS - 1),
+            decoder::setting()
         ));
     vec![
         correct,

@@ -1,0 +1,173 @@
+//! Direct against total effect of one change written into SmolLM2's residual
+//! stream: chapter 3's self-repair asked of a pre-RMSNorm decoder (after McGrath
+//! et al. 2023, "The Hydra Effect", arXiv:2307.15771).
+//!
+//! ```text
+//! change δ enters block ℓ after attention   u = x^ℓ + attn^ℓ + δ,  then ffn^ℓ, blocks ℓ+1…29
+//! read-out       N(x) = x / rms(x) ⊙ g_out                  (the final RMSNorm, per row)
+//! total          Δ_tot = N(x³⁰ after the rerun) − N(x³⁰)     (scale recomputed)
+//! direct         Δ_dir = δ / rms(x³⁰) ⊙ g_out                (scale frozen at the clean run)
+//! logit of the clean top-1 token t_i at each position i:
+//!                Δ_tot · e_{t_i},  Δ_dir · e_{t_i}           (e: the tied embedding's column)
+//! kept           κ = ⟨Δ_tot, Δ_dir⟩ / ‖Δ_dir‖²                κ < 1: later blocks cancel part of δ
+//! ```
+//!
+//! In the post-LayerNorm encoder a change reaches the output only through every
+//! later LayerNorm, so its direct path has to be carried through six frozen
+//! scales ([`crate::pretrained::repair`]). Here the stream is a running sum:
+//! `x³⁰ = x^ℓ + attn^ℓ + ffn^ℓ + … `, so δ reaches the last stream as δ itself,
+//! and only the final norm stands between it and the logits.
+//!
+//! Introduced in chapter 3.
+
+use nalgebra::{DMatrix, DVector};
+
+use super::SmolLm2;
+use super::forward::{Cache, Options, rms_norm, run_from, silu};
+use super::linear::project;
+use crate::pretrained::trace::Trace;
+
+/// A change's total and direct effect on the normed last stream, `(n, 576)`
+/// each, and on the logit of each position's clean top-1 token, `(n)` each.
+#[derive(Clone, Debug)]
+pub struct Effects {
+    pub total: DMatrix<f64>,
+    pub direct: DMatrix<f64>,
+    pub total_logit: DVector<f64>,
+    pub direct_logit: DVector<f64>,
+}
+
+/// Head `h` of layer `l`'s write in a clean trace: `(α_h v_g) W_O[64h..64h+64, :]`.
+///
+/// # Shapes
+/// `(n, 576)`.
+pub fn write(m: &SmolLm2, clean: &Trace, l: usize, h: usize) -> DMatrix<f64> {
+    let r = m.config.head_dim;
+    let head = &clean.layers[l].heads[h];
+    let w_o = m.weights.blocks[l].w_o.rows(h * r, r).map(f64::from);
+    &head.weights * &head.v * w_o
+}
+
+/// Layer `l`'s whole attention output `Σ_h write_h` (Llama has no bias).
+///
+/// # Shapes
+/// `(n, 576)`.
+pub fn attention(m: &SmolLm2, clean: &Trace, l: usize) -> DMatrix<f64> {
+    (0..m.config.n_head).map(|h| write(m, clean, l, h)).fold(
+        DMatrix::zeros(clean.output.nrows(), m.config.d_model),
+        |a, b| a + b,
+    )
+}
+
+/// The last stream when block `l` resumes from its attention sum `u`
+/// (`u + ffn(rms(u))`, then blocks `l + 1..`), nothing recorded.
+///
+/// # Shapes
+/// `u: (n, 576)` → `(n, 576)`.
+pub fn resume(m: &SmolLm2, l: usize, u: &DMatrix<f64>) -> DMatrix<f64> {
+    let (w, c) = (&m.weights, &m.config);
+    let b = &w.blocks[l];
+    let mut x = u.map(|v| v as f32);
+    let f = rms_norm(&x, &b.ffn_norm, c.rms_eps);
+    // silu(f W_gate) ⊙ f W_up
+    let mut gate = project(&f, &b.w_gate);
+    gate.zip_apply(&project(&f, &b.w_up), |g, u| *g = silu(*g) * u);
+    x += project(&gate, &b.w_down);
+    let out = run_from(w, l + 1, x, &mut Cache::new(c), Options::default()).0;
+    out.map(f64::from)
+}
+
+/// The final RMSNorm in f64, `x / rms(x) ⊙ g_out` per row.
+pub fn read_out(m: &SmolLm2, x: &DMatrix<f64>) -> DMatrix<f64> {
+    let g = m.weights.output_norm.map(f64::from);
+    let mut y = x.clone();
+    for (mut row, s) in y.row_iter_mut().zip(inverse_rms(m, x)) {
+        row.component_mul_assign(&(g.transpose() * s));
+    }
+    y
+}
+
+/// `1 / √(mean(x²) + ε)` of each row.
+fn inverse_rms(m: &SmolLm2, x: &DMatrix<f64>) -> Vec<f64> {
+    let d = x.ncols() as f64;
+    x.row_iter()
+        .map(|r| 1.0 / (r.norm_squared() / d + m.config.rms_eps).sqrt())
+        .collect()
+}
+
+/// The clean run's top-1 next token at each position.
+pub fn top1(m: &SmolLm2, clean: &Trace) -> Vec<usize> {
+    let normed = read_out(m, &clean.output).map(|v| v as f32);
+    let logits = project(&normed, &m.weights.embedding);
+    logits
+        .row_iter()
+        .map(|r| r.transpose().argmax().0)
+        .collect()
+}
+
+/// Total and direct effects of each change in `deltas`, all entering block
+/// `l` after its attention in the clean run `clean`.
+///
+/// # Shapes
+/// Each delta `(n, 576)`.
+pub fn effects(m: &SmolLm2, clean: &Trace, l: usize, deltas: &[DMatrix<f64>]) -> Vec<Effects> {
+    let (x_l, last) = (&clean.layers[l].input, &clean.output);
+    let base = read_out(m, last);
+    let (scale, g) = (inverse_rms(m, last), m.weights.output_norm.map(f64::from));
+    let top = top1(m, clean);
+    let e = &m.weights.embedding;
+    // Δ (n, 576) → the logit change of each position's top-1 token, (n)
+    let logit = |d: &DMatrix<f64>| {
+        DVector::from_iterator(
+            d.nrows(),
+            (0..d.nrows()).map(|i| {
+                (0..d.ncols())
+                    .map(|j| d[(i, j)] * f64::from(e[(j, top[i])]))
+                    .sum::<f64>()
+            }),
+        )
+    };
+    let u = x_l + attention(m, clean, l);
+    deltas
+        .iter()
+        .map(|delta| {
+            let total = read_out(m, &resume(m, l, &(&u + delta))) - &base;
+            let mut direct = delta.clone();
+            for (i, mut row) in direct.row_iter_mut().enumerate() {
+                row.component_mul_assign(&(g.transpose() * scale[i]));
+            }
+            Effects {
+                total_logit: logit(&total),
+                direct_logit: logit(&direct),
+                total,
+                direct,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pretrained::corpus::Model;
+
+    #[test]
+    fn a_zero_change_has_no_effect_and_a_zeroed_head_equals_the_ablated_rerun() {
+        let m = Model::Trained.smollm2();
+        let ids = m.encode("The cat sat on the mat by the door.").unwrap().ids;
+        let clean = m.run(&ids);
+        let (l, h) = (20, 4);
+        let z = DMatrix::zeros(ids.len(), 576);
+        let e = effects(m, &clean, l, &[z, -write(m, &clean, l, h)]);
+        assert!(e[0].total.abs().max() < 1e-4 && e[0].direct.abs().max() == 0.0);
+        // the δ restart against the trait's own head ablation from block l
+        let ablated = m.run_from(l, clean.layers[l].input.clone(), &[(l, h)]);
+        let want = read_out(m, &ablated.output) - read_out(m, &clean.output);
+        assert!((&e[1].total - &want).norm() < 1e-3 * want.norm().max(1e-3));
+        assert!(e[1].total.norm() > 1e-3);
+        // the layer's attention is the sum of its heads' writes
+        let u = &clean.layers[l].input + attention(m, &clean, l);
+        let rerun = resume(m, l, &u);
+        assert!((rerun - &clean.output).norm() < 1e-4 * clean.output.norm());
+    }
+}
