@@ -68,13 +68,13 @@ fn lens() -> Result<String, DrawError> {
         )?;
         mesh(
             &mut chart,
-            "layer boundary l (from 1)",
+            "layer boundary l",
             "mean KL(output ‖ lens), nats",
         )
         .disable_mesh()
         .draw()?;
         for (k, (r, label, dashed)) in runs.iter().enumerate() {
-            let pts = curve(r.kl(Positions::All)).into_iter().skip(1).collect();
+            let pts = curve(r.kl(Positions::All));
             model_line(&mut chart, pts, color(k), *dashed, label.to_string())?;
         }
         legend(&mut chart, SeriesLabelPosition::UpperRight)

@@ -24,7 +24,7 @@ const EXPECTED: &[(&str, Verdict)] = &[
     ("ch03.trained-later-layers-correct", Qualified),
     ("ch03.trained-heads-redundant", Supported),
     ("ch03.trained-heads-specialise", Qualified),
-    ("ch03.trained-heads-compose", Supported),
+    ("ch03.trained-heads-compose", Qualified),
     ("ch04.composite-explains-the-stack", Supported),
     ("ch04.prompt-is-a-boundary-condition", Supported),
     ("ch04.relations-before-objects", Qualified),

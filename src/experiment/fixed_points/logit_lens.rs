@@ -292,6 +292,11 @@ mod tests {
         assert_eq!(a.len(), 31);
         assert!((a[30] - 1.0).abs() < 1e-12);
         // the final distribution is its own: rank 0, KL 0
-        assert!(f.trained.tokens.iter().all(|t| t.rank[30] == 0 && t.kl[30].abs() < 1e-9));
+        assert!(
+            f.trained
+                .tokens
+                .iter()
+                .all(|t| t.rank[30] == 0 && t.kl[30].abs() < 1e-9)
+        );
     }
 }

@@ -195,7 +195,9 @@ impl Ablations {
             prefix_clean: mean(&per.iter().map(|p| p.clean_prefix).collect::<Vec<_>>()),
             induction_rise: over(pools.len() * d, |p| &p.rises),
             random_rise: (0..d).map(|i| over(i, |p| &p.rises)).collect(),
-            same_layer_rise: (d..pools.len() * d).map(|i| over(i, |p| &p.rises)).collect(),
+            same_layer_rise: (d..pools.len() * d)
+                .map(|i| over(i, |p| &p.rises))
+                .collect(),
             previous_drop: dropped(d),
             random_drop: (0..d).map(dropped).collect(),
             induction,
