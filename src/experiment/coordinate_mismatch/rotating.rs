@@ -124,6 +124,9 @@ pub struct ModelFindings {
     pub share: Vec<Vec<f64>>,
     /// `rows[keys][variant][head]`: mean per-row Spearman ρ of raw dot products against scores.
     pub rows: Vec<Vec<Vec<f64>>>,
+    /// `by_sentence[keys][sentence]`: per head, the sum of the trained heads'
+    /// per-row ρ in that sentence, and the sentence's row count (every head's).
+    pub by_sentence: Vec<Vec<(Vec<f64>, usize)>>,
     /// Tokens in the sentences.
     pub tokens: usize,
 }
@@ -304,6 +307,17 @@ impl ModelFindings {
                     .collect()
             })
             .collect();
+        // Variant::ALL[0] is the trained head
+        let by_sentence = (0..Keys::ALL.len())
+            .map(|k| {
+                per.iter()
+                    .map(|s| {
+                        let sums = s.iter().map(|h| h.1[k][0].iter().sum()).collect();
+                        (sums, s[0].1[k][0].len())
+                    })
+                    .collect()
+            })
+            .collect();
         let deltas: Vec<f64> = (0..=setup.distances).map(|d| -(d as f64)).collect();
         let share = (0..heads)
             .map(|i| {
@@ -322,6 +336,7 @@ impl ModelFindings {
             explained,
             share,
             rows,
+            by_sentence,
             tokens: ids.iter().map(Vec::len).sum(),
         }
     }

@@ -1,13 +1,54 @@
 //! Chapter 1's decoder column as the prose quotes it: the measures (keys
 //! `rope_…`) and the claim about rotary coordinates (evidence: pretrained).
 
+use rand::RngExt;
+
 use super::rotating::{BOOK, EXPLANATIONS, Explained, Keys, ModelFindings, Variant, book};
 use crate::claim::{Claim, Evidence, Test};
 use crate::measure::{Measure, fixed, pm};
 use crate::pretrained::corpus::Model;
-use crate::stats::{Summary, mean};
+use crate::random::seeded;
+use crate::stats::{Summary, mean, quantile};
+
+/// Bootstrap resamples of the sentences, and their seed.
+pub const BOOTSTRAP: (usize, u64) = (2_000, 1_101);
 
 impl ModelFindings {
+    /// The trained heads' mean per-row ρ on `keys` over the sentences `pick`
+    /// (with repeats): `Σ_s S_s / Σ_s c_s`, `S_s` the mean over heads of
+    /// sentence `s`'s sum of ρ, `c_s` its rows; on every sentence once it is
+    /// `mean(rows(keys, Trained))`.
+    pub fn rho_over(&self, keys: Keys, pick: &[usize]) -> f64 {
+        let k = Keys::ALL
+            .iter()
+            .position(|&x| x == keys)
+            .expect("a key set");
+        let by = &self.by_sentence[k];
+        let sum: f64 = pick.iter().map(|&s| mean(&by[s].0)).sum();
+        let rows: usize = pick.iter().map(|&s| by[s].1).sum();
+        sum / rows as f64
+    }
+
+    /// 95% percentile interval of [`Self::rho_over`] resampling the sentences ([`BOOTSTRAP`]).
+    pub fn rho_interval(&self, keys: Keys) -> (f64, f64) {
+        let n = self.by_sentence[0].len();
+        let mut rng = seeded(BOOTSTRAP.1);
+        let stats: Vec<f64> = (0..BOOTSTRAP.0)
+            .map(|_| {
+                let pick: Vec<usize> = (0..n).map(|_| rng.random_range(0..n)).collect();
+                self.rho_over(keys, &pick)
+            })
+            .collect();
+        (quantile(&stats, 0.025), quantile(&stats, 0.975))
+    }
+
+    /// Each sentence's own value of [`Self::rho_over`].
+    pub fn rho_per_sentence(&self, keys: Keys) -> Vec<f64> {
+        (0..self.by_sentence[0].len())
+            .map(|s| self.rho_over(keys, &[s]))
+            .collect()
+    }
+
     /// Mean over heads of the symmetric share at distances `1..`.
     pub fn share_turned(&self) -> f64 {
         mean(&self.share_curve()[1..])
@@ -22,6 +63,7 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("rope_tokens", f.trained.tokens.to_string()),
         Measure::new("rope_distances", BOOK.distances.to_string()),
         Measure::new("rope_heads", f.trained.share.len().to_string()),
+        Measure::new("rope_bootstrap", BOOTSTRAP.0.to_string()),
     ];
     for model in Model::BOTH {
         let (r, name) = (f.model(model), model.name());
@@ -44,6 +86,14 @@ pub fn measures() -> Vec<Measure> {
         ));
     }
     for k in Keys::ALL {
+        let (lo, hi) = f.trained.rho_interval(k);
+        let each = f.trained.rho_per_sentence(k);
+        let below = crate::stats::share(each.iter().map(|&r| r < 0.5));
+        m.extend([
+            Measure::new(format!("rope_rho_{}_lo", k.name()), fixed(lo, 2)),
+            Measure::new(format!("rope_rho_{}_hi", k.name()), fixed(hi, 2)),
+            Measure::new(format!("rope_rho_{}_below", k.name()), fixed(below, 2)),
+        ]);
         for v in Variant::ALL {
             m.push(Measure::new(
                 format!("rope_rows_{}_{}", v.name(), k.name()),
@@ -103,4 +153,26 @@ pub fn claims() -> Vec<Claim> {
             fixed(f.random.share_turned(), 3),
         )),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_sentence_once_is_the_pooled_mean() {
+        let t = &book().trained;
+        let n = t.by_sentence[0].len();
+        for k in Keys::ALL {
+            let all: Vec<usize> = (0..n).collect();
+            let pooled = mean(t.rows(k, Variant::Trained));
+            assert!((t.rho_over(k, &all) - pooled).abs() < 1e-9);
+            let (lo, hi) = t.rho_interval(k);
+            assert!(lo < pooled && pooled < hi);
+            eprintln!(
+                "{k:?}: {pooled:.4} [{lo:.4}, {hi:.4}] per sentence {:?}",
+                t.rho_per_sentence(k)
+            );
+        }
+    }
 }

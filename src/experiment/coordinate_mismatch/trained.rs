@@ -310,11 +310,17 @@ pub fn claims() -> Vec<Claim> {
             "all-MiniLM-L6-v2 on {} sentences ({} tokens), every layer's input hidden states; \
              null: random untied heads on the same states (ρ = {}); tied heads (trained W_Q on both sides) ρ = {}; \
              and SmolLM2-135M-Instruct on {} context sentences ({} tokens), rows with at least 3 earlier keys, \
-             without the first token: random untied heads ρ = {}, tied heads (unrotated q qᵀ) ρ = {}",
+             without the first token: random untied heads ρ = {}, tied heads (unrotated q qᵀ) ρ = {}; \
+             trained heads' ρ, 95% interval of {} bootstrap resamples of the sentences: without the first token [{}, {}], with it [{}, {}]",
             t.sentences, t.tokens, fixed(inner(Variant::Random), 2), fixed(inner(Variant::Tied), 2),
             rotating::BOOK.sentences, rope.trained.tokens,
             fixed(mean(rope.trained.rows(Keys::Later, RVariant::Random)), 2),
             fixed(mean(rope.trained.rows(Keys::Later, RVariant::Tied)), 2),
+            super::rotating_verdict::BOOTSTRAP.0,
+            fixed(rope.trained.rho_interval(Keys::Later).0, 2),
+            fixed(rope.trained.rho_interval(Keys::Later).1, 2),
+            fixed(rope.trained.rho_interval(Keys::All).0, 2),
+            fixed(rope.trained.rho_interval(Keys::All).1, 2),
         )),
         Claim::empirical(
             "encoder-more-symmetric",

@@ -8,7 +8,11 @@
 //! first(i)   = min { l : agree_l(i) }
 //! settled(i) = min { l : agree_m(i) for every m ≥ l }
 //! stay(i)    = mean of agree_m(i), m = first(i) + 1 … 29  (tokens with first(i) < 29)
+//! rank_l(i)  = #{t : z_l(i)_t > z_l(i)_{lens_30(i)}}       0: the final top-1 is the lens top-1
+//! kl_l(i)    = KL(p_30(i) ‖ p_l(i))  (nats)               p_l = softmax of the lens logits z_l
 //! ```
+//!
+//! A graded reading replaces `agree` by `rank < k` ([`Token::within`]).
 //!
 //! A fixed-point reading of depth predicts that the answer arrives before
 //! the last blocks and stays. Even random blocks end at their own top-1, and
@@ -26,7 +30,7 @@ use crate::experiment::cache;
 use crate::experiment::relations::trained::pairs;
 use crate::pretrained::corpus::{ByModel, Model};
 use crate::pretrained::smollm2::SmolLm2;
-use crate::pretrained::smollm2::forward::logits;
+use crate::pretrained::smollm2::forward::{log_softmax, logits};
 use crate::stats::{argmax, mean};
 
 /// Which sentences.
@@ -59,9 +63,21 @@ pub struct Token {
     pub position: usize,
     /// `agree[l]`, `l = 0 … 30`; the last is true by construction.
     pub agree: Vec<bool>,
+    /// `rank[l]`: how many tokens the lens at `l` scores above the final top-1.
+    pub rank: Vec<u32>,
+    /// `kl[l]`: KL divergence (nats) of the lens at `l` from the final distribution.
+    pub kl: Vec<f64>,
 }
 
 impl Token {
+    /// The same position read gradedly: `agree[l]` ⇔ the final top-1 is among the lens's top `k`.
+    pub fn within(&self, k: u32) -> Token {
+        Token {
+            agree: self.rank.iter().map(|&r| r < k).collect(),
+            ..self.clone()
+        }
+    }
+
     /// The first layer boundary whose lens top-1 is the final top-1.
     pub fn first(&self) -> usize {
         self.agree
@@ -100,41 +116,79 @@ pub fn lens_top1(m: &SmolLm2, x: &DMatrix<f64>) -> Vec<usize> {
         .collect()
 }
 
+/// The ids of the first `sentences` context sentences (every pair's A, then every B).
+pub fn sentence_ids(m: &SmolLm2, sentences: usize) -> Vec<Vec<u32>> {
+    let p = pairs();
+    p.iter()
+        .map(|p| &p.a)
+        .chain(p.iter().map(|p| &p.b))
+        .take(sentences)
+        .map(|t| m.encode(t).unwrap_or_else(|e| panic!("{e}")).ids)
+        .collect()
+}
+
+/// Every position's lens readings, given the stream at every layer boundary
+/// (`states[l]: (n, 576)`, the last is the stream the model decodes).
+pub fn tokens(m: &SmolLm2, states: &[DMatrix<f64>]) -> Vec<Token> {
+    let n = states[0].nrows();
+    // every boundary stacked, (31 n, 576): one blocked product over the vocabulary
+    let mut stacked = DMatrix::zeros(states.len() * n, states[0].ncols());
+    for (l, x) in states.iter().enumerate() {
+        stacked.rows_mut(l * n, n).copy_from(x);
+    }
+    // (vocab, 31 n): each boundary's row of logits a contiguous column
+    let z = logits(&m.weights, &stacked.map(|v| v as f32)).transpose();
+    let row = |l: usize, i: usize| -> Vec<f32> { z.column(l * n + i).iter().copied().collect() };
+    let last = states.len() - 1;
+    (0..n)
+        .map(|i| {
+            let out = row(last, i);
+            let top = argmax(0..out.len(), |t| f64::from(out[t])).expect("a vocabulary");
+            let p_out = log_softmax(&out);
+            let (mut agree, mut rank, mut kl) = (Vec::new(), Vec::new(), Vec::new());
+            for l in 0..=last {
+                let zl = row(l, i);
+                let lens = argmax(0..zl.len(), |t| f64::from(zl[t])).expect("a vocabulary");
+                agree.push(lens == top);
+                rank.push(zl.iter().filter(|&&v| v > zl[top]).count() as u32);
+                let p_l = log_softmax(&zl);
+                kl.push(p_out.iter().zip(&p_l).map(|(a, b)| a.exp() * (a - b)).sum());
+            }
+            Token {
+                position: i,
+                agree,
+                rank,
+                kl,
+            }
+        })
+        .collect()
+}
+
 impl ModelFindings {
     pub fn run(model: Model, setup: Setup) -> ModelFindings {
         let m = model.smollm2();
-        let p = pairs();
-        let texts: Vec<&String> = p
-            .iter()
-            .map(|p| &p.a)
-            .chain(p.iter().map(|p| &p.b))
-            .collect();
-        let per = crate::parallel::map(0..setup.sentences as u64, |s| {
-            let ids = m
-                .encode(texts[s as usize])
-                .unwrap_or_else(|e| panic!("{e}"))
-                .ids;
-            let states = m.run(&ids).states();
-            let n = ids.len();
-            // every boundary stacked, (31 n, 576): one blocked product over the vocabulary
-            let mut stacked = DMatrix::zeros(states.len() * n, states[0].ncols());
-            for (l, x) in states.iter().enumerate() {
-                stacked.rows_mut(l * n, n).copy_from(x);
-            }
-            let flat = lens_top1(m, &stacked);
-            // top1[l][i]: the lens's top-1 at boundary l, position i
-            let top1: Vec<&[usize]> = flat.chunks(n).collect();
-            let last = top1.last().expect("31 boundaries");
-            (0..ids.len())
-                .map(|i| Token {
-                    position: i,
-                    agree: top1.iter().map(|t| t[i] == last[i]).collect(),
-                })
-                .collect::<Vec<_>>()
+        let ids = sentence_ids(m, setup.sentences);
+        let per = crate::parallel::map(0..ids.len() as u64, |s| {
+            tokens(m, &m.run(&ids[s as usize]).states())
         });
         ModelFindings {
             tokens: per.into_iter().flatten().collect(),
         }
+    }
+
+    /// The same positions read gradedly: the final top-1 among the lens's top `k`.
+    pub fn within(&self, k: u32) -> ModelFindings {
+        ModelFindings {
+            tokens: self.tokens.iter().map(|t| t.within(k)).collect(),
+        }
+    }
+
+    /// Per layer boundary, the mean over positions of the lens's KL from the final distribution.
+    pub fn kl(&self, positions: Positions) -> Vec<f64> {
+        let boundaries = self.tokens[0].kl.len();
+        (0..boundaries)
+            .map(|l| mean(&self.at(positions).map(|t| t.kl[l]).collect::<Vec<_>>()))
+            .collect()
     }
 
     /// The tokens at `positions`.
@@ -227,12 +281,22 @@ mod tests {
         let t = Token {
             position: 1,
             agree: vec![false, true, false, true, true, true],
+            rank: vec![3, 0, 12, 0, 0, 0],
+            kl: vec![0.0; 6],
         };
+        assert_eq!(t.within(10).agree, [true, true, false, true, true, true]);
         assert_eq!((t.first(), t.settled()), (1, 3));
         assert_eq!(t.stay(), Some(2.0 / 3.0));
         let f = book();
         let a = f.trained.agreement(Positions::All);
         assert_eq!(a.len(), 31);
         assert!((a[30] - 1.0).abs() < 1e-12);
+        // the final distribution is its own: rank 0, KL 0
+        assert!(
+            f.trained
+                .tokens
+                .iter()
+                .all(|t| t.rank[30] == 0 && t.kl[30].abs() < 1e-9)
+        );
     }
 }

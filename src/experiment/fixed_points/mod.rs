@@ -12,6 +12,7 @@ pub mod decoder_iterate;
 pub mod decoder_stream;
 pub mod energy;
 pub mod equilibrium;
+pub mod lens_shuffled;
 mod lens_verdict;
 pub mod logit_lens;
 pub mod trained;

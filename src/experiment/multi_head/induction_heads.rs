@@ -185,6 +185,11 @@ pub struct Setup {
     pub ablated: usize,
     /// Random head sets per control.
     pub draws: usize,
+    /// The held-out sequences' first seed: seeds `held_out..held_out + ablated`,
+    /// disjoint from the `0..sequences` the heads are selected on.
+    pub held_out: u64,
+    /// Heads per set in the held-out ablations (every control from every other head).
+    pub held_out_k: [usize; 3],
 }
 
 /// The size the book reports.
@@ -196,6 +201,8 @@ pub const BOOK: Setup = Setup {
     k: 5,
     ablated: 4,
     draws: 10,
+    held_out: 100,
+    held_out_k: [3, 5, 10],
 };
 
 /// Olsson et al.'s threshold for an induction head's prefix-matching score.
@@ -307,6 +314,8 @@ pub struct Findings {
     pub leads: Vec<(Lead, Scores)>,
     /// The ablations, trained decoder.
     pub ablation: ablation::Ablations,
+    /// Per `k` of [`Setup::held_out_k`], the ablations on the held-out sequences.
+    pub held_out: Vec<(usize, ablation::Ablations)>,
 }
 
 impl Findings {
@@ -321,10 +330,21 @@ impl Findings {
             )
         });
         let ablation = ablation::Ablations::run(setup, &scores.trained);
+        let seeds = setup.held_out..setup.held_out + setup.ablated as u64;
+        let held_out = setup
+            .held_out_k
+            .iter()
+            .map(|&k| {
+                let at = Setup { k, ..setup };
+                let a = ablation::Ablations::run_on(at, &scores.trained, seeds.clone(), false);
+                (k, a)
+            })
+            .collect();
         Findings {
             scores,
             leads,
             ablation,
+            held_out,
         }
     }
 }
@@ -370,5 +390,10 @@ mod tests {
         assert_eq!(a.induction.len(), BOOK.k);
         let first = a.induction.iter().map(|h| h.0).min().unwrap();
         assert!(a.previous.iter().all(|h| h.0 < first));
+        assert!(BOOK.held_out >= BOOK.sequences as u64);
+        for (k, h) in &f.held_out {
+            assert_eq!((h.induction.len(), h.random_rise.len()), (*k, BOOK.draws));
+            assert!(h.same_layer_rise.is_empty());
+        }
     }
 }

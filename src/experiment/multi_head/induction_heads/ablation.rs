@@ -13,6 +13,8 @@
 //! Every ablation starts from the clean stream at its earliest ablated layer
 //! (the blocks before it are unchanged), on the first `ablated` sequences.
 
+use std::ops::Range;
+
 use rand::seq::SliceRandom;
 
 use super::{Repeat, Scores, Setup, mean_loss, prefix_matching};
@@ -104,7 +106,15 @@ struct Effects {
 }
 
 impl Ablations {
+    /// On the first `ablated` sequences (seeds `0..`, among those the heads were selected on).
     pub fn run(setup: Setup, scores: &Scores) -> Ablations {
+        Ablations::run_on(setup, scores, 0..setup.ablated as u64, true)
+    }
+
+    /// On the sequences `seeds`, with `setup.k` heads per set; the controls
+    /// from the induction heads' own layers only if `same_layer` (else
+    /// `same_layer_rise` is empty).
+    pub fn run_on(setup: Setup, scores: &Scores, seeds: Range<u64>, same_layer: bool) -> Ablations {
         let m = Model::Trained.smollm2();
         let k = setup.k;
         let induction: Heads = scores.ranked(|s| &s.prefix)[..k]
@@ -121,23 +131,25 @@ impl Ablations {
             .collect();
         let mut layers: Vec<usize> = induction.iter().map(|h| h.0).collect();
         layers.dedup();
-        let sets: Vec<Heads> = [
+        let pools = [
             pool(m, 0..m.layers(), &induction),
             pool(m, layers.iter().copied(), &induction),
-        ]
-        .iter()
-        .enumerate()
-        .flat_map(|(p, pool)| {
-            (0..setup.draws as u64).map(move |d| draw(pool, k, DRAW_SEED + 100 * p as u64 + d))
-        })
-        .chain(std::iter::once(induction.clone()))
-        .collect();
+        ];
+        let pools = &pools[..if same_layer { 2 } else { 1 }];
+        let sets: Vec<Heads> = pools
+            .iter()
+            .enumerate()
+            .flat_map(|(p, pool)| {
+                (0..setup.draws as u64).map(move |d| draw(pool, k, DRAW_SEED + 100 * p as u64 + d))
+            })
+            .chain(std::iter::once(induction.clone()))
+            .collect();
         let below = pool(m, 0..first, &previous);
         let feeders: Vec<Heads> = (0..setup.draws as u64)
             .map(|d| draw(&below, k, DRAW_SEED + 200 + d))
             .chain(std::iter::once(previous.clone()))
             .collect();
-        let per = crate::parallel::map(0..setup.ablated as u64, |s| {
+        let per = crate::parallel::map(seeds, |s| {
             let repeat = Repeat::draw(setup.lead, setup.length, s);
             let t = m.run(&repeat.ids);
             let clean_prefix = {
@@ -181,9 +193,11 @@ impl Ablations {
         Ablations {
             clean: per.iter().map(|p| p.clean).collect(),
             prefix_clean: mean(&per.iter().map(|p| p.clean_prefix).collect::<Vec<_>>()),
-            induction_rise: over(2 * d, |p| &p.rises),
+            induction_rise: over(pools.len() * d, |p| &p.rises),
             random_rise: (0..d).map(|i| over(i, |p| &p.rises)).collect(),
-            same_layer_rise: (d..2 * d).map(|i| over(i, |p| &p.rises)).collect(),
+            same_layer_rise: (d..pools.len() * d)
+                .map(|i| over(i, |p| &p.rises))
+                .collect(),
             previous_drop: dropped(d),
             random_drop: (0..d).map(dropped).collect(),
             induction,

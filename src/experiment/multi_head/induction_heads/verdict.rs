@@ -3,7 +3,7 @@
 //!
 //! Heads are named `layer.head`, both counted from 0.
 
-use super::ablation::Heads;
+use super::ablation::{Ablations, Heads};
 use super::{BOOK, INDUCTION_AT, Lead, ORDINARY, Scores, book};
 use crate::claim::{Claim, Evidence, Test};
 use crate::measure::{Measure, fixed, pm, table_of};
@@ -153,6 +153,28 @@ pub fn measures() -> Vec<Measure> {
             fixed(positive_share(&f.scores.random, |s| &s.copying, false), 2),
         ),
     ];
+    m.extend([
+        Measure::new("ind_held_first_seed", BOOK.held_out.to_string()),
+        Measure::new(
+            "ind_held_last_seed",
+            (BOOK.held_out + BOOK.ablated as u64 - 1).to_string(),
+        ),
+    ]);
+    for (k, h) in &f.held_out {
+        m.extend([
+            Measure::new(format!("ind_held_k{k}"), k.to_string()),
+            Measure::new(format!("ind_held_rise_k{k}"), fixed(h.induction_rise, 2)),
+            Measure::new(
+                format!("ind_held_random_rise_max_k{k}"),
+                fixed(largest(&h.random_rise), 2),
+            ),
+            Measure::new(format!("ind_held_drop_k{k}"), fixed(h.previous_drop, 3)),
+            Measure::new(
+                format!("ind_held_random_drop_max_k{k}"),
+                fixed(largest(&h.random_drop), 3),
+            ),
+        ]);
+    }
     let mut rows = vec![];
     for model in Model::BOTH {
         let (s, name) = (f.scores.model(model), model.name());
@@ -235,6 +257,30 @@ fn olsson(claim: Claim, lead: Lead, s: &Scores, sequences: usize) -> Claim {
         )
 }
 
+/// Both core tests on held-out sequences with `k` heads per set.
+fn held_out(k: usize, a: &Ablations) -> Vec<Test> {
+    vec![
+        Test::above(
+            format!(
+                "loss rise (nats) with the {k} induction heads removed − the largest rise with {} random head sets removed",
+                BOOK.draws
+            ),
+            a.induction_rise - largest(&a.random_rise),
+            0.0,
+            2,
+        ),
+        Test::above(
+            format!(
+                "drop of the induction heads' prefix score with the {k} previous-token heads removed − the largest drop with {} random sets from the same earlier layers",
+                BOOK.draws
+            ),
+            a.previous_drop - largest(&a.random_drop),
+            0.0,
+            3,
+        ),
+    ]
+}
+
 /// The claim: a later head reads what an earlier head wrote, in a real decoder.
 pub fn claims() -> Vec<Claim> {
     let f = book();
@@ -283,6 +329,18 @@ pub fn claims() -> Vec<Claim> {
         "random control heads drawn from the induction heads' own layers",
         vec![rise(&a.same_layer_rise), drop],
     )
+    .under_each(f.held_out.iter().map(|(k, h)| {
+        (
+            format!(
+                "ablation on {} held-out sequences (seeds {}–{}, the heads selected on seeds 0–{}); {k} heads per set",
+                BOOK.ablated,
+                BOOK.held_out,
+                BOOK.held_out + BOOK.ablated as u64 - 1,
+                BOOK.sequences - 1,
+            ),
+            held_out(*k, h),
+        )
+    }))
     .scope(Test::below(
         "random decoder: heads with prefix-matching score ≥ 0.3",
         r.induction_heads().len() as f64,
@@ -316,4 +374,22 @@ pub fn claims() -> Vec<Claim> {
         claim = olsson(claim, *lead, s, BOOK.lead_sequences);
     }
     vec![claim]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_held_out_k_is_a_choice() {
+        let c = &claims()[0];
+        assert_eq!(c.choices.len(), 1 + BOOK.held_out_k.len());
+        for m in measures()
+            .iter()
+            .filter(|m| format!("{m:?}").contains("held"))
+        {
+            eprintln!("{m:?}");
+        }
+        eprintln!("{:#?}\nverdict: {:?}", c.choices, c.verdict());
+    }
 }
