@@ -8,7 +8,7 @@ use attention_geometry::claim::{Evidence, Kind};
 use attention_geometry::experiment::{claims, measures};
 
 /// The claims that test a published result on a trained model, with the paper.
-const CITED: [(&str, &str); 9] = [
+const CITED: [(&str, &str); 11] = [
     ("ch01.encoder-more-symmetric", "Saponati"),
     ("ch02.trained-weight-not-effect", "Kobayashi"),
     ("ch02.trained-sinks-take-weight-not-norm", "Xiao"),
@@ -16,6 +16,8 @@ const CITED: [(&str, &str); 9] = [
     ("ch03.trained-later-layers-correct", "McGrath"),
     ("ch04.trained-rollout", "Abnar"),
     ("ch05.trained-absorbs", "McGrath"),
+    ("ch05.trained-prediction-settles", "nostalgebraist"),
+    ("ch05.trained-prediction-settles", "Belrose"),
     ("ch07.learned-delta-recalls-more", "Yang"),
     ("ch07.learned-softmax-ceiling", "Arora"),
 ];

@@ -33,11 +33,16 @@ pub struct Setup {
     pub seeds: u64,
 }
 
-/// The size the book reports.
+/// The size the book reports. The first run had [`FIRST_SEEDS`] orders; its
+/// pooled test passed by a hair, carried by one order, so the null was run
+/// on more (the first three are the same orders).
 pub const BOOK: Setup = Setup {
     sentences: super::logit_lens::BOOK.sentences,
-    seeds: 3,
+    seeds: 10,
 };
+
+/// The orders of the first run.
+pub const FIRST_SEEDS: usize = 3;
 
 /// Seeds of the orders start here (disjoint from every other seed of chapter 5).
 const ORDER_SEED: u64 = 5_100;

@@ -62,12 +62,34 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("lens_kl_before_last_trained", fixed(kl[last - 1], 1)),
     ];
     // the shuffled null per order: trained stay − that order's
-    for (s, o) in lens_shuffled::book().iter().enumerate() {
-        m.push(Measure::new(
-            format!("lens_stay_gap_order{s}"),
-            fixed(t.stay(Positions::All) - o.stay(Positions::All), 3),
-        ));
-    }
+    let orders = lens_shuffled::book();
+    let gaps: Vec<f64> = orders
+        .iter()
+        .map(|o| t.stay(Positions::All) - o.stay(Positions::All))
+        .collect();
+    let first = lens_shuffled::pooled(&orders[..lens_shuffled::FIRST_SEEDS]);
+    m.extend([
+        Measure::new(
+            "lens_orders_positive",
+            gaps.iter().filter(|&&g| g > 0.0).count().to_string(),
+        ),
+        Measure::new(
+            "lens_first_orders",
+            lens_shuffled::FIRST_SEEDS.to_string(),
+        ),
+        Measure::new(
+            "lens_stay_gap_first_orders",
+            fixed(t.stay(Positions::All) - first.stay(Positions::All), 3),
+        ),
+        Measure::new(
+            "lens_first_orders_positive",
+            gaps[..lens_shuffled::FIRST_SEEDS]
+                .iter()
+                .filter(|&&g| g > 0.0)
+                .count()
+                .to_string(),
+        ),
+    ]);
     for model in Model::BOTH {
         let (r, name) = (f.model(model), model.name());
         let a = r.agreement(Positions::All);
