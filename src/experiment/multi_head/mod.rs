@@ -12,6 +12,7 @@ mod claims;
 pub mod composition;
 pub mod induction;
 pub mod induction_heads;
+pub mod pruning;
 pub mod rates;
 pub mod specialisation;
 pub mod split;
@@ -42,5 +43,6 @@ pub fn measures() -> Vec<Measure> {
     m.extend(rates::measures(rates::GRID, &tunings));
     m.extend(trained::measures());
     m.extend(induction_heads::verdict::measures());
+    m.extend(pruning::verdict::measures());
     m
 }
