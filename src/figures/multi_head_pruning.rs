@@ -41,11 +41,14 @@ fn panel(
     mesh(&mut chart, "heads removed", y_desc).draw()?;
     let grey = color(6);
     for (i, c) in t.random.iter().enumerate() {
-        let drawn = chart.draw_series(LineSeries::new(points(t, c, value), grey.stroke_width(1)))?;
+        let drawn =
+            chart.draw_series(LineSeries::new(points(t, c, value), grey.stroke_width(1)))?;
         if i == 0 {
             drawn
                 .label(format!("random order ({} seeds)", t.random.len()))
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], grey.stroke_width(1)));
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 16, y)], grey.stroke_width(1))
+                });
         }
     }
     model_line(
@@ -72,14 +75,17 @@ fn panel(
         12,
     )?;
     if keyed {
-        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        legend(&mut chart, SeriesLabelPosition::MiddleRight)?;
     }
     Ok(())
 }
 
 fn pruning() -> Result<String, DrawError> {
     let t = &book().trained;
-    let (clean, all) = (t.curve[0].mean_loss(), t.curve[t.curve.len() - 1].mean_loss());
+    let (clean, all) = (
+        t.curve[0].mean_loss(),
+        t.curve[t.curve.len() - 1].mean_loss(),
+    );
     // the loss at which Task::Loss has dropped by BOOK.drop
     let loss_line = clean + BOOK.drop * (all - clean);
     svg(750, 360, |root| {

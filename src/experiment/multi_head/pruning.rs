@@ -113,9 +113,7 @@ impl Task {
     pub fn kept(self, t: &Tally, clean: &Tally, all: &Tally) -> f64 {
         match self {
             Task::Agreement => t.agreement(),
-            Task::Loss => {
-                (all.mean_loss() - t.mean_loss()) / (all.mean_loss() - clean.mean_loss())
-            }
+            Task::Loss => (all.mean_loss() - t.mean_loss()) / (all.mean_loss() - clean.mean_loss()),
         }
     }
 
@@ -190,7 +188,11 @@ pub fn paragraphs(setup: Setup) -> Vec<String> {
 
 /// The stream after the last block with `removed` heads ablated, rerun from
 /// the clean stream at the earliest ablated layer, `(n, d)`.
-pub fn pruned_output(m: &dyn Transformer, clean: &Trace, removed: &[(usize, usize)]) -> DMatrix<f64> {
+pub fn pruned_output(
+    m: &dyn Transformer,
+    clean: &Trace,
+    removed: &[(usize, usize)],
+) -> DMatrix<f64> {
     match removed.iter().map(|&(l, _)| l).min() {
         None => clean.output.clone(),
         Some(from) => {
@@ -265,9 +267,8 @@ impl Side {
     pub fn run(model: Model, setup: Setup) -> Side {
         let s = model.smollm2();
         let texts = paragraphs(setup);
-        let cleans: Vec<Clean> = parallel::map(0..texts.len() as u64, |p| {
-            clean(model, &texts[p as usize])
-        });
+        let cleans: Vec<Clean> =
+            parallel::map(0..texts.len() as u64, |p| clean(model, &texts[p as usize]));
         let (layers, heads) = (s.config.n_layer, s.config.n_head);
         let effects: Vec<Vec<Vec<f64>>> = cleans
             .iter()
@@ -275,7 +276,10 @@ impl Side {
             .collect();
         let importance: Vec<f64> = (0..layers * heads)
             .map(|k| {
-                let all: Vec<f64> = effects.iter().flat_map(|e| e[k].iter().map(|d| d.abs())).collect();
+                let all: Vec<f64> = effects
+                    .iter()
+                    .flat_map(|e| e[k].iter().map(|d| d.abs()))
+                    .collect();
                 all.iter().sum::<f64>() / all.len() as f64
             })
             .collect();
@@ -285,7 +289,11 @@ impl Side {
         let levels: Vec<usize> = (0..=order.len()).step_by(setup.step).collect();
         let trained = model == Model::Trained;
         let orders: Vec<Vec<(usize, usize)>> = std::iter::once(order.clone())
-            .chain((0..setup.orders).filter(|_| trained).map(|seed| shuffled(&order, seed)))
+            .chain(
+                (0..setup.orders)
+                    .filter(|_| trained)
+                    .map(|seed| shuffled(&order, seed)),
+            )
             .collect();
         // removal sets: every level of every order (the random orders share the
         // first and last), then each single head
@@ -323,7 +331,10 @@ impl Side {
             levels,
             curve,
             random,
-            singles: singles.into_iter().zip(tallies[at..].iter().copied()).collect(),
+            singles: singles
+                .into_iter()
+                .zip(tallies[at..].iter().copied())
+                .collect(),
         }
     }
 }

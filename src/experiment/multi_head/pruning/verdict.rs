@@ -128,10 +128,7 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("pr_orders", BOOK.orders.to_string()),
         Measure::new("pr_singles", BOOK.singles.to_string()),
         Measure::new("pr_many", fixed(MANY, 2)),
-        Measure::new(
-            "pr_single_drop",
-            fixed(t.single_drop(Task::Agreement), 2),
-        ),
+        Measure::new("pr_single_drop", fixed(t.single_drop(Task::Agreement), 2)),
         Measure::new(
             "pr_trained_agree_first",
             fixed(first(&t.curve).agreement(), 2),
