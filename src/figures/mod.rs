@@ -29,6 +29,7 @@ mod learning_cost;
 mod multi_head;
 mod multi_head_composition;
 mod multi_head_induction;
+mod multi_head_pruning;
 mod multi_head_repair;
 mod multi_head_trained;
 mod relations;
@@ -75,6 +76,7 @@ pub fn registry() -> Vec<Figure> {
         multi_head_trained::FIGURES,
         multi_head_induction::FIGURES,
         multi_head_repair::FIGURES,
+        multi_head_pruning::FIGURES,
         relations::FIGURES,
         relations_trained::FIGURES,
         relations_decoder::FIGURES,

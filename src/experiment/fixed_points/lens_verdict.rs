@@ -73,10 +73,7 @@ pub fn measures() -> Vec<Measure> {
             "lens_orders_positive",
             gaps.iter().filter(|&&g| g > 0.0).count().to_string(),
         ),
-        Measure::new(
-            "lens_first_orders",
-            lens_shuffled::FIRST_SEEDS.to_string(),
-        ),
+        Measure::new("lens_first_orders", lens_shuffled::FIRST_SEEDS.to_string()),
         Measure::new(
             "lens_stay_gap_first_orders",
             fixed(t.stay(Positions::All) - first.stay(Positions::All), 3),

@@ -13,6 +13,7 @@ pub mod composition;
 pub mod decoder_repair;
 pub mod induction;
 pub mod induction_heads;
+pub mod pruning;
 pub mod rates;
 pub mod specialisation;
 pub mod split;
@@ -43,5 +44,6 @@ pub fn measures() -> Vec<Measure> {
     m.extend(rates::measures(rates::GRID, &tunings));
     m.extend(trained::measures());
     m.extend(induction_heads::verdict::measures());
+    m.extend(pruning::verdict::measures());
     m
 }

@@ -371,7 +371,7 @@ pub fn claims() -> Vec<Claim> {
         ));
     vec![
         correct,
-        Claim::empirical(
+        crate::experiment::multi_head::pruning::verdict::with_decoder(Claim::empirical(
             "trained-heads-redundant",
             "many heads cover the same token field: no single head carries the sentence",
         )
@@ -419,7 +419,7 @@ pub fn claims() -> Vec<Claim> {
             fixed(f.roles.trained[0].accuracy, 2),
             fixed(f.roles.trained[1].accuracy, 2),
             fixed(f.roles.random[0].accuracy, 2),
-        )),
+        ) + "; decoder: " + &crate::experiment::multi_head::pruning::verdict::setting())),
         Claim::empirical(
             "trained-heads-specialise",
             "each head is its own projected covering: heads capture different relations",

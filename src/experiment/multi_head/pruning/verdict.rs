@@ -1,0 +1,163 @@
+//! The decoder's pruning as chapter 3 quotes it: measures (keys `pr_…`) and
+//! the choices it adds to `ch03.trained-heads-redundant`.
+
+use super::{BOOK, Side, Tally, Task, book};
+use crate::claim::{Claim, Test};
+use crate::measure::{Measure, fixed, pm};
+use crate::stats::Summary;
+
+/// The encoder claim's bound, 12 of 72 heads, as a share: "many heads".
+pub const MANY: f64 = 12.0 / 72.0;
+
+fn heads(side: &Side) -> f64 {
+    side.order.len() as f64
+}
+
+/// Share of heads prunable (least important first) before `task` drops.
+pub fn share(side: &Side, task: Task) -> f64 {
+    side.prunable(task, &side.curve, BOOK.drop) as f64 / heads(side)
+}
+
+/// Share prunable in each random order of the trained decoder.
+pub fn random_shares(task: Task) -> Vec<f64> {
+    let t = &book().trained;
+    t.random
+        .iter()
+        .map(|c| t.prunable(task, c, BOOK.drop) as f64 / heads(t))
+        .collect()
+}
+
+fn short(task: Task) -> &'static str {
+    match task {
+        Task::Agreement => "top-1 agreement",
+        Task::Loss => "the share of loss kept",
+    }
+}
+
+/// The core tests under one decoder task: no single head, many heads, and
+/// (for agreement, where the random decoder has the same task) beyond the null.
+pub fn tests(task: Task) -> Vec<Test> {
+    let f = book();
+    let drop = fixed(BOOK.drop, 2);
+    let mut t = vec![
+        Test::below(
+            format!(
+                "largest drop of {} from removing one of the {} heads the first pass ranks highest, alone",
+                short(task),
+                BOOK.singles
+            ),
+            f.trained.single_drop(task),
+            BOOK.drop,
+            2,
+        ),
+        Test::above(
+            format!(
+                "share of the decoder's heads pruned (least important first) before {} drops by {drop} (the encoder's bound, 12 of 72)",
+                short(task)
+            ),
+            share(&f.trained, task),
+            MANY,
+            2,
+        ),
+    ];
+    if task == Task::Agreement {
+        t.push(Test::above(
+            "that share, trained − random-weight decoder",
+            share(&f.trained, task) - share(&f.random, task),
+            0.0,
+            2,
+        ));
+    }
+    t
+}
+
+/// Adds the decoder's tasks to the redundancy claim as choices, and its scope tests.
+pub fn with_decoder(claim: Claim) -> Claim {
+    let f = book();
+    let all = |s: &Side| s.curve[s.curve.len() - 1].agreement();
+    let mean_random = Summary::of(&random_shares(Task::Agreement)).mean;
+    Task::BOTH
+        .into_iter()
+        .fold(claim, |c, task| {
+            c.under(
+                format!("SmolLM2-135M-Instruct, task: {}", task.name()),
+                tests(task),
+            )
+        })
+        .scope(Test::below(
+            "SmolLM2's top-1 agreement with every head removed (the task needs attention)",
+            all(&f.trained),
+            1.0 - BOOK.drop,
+            2,
+        ))
+        .scope(Test::above(
+            "SmolLM2's share pruned before top-1 agreement drops, importance order − random order (mean of the seeds)",
+            share(&f.trained, Task::Agreement) - mean_random,
+            0.0,
+            2,
+        ))
+}
+
+/// What the claim's setting says of the decoder.
+pub fn setting() -> String {
+    let f = book();
+    format!(
+        "SmolLM2-135M-Instruct and its random-weight twin (Llama init): {} paragraphs of {} context sentences, every next-token position scored; importance = mean |first-order direct effect| on the loss (final norm frozen); {} heads removed per level; {} random orders; loss kept not tested against the random decoder (its loss is that of a random readout whatever heads it keeps): random decoder's loss {} nats clean, {} with every head removed",
+        BOOK.paragraphs,
+        BOOK.sentences,
+        BOOK.step,
+        BOOK.orders,
+        fixed(f.random.curve[0].mean_loss(), 2),
+        fixed(f.random.curve[f.random.curve.len() - 1].mean_loss(), 2),
+    )
+}
+
+/// The numbers the prose quotes.
+pub fn measures() -> Vec<Measure> {
+    let f = book();
+    let (t, r) = (&f.trained, &f.random);
+    let first = |c: &[Tally]| c[1];
+    let random_first: Vec<f64> = t.random.iter().map(|c| first(c).agreement()).collect();
+    vec![
+        Measure::new("pr_heads", t.order.len().to_string()),
+        Measure::new("pr_paragraphs", BOOK.paragraphs.to_string()),
+        Measure::new("pr_sentences", BOOK.sentences.to_string()),
+        Measure::new("pr_positions", t.curve[0].positions.to_string()),
+        Measure::new("pr_step", BOOK.step.to_string()),
+        Measure::new("pr_drop", fixed(BOOK.drop, 2)),
+        Measure::new("pr_orders", BOOK.orders.to_string()),
+        Measure::new("pr_singles", BOOK.singles.to_string()),
+        Measure::new("pr_many", fixed(MANY, 2)),
+        Measure::new("pr_single_drop", fixed(t.single_drop(Task::Agreement), 2)),
+        Measure::new(
+            "pr_trained_agree_first",
+            fixed(first(&t.curve).agreement(), 2),
+        ),
+        Measure::new(
+            "pr_trained_prunable",
+            t.prunable(Task::Agreement, &t.curve, BOOK.drop).to_string(),
+        ),
+        Measure::new(
+            "pr_random_order_agree_first",
+            pm(Summary::of(&random_first), 2),
+        ),
+        Measure::new("pr_trained_loss", fixed(t.curve[0].mean_loss(), 2)),
+        Measure::new(
+            "pr_trained_loss_first",
+            fixed(first(&t.curve).mean_loss(), 2),
+        ),
+        Measure::new(
+            "pr_loss_prunable",
+            t.prunable(Task::Loss, &t.curve, BOOK.drop).to_string(),
+        ),
+        Measure::new(
+            "pr_trained_loss_all",
+            fixed(t.curve[t.curve.len() - 1].mean_loss(), 2),
+        ),
+        Measure::new(
+            "pr_random_agree_first",
+            fixed(first(&r.curve).agreement(), 2),
+        ),
+        Measure::new("pr_random_loss", fixed(r.curve[0].mean_loss(), 2)),
+    ]
+}
