@@ -75,6 +75,14 @@ pub fn measures() -> Vec<Measure> {
         ),
         Measure::new("lens_first_orders", lens_shuffled::FIRST_SEEDS.to_string()),
         Measure::new(
+            "lens_first_gap_shuffled",
+            fixed(t.first(Positions::All) - shuffled.first(Positions::All), 1),
+        ),
+        Measure::new(
+            "lens_first_gap_first_orders",
+            fixed(t.first(Positions::All) - first.first(Positions::All), 1),
+        ),
+        Measure::new(
             "lens_stay_gap_first_orders",
             fixed(t.stay(Positions::All) - first.stay(Positions::All), 3),
         ),
