@@ -34,12 +34,11 @@ fn short(task: Task) -> &'static str {
     }
 }
 
-/// The core tests under one decoder task: no single head, many heads, and
-/// (for agreement, where the random decoder has the same task) beyond the null.
+/// The core tests under one decoder task: no single head, many heads.
 pub fn tests(task: Task) -> Vec<Test> {
     let f = book();
     let drop = fixed(BOOK.drop, 2);
-    let mut t = vec![
+    vec![
         Test::below(
             format!(
                 "largest drop of {} from removing one of the {} heads the first pass ranks highest, alone",
@@ -59,16 +58,7 @@ pub fn tests(task: Task) -> Vec<Test> {
             MANY,
             2,
         ),
-    ];
-    if task == Task::Agreement {
-        t.push(Test::above(
-            "that share, trained − random-weight decoder",
-            share(&f.trained, task) - share(&f.random, task),
-            0.0,
-            2,
-        ));
-    }
-    t
+    ]
 }
 
 /// Adds the decoder's tasks to the redundancy claim as choices, and its scope tests.
@@ -88,6 +78,12 @@ pub fn with_decoder(claim: Claim) -> Claim {
             "SmolLM2's top-1 agreement with every head removed (the task needs attention)",
             all(&f.trained),
             1.0 - BOOK.drop,
+            2,
+        ))
+        .scope(Test::above(
+            "SmolLM2's share pruned before top-1 agreement drops, trained − random-weight decoder",
+            share(&f.trained, Task::Agreement) - share(&f.random, Task::Agreement),
+            0.0,
             2,
         ))
         .scope(Test::above(
