@@ -29,13 +29,13 @@
 //!
 //! Introduced in chapter 1.
 
-use nalgebra::DMatrix;
+use nalgebra::{DMatrix, DVector};
 
 use super::bpe::Encoding;
 use super::corpus::Model;
 use super::minilm::Minilm;
 use super::smollm2::SmolLm2;
-use super::trace::Trace;
+use super::trace::{LayerTrace, Trace};
 
 /// Which positions a query may attend to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,6 +93,50 @@ pub trait Transformer: Sync {
     fn run(&self, ids: &[u32]) -> Trace {
         self.run_ablated(ids, &[])
     }
+
+    // ---- one layer's attention sublayer, read from a clean trace ----
+    //
+    //   f_j  = v_j W_O,h                  head h's value carried through its slice of W_O
+    //   w_h  = α_h f                      head h's write into the stream      (n, d)
+    //   attn = Σ_h w_h + b_O              the sublayer's output (b_O = 0 in Llama)
+    //   u    = x + attn                   the stream after attention
+    //   N(u)                              what the block's FFN reads: LN₁(u), the block's
+    //                                     new stream, in the post-LN encoder; rms(u) ⊙ g
+    //                                     in the pre-LN decoder, whose stream stays u
+
+    /// Head `h`'s values of layer `layer` carried through its slice of W_O:
+    /// the vectors `f(x_j)` of Kobayashi et al. 2020 (`v` of the key/value
+    /// head it reads, as recorded in the trace).
+    ///
+    /// # Shapes
+    /// `v: (n, d_k)` → `(n, d)`.
+    fn value_out(&self, layer: usize, h: usize, v: &DMatrix<f64>) -> DMatrix<f64>;
+    /// The attention sublayer's output bias `b_O` of layer `layer` (zero in Llama), `(d)`.
+    fn attention_bias(&self, layer: usize) -> DVector<f64>;
+    /// The normalised stream the FFN of layer `layer` reads, from the stream
+    /// after attention `u` (see above), row by row.
+    ///
+    /// # Shapes
+    /// `u: (n, d)` → `(n, d)`.
+    fn block_norm(&self, layer: usize, u: &DMatrix<f64>) -> DMatrix<f64>;
+    /// Head `h`'s write into the stream in a recorded layer, `α_h f`, `(n, d)`.
+    fn write(&self, t: &LayerTrace, h: usize) -> DMatrix<f64> {
+        let head = &t.heads[h];
+        &head.weights * self.value_out(t.layer, h, &head.v)
+    }
+    /// The attention sublayer's output in a recorded layer, `Σ_h w_h + b_O`, `(n, d)`
+    /// (from a clean trace: an ablated head's weights are recorded but its write
+    /// was zeroed).
+    fn attention(&self, t: &LayerTrace) -> DMatrix<f64> {
+        let mut a = (0..self.heads()).fold(DMatrix::zeros(t.input.nrows(), t.input.ncols()), |a, h| {
+            a + self.write(t, h)
+        });
+        let b = self.attention_bias(t.layer);
+        for mut row in a.row_iter_mut() {
+            row += b.transpose();
+        }
+        a
+    }
 }
 
 impl Transformer for Minilm {
@@ -122,6 +166,18 @@ impl Transformer for Minilm {
     }
     fn run_from(&self, from: usize, x: DMatrix<f64>, ablate: &[(usize, usize)]) -> Trace {
         Minilm::run_from(self, from, x, ablate)
+    }
+    fn value_out(&self, layer: usize, h: usize, v: &DMatrix<f64>) -> DMatrix<f64> {
+        super::intervention::value_out(&self.weights.layers[layer], v, h)
+    }
+    fn attention_bias(&self, layer: usize) -> DVector<f64> {
+        self.weights.layers[layer].attention_output.dense.bias.clone()
+    }
+    fn block_norm(&self, layer: usize, u: &DMatrix<f64>) -> DMatrix<f64> {
+        self.weights.layers[layer]
+            .attention_output
+            .layer_norm
+            .forward(u)
     }
 }
 
@@ -155,6 +211,17 @@ impl Transformer for SmolLm2 {
     }
     fn run_ablated(&self, ids: &[u32], ablate: &[(usize, usize)]) -> Trace {
         SmolLm2::run_ablated(self, ids, ablate)
+    }
+    fn value_out(&self, layer: usize, h: usize, v: &DMatrix<f64>) -> DMatrix<f64> {
+        // W_O is stored (in, out): head h's rows 64h..64h+64
+        let r = self.config.head_dim;
+        v * self.weights.blocks[layer].w_o.rows(h * r, r).map(f64::from)
+    }
+    fn attention_bias(&self, _layer: usize) -> DVector<f64> {
+        DVector::zeros(self.config.d_model)
+    }
+    fn block_norm(&self, layer: usize, u: &DMatrix<f64>) -> DMatrix<f64> {
+        super::smollm2::forward::rms_norm_f64(u, &self.weights.blocks[layer].ffn_norm, self.config.rms_eps)
     }
 }
 
@@ -219,6 +286,45 @@ impl Architecture {
         match self {
             Architecture::Minilm => weights.minilm(),
             Architecture::Smollm2 => weights.smollm2(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pretrained::intervention::run_parts;
+    use crate::pretrained::smollm2::repair::resume;
+
+    #[test]
+    fn the_attention_sublayer_read_from_a_trace_is_the_one_the_pass_used() {
+        // encoder: against the intervention code's own sublayer outputs
+        let m = Minilm::shared();
+        let ids = Transformer::encode(m, "The bank of the river.").unwrap().ids;
+        let t = Transformer::run(m, &ids);
+        let parts = run_parts(&m.weights, 0, m.embed(&ids), ids.len(), &[Vec::new()]);
+        for (l, p) in parts.iter().enumerate() {
+            let layer = &t.layers[l];
+            assert!((m.attention(layer) - &p.attn).abs().max() < 1e-9);
+            let u = &layer.input + &p.attn;
+            assert!((m.block_norm(l, &u) - &p.mid).abs().max() < 1e-9);
+        }
+        // decoder: resuming block l from x + attn reproduces the last stream
+        let d = SmolLm2::shared();
+        let ids = Transformer::encode(d, "The bank of the river.").unwrap().ids;
+        let t = Transformer::run(d, &ids);
+        for l in [0, 14, 29] {
+            let layer = &t.layers[l];
+            let u = &layer.input + d.attention(layer);
+            let rel = (resume(d, l, &u) - &t.output).norm() / t.output.norm();
+            assert!(rel < 1e-5, "layer {l}: {rel}");
+            let f32_norm = super::super::smollm2::forward::rms_norm(
+                &u.map(|v| v as f32),
+                &d.weights.blocks[l].ffn_norm,
+                d.config.rms_eps,
+            );
+            let diff = (d.block_norm(l, &u) - f32_norm.map(f64::from)).abs().max();
+            assert!(diff < 1e-4, "layer {l}: {diff}");
         }
     }
 }

@@ -33,7 +33,8 @@ use crate::experiment::relations::trained::pairs;
 use crate::parallel;
 use crate::pretrained::corpus::{ByModel, Model};
 use crate::pretrained::repair::kept;
-use crate::pretrained::smollm2::repair::{Effects, attention, effects, write};
+use crate::pretrained::smollm2::repair::{Effects, effects};
+use crate::pretrained::transformer::Transformer;
 use crate::pretrained::smollm2::{SmolLm2, Trace};
 use crate::stats::{median, share};
 
@@ -124,7 +125,7 @@ fn mean_writes(m: &SmolLm2, runs: &[Trace]) -> Vec<DVector<f64>> {
     for t in runs {
         for l in 0..LAYERS {
             for h in 0..heads {
-                out[l * heads + h] += write(m, t, l, h).row_sum().transpose();
+                out[l * heads + h] += m.write(&t.layers[l], h).row_sum().transpose();
             }
         }
     }
@@ -152,11 +153,11 @@ fn sentence(
         .iter()
         .map(|&l| {
             let h = head(s, l);
-            let (wh, attn) = (write(m, clean, l, h), attention(m, clean, l));
+            let (wh, attn) = (m.write(&clean.layers[l], h), m.attention(&clean.layers[l]));
             let deltas = [
                 -&wh,
                 row(&means[l * m.config.n_head + h]) - &wh,
-                attention(m, &donated, l).rows(0, n) - &attn,
+                m.attention(&donated.layers[l]).rows(0, n) - &attn,
             ];
             let e = effects(m, clean, l, &deltas);
             [0, 1, 2].map(|c| measure(&e[c]))

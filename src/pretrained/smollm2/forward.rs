@@ -58,6 +58,20 @@ pub fn rms_norm(x: &DMatrix<f32>, g: &DVector<f32>, eps: f64) -> DMatrix<f32> {
     y
 }
 
+/// [`rms_norm`] in f64, for a stream an experiment changed: `x / √(mean(x²) + ε) ⊙ g`.
+///
+/// # Shapes
+/// `x: (n, d)`, `g: (d)` → `(n, d)`.
+pub fn rms_norm_f64(x: &DMatrix<f64>, g: &DVector<f32>, eps: f64) -> DMatrix<f64> {
+    let (g, d) = (g.map(f64::from), x.ncols() as f64);
+    let mut y = x.clone();
+    for mut row in y.row_iter_mut() {
+        let s = 1.0 / (row.norm_squared() / d + eps).sqrt();
+        row.component_mul_assign(&(g.transpose() * s));
+    }
+    y
+}
+
 /// `z / (1 + e^{−z})`.
 pub fn silu(z: f32) -> f32 {
     z / (1.0 + (-z).exp())

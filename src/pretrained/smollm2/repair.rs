@@ -23,9 +23,10 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::SmolLm2;
-use super::forward::{Cache, Options, rms_norm, run_from, silu};
+use super::forward::{Cache, Options, rms_norm, rms_norm_f64, run_from, silu};
 use super::linear::project;
 use crate::pretrained::trace::Trace;
+use crate::pretrained::transformer::Transformer;
 
 /// A change's total and direct effect on the normed last stream, `(n, 576)`
 /// each, and on the logit of each position's clean top-1 token, `(n)` each.
@@ -35,28 +36,6 @@ pub struct Effects {
     pub direct: DMatrix<f64>,
     pub total_logit: DVector<f64>,
     pub direct_logit: DVector<f64>,
-}
-
-/// Head `h` of layer `l`'s write in a clean trace: `(α_h v_g) W_O[64h..64h+64, :]`.
-///
-/// # Shapes
-/// `(n, 576)`.
-pub fn write(m: &SmolLm2, clean: &Trace, l: usize, h: usize) -> DMatrix<f64> {
-    let r = m.config.head_dim;
-    let head = &clean.layers[l].heads[h];
-    let w_o = m.weights.blocks[l].w_o.rows(h * r, r).map(f64::from);
-    &head.weights * &head.v * w_o
-}
-
-/// Layer `l`'s whole attention output `Σ_h write_h` (Llama has no bias).
-///
-/// # Shapes
-/// `(n, 576)`.
-pub fn attention(m: &SmolLm2, clean: &Trace, l: usize) -> DMatrix<f64> {
-    (0..m.config.n_head).map(|h| write(m, clean, l, h)).fold(
-        DMatrix::zeros(clean.output.nrows(), m.config.d_model),
-        |a, b| a + b,
-    )
 }
 
 /// The last stream when block `l` resumes from its attention sum `u`
@@ -79,12 +58,7 @@ pub fn resume(m: &SmolLm2, l: usize, u: &DMatrix<f64>) -> DMatrix<f64> {
 
 /// The final RMSNorm in f64, `x / rms(x) ⊙ g_out` per row.
 pub fn read_out(m: &SmolLm2, x: &DMatrix<f64>) -> DMatrix<f64> {
-    let g = m.weights.output_norm.map(f64::from);
-    let mut y = x.clone();
-    for (mut row, s) in y.row_iter_mut().zip(inverse_rms(m, x)) {
-        row.component_mul_assign(&(g.transpose() * s));
-    }
-    y
+    rms_norm_f64(x, &m.weights.output_norm, m.config.rms_eps)
 }
 
 /// `1 / √(mean(x²) + ε)` of each row.
@@ -127,7 +101,7 @@ pub fn effects(m: &SmolLm2, clean: &Trace, l: usize, deltas: &[DMatrix<f64>]) ->
             }),
         )
     };
-    let u = x_l + attention(m, clean, l);
+    let u = x_l + m.attention(&clean.layers[l]);
     deltas
         .iter()
         .map(|delta| {
@@ -158,7 +132,7 @@ mod tests {
         let clean = m.run(&ids);
         let (l, h) = (20, 4);
         let z = DMatrix::zeros(ids.len(), 576);
-        let e = effects(m, &clean, l, &[z, -write(m, &clean, l, h)]);
+        let e = effects(m, &clean, l, &[z, -m.write(&clean.layers[l], h)]);
         assert!(e[0].total.abs().max() < 1e-4 && e[0].direct.abs().max() == 0.0);
         // the δ restart against the trait's own head ablation from block l
         let ablated = m.run_from(l, clean.layers[l].input.clone(), &[(l, h)]);
@@ -166,7 +140,7 @@ mod tests {
         assert!((&e[1].total - &want).norm() < 1e-3 * want.norm().max(1e-3));
         assert!(e[1].total.norm() > 1e-3);
         // the layer's attention is the sum of its heads' writes
-        let u = &clean.layers[l].input + attention(m, &clean, l);
+        let u = &clean.layers[l].input + m.attention(&clean.layers[l]);
         let rerun = resume(m, l, &u);
         assert!((rerun - &clean.output).norm() < 1e-4 * clean.output.norm());
     }
