@@ -36,7 +36,7 @@ fn stream() -> Result<String, DrawError> {
     let mut update = vec![];
     let mut cosine = vec![];
     for (k, model) in Model::BOTH.into_iter().enumerate() {
-        let r = f.model(model);
+        let r = f.minilm.model(model);
         let pts =
             |g: &dyn Fn(usize) -> Summary| (0..LAYERS).map(|l| ((l + 1) as f64, g(l))).collect();
         update.push(Series {
@@ -79,11 +79,10 @@ fn stream() -> Result<String, DrawError> {
 /// activation runs off any shared scale): relative update from block 2 (the
 /// first block writes onto the small embedding), cosine from block 1.
 fn decoder_stream() -> Result<String, DrawError> {
-    use crate::experiment::fixed_points::decoder_stream::{self, Series as S};
-    let f = decoder_stream::book();
+    use crate::experiment::fixed_points::trained::Series as S;
     let (mut update, mut cosine) = (vec![], vec![]);
     for (k, model) in Model::BOTH.into_iter().enumerate() {
-        let s = &f.model(model).later;
+        let s = &book().smollm2.model(model).later;
         let blocks = s.update.len();
         let series = |series: S, from: usize| Series {
             label: model.name().to_string(),
@@ -141,7 +140,7 @@ fn iterate() -> Result<String, DrawError> {
     let mut res = vec![];
     let mut col = vec![];
     for (k, model) in Model::BOTH.into_iter().enumerate() {
-        let r: &ModelFindings = f.model(model);
+        let r: &ModelFindings = f.minilm.model(model);
         for (p, paths) in ["with residual paths", "without"].iter().enumerate() {
             let runs = r.layer_runs(p);
             let label = format!("{}, {paths}", model.name());
@@ -159,7 +158,7 @@ fn iterate() -> Result<String, DrawError> {
             });
         }
     }
-    let steps = f.trained.layer[0][0][0].residual.len() as f64;
+    let steps = f.minilm.trained.layer[0][0][0].residual.len() as f64;
     svg(1000, 400, |root| {
         let p = root.split_evenly((1, 2));
         lines(

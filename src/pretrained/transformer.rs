@@ -119,6 +119,12 @@ pub trait Transformer: Sync {
     /// # Shapes
     /// `u: (n, d)` → `(n, d)`.
     fn block_norm(&self, layer: usize, u: &DMatrix<f64>) -> DMatrix<f64>;
+    /// Block `layer` alone on `x`, the stream entering it, as trained; nothing
+    /// recorded (chapter 5 iterates it).
+    ///
+    /// # Shapes
+    /// `x: (n, d)` → `(n, d)`.
+    fn block(&self, layer: usize, x: &DMatrix<f64>) -> DMatrix<f64>;
     /// Head `h`'s write into the stream in a recorded layer, `α_h f`, `(n, d)`.
     fn write(&self, t: &LayerTrace, h: usize) -> DMatrix<f64> {
         let head = &t.heads[h];
@@ -128,9 +134,10 @@ pub trait Transformer: Sync {
     /// (from a clean trace: an ablated head's weights are recorded but its write
     /// was zeroed).
     fn attention(&self, t: &LayerTrace) -> DMatrix<f64> {
-        let mut a = (0..self.heads()).fold(DMatrix::zeros(t.input.nrows(), t.input.ncols()), |a, h| {
-            a + self.write(t, h)
-        });
+        let mut a = (0..self.heads())
+            .fold(DMatrix::zeros(t.input.nrows(), t.input.ncols()), |a, h| {
+                a + self.write(t, h)
+            });
         let b = self.attention_bias(t.layer);
         for mut row in a.row_iter_mut() {
             row += b.transpose();
@@ -171,7 +178,14 @@ impl Transformer for Minilm {
         super::intervention::value_out(&self.weights.layers[layer], v, h)
     }
     fn attention_bias(&self, layer: usize) -> DVector<f64> {
-        self.weights.layers[layer].attention_output.dense.bias.clone()
+        self.weights.layers[layer]
+            .attention_output
+            .dense
+            .bias
+            .clone()
+    }
+    fn block(&self, layer: usize, x: &DMatrix<f64>) -> DMatrix<f64> {
+        super::minilm::forward::layer_forward(&self.weights.layers[layer], layer, x, &[]).0
     }
     fn block_norm(&self, layer: usize, u: &DMatrix<f64>) -> DMatrix<f64> {
         self.weights.layers[layer]
@@ -220,8 +234,15 @@ impl Transformer for SmolLm2 {
     fn attention_bias(&self, _layer: usize) -> DVector<f64> {
         DVector::zeros(self.config.d_model)
     }
+    fn block(&self, layer: usize, x: &DMatrix<f64>) -> DMatrix<f64> {
+        super::smollm2::forward::block(&self.weights, layer, &x.map(|v| v as f32)).map(f64::from)
+    }
     fn block_norm(&self, layer: usize, u: &DMatrix<f64>) -> DMatrix<f64> {
-        super::smollm2::forward::rms_norm_f64(u, &self.weights.blocks[layer].ffn_norm, self.config.rms_eps)
+        super::smollm2::forward::rms_norm_f64(
+            u,
+            &self.weights.blocks[layer].ffn_norm,
+            self.config.rms_eps,
+        )
     }
 }
 
@@ -290,6 +311,31 @@ impl Architecture {
     }
 }
 
+/// One result per [`Architecture`], the encoder's and the decoder's.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ByArch<T> {
+    pub minilm: T,
+    pub smollm2: T,
+}
+
+impl<T> ByArch<T> {
+    /// `f` of each architecture, encoder first.
+    pub fn run(f: impl Fn(Architecture) -> T) -> ByArch<T> {
+        ByArch {
+            minilm: f(Architecture::Minilm),
+            smollm2: f(Architecture::Smollm2),
+        }
+    }
+
+    /// The result of `arch`.
+    pub fn arch(&self, arch: Architecture) -> &T {
+        match arch {
+            Architecture::Minilm => &self.minilm,
+            Architecture::Smollm2 => &self.smollm2,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -300,7 +346,9 @@ mod tests {
     fn the_attention_sublayer_read_from_a_trace_is_the_one_the_pass_used() {
         // encoder: against the intervention code's own sublayer outputs
         let m = Minilm::shared();
-        let ids = Transformer::encode(m, "The bank of the river.").unwrap().ids;
+        let ids = Transformer::encode(m, "The bank of the river.")
+            .unwrap()
+            .ids;
         let t = Transformer::run(m, &ids);
         let parts = run_parts(&m.weights, 0, m.embed(&ids), ids.len(), &[Vec::new()]);
         for (l, p) in parts.iter().enumerate() {
@@ -311,7 +359,9 @@ mod tests {
         }
         // decoder: resuming block l from x + attn reproduces the last stream
         let d = SmolLm2::shared();
-        let ids = Transformer::encode(d, "The bank of the river.").unwrap().ids;
+        let ids = Transformer::encode(d, "The bank of the river.")
+            .unwrap()
+            .ids;
         let t = Transformer::run(d, &ids);
         for l in [0, 14, 29] {
             let layer = &t.layers[l];
@@ -325,6 +375,15 @@ mod tests {
             );
             let diff = (d.block_norm(l, &u) - f32_norm.map(f64::from)).abs().max();
             assert!(diff < 1e-4, "layer {l}: {diff}");
+        }
+        // one block alone is the pass's layer, in both models
+        for arch in Architecture::ALL {
+            let m = arch.with(Model::Trained);
+            let s = m
+                .run(&m.encode("The bank of the river.").unwrap().ids)
+                .states();
+            let rel = (m.block(3, &s[3]) - &s[4]).norm() / s[4].norm();
+            assert!(rel < 1e-6, "{}: {rel}", m.name());
         }
     }
 }

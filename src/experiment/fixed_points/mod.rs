@@ -8,8 +8,6 @@
 pub mod absorption;
 mod claims;
 pub mod collapse;
-pub mod decoder_iterate;
-pub mod decoder_stream;
 pub mod energy;
 pub mod equilibrium;
 pub mod lens_shuffled;
@@ -37,6 +35,5 @@ pub fn measures() -> Vec<Measure> {
     m.extend(trained_residual::measures());
     m.extend(trained::measures());
     m.extend(lens_verdict::measures());
-    m.extend(decoder_iterate::measures());
     m
 }

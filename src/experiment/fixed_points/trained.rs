@@ -1,25 +1,46 @@
-//! Chapter 5 on the trained encoder and its random-weight twin: the residual
-//! stream across depth, and one layer (and the stack, looped) iterated on a real
-//! hidden state with and without its residual paths. How much of a damage later
-//! layers absorb is chapter 3's measurement
+//! Chapter 5 on both pretrained models, each against its random-weight twin:
+//! the residual stream across depth, and one layer (and the stack, looped)
+//! iterated on a real hidden state. One experiment over [`Transformer`] asks
+//! it of the post-LN encoder and the pre-LN decoder alike. How much of a
+//! damage later layers absorb is chapter 3's measurement
 //! ([`crate::experiment::multi_head::trained::repair`]), read here.
+//!
+//! ```text
+//! stream    h_0 … h_L: each layer's input, then the output; per layer l, token i
+//!           update_l = ‖h_{l+1} − h_l‖ / ‖h_l‖,   cosine_l = cos(h_l, h_{l+1})
+//! iterate   Z_0 = h_l,  Z_{k+1} = B_l(Z_k)              one block as trained
+//! loop      Z_0 = h_0,  Z_{k+1} = B_{L−1} ∘ ⋯ ∘ B_0(Z_k)  the whole stack
+//! step_k    ‖Z_{k+1} − Z_k‖ / ‖Z_k‖  on every row; on rows 1.. (the sink's row left
+//!           out); and on rows 1.. each divided by its rms (what a pre-LN block reads)
+//! ```
+//!
+//! Where the two differ in kind ([`Norm`]): a post-LN block returns a
+//! normalised stream, so its iterate stays on a sphere per token; a pre-LN
+//! stream is a running sum, so even random writes make the relative update
+//! fall like 1/√l, and an iterate can grow while its direction settles. The
+//! first token is where a causal model parks its attention sink and its
+//! massive activation, so every series is also taken without it. Removing a
+//! block's skip connections ([`Paths::None`]) is asked of the encoder only:
+//! the decoder's block is not split into its sublayers behind the interface.
+//!
 //! Introduced in chapter 5.
 
+mod decoder_verdict;
 mod verdict;
 
 pub use verdict::{claims, measures};
 
 use std::sync::OnceLock;
 
-use crate::experiment::cache;
-
 use nalgebra::DMatrix;
 
-use crate::experiment::relations::trained::{Clean, sentences};
+use crate::experiment::cache;
+use crate::experiment::relations::trained::pairs;
 use crate::fixed_point::{collapse, residual};
 use crate::pretrained::corpus::{ByModel, Model};
 use crate::pretrained::intervention::layer_parts;
-use crate::pretrained::minilm::{D_K, LAYERS, Layer, gelu};
+use crate::pretrained::minilm::{D_K, Layer, gelu};
+use crate::pretrained::transformer::{Architecture, ByArch, Norm, Transformer};
 use crate::stats::Summary;
 
 /// How many sentences and steps each experiment uses.
@@ -46,48 +67,69 @@ pub const BOOK: Setup = Setup {
 /// Which skip connections a block keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Paths {
-    /// `a = LN₁(x + attn)`, `out = LN₂(a + FFN(a))`: the model as trained.
+    /// The block as trained.
     Residual,
-    /// `a = LN₁(attn)`, `out = LN₂(FFN(a))`: both skips removed.
+    /// The encoder's `a = LN₁(attn)`, `out = LN₂(FFN(a))`: both skips removed.
     None,
 }
 
-/// The rest of a block from the attention sublayer's sum `u₁`:
-/// `a = LN₁(u₁)`, `out = LN₂(FFN(a) + a)` (`Residual`) or `LN₂(FFN(a))` (`None`).
+/// The skip settings asked of `m`, in the order of [`ModelFindings::layer`].
+pub fn paths(m: &dyn Transformer) -> Vec<Paths> {
+    match m.norm() {
+        Norm::Post => vec![Paths::Residual, Paths::None],
+        Norm::Pre => vec![Paths::Residual],
+    }
+}
+
+/// The encoder's block from its attention sum `u₁` with both skips removed:
+/// `out = LN₂(FFN(LN₁(u₁)))`.
 ///
 /// # Shapes
 /// `u1: (n, 384)` → `(n, 384)`.
-pub fn finish(layer: &Layer, u1: &DMatrix<f64>, paths: Paths) -> DMatrix<f64> {
+fn finish_without_skips(layer: &Layer, u1: &DMatrix<f64>) -> DMatrix<f64> {
     let mid = layer.attention_output.layer_norm.forward(u1);
     let ffn = layer
         .output
         .dense
         .forward(&layer.intermediate.forward(&mid).map(gelu));
-    let u2 = match paths {
-        Paths::Residual => ffn + mid,
-        Paths::None => ffn,
-    };
-    layer.output.layer_norm.forward(&u2)
+    layer.output.layer_norm.forward(&ffn)
 }
 
-/// One application of `layer` to `x` with `paths`.
-pub fn block(layer: &Layer, x: &DMatrix<f64>, paths: Paths) -> DMatrix<f64> {
+/// One application of encoder layer `l` to `x` with both skips removed.
+pub fn without_skips(model: Model, l: usize, x: &DMatrix<f64>) -> DMatrix<f64> {
+    let layer = &model.weights().layers[l];
     let p = layer_parts(layer, x, x.nrows(), &[vec![]]);
-    match paths {
-        Paths::Residual => p.output,
-        Paths::None => finish(layer, &p.attn, Paths::None),
-    }
+    finish_without_skips(layer, &p.attn)
 }
 
 /// A fixed-point iteration `Z_{k+1} = f(Z_k)` recorded step by step.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Iteration {
-    /// `‖f(Z_k) − Z_k‖ / ‖Z_k‖`, `k = 0 … steps − 1`.
+    /// `‖f(Z_k) − Z_k‖ / ‖Z_k‖`, every row, `k = 0 … steps − 1`.
     pub residual: Vec<f64>,
+    /// The same over rows `1..` (the first token's row left out).
+    pub later: Vec<f64>,
+    /// The same over rows `1..`, each divided by its root mean square.
+    pub normalised: Vec<f64>,
     /// Distance from rank one (`fixed_point::collapse`), `k = 0 … steps`.
     pub collapse: Vec<f64>,
     /// `‖Z_steps − Z_0‖ / ‖Z_0‖`: how far the iteration moved from the real state.
     pub drift: f64,
+}
+
+/// Rows `1..`, each divided by its root mean square (no gain), if `unit`.
+///
+/// # Shapes
+/// `(n, d)` → `(n − 1, d)`.
+fn later(z: &DMatrix<f64>, unit: bool) -> DMatrix<f64> {
+    let mut u = z.rows(1, z.nrows() - 1).into_owned();
+    if unit {
+        for mut row in u.row_iter_mut() {
+            let rms = (row.norm_squared() / row.len() as f64).sqrt();
+            row /= rms;
+        }
+    }
+    u
 }
 
 /// Iterate `f` from `z0` for `steps` steps.
@@ -97,26 +139,65 @@ pub fn iterate(
     f: impl Fn(&DMatrix<f64>) -> DMatrix<f64>,
 ) -> Iteration {
     let mut z = z0.clone();
-    let (mut res, mut col) = (vec![], vec![collapse(&z)]);
+    let mut it = Iteration {
+        residual: vec![],
+        later: vec![],
+        normalised: vec![],
+        collapse: vec![collapse(&z)],
+        drift: 0.0,
+    };
     for _ in 0..steps {
         let next = f(&z);
-        res.push(residual(&next, &z));
-        col.push(collapse(&next));
+        it.residual.push(residual(&next, &z));
+        it.later
+            .push(residual(&later(&next, false), &later(&z, false)));
+        it.normalised
+            .push(residual(&later(&next, true), &later(&z, true)));
+        it.collapse.push(collapse(&next));
         z = next;
     }
-    Iteration {
-        residual: res,
-        collapse: col,
-        drift: (&z - z0).norm() / z0.norm(),
+    it.drift = (&z - z0).norm() / z0.norm();
+    it
+}
+
+/// Per layer, the relative update and cosine of every token pooled over sentences.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Stream {
+    /// `update[l]`: layer `l`'s relative update of every token.
+    pub update: Vec<Vec<f64>>,
+    /// `cosine[l]`: cosine of the states around layer `l`.
+    pub cosine: Vec<Vec<f64>>,
+}
+
+/// Which per-layer curve of the stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Series {
+    Update,
+    Cosine,
+}
+
+impl Stream {
+    /// Summary of `series` over the tokens of layer `l`.
+    pub fn summary(&self, series: Series, l: usize) -> Summary {
+        Summary::of(match series {
+            Series::Update => &self.update[l],
+            Series::Cosine => &self.cosine[l],
+        })
+    }
+
+    /// Mean of `series` over the tokens of layer `l`.
+    pub fn mean(&self, series: Series, l: usize) -> f64 {
+        self.summary(series, l).mean
+    }
+
+    /// Least-squares slope over layers `layers` of the mean of `series`.
+    pub fn slope(&self, series: Series, layers: std::ops::Range<usize>) -> f64 {
+        let ys: Vec<f64> = layers.map(|l| self.mean(series, l)).collect();
+        crate::stats::slope(&ys)
     }
 }
 
-/// Per token and layer `l = 0 … 5`: `‖h_{l+1} − h_l‖ / ‖h_l‖` and `cos(h_l, h_{l+1})`.
-pub fn stream(clean: &Clean) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
-    stream_of(&clean.states, 0)
-}
-
-/// The same over any model's states `h_0, …, h_L` (one `(n, d)` matrix per
+/// Per token and layer of states `h_0, …, h_L` (one `(n, d)` matrix per
 /// layer boundary), for tokens `from..n`: per layer `l = 0 … L − 1`,
 /// `‖h_{l+1} − h_l‖ / ‖h_l‖` and `cos(h_l, h_{l+1})` of every token.
 pub fn stream_of(s: &[DMatrix<f64>], from: usize) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
@@ -157,73 +238,87 @@ pub fn symmetric_weights(layer: &Layer, x: &DMatrix<f64>, h: usize) -> DMatrix<f
 /// One model's findings.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ModelFindings {
-    /// `update[l]`, `cosine[l]`: every token of every stream sentence, layer `l → l + 1`.
-    pub update: Vec<Vec<f64>>,
-    pub cosine: Vec<Vec<f64>>,
-    /// `layer[paths][l][sentence]`: layer `l` iterated on its real input (`paths`: 0 residual, 1 none).
+    /// Every token of every stream sentence.
+    pub all: Stream,
+    /// Every token but the first.
+    pub later: Stream,
+    /// `layer[paths][l][sentence]`: layer `l` iterated on its real input, for
+    /// each of [`paths`].
     pub layer: Vec<Vec<Vec<Iteration>>>,
-    /// `stack[paths][sentence]`: the six layers looped from `h_0`.
+    /// `stack[paths][sentence]`: the whole stack looped from `h_0`.
     pub stack: Vec<Vec<Iteration>>,
 }
 
-/// The two skip settings, in the order of [`ModelFindings::layer`].
-pub const PATHS: [Paths; 2] = [Paths::Residual, Paths::None];
+/// The context sentences in order: every pair's A, then every B.
+pub fn texts() -> Vec<String> {
+    let p = pairs();
+    p.iter()
+        .map(|p| p.a.clone())
+        .chain(p.iter().map(|p| p.b.clone()))
+        .collect()
+}
 
 impl ModelFindings {
-    pub fn run(model: Model, setup: Setup) -> ModelFindings {
-        let w = model.weights();
-        let all = sentences();
-        let texts: Vec<&[u32]> = all
+    pub fn run(arch: Architecture, model: Model, setup: Setup) -> ModelFindings {
+        let m = arch.with(model);
+        let states: Vec<Vec<DMatrix<f64>>> = texts()[..setup.stream_sentences]
             .iter()
-            .map(|p| &p.0.ids[..])
-            .chain(all.iter().map(|p| &p.1.ids[..]))
-            .collect();
-        let cleans: Vec<Clean> = texts[..setup.stream_sentences]
-            .iter()
-            .map(|ids| Clean::run(w, ids))
-            .collect();
-        let (mut update, mut cosine) = (vec![vec![]; LAYERS], vec![vec![]; LAYERS]);
-        for c in &cleans {
-            let (u, k) = stream(c);
-            for l in 0..LAYERS {
-                update[l].extend(&u[l]);
-                cosine[l].extend(&k[l]);
-            }
-        }
-        let it = &cleans[..setup.iterate_sentences];
-        let layer = PATHS
-            .iter()
-            .map(|&p| {
-                (0..LAYERS)
-                    .map(|l| {
-                        it.iter()
-                            .map(|c| {
-                                iterate(&c.states[l], setup.steps, |z| block(&w.layers[l], z, p))
-                            })
-                            .collect()
-                    })
-                    .collect()
+            .map(|t| {
+                m.run(&m.encode(t).unwrap_or_else(|e| panic!("{e}")).ids)
+                    .states()
             })
             .collect();
-        let stack = PATHS
-            .iter()
-            .map(|&p| {
-                let pass = |z: &DMatrix<f64>| {
-                    w.layers
-                        .iter()
-                        .fold(z.clone(), |z, layer| block(layer, &z, p))
-                };
+        let [all, later] = [0, 1].map(|from| {
+            let mut s = Stream {
+                update: vec![Vec::new(); m.layers()],
+                cosine: vec![Vec::new(); m.layers()],
+            };
+            for st in &states {
+                let (u, c) = stream_of(st, from);
+                for l in 0..m.layers() {
+                    s.update[l].extend(&u[l]);
+                    s.cosine[l].extend(&c[l]);
+                }
+            }
+            s
+        });
+        let it = &states[..setup.iterate_sentences];
+        let step = |p: Paths, l: usize, z: &DMatrix<f64>| match p {
+            Paths::Residual => m.block(l, z),
+            Paths::None => without_skips(model, l, z),
+        };
+        let layer = paths(m)
+            .into_iter()
+            .map(|p| {
+                crate::parallel::map(0..m.layers() as u64, |l| {
+                    let l = l as usize;
+                    it.iter()
+                        .map(|s| iterate(&s[l], setup.steps, |z| step(p, l, z)))
+                        .collect()
+                })
+            })
+            .collect();
+        let stack = paths(m)
+            .into_iter()
+            .map(|p| {
+                let pass =
+                    |z: &DMatrix<f64>| (0..m.layers()).fold(z.clone(), |z, l| step(p, l, &z));
                 it.iter()
-                    .map(|c| iterate(&c.states[0], setup.loops, pass))
+                    .map(|s| iterate(&s[0], setup.loops, pass))
                     .collect()
             })
             .collect();
         ModelFindings {
-            update,
-            cosine,
+            all,
+            later,
             layer,
             stack,
         }
+    }
+
+    /// Every iteration of one layer setting, pooled over layers and sentences.
+    pub fn layer_runs(&self, paths: usize) -> Vec<&Iteration> {
+        self.layer[paths].iter().flatten().collect()
     }
 
     /// Summary of one series over the iterated sentences at step `k`.
@@ -232,15 +327,15 @@ impl ModelFindings {
     }
 }
 
-/// Chapter 5's trained-model findings, trained and random.
-pub type Findings = ByModel<ModelFindings>;
+/// Chapter 5's trained-model findings: each architecture, trained and random.
+pub type Findings = ByArch<ByModel<ModelFindings>>;
 
 /// The book-size findings, computed once per process.
 pub fn book() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
     FINDINGS.get_or_init(|| {
         cache::load_or_run(module_path!(), &BOOK, || {
-            ByModel::run(|model| ModelFindings::run(model, BOOK))
+            ByArch::run(|arch| ByModel::run(|model| ModelFindings::run(arch, model, BOOK)))
         })
     })
 }
@@ -248,14 +343,25 @@ pub fn book() -> &'static Findings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pretrained::minilm::forward::{embed, layer_forward};
 
     #[test]
-    fn block_with_residual_paths_is_the_models_layer() {
-        let w = Model::Trained.weights();
-        let x = embed(w, &sentences()[0].0.ids);
-        let (out, _) = layer_forward(&w.layers[0], 0, &x, &[]);
-        assert!((block(&w.layers[0], &x, Paths::Residual) - out).abs().max() < 1e-12);
+    fn every_layer_of_both_models_is_iterated_and_the_sink_row_set_apart() {
+        let f = book();
+        for arch in Architecture::ALL {
+            let (x, m) = (f.arch(arch), arch.with(Model::Trained));
+            assert_eq!(x.trained.layer[0].len(), m.layers());
+            assert_eq!(x.trained.layer.len(), paths(m).len());
+            let n = x.trained.all.update[0].len();
+            assert_eq!(n - x.trained.later.update[0].len(), BOOK.stream_sentences);
+            assert!(
+                x.random
+                    .all
+                    .cosine
+                    .iter()
+                    .flatten()
+                    .all(|c| c.abs() <= 1.0 + 1e-12)
+            );
+        }
     }
 
     #[test]

@@ -34,8 +34,8 @@ use crate::parallel;
 use crate::pretrained::corpus::{ByModel, Model};
 use crate::pretrained::repair::kept;
 use crate::pretrained::smollm2::repair::{Effects, effects};
-use crate::pretrained::transformer::Transformer;
 use crate::pretrained::smollm2::{SmolLm2, Trace};
+use crate::pretrained::transformer::Transformer;
 use crate::stats::{median, share};
 
 /// How many context sentences, per model.

@@ -234,6 +234,11 @@ fn block_forward(
     lengths: &[usize],
     step: Step,
 ) -> Vec<HeadTrace> {
+    assert!(
+        !step.record || lengths.len() == 1,
+        "block_forward: traces are recorded for one sequence, not {}",
+        lengths.len()
+    );
     let a = rms_norm(x, &b.attn_norm, c.rms_eps);
     let qkv = [
         project(&a, &b.w_q),

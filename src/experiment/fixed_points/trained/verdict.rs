@@ -1,10 +1,9 @@
 //! Chapter 5's trained-model section as the prose quotes it: its measures
 //! (keys `tr_…`) and its claims (evidence: pretrained).
 
-use super::{BOOK, Iteration, ModelFindings, book};
+use super::decoder_verdict::{decoder_measures, with_decoder_iterate, with_decoder_stream};
+use super::{BOOK, Iteration, ModelFindings, Series, book};
 use crate::claim::{Claim, Evidence, Test};
-use crate::experiment::fixed_points::decoder_iterate;
-use crate::experiment::fixed_points::decoder_stream::{self, Series as DSeries, Stream};
 use crate::experiment::multi_head::trained::repair;
 use crate::experiment::multi_head::trained::verdict::{with_hydra, with_repair};
 use crate::measure::{Measure, fixed, pm, table_of};
@@ -15,43 +14,25 @@ use crate::stats::Summary;
 impl ModelFindings {
     /// Summary over every token of layer `l → l + 1`'s relative update.
     pub fn update(&self, l: usize) -> Summary {
-        Summary::of(&self.update[l])
+        self.all.summary(Series::Update, l)
     }
 
     /// Summary over every token of layer `l → l + 1`'s cosine.
     pub fn cosine(&self, l: usize) -> Summary {
-        Summary::of(&self.cosine[l])
-    }
-
-    /// Every iteration of one layer setting, pooled over layers and sentences.
-    pub fn layer_runs(&self, paths: usize) -> Vec<&Iteration> {
-        self.layer[paths].iter().flatten().collect()
+        self.all.summary(Series::Cosine, l)
     }
 
     /// Least-squares slope over layers `0..upto` of the mean relative update
-    /// (`Update`) or cosine (`Cosine`).
+    /// (`Update`) or cosine (`Cosine`), every token.
     pub fn slope(&self, series: Series, upto: usize) -> f64 {
-        let ys: Vec<f64> = (0..upto)
-            .map(|l| match series {
-                Series::Update => self.update(l).mean,
-                Series::Cosine => self.cosine(l).mean,
-            })
-            .collect();
-        crate::stats::slope(&ys)
+        self.all.slope(series, 0..upto)
     }
-}
-
-/// Which per-layer curve of the stream.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Series {
-    Update,
-    Cosine,
 }
 
 /// The numbers the trained-model section of chapter 5 quotes (keys `tr_…`).
 pub fn measures() -> Vec<Measure> {
-    let f = book();
-    let tokens = f.trained.update[0].len();
+    let f = &book().minilm;
+    let tokens = f.trained.all.update[0].len();
     let mut m = vec![
         Measure::new("tr_stream_sentences", BOOK.stream_sentences.to_string()),
         Measure::new("tr_stream_tokens", tokens.to_string()),
@@ -80,40 +61,9 @@ pub fn measures() -> Vec<Measure> {
                 Measure::new(format!("tr_cosine_{name}_l{}", l + 1), pm(r.cosine(l), 2)),
             ]);
         }
-        for (p, key) in ["residual", "none"].iter().enumerate() {
-            let over = |xs: Vec<f64>| pm(Summary::of(&xs), 2);
-            let runs = r.layer_runs(p);
-            let last = |g: fn(&Iteration) -> f64| over(runs.iter().map(|i| g(i)).collect());
-            let path = ["with", "without"][p];
-            layer.push((
-                format!("{name}, {path} residual paths"),
-                vec![
-                    Measure::new(
-                        format!("tr_layer_residual_{key}_{name}"),
-                        last(|i| *i.residual.last().expect("steps > 0")),
-                    ),
-                    Measure::new(
-                        format!("tr_layer_collapse_{key}_{name}"),
-                        last(|i| *i.collapse.last().expect("steps > 0")),
-                    ),
-                    Measure::new(format!("tr_layer_drift_{key}_{name}"), last(|i| i.drift)),
-                ],
-            ));
-            let looped = |g: fn(&Iteration) -> f64| over(r.stack[p].iter().map(g).collect());
-            stack.push((
-                format!("{name}, {path} residual paths"),
-                vec![
-                    Measure::new(
-                        format!("tr_stack_residual_{key}_{name}"),
-                        looped(|i| *i.residual.last().expect("loops > 0")),
-                    ),
-                    Measure::new(
-                        format!("tr_stack_collapse_{key}_{name}"),
-                        looped(|i| *i.collapse.last().expect("loops > 0")),
-                    ),
-                ],
-            ));
-        }
+        let (l, k) = iteration_rows("tr", &format!("MiniLM {name}"), name, r);
+        layer.extend(l);
+        stack.extend(k);
         let start: Vec<f64> = r.layer_runs(0).iter().map(|i| i.collapse[0]).collect();
         m.push(Measure::new(
             format!("tr_collapse_start_{name}"),
@@ -133,7 +83,7 @@ pub fn measures() -> Vec<Measure> {
         "cosine, random",
     ];
     m.extend(table_of("tr_stream", &header, stream));
-    m.extend(decoder_measures());
+    m.extend(decoder_measures(&mut layer, &mut stack));
     let header = [
         "one layer iterated",
         "step",
@@ -146,97 +96,54 @@ pub fn measures() -> Vec<Measure> {
     m
 }
 
-/// The decoder's stream (keys `tr_dec_…`), every token but the first: the
-/// relative update of the second and last blocks, the trained model's range
-/// over blocks 4–29, and the slopes over blocks 2–30 (the claim card shows
-/// the other settings).
-fn decoder_measures() -> Vec<Measure> {
-    let d = decoder_stream::book();
-    let mut m = vec![Measure::new(
-        "tr_dec_sentences",
-        decoder_stream::BOOK.sentences.to_string(),
-    )];
-    // the prose quotes the last choice: blocks 2–30, every token but the first
-    let quoted = &DECODER_CHOICES[2];
-    for model in Model::BOTH {
-        let (f, name) = (d.model(model), model.name());
-        let s = quoted.stream(f);
-        let blocks = s.update.len();
-        m.push(Measure::new(
-            format!("tr_dec_update_{name}_l2"),
-            fixed(s.mean(DSeries::Update, 1), 2),
+/// One model's rows of the iteration tables, one per skip setting it has:
+/// `(one layer iterated, whole stack looped)`, keys `{tag}_layer_…_{name}`
+/// and `{tag}_stack_…_{name}`.
+pub(super) fn iteration_rows(tag: &str, who: &str, name: &str, r: &ModelFindings) -> (Rows, Rows) {
+    let (mut layer, mut stack) = (Vec::new(), Vec::new());
+    let over = |xs: Vec<f64>| pm(Summary::of(&xs), 2);
+    for (p, key) in ["residual", "none"].iter().enumerate().take(r.layer.len()) {
+        let runs = r.layer_runs(p);
+        let last = |g: fn(&Iteration) -> f64| over(runs.iter().map(|i| g(i)).collect());
+        let path = format!("{who}, {} residual paths", ["with", "without"][p]);
+        layer.push((
+            path.clone(),
+            vec![
+                Measure::new(
+                    format!("{tag}_layer_residual_{key}_{name}"),
+                    last(|i| *i.residual.last().expect("steps > 0")),
+                ),
+                Measure::new(
+                    format!("{tag}_layer_collapse_{key}_{name}"),
+                    last(|i| *i.collapse.last().expect("steps > 0")),
+                ),
+                Measure::new(format!("{tag}_layer_drift_{key}_{name}"), last(|i| i.drift)),
+            ],
         ));
-        m.push(Measure::new(
-            format!("tr_dec_update_{name}_last"),
-            fixed(s.mean(DSeries::Update, blocks - 1), 2),
+        let looped = |g: fn(&Iteration) -> f64| over(r.stack[p].iter().map(g).collect());
+        stack.push((
+            path,
+            vec![
+                Measure::new(
+                    format!("{tag}_stack_residual_{key}_{name}"),
+                    looped(|i| *i.residual.last().expect("loops > 0")),
+                ),
+                Measure::new(
+                    format!("{tag}_stack_collapse_{key}_{name}"),
+                    looped(|i| *i.collapse.last().expect("loops > 0")),
+                ),
+            ],
         ));
-        for (key, series) in [("update", DSeries::Update), ("cosine", DSeries::Cosine)] {
-            m.push(Measure::new(
-                format!("tr_dec_slope_{key}_{name}{}", quoted.key),
-                fixed(s.slope(series, quoted.from), 4),
-            ));
-        }
     }
-    let t = quoted.stream(&d.trained);
-    let mid: Vec<f64> = (3..t.update.len() - 1)
-        .map(|l| t.mean(DSeries::Update, l))
-        .collect();
-    let (lo, hi) = mid
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
-            (a.min(x), b.max(x))
-        });
-    m.push(Measure::new(
-        "tr_dec_update_trained_mid",
-        format!("{}–{}", fixed(lo, 2), fixed(hi, 2)),
-    ));
-    m
+    (layer, stack)
 }
 
-/// A setting of the decoder that the stream claim varies.
-struct DecoderChoice {
-    /// Measure key suffix.
-    key: &'static str,
-    /// Every token but the first.
-    later: bool,
-    /// The first block counted.
-    from: usize,
-    label: &'static str,
-}
-
-impl DecoderChoice {
-    fn stream<'a>(&self, f: &'a decoder_stream::ModelFindings) -> &'a Stream {
-        match self.later {
-            true => &f.later,
-            false => &f.all,
-        }
-    }
-}
-
-const DECODER_CHOICES: [DecoderChoice; 3] = [
-    DecoderChoice {
-        key: "",
-        later: false,
-        from: 0,
-        label: "model: SmolLM2-135M-Instruct, a pre-RMSNorm decoder, blocks 1–30",
-    },
-    DecoderChoice {
-        key: "_from2",
-        later: false,
-        from: 1,
-        label: "model: SmolLM2-135M-Instruct, blocks 2–30 (its first write onto the small embedding left out)",
-    },
-    DecoderChoice {
-        key: "_from2_later",
-        later: true,
-        from: 1,
-        label: "model: SmolLM2-135M-Instruct, blocks 2–30, every token but the first (where the attention sink sits)",
-    },
-];
+/// Table rows: a label and its measures.
+pub(super) type Rows = Vec<(String, Vec<Measure>)>;
 
 /// The claims of chapter 5's trained-model section (evidence: pretrained).
 pub fn claims() -> Vec<Claim> {
-    let f = book();
+    let f = &book().minilm;
     let (t, r) = (&f.trained, &f.random);
     let last = LAYERS - 1;
     let final_of = |x: &ModelFindings, p: usize, g: fn(&Iteration) -> f64| {
@@ -288,35 +195,15 @@ pub fn claims() -> Vec<Claim> {
         .core(u)
         .core(c)
         .under("layers 1–5 (the last layer left out)", settles(LAYERS - 1));
-    let stream = DECODER_CHOICES.iter().fold(stream, |claim, c| {
-        let d = decoder_stream::book();
-        let (t, r) = (c.stream(&d.trained), c.stream(&d.random));
-        claim.under(
-            c.label,
-            vec![
-                Test::below(
-                    "slope over blocks of the mean relative update, trained − random",
-                    t.slope(DSeries::Update, c.from) - r.slope(DSeries::Update, c.from),
-                    0.0,
-                    3,
-                ),
-                Test::above(
-                    "slope over blocks of the mean cosine of consecutive states, trained − random",
-                    t.slope(DSeries::Cosine, c.from) - r.slope(DSeries::Cosine, c.from),
-                    0.0,
-                    3,
-                ),
-            ],
-        )
-    });
+    let stream = with_decoder_stream(stream);
     vec![
         stream
         .scope(Test::near("random baseline: relative update of layer 6 / of layer 1", r.update(last).mean / r.update(0).mean, 1.0, 0.1, 2))
         .setting(format!(
             "{setting}; and SmolLM2-135M-Instruct (pre-RMSNorm decoder, 30 blocks) against the same architecture at Llama's initialisation (N(0, (1/24)²), smollm2::random_init) on the same {} sentences",
-            decoder_stream::BOOK.sentences
+            BOOK.stream_sentences
         )),
-        decoder_iterate::with_decoder(Claim::empirical(
+        with_decoder_iterate(Claim::empirical(
             "trained-layer-converges",
             "a trained layer iterated on a real hidden state converges, because its residual path keeps the tokens apart",
         )
@@ -328,8 +215,8 @@ pub fn claims() -> Vec<Claim> {
         .scope(Test::below("trained, without residual paths: distance from rank one at the end", final_of(t, 1, col), 0.01, 2))
         .scope(Test::below("random baseline, without residual paths: the same", final_of(r, 1, col), 0.01, 2))
         .setting(format!(
-            "{setting}; and each block of SmolLM2-135M-Instruct iterated {} times on its input stream for {} sentences, against the same architecture at Llama's initialisation",
-            decoder_iterate::BOOK.steps, decoder_iterate::BOOK.sentences
+            "{setting}; and each block of SmolLM2-135M-Instruct iterated {} times on its input stream, and its whole stack looped {} times, for {} sentences, against the same architecture at Llama's initialisation",
+            BOOK.steps, BOOK.loops, BOOK.iterate_sentences
         )),
         absorbs,
     ]
