@@ -119,6 +119,13 @@ pub trait Transformer: Sync {
     /// # Shapes
     /// `u: (n, d)` → `(n, d)`.
     fn block_norm(&self, layer: usize, u: &DMatrix<f64>) -> DMatrix<f64>;
+    /// What layer `layer`'s W_Q, W_K and W_V read from the stream `x` entering
+    /// it: `x` itself in the post-LN encoder, `rms(x) ⊙ g_attn` in the pre-LN
+    /// decoder (chapter 1 scores random heads on it).
+    ///
+    /// # Shapes
+    /// `x: (n, d)` → `(n, d)`.
+    fn query_input(&self, layer: usize, x: &DMatrix<f64>) -> DMatrix<f64>;
     /// Block `layer` alone on `x`, the stream entering it, as trained; nothing
     /// recorded (chapter 5 iterates it).
     ///
@@ -184,6 +191,9 @@ impl Transformer for Minilm {
             .bias
             .clone()
     }
+    fn query_input(&self, _layer: usize, x: &DMatrix<f64>) -> DMatrix<f64> {
+        x.clone()
+    }
     fn block(&self, layer: usize, x: &DMatrix<f64>) -> DMatrix<f64> {
         super::minilm::forward::layer_forward(&self.weights.layers[layer], layer, x, &[]).0
     }
@@ -233,6 +243,13 @@ impl Transformer for SmolLm2 {
     }
     fn attention_bias(&self, _layer: usize) -> DVector<f64> {
         DVector::zeros(self.config.d_model)
+    }
+    fn query_input(&self, layer: usize, x: &DMatrix<f64>) -> DMatrix<f64> {
+        super::smollm2::forward::rms_norm_f64(
+            x,
+            &self.weights.blocks[layer].attn_norm,
+            self.config.rms_eps,
+        )
     }
     fn block(&self, layer: usize, x: &DMatrix<f64>) -> DMatrix<f64> {
         super::smollm2::forward::block(&self.weights, layer, &x.map(|v| v as f32)).map(f64::from)

@@ -4,6 +4,7 @@
 mod claims;
 pub mod rotating;
 mod rotating_verdict;
+pub mod row_ranks;
 pub mod trained;
 pub mod trained_text;
 

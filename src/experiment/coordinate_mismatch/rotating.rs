@@ -24,14 +24,14 @@ use std::sync::OnceLock;
 
 use nalgebra::DMatrix;
 
+use super::row_ranks::{random_heads, row_rhos, variant_scores};
 use crate::experiment::cache;
 use crate::experiment::relations::trained::pairs;
 use crate::pretrained::corpus::{ByModel, Model};
 use crate::pretrained::rotary::symmetric_shares;
-use crate::pretrained::smollm2::forward::rms_norm;
 use crate::pretrained::trace::LayerTrace;
-use crate::random::{gaussian, seeded};
-use crate::stats::{mean, pearson, ranks};
+use crate::pretrained::transformer::{Architecture, Transformer};
+use crate::stats::{mean, pearson};
 
 /// Which sentences, how far the form is turned, and the random heads' seed.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -79,7 +79,7 @@ impl Keys {
     }
 }
 
-pub use super::trained_text::Variant;
+pub use super::row_ranks::Variant;
 
 /// How much of one head's score variance each explanation carries.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -143,25 +143,6 @@ struct Pair {
     offset: usize,
 }
 
-/// Spearman ρ over keys `first..i` of each query row `i` with at least
-/// `min_keys` of them, of `raw` against `scores`: one value per such row.
-///
-/// # Shapes
-/// `raw, scores: (n, n)`; entries on and above the diagonal are not read.
-pub fn causal_row_rho(
-    raw: &DMatrix<f64>,
-    scores: &DMatrix<f64>,
-    first: usize,
-    min_keys: usize,
-) -> Vec<f64> {
-    (first + min_keys..raw.nrows())
-        .map(|i| {
-            let row = |m: &DMatrix<f64>| ranks(&(first..i).map(|j| m[(i, j)]).collect::<Vec<_>>());
-            pearson(&row(raw), &row(scores))
-        })
-        .collect()
-}
-
 /// `1 − Σ (s − s̄_group)² / Σ (s − s̄)²`: the share of variance the group means explain.
 fn eta_squared(values: &[(f64, usize)]) -> f64 {
     let groups = values.iter().map(|v| v.1).max().map_or(0, |m| m + 1);
@@ -182,14 +163,6 @@ fn eta_squared(values: &[(f64, usize)]) -> f64 {
 /// One head in one sentence: its pairs, and `rows[keys][variant]` its per-row ρ.
 type HeadFindings = (Vec<Pair>, Vec<Vec<Vec<f64>>>);
 
-/// Random untied heads, one `(w_q, w_k)` per head index, shared by the layers.
-fn random_heads(heads: usize, d: usize, r: usize, seed: u64) -> Vec<(DMatrix<f64>, DMatrix<f64>)> {
-    let mut rng = seeded(seed);
-    (0..heads)
-        .map(|_| (gaussian(&mut rng, d, r, 1.0), gaussian(&mut rng, d, r, 1.0)))
-        .collect()
-}
-
 /// Cosine of every pair of rows, `(n, n)`.
 fn cosines(x: &DMatrix<f64>) -> DMatrix<f64> {
     let mut u = x.clone();
@@ -202,15 +175,12 @@ fn cosines(x: &DMatrix<f64>) -> DMatrix<f64> {
 
 /// One layer of one sentence: every head's pairs, and its per-row ρ per keys and variant.
 fn layer_of(
+    m: &dyn Transformer,
     layer: &LayerTrace,
-    gain: &nalgebra::DVector<f32>,
-    eps: f64,
     random: &[(DMatrix<f64>, DMatrix<f64>)],
 ) -> Vec<HeadFindings> {
     let x = &layer.input;
     let (raw, cos) = (x * x.transpose(), cosines(x));
-    // the normalised input every head of the layer reads, (n, 576)
-    let a = rms_norm(&x.map(|v| v as f32), gain, eps).map(f64::from);
     let scale = 1.0 / (layer.heads[0].q.ncols() as f64).sqrt();
     layer
         .heads
@@ -229,18 +199,18 @@ fn layer_of(
                     offset: i - j,
                 })
                 .collect();
-            let (w_q, w_k) = &random[h];
-            let scores = [
-                head.scores.clone(),
-                (&a * w_q) * (&a * w_k).transpose(),
-                &head.q * head.q.transpose(),
-            ];
+            let scores = variant_scores(m, layer, h, &random[h]);
+            // the keys from k.first() on: the square block from there
+            let from = |k: Keys, s: &DMatrix<f64>| {
+                let f = k.first();
+                s.view((f, f), (n - f, n - f)).into_owned()
+            };
             let rows = Keys::ALL
                 .iter()
-                .map(|k| {
+                .map(|&k| {
                     scores
                         .iter()
-                        .map(|s| causal_row_rho(&raw, s, k.first(), 3))
+                        .map(|s| row_rhos(m.mask(), &from(k, &raw), &from(k, s), 3))
                         .collect()
                 })
                 .collect();
@@ -264,15 +234,13 @@ impl ModelFindings {
             .map(|t| m.encode(t).unwrap_or_else(|e| panic!("{e}")).ids)
             .collect();
         let random = random_heads(c.n_head, c.d_model, c.head_dim, setup.seed);
+        let arch = Architecture::Smollm2.with(model);
         // per sentence, per head (layer · 9 + h): pairs and per-row ρ
         let per = crate::parallel::map(0..ids.len() as u64, |s| {
             let t = m.run(&ids[s as usize]);
             t.layers
                 .iter()
-                .flat_map(|l| {
-                    let gain = &m.weights.blocks[l.layer].attn_norm;
-                    layer_of(l, gain, c.rms_eps, &random)
-                })
+                .flat_map(|l| layer_of(arch, l, &random))
                 .collect::<Vec<_>>()
         });
         let heads = c.n_layer * c.n_head;

@@ -8,10 +8,12 @@
 
 use nalgebra::DMatrix;
 
+use super::row_ranks::{random_heads, row_rhos, variant_scores};
 use crate::measure::{Measure, fixed, pm, table};
-use crate::pretrained::minilm::{D, D_K, HEADS, LAYERS, Minilm};
+use crate::pretrained::corpus::Model;
+use crate::pretrained::minilm::{D, D_K, HEADS, LAYERS};
+use crate::pretrained::transformer::{Architecture, Mask, Transformer};
 use crate::projection::{knn_overlap, off_diagonal, self_match_rate};
-use crate::random::{gaussian, seeded};
 use crate::stats::{Summary, mean, pearson, ranks};
 
 /// The corpus: one English sentence per line.
@@ -22,30 +24,7 @@ pub fn sentences() -> Vec<&'static str> {
     CORPUS.lines().filter(|l| !l.trim().is_empty()).collect()
 }
 
-/// Which head scores the hidden states (of either model).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    /// The model's own head as it scores: MiniLM's with its biases, SmolLM2's
-    /// rotated by position; the scores its softmax sees.
-    Trained,
-    /// Independent Gaussian `W_Q`, `W_K` of the head's shape (`(384, 32)`,
-    /// `(576, 64)`), the same for every sentence.
-    Random,
-    /// The trained (unrotated) queries on both sides: `q qᵀ`.
-    Tied,
-}
-
-impl Variant {
-    pub const ALL: [Variant; 3] = [Variant::Trained, Variant::Random, Variant::Tied];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Variant::Trained => "trained",
-            Variant::Random => "random",
-            Variant::Tied => "tied",
-        }
-    }
-}
+pub use super::row_ranks::Variant;
 
 /// Which tokens enter a statistic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,44 +97,25 @@ impl Statistic {
     fn of(self, raw: &Raw, scores: &DMatrix<f64>, k: usize) -> f64 {
         match self {
             Statistic::RhoPairs => pearson(&raw.pair_ranks, &ranks(&off_diagonal(scores))),
-            Statistic::RhoRows => {
-                let n = scores.nrows();
-                (0..n)
-                    .map(|i| pearson(&raw.row_ranks[i], &ranks(&row_without_self(scores, i))))
-                    .sum::<f64>()
-                    / n as f64
-            }
+            Statistic::RhoRows => mean(&row_rhos(Mask::Bidirectional, &raw.m, scores, 3)),
             Statistic::Knn => knn_overlap(&raw.m, scores, k),
             Statistic::SelfMatch => self_match_rate(scores),
         }
     }
 }
 
-/// Row `i` of `m` without its diagonal entry.
-fn row_without_self(m: &DMatrix<f64>, i: usize) -> Vec<f64> {
-    (0..m.ncols())
-        .filter(|&j| j != i)
-        .map(|j| m[(i, j)])
-        .collect()
-}
-
-/// Raw dot products `x xᵀ` `(n, n)` and their ranks, computed once for every head:
-/// Spearman ρ is the Pearson correlation of ranks.
+/// Raw dot products `x xᵀ` `(n, n)` and the ranks of their off-diagonal
+/// entries, computed once for every head: Spearman ρ is the Pearson
+/// correlation of ranks.
 struct Raw {
     m: DMatrix<f64>,
-    /// Ranks of the off-diagonal entries.
     pair_ranks: Vec<f64>,
-    /// Ranks of each row without its diagonal entry.
-    row_ranks: Vec<Vec<f64>>,
 }
 
 impl Raw {
     fn new(m: DMatrix<f64>) -> Raw {
         Raw {
             pair_ranks: ranks(&off_diagonal(&m)),
-            row_ranks: (0..m.nrows())
-                .map(|i| ranks(&row_without_self(&m, i)))
-                .collect(),
             m,
         }
     }
@@ -214,22 +174,9 @@ impl Text {
     }
 }
 
-/// Random untied heads `(w_q, w_k)`, `(384, 32)` each, for every layer and head.
-fn random_heads(seed: u64) -> Vec<(DMatrix<f64>, DMatrix<f64>)> {
-    let mut rng = seeded(seed);
-    (0..LAYERS * HEADS)
-        .map(|_| {
-            (
-                gaussian(&mut rng, D, D_K, 1.0),
-                gaussian(&mut rng, D, D_K, 1.0),
-            )
-        })
-        .collect()
-}
-
 /// One sentence's statistics (`CELLS` of them), then the raw self-match per tokens and layer.
 fn sentence(
-    model: &Minilm,
+    model: &dyn Transformer,
     ids: &[u32],
     random: &[(DMatrix<f64>, DMatrix<f64>)],
     k: usize,
@@ -241,13 +188,8 @@ fn sentence(
         // raw dot products x_i·x_j: (n, n)
         let raw = x * x.transpose();
         let raws = Tokens::ALL.map(|t| Raw::new(t.select(&raw)));
-        for (h, head) in layer.heads.iter().enumerate() {
-            let (w_q, w_k) = &random[l * HEADS + h];
-            let scores = [
-                head.scores.clone(),
-                (x * w_q) * (x * w_k).transpose(),
-                &head.q * head.q.transpose(),
-            ];
+        for h in 0..HEADS {
+            let scores = variant_scores(model, layer, h, &random[l * HEADS + h]);
             for (t, raw_t) in Tokens::ALL.into_iter().zip(&raws) {
                 for (v, sc) in Variant::ALL.iter().zip(&scores) {
                     let sc_t = t.select(sc);
@@ -269,8 +211,8 @@ fn sentence(
 /// # Panics
 /// If `models/minilm` is missing or corrupted, or a sentence is too short for `k`.
 pub fn run(k: usize, seed: u64) -> Text {
-    let model = Minilm::shared();
-    let random = random_heads(seed);
+    let model = Architecture::Minilm.with(Model::Trained);
+    let random = random_heads(LAYERS * HEADS, D, D_K, seed);
     let encoded: Vec<Vec<u32>> = sentences()
         .iter()
         .map(|s| {
