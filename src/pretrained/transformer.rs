@@ -128,14 +128,44 @@ pub trait Transformer: Sync {
     /// (from a clean trace: an ablated head's weights are recorded but its write
     /// was zeroed).
     fn attention(&self, t: &LayerTrace) -> DMatrix<f64> {
-        let mut a = (0..self.heads()).fold(DMatrix::zeros(t.input.nrows(), t.input.ncols()), |a, h| {
-            a + self.write(t, h)
-        });
+        let mut a = (0..self.heads())
+            .fold(DMatrix::zeros(t.input.nrows(), t.input.ncols()), |a, h| {
+                a + self.write(t, h)
+            });
         let b = self.attention_bias(t.layer);
         for mut row in a.row_iter_mut() {
             row += b.transpose();
         }
         a
+    }
+
+    // ---- chapter 4: one input token removed, a word's token, the next token ----
+
+    /// The stream after the last block for each edit of `x`, the stream
+    /// entering block 0: edit `(j, r)` replaces row `j` by `r`. The default
+    /// runs every edit whole; the encoder runs them as one stack, and the
+    /// decoder, whose causal mask keeps positions before `j` from seeing the
+    /// edit, reruns only positions `j..` after a cache of the clean prefix
+    /// (`super::edits`).
+    ///
+    /// # Shapes
+    /// `x: (n, d)`, `r: (d)` → one `(n, d)` per edit.
+    fn run_edits(&self, x: &DMatrix<f64>, edits: &[(usize, DVector<f64>)]) -> Vec<DMatrix<f64>> {
+        edits
+            .iter()
+            .map(|(j, r)| {
+                let mut y = x.clone();
+                y.set_row(*j, &r.transpose());
+                self.run_from(0, y, &[]).output
+            })
+            .collect()
+    }
+    /// The token a word is after a space: `bank` in WordPiece, `Ġbank` in byte-level BPE.
+    fn word_token(&self, word: &str) -> String;
+    /// The next-token distribution read from one final state `(d)`: the
+    /// decoder's output; `None` for the encoder, whose output is its states.
+    fn next_token(&self, _state: &DVector<f64>) -> Option<Vec<f64>> {
+        None
     }
 }
 
@@ -171,13 +201,23 @@ impl Transformer for Minilm {
         super::intervention::value_out(&self.weights.layers[layer], v, h)
     }
     fn attention_bias(&self, layer: usize) -> DVector<f64> {
-        self.weights.layers[layer].attention_output.dense.bias.clone()
+        self.weights.layers[layer]
+            .attention_output
+            .dense
+            .bias
+            .clone()
     }
     fn block_norm(&self, layer: usize, u: &DMatrix<f64>) -> DMatrix<f64> {
         self.weights.layers[layer]
             .attention_output
             .layer_norm
             .forward(u)
+    }
+    fn run_edits(&self, x: &DMatrix<f64>, edits: &[(usize, DVector<f64>)]) -> Vec<DMatrix<f64>> {
+        super::edits::minilm(self, x, edits)
+    }
+    fn word_token(&self, word: &str) -> String {
+        word.to_string()
     }
 }
 
@@ -221,7 +261,20 @@ impl Transformer for SmolLm2 {
         DVector::zeros(self.config.d_model)
     }
     fn block_norm(&self, layer: usize, u: &DMatrix<f64>) -> DMatrix<f64> {
-        super::smollm2::forward::rms_norm_f64(u, &self.weights.blocks[layer].ffn_norm, self.config.rms_eps)
+        super::smollm2::forward::rms_norm_f64(
+            u,
+            &self.weights.blocks[layer].ffn_norm,
+            self.config.rms_eps,
+        )
+    }
+    fn run_edits(&self, x: &DMatrix<f64>, edits: &[(usize, DVector<f64>)]) -> Vec<DMatrix<f64>> {
+        super::edits::smollm2(self, x, edits)
+    }
+    fn word_token(&self, word: &str) -> String {
+        format!("Ġ{word}")
+    }
+    fn next_token(&self, state: &DVector<f64>) -> Option<Vec<f64>> {
+        Some(super::edits::next_token(self, state))
     }
 }
 
@@ -300,7 +353,9 @@ mod tests {
     fn the_attention_sublayer_read_from_a_trace_is_the_one_the_pass_used() {
         // encoder: against the intervention code's own sublayer outputs
         let m = Minilm::shared();
-        let ids = Transformer::encode(m, "The bank of the river.").unwrap().ids;
+        let ids = Transformer::encode(m, "The bank of the river.")
+            .unwrap()
+            .ids;
         let t = Transformer::run(m, &ids);
         let parts = run_parts(&m.weights, 0, m.embed(&ids), ids.len(), &[Vec::new()]);
         for (l, p) in parts.iter().enumerate() {
@@ -311,7 +366,9 @@ mod tests {
         }
         // decoder: resuming block l from x + attn reproduces the last stream
         let d = SmolLm2::shared();
-        let ids = Transformer::encode(d, "The bank of the river.").unwrap().ids;
+        let ids = Transformer::encode(d, "The bank of the river.")
+            .unwrap()
+            .ids;
         let t = Transformer::run(d, &ids);
         for l in [0, 14, 29] {
             let layer = &t.layers[l];

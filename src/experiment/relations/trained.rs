@@ -1,7 +1,18 @@
-//! Chapter 4 on the trained encoder (all-MiniLM-L6-v2) and its random-weight
-//! twin: rollout against raw attention against a leave-one-out effect, the
-//! composition of measured one-layer relations along depth, and the prompt as
-//! boundary condition — one word in two contexts (`models/contexts.txt`).
+//! Chapter 4 on trained models and their random-weight twins: rollout against
+//! raw attention against a leave-one-out effect ([`importance`]), and the
+//! prompt as boundary condition — one word in two contexts
+//! (`models/contexts.txt`, [`word_view`]) — written once over
+//! [`Transformer`] and asked of the encoder (all-MiniLM-L6-v2, [`BOOK`]) and
+//! the decoder (SmolLM2-135M-Instruct, [`DECODER`]) alike.
+//!
+//! The composition of measured one-layer relations along depth
+//! ([`attribution`]: one-layer effects, the linearised composite, the path
+//! test) stays encoder-only: it restarts single layers on edited streams and
+//! carries Jacobian-vector products through MiniLM's own layer code
+//! (`intervention::layer_parts`, `jacobian::composed`). For the decoder it
+//! would take a one-block restart on a stack of edited streams and a
+//! Jacobian-vector product through a pre-RMSNorm block (the trait's
+//! `run_from` runs whole stacks of blocks, not one block on many variants).
 //! Introduced in chapter 4.
 
 mod context;
@@ -16,6 +27,7 @@ pub use effects::{
     row_normalise,
 };
 use effects::{ablation_parts, effects_of};
+pub use importance::{Counterfactual, Importance, Keys, Target};
 
 pub use verdict::{claims, measures};
 
@@ -28,32 +40,60 @@ use nalgebra::DMatrix;
 use crate::pretrained::corpus::{ByModel, Model};
 use crate::pretrained::minilm::forward::layer_forward;
 use crate::pretrained::minilm::{HEADS, LAYERS, Minilm, Weights};
+use crate::pretrained::transformer::{Architecture, Transformer};
 use crate::relation::{compose, rollout, total_variation};
 use crate::stats::{Summary, mean};
 
-/// How many sentences each experiment uses.
+/// How many sentences each experiment uses, for one architecture.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Setup {
+    /// The model measured (with trained and with random weights).
+    pub architecture: Architecture,
     /// Context pairs of `models/contexts.txt` used for the boundary condition.
     pub pairs: usize,
     /// Sentences (the first of the pairs' sentences, A then B) behind the
-    /// leave-one-out effects and the composition test.
+    /// leave-one-out effects and the composition test (encoder only: 0 for the decoder).
     pub effect_sentences: usize,
+    /// Sentences (the pairs' A sentences) behind the rollout protocols of [`importance`].
+    pub importance_sentences: usize,
+    /// How each of them removes a token.
+    pub counterfactuals: &'static [Counterfactual],
+    /// The first sentences on which the trained model is also measured under
+    /// [`Setup::choices`] (a budget of compute, not a choice of sentences).
+    pub choice_sentences: usize,
+    pub choices: &'static [Counterfactual],
 }
 
-/// The size the book reports.
+/// The size the book reports for the encoder.
 pub const BOOK: Setup = Setup {
+    architecture: Architecture::Minilm,
     pairs: 20,
     effect_sentences: 4,
+    importance_sentences: 20,
+    counterfactuals: &[Counterfactual::Mean, Counterfactual::Unk],
+    choice_sentences: 10,
+    choices: &Counterfactual::ALL,
 };
 
-/// Sentences (the pairs' A sentences) behind the rollout protocols of
-/// [`importance`]: mean ablation and blank-out by `[UNK]` on all of them.
-pub const IMPORTANCE_SENTENCES: usize = 20;
+/// The size the book reports for the decoder: mean ablation only (its
+/// vocabulary has no `[UNK]` or `[MASK]`).
+pub const DECODER: Setup = Setup {
+    architecture: Architecture::Smollm2,
+    pairs: 20,
+    effect_sentences: 0,
+    importance_sentences: 8,
+    counterfactuals: &[Counterfactual::Mean],
+    choice_sentences: 0,
+    choices: &[],
+};
 
-/// The first sentences on which the trained model is also measured under zero
+/// Sentences (the pairs' A sentences) behind the encoder's rollout protocols of
+/// [`importance`]: mean ablation and blank-out by `[UNK]` on all of them.
+pub const IMPORTANCE_SENTENCES: usize = BOOK.importance_sentences;
+
+/// The first sentences on which the trained encoder is also measured under zero
 /// ablation and blank-out by `[MASK]` (a budget of compute, not a choice of sentences).
-pub const CHOICE_SENTENCES: usize = 10;
+pub const CHOICE_SENTENCES: usize = BOOK.choice_sentences;
 
 /// One word in two contexts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -107,6 +147,21 @@ pub fn sentence(text: &str, word: &str) -> Sentence {
         tokens: e.tokens,
         word: at[0],
     }
+}
+
+/// Tokenise `text` as `m` does and find `word` (as the token [`Transformer::word_token`]
+/// spells it), if it is one token occurring once.
+pub fn find(m: &dyn Transformer, text: &str, word: &str) -> Option<Sentence> {
+    let e = m.encode(text).ok()?;
+    let want = m.word_token(word);
+    let at: Vec<usize> = (0..e.tokens.len())
+        .filter(|&i| e.tokens[i] == want)
+        .collect();
+    (at.len() == 1).then(|| Sentence {
+        ids: e.ids,
+        tokens: e.tokens,
+        word: at[0],
+    })
 }
 
 /// Every pair's two sentences, `(A, B)`.
@@ -210,50 +265,66 @@ fn gap(m: &DMatrix<f64>) -> f64 {
 /// One model's findings.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ModelFindings {
+    /// The composition test's sentences (encoder only; empty for the decoder).
     pub attribution: Vec<Attribution>,
-    /// The rollout protocols on the first [`IMPORTANCE_SENTENCES`] pairs' A sentences.
-    pub importance: Vec<importance::Importance>,
-    /// Pair `p`: the word in A against the word in B (only the context changed).
+    /// The rollout protocols on the first [`Setup::importance_sentences`] pairs' A sentences.
+    pub importance: Vec<Importance>,
+    /// Kept pair `p`: the word in A against the word in B (only the context changed).
     pub context: Vec<Change>,
-    /// Pair `p`: the word in A against pair `p + 1`'s word in its A (unrelated sentences).
+    /// Kept pair `p`: the word in A against kept pair `p + 1`'s word in its A (unrelated sentences).
     pub unrelated: Vec<Change>,
+    /// The pairs' words, kept (one token, once, in both sentences) or not.
+    pub words: Vec<(String, bool)>,
 }
 
 impl ModelFindings {
     /// Run one model.
     pub fn run(model: Model, setup: Setup) -> ModelFindings {
-        let w = model.weights();
-        let s = &sentences()[..setup.pairs];
-        let views: Vec<(WordView, WordView)> = s
+        let m = setup.architecture.with(model);
+        let p = &pairs()[..setup.pairs];
+        let views = crate::parallel::map(0..p.len() as u64, |i| {
+            let q = &p[i as usize];
+            let (a, b) = find(m, &q.a, &q.word).zip(find(m, &q.b, &q.word))?;
+            Some((word_view(m, &a), word_view(m, &b)))
+        });
+        let words = p
             .iter()
-            .map(|(a, b)| (word_view(w, a), word_view(w, b)))
+            .zip(&views)
+            .map(|(q, v)| (q.word.clone(), v.is_some()))
             .collect();
-        let texts = s.iter().map(|p| &p.0).chain(s.iter().map(|p| &p.1));
-        let attribution = crate::parallel::map(0..setup.effect_sentences as u64, |i| {
-            attribution(
-                w,
-                &texts.clone().nth(i as usize).expect("enough sentences").ids,
-            )
-        });
-        let all = sentences();
-        let importance = crate::parallel::map(0..IMPORTANCE_SENTENCES as u64, |i| {
-            use importance::Counterfactual::{Mask, Mean, Unk, Zero};
-            let every = model == Model::Trained && (i as usize) < CHOICE_SENTENCES;
-            let run: &[_] = if every {
-                &[Mean, Zero, Unk, Mask]
+        let views: Vec<(WordView, WordView)> = views.into_iter().flatten().collect();
+        let attribution = match setup.architecture {
+            Architecture::Minilm => {
+                let (w, s) = (model.weights(), &sentences()[..setup.pairs]);
+                let texts = s.iter().map(|p| &p.0).chain(s.iter().map(|p| &p.1));
+                crate::parallel::map(0..setup.effect_sentences as u64, |i| {
+                    attribution(
+                        w,
+                        &texts.clone().nth(i as usize).expect("enough sentences").ids,
+                    )
+                })
+            }
+            Architecture::Smollm2 => Vec::new(),
+        };
+        let importance = crate::parallel::map(0..setup.importance_sentences as u64, |i| {
+            let e = m.encode(&p[i as usize].a).unwrap_or_else(|e| panic!("{e}"));
+            let every = model == Model::Trained && (i as usize) < setup.choice_sentences;
+            let run = if every {
+                setup.choices
             } else {
-                &[Mean, Unk]
+                setup.counterfactuals
             };
-            importance::importance(w, &all[i as usize].0, run)
+            importance::importance(m, &e, run)
         });
-        let p = views.len();
+        let k = views.len();
         ModelFindings {
             attribution,
             importance,
             context: views.iter().map(|(a, b)| change(a, b)).collect(),
-            unrelated: (0..p)
-                .map(|i| change(&views[i].0, &views[(i + 1) % p].0))
+            unrelated: (0..k)
+                .map(|i| change(&views[i].0, &views[(i + 1) % k].0))
                 .collect(),
+            words,
         }
     }
 
@@ -266,17 +337,55 @@ impl ModelFindings {
     pub fn over_pairs(changes: &[Change], f: impl Fn(&Change) -> f64) -> Summary {
         Summary::of(&changes.iter().map(f).collect::<Vec<_>>())
     }
+
+    /// Summary over kept pairs of `1 − cos` at depth `l`, context or unrelated.
+    pub fn divergence(&self, unrelated: bool, l: usize) -> Summary {
+        let c = if unrelated {
+            &self.unrelated
+        } else {
+            &self.context
+        };
+        ModelFindings::over_pairs(c, |c| c.state[l])
+    }
+
+    /// Per sentence measured, one number of a rollout setting.
+    pub fn over_setting(
+        &self,
+        c: Counterfactual,
+        t: Target,
+        k: Keys,
+        g: fn(&importance::Cell) -> f64,
+    ) -> Summary {
+        Summary::of(
+            &self
+                .importance
+                .iter()
+                .filter_map(|i| i.cell(c, t, k))
+                .map(g)
+                .collect::<Vec<_>>(),
+        )
+    }
 }
 
-/// Chapter 4's trained-model findings, trained and random.
+/// Chapter 4's trained-model findings for one architecture, trained and random.
 pub type Findings = ByModel<ModelFindings>;
 
-/// The book-size findings, computed once per process.
+/// The encoder's book-size findings, computed once per process.
 pub fn book() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
     FINDINGS.get_or_init(|| {
         cache::load_or_run(module_path!(), &BOOK, || {
             ByModel::run(|model| ModelFindings::run(model, BOOK))
+        })
+    })
+}
+
+/// The decoder's book-size findings, computed once per process.
+pub fn decoder() -> &'static Findings {
+    static FINDINGS: OnceLock<Findings> = OnceLock::new();
+    FINDINGS.get_or_init(|| {
+        cache::load_or_run(concat!(module_path!(), "::decoder"), &DECODER, || {
+            ByModel::run(|model| ModelFindings::run(model, DECODER))
         })
     })
 }
@@ -291,6 +400,20 @@ mod tests {
         let s = sentences();
         assert_eq!(s.len(), BOOK.pairs);
         assert!(s.iter().all(|(a, b)| a.tokens[a.word] == b.tokens[b.word]));
+        // the encoder finds every word through the interface as it does directly
+        let m = Architecture::Minilm.with(Model::Trained);
+        for (p, (a, _)) in pairs().iter().zip(&s) {
+            assert_eq!(find(m, &p.a, &p.word).as_ref(), Some(a));
+        }
+    }
+
+    #[test]
+    fn most_decoder_words_are_one_token_and_each_word_is_unchanged_at_the_embedding() {
+        let f = decoder();
+        assert!(f.trained.words.iter().filter(|w| w.1).count() >= 10);
+        assert!(f.trained.context.iter().all(|c| c.state[0].abs() < 1e-9));
+        assert_eq!(f.trained.importance.len(), DECODER.importance_sentences);
+        assert!(book().trained.words.iter().all(|w| w.1));
     }
 
     #[test]
