@@ -29,7 +29,7 @@ use crate::pretrained::bpe::Encoding;
 use crate::pretrained::corpus::pooled;
 use crate::pretrained::trace::{LayerTrace, Trace};
 use crate::pretrained::transformer::{Mask, Transformer};
-use crate::relation::rollout;
+use crate::relation::{rollout, total_variation};
 use crate::stats::{mean, spearman};
 
 /// How token `j` is removed from the input.
@@ -256,14 +256,16 @@ fn rho(relation: &[f64], importance: &[f64], keys: &[usize]) -> f64 {
     spearman(&pick(relation), &pick(importance))
 }
 
-/// `½ Σ_v |p_v − q_v|`.
-fn total_variation(p: &[f64], q: &[f64]) -> f64 {
-    0.5 * p.iter().zip(q).map(|(a, b)| (a - b).abs()).sum::<f64>()
+/// `½ Σ_v |p_v − q_v|` of two distributions.
+fn distance(p: &[f64], q: &[f64]) -> f64 {
+    let row = |v: &[f64]| DVector::from_column_slice(v).transpose();
+    total_variation(&row(p), &row(q))
 }
 
 /// The query rows a target reads its relation from.
 fn rows(t: Target, n: usize) -> Vec<usize> {
     match t {
+        // every position but the encoder's [CLS] and [SEP] at either end
         Target::Words => (1..n - 1).collect(),
         Target::Cls => vec![0],
         Target::Pooled => (0..n).collect(),
@@ -324,7 +326,7 @@ pub fn importance(
                 Target::Next => {
                     let p = clean_next.as_ref().expect("a decoder reads the next token");
                     outs.iter()
-                        .map(|o| total_variation(p, &read(o).expect("a decoder")))
+                        .map(|o| distance(p, &read(o).expect("a decoder")))
                         .collect()
                 }
                 _ => Vec::new(),
