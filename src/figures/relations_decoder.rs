@@ -1,11 +1,11 @@
 //! Figure of chapter 4's decoder column (it reads
-//! [`crate::experiment::relations::decoder::book`], never computes).
+//! [`crate::experiment::relations::trained::decoder`], never computes).
 
 use plotters::prelude::*;
 
 use super::style::{axes, color, legend, mesh, model_line, svg};
 use super::{DrawError, Figure};
-use crate::experiment::relations::decoder::book;
+use crate::experiment::relations::trained::decoder as book;
 use crate::pretrained::corpus::Model;
 
 pub const FIGURES: &[Figure] = &[Figure {

@@ -18,6 +18,7 @@ pub mod bpe;
 pub mod checksum;
 pub mod corpus;
 pub mod counterfactual;
+pub mod edits;
 pub mod folded;
 pub mod geometry;
 pub mod heads;

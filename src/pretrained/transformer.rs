@@ -151,6 +151,35 @@ pub trait Transformer: Sync {
         }
         a
     }
+
+    // ---- chapter 4: one input token removed, a word's token, the next token ----
+
+    /// The stream after the last block for each edit of `x`, the stream
+    /// entering block 0: edit `(j, r)` replaces row `j` by `r`. The default
+    /// runs every edit whole; the encoder runs them as one stack, and the
+    /// decoder, whose causal mask keeps positions before `j` from seeing the
+    /// edit, reruns only positions `j..` after a cache of the clean prefix
+    /// (`super::edits`).
+    ///
+    /// # Shapes
+    /// `x: (n, d)`, `r: (d)` → one `(n, d)` per edit.
+    fn run_edits(&self, x: &DMatrix<f64>, edits: &[(usize, DVector<f64>)]) -> Vec<DMatrix<f64>> {
+        edits
+            .iter()
+            .map(|(j, r)| {
+                let mut y = x.clone();
+                y.set_row(*j, &r.transpose());
+                self.run_from(0, y, &[]).output
+            })
+            .collect()
+    }
+    /// The token a word is after a space: `bank` in WordPiece, `Ġbank` in byte-level BPE.
+    fn word_token(&self, word: &str) -> String;
+    /// The next-token distribution read from one final state `(d)`: the
+    /// decoder's output; `None` for the encoder, whose output is its states.
+    fn next_token(&self, _state: &DVector<f64>) -> Option<Vec<f64>> {
+        None
+    }
 }
 
 impl Transformer for Minilm {
@@ -202,6 +231,12 @@ impl Transformer for Minilm {
             .attention_output
             .layer_norm
             .forward(u)
+    }
+    fn run_edits(&self, x: &DMatrix<f64>, edits: &[(usize, DVector<f64>)]) -> Vec<DMatrix<f64>> {
+        super::edits::minilm(self, x, edits)
+    }
+    fn word_token(&self, word: &str) -> String {
+        word.to_string()
     }
 }
 
@@ -260,6 +295,15 @@ impl Transformer for SmolLm2 {
             &self.weights.blocks[layer].ffn_norm,
             self.config.rms_eps,
         )
+    }
+    fn run_edits(&self, x: &DMatrix<f64>, edits: &[(usize, DVector<f64>)]) -> Vec<DMatrix<f64>> {
+        super::edits::smollm2(self, x, edits)
+    }
+    fn word_token(&self, word: &str) -> String {
+        format!("Ġ{word}")
+    }
+    fn next_token(&self, state: &DVector<f64>) -> Option<Vec<f64>> {
+        Some(super::edits::next_token(self, state))
     }
 }
 

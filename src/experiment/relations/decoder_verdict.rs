@@ -1,9 +1,12 @@
 //! The decoder's column of chapter 4's trained-model claims: the choices
 //! `model: SmolLM2-135M-Instruct, …` of `trained-rollout` and
-//! `trained-boundary`, and the measures (keys `dec_…`). The tests are the
-//! encoder's, written before the run.
+//! `trained-boundary`, and the measures (keys `dec_…`), read from the same
+//! experiment as the encoder's ([`super::trained::decoder`]). The tests are
+//! the encoder's, written before the run.
 
-use super::decoder::{BOOK, Keys, ModelFindings, Target, book};
+use super::trained::{
+    Counterfactual, DECODER as BOOK, Keys, ModelFindings, Target, decoder as book,
+};
 use crate::claim::Test;
 use crate::measure::{Measure, fixed, pm, table};
 use crate::pretrained::corpus::Model;
@@ -14,9 +17,36 @@ const MODEL: &str = "model: SmolLM2-135M-Instruct (causal; target: the last toke
 /// Blocks of the decoder.
 const LAYERS: usize = 30;
 
+/// The decoder's targets.
+const TARGETS: [Target; 2] = [Target::Last, Target::Next];
+
+/// The decoder's key sets: every earlier token, and without its sink position.
+const KEYS: [Keys; 2] = [Keys::All, Keys::NoFirst];
+
+/// A key set as the decoder's choices name it.
+fn keys_name(k: Keys) -> &'static str {
+    match k {
+        Keys::NoFirst => "every earlier token but the first (the sink)",
+        _ => "every earlier token",
+    }
+}
+
+/// Per sentence, ρ(rollout, importance) − ρ(raw, importance) under mean ablation.
+fn gain(x: &ModelFindings, t: Target, k: Keys) -> crate::stats::Summary {
+    x.over_setting(Counterfactual::Mean, t, k, |c| c.rollout - c.raw)
+}
+
+/// Per sentence, ρ(raw, importance) (`which = 0`) or ρ(rollout, importance) (`1`).
+fn rho(x: &ModelFindings, t: Target, k: Keys, which: usize) -> crate::stats::Summary {
+    match which {
+        0 => x.over_setting(Counterfactual::Mean, t, k, |c| c.raw),
+        _ => x.over_setting(Counterfactual::Mean, t, k, |c| c.rollout),
+    }
+}
+
 /// The encoder's core test of `trained-rollout`, asked of the decoder.
 fn gain_test(x: &ModelFindings, t: Target, k: Keys) -> Test {
-    let g = x.gain(t, k);
+    let g = gain(x, t, k);
     Test::above(
         format!(
             "SmolLM2, trained: lower 95% bound of ρ(rollout, importance) − ρ(raw, importance) ({} sentences)",
@@ -32,13 +62,13 @@ fn gain_test(x: &ModelFindings, t: Target, k: Keys) -> Test {
 pub fn rollout_choices() -> Vec<(String, Vec<Test>)> {
     let f = book();
     let mut out = Vec::new();
-    for t in Target::ALL {
-        for k in Keys::ALL {
+    for t in TARGETS {
+        for k in KEYS {
             out.push((
                 format!(
                     "{MODEL}; counterfactual: mean ablation; target: {}; token set: {}",
                     t.name(),
-                    k.name()
+                    keys_name(k)
                 ),
                 vec![gain_test(&f.trained, t, k)],
             ));
@@ -90,7 +120,7 @@ pub fn setting() -> String {
     let kept = f.trained.words.iter().filter(|w| w.1).count();
     format!(
         "; SmolLM2-135M-Instruct against the same architecture at Llama's initialisation: rollout on the first {} A sentences, importance of token j to the last token by mean ablation of j's embedding, raw: layer 30's head-mean attention row of the last token; boundary: {kept} of {} words that are one token (Ġword) in both sentences, the stream after each block",
-        BOOK.sentences,
+        BOOK.importance_sentences,
         f.trained.words.len()
     )
 }
@@ -99,7 +129,7 @@ pub fn setting() -> String {
 pub fn measures() -> Vec<Measure> {
     let f = book();
     let mut m = vec![
-        Measure::new("dec_sentences", BOOK.sentences.to_string()),
+        Measure::new("dec_sentences", BOOK.importance_sentences.to_string()),
         Measure::new(
             "dec_words",
             f.trained.words.iter().filter(|w| w.1).count().to_string(),
@@ -108,38 +138,38 @@ pub fn measures() -> Vec<Measure> {
     let mut rows = Vec::new();
     for model in Model::BOTH {
         let (x, name) = (f.model(model), model.name());
-        for t in Target::ALL {
-            for k in Keys::ALL {
+        for t in TARGETS {
+            for k in KEYS {
                 rows.push(vec![
                     name.to_string(),
                     match t {
-                        Target::State => "final state",
                         Target::Next => "next-token distribution",
+                        _ => "final state",
                     }
                     .to_string(),
                     match k {
-                        Keys::All => "all",
-                        Keys::WithoutFirst => "no first token",
+                        Keys::NoFirst => "no first token",
+                        _ => "all",
                     }
                     .to_string(),
-                    pm(x.rho(t, k, 0), 2),
-                    pm(x.rho(t, k, 1), 2),
+                    pm(rho(x, t, k, 0), 2),
+                    pm(rho(x, t, k, 1), 2),
                 ]);
             }
         }
         // the prose quotes both targets of the trained decoder, the state of the random one
         let targets: &[(&str, Target)] = match model {
-            Model::Trained => &[("state", Target::State), ("next", Target::Next)],
-            Model::Random => &[("state", Target::State)],
+            Model::Trained => &[("state", Target::Last), ("next", Target::Next)],
+            Model::Random => &[("state", Target::Last)],
         };
         for &(key, t) in targets {
             m.push(Measure::new(
                 format!("dec_{name}_{key}_raw"),
-                pm(x.rho(t, Keys::All, 0), 2),
+                pm(rho(x, t, Keys::All, 0), 2),
             ));
             m.push(Measure::new(
                 format!("dec_{name}_{key}_rollout"),
-                pm(x.rho(t, Keys::All, 1), 2),
+                pm(rho(x, t, Keys::All, 1), 2),
             ));
         }
         // (unrelated words?, depth) the prose quotes: the random decoder after

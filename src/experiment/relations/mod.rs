@@ -22,7 +22,6 @@ use crate::relation::{
 use crate::stats::{Summary, spearman};
 
 pub mod cost;
-pub mod decoder;
 mod delta_rule;
 pub use delta_rule::{DeltaTrial, delta_sample, delta_trial, delta_weights};
 mod decoder_verdict;

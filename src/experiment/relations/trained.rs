@@ -1,21 +1,29 @@
-//! Chapter 4 on the trained encoder (all-MiniLM-L6-v2) and its random-weight
-//! twin: rollout against raw attention against a leave-one-out effect, the
-//! composition of measured one-layer relations along depth, and the prompt as
-//! boundary condition — one word in two contexts (`models/contexts.txt`).
+//! Chapter 4 on trained models and their random-weight twins: rollout against
+//! raw attention against a leave-one-out effect ([`importance`]), and the
+//! prompt as boundary condition — one word in two contexts
+//! (`models/contexts.txt`, [`word_view`]) — written once over
+//! [`Transformer`] and asked of the encoder (all-MiniLM-L6-v2, [`BOOK`]) and
+//! the decoder (SmolLM2-135M-Instruct, [`DECODER`]) alike.
+//!
+//! The composition of measured one-layer relations along depth
+//! ([`Attribution`]) stays encoder-only; its module says why.
 //! Introduced in chapter 4.
 
+mod attribution;
 mod context;
 mod effects;
 pub mod flow;
 pub mod importance;
 mod verdict;
 
+pub use attribution::{Attribution, attribution};
+
 pub use context::{Change, WordView, change, cosine_distance, partner, word_view};
 pub use effects::{
     Clean, ablations, input_effects, layer_effects, linearised_effects, mean_ablate, row_agreement,
     row_normalise,
 };
-use effects::{ablation_parts, effects_of};
+pub use importance::{Counterfactual, Importance, Keys, Target};
 
 pub use verdict::{claims, measures};
 
@@ -23,37 +31,61 @@ use std::sync::OnceLock;
 
 use crate::experiment::cache;
 
-use nalgebra::DMatrix;
-
 use crate::pretrained::corpus::{ByModel, Model};
-use crate::pretrained::minilm::forward::layer_forward;
-use crate::pretrained::minilm::{HEADS, LAYERS, Minilm, Weights};
-use crate::relation::{compose, rollout, total_variation};
-use crate::stats::{Summary, mean};
+use crate::pretrained::minilm::Minilm;
+use crate::pretrained::transformer::{Architecture, Transformer};
+use crate::stats::Summary;
 
-/// How many sentences each experiment uses.
+/// How many sentences each experiment uses, for one architecture.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Setup {
+    /// The model measured (with trained and with random weights).
+    pub architecture: Architecture,
     /// Context pairs of `models/contexts.txt` used for the boundary condition.
     pub pairs: usize,
     /// Sentences (the first of the pairs' sentences, A then B) behind the
-    /// leave-one-out effects and the composition test.
+    /// leave-one-out effects and the composition test (encoder only: 0 for the decoder).
     pub effect_sentences: usize,
+    /// Sentences (the pairs' A sentences) behind the rollout protocols of [`importance`].
+    pub importance_sentences: usize,
+    /// How each of them removes a token.
+    pub counterfactuals: &'static [Counterfactual],
+    /// The first sentences on which the trained model is also measured under
+    /// [`Setup::choices`] (a budget of compute, not a choice of sentences).
+    pub choice_sentences: usize,
+    pub choices: &'static [Counterfactual],
 }
 
-/// The size the book reports.
+/// The size the book reports for the encoder.
 pub const BOOK: Setup = Setup {
+    architecture: Architecture::Minilm,
     pairs: 20,
     effect_sentences: 4,
+    importance_sentences: 20,
+    counterfactuals: &[Counterfactual::Mean, Counterfactual::Unk],
+    choice_sentences: 10,
+    choices: &Counterfactual::ALL,
 };
 
-/// Sentences (the pairs' A sentences) behind the rollout protocols of
-/// [`importance`]: mean ablation and blank-out by `[UNK]` on all of them.
-pub const IMPORTANCE_SENTENCES: usize = 20;
+/// The size the book reports for the decoder: mean ablation only (its
+/// vocabulary has no `[UNK]` or `[MASK]`).
+pub const DECODER: Setup = Setup {
+    architecture: Architecture::Smollm2,
+    pairs: 20,
+    effect_sentences: 0,
+    importance_sentences: 8,
+    counterfactuals: &[Counterfactual::Mean],
+    choice_sentences: 0,
+    choices: &[],
+};
 
-/// The first sentences on which the trained model is also measured under zero
+/// Sentences (the pairs' A sentences) behind the encoder's rollout protocols of
+/// [`importance`]: mean ablation and blank-out by `[UNK]` on all of them.
+pub const IMPORTANCE_SENTENCES: usize = BOOK.importance_sentences;
+
+/// The first sentences on which the trained encoder is also measured under zero
 /// ablation and blank-out by `[MASK]` (a budget of compute, not a choice of sentences).
-pub const CHOICE_SENTENCES: usize = 10;
+pub const CHOICE_SENTENCES: usize = BOOK.choice_sentences;
 
 /// One word in two contexts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,6 +141,21 @@ pub fn sentence(text: &str, word: &str) -> Sentence {
     }
 }
 
+/// Tokenise `text` as `m` does and find `word` (as the token [`Transformer::word_token`]
+/// spells it), if it is one token occurring once.
+pub fn find(m: &dyn Transformer, text: &str, word: &str) -> Option<Sentence> {
+    let e = m.encode(text).ok()?;
+    let want = m.word_token(word);
+    let at: Vec<usize> = (0..e.tokens.len())
+        .filter(|&i| e.tokens[i] == want)
+        .collect();
+    (at.len() == 1).then(|| Sentence {
+        ids: e.ids,
+        tokens: e.tokens,
+        word: at[0],
+    })
+}
+
 /// Every pair's two sentences, `(A, B)`.
 pub fn sentences() -> Vec<(Sentence, Sentence)> {
     pairs()
@@ -117,143 +164,69 @@ pub fn sentences() -> Vec<(Sentence, Sentence)> {
         .collect()
 }
 
-/// What one sentence measures; vectors run over depth `m = 1 … 6`.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Attribution {
-    /// ρ(layer m's raw head-mean attention, effect on h_m), keys with sinks.
-    pub rho_raw: Vec<f64>,
-    /// ρ(rollout through layer m, effect on h_m), keys with sinks.
-    pub rho_rollout: Vec<f64>,
-    /// The same two without `[CLS]`/`[SEP]` among the keys.
-    pub rho_raw_words: Vec<f64>,
-    pub rho_rollout_words: Vec<f64>,
-    /// TV between the measured arrow `P^{0→m}` and the composite of measured one-layer arrows.
-    pub tv_composite: Vec<f64>,
-    /// TV between `P^{0→m}` and the effects carried by the composite linearisation.
-    pub tv_linearised: Vec<f64>,
-    /// `‖δ_lin − δ_true‖ / ‖δ_true‖`, the composite linearisation against the stack.
-    pub linear_error: Vec<f64>,
-    /// TV between `P^{0→m}` and the rollout through layer m.
-    pub tv_rollout: Vec<f64>,
-    /// TV between `P^{0→m}` and the uniform arrow.
-    pub tv_uniform: Vec<f64>,
-    /// Per layer: mean over heads of TV(A_l on its own input, A_l on `h_0`).
-    pub path_tv: Vec<f64>,
-    /// Largest `|row sum − 1|` or negative entry over every head and rollout.
-    pub stochastic_gap: f64,
-}
-
-/// Measure one sentence.
-pub fn attribution(w: &Weights, ids: &[u32]) -> Attribution {
-    let clean = Clean::run(w, ids);
-    let n = ids.len();
-    let parts = ablation_parts(w, &clean);
-    let effects = effects_of(&clean, &parts);
-    let steps: Vec<DMatrix<f64>> = layer_effects(w, &clean).iter().map(row_normalise).collect();
-    let raw: Vec<DMatrix<f64>> = (0..LAYERS).map(|l| clean.mean_attention(l)).collect();
-    let uniform = DMatrix::from_element(n, n, 1.0 / n as f64);
-    let mut a = Attribution {
-        rho_raw: vec![],
-        rho_rollout: vec![],
-        rho_raw_words: vec![],
-        rho_rollout_words: vec![],
-        tv_composite: vec![],
-        tv_linearised: vec![],
-        linear_error: vec![],
-        tv_rollout: vec![],
-        tv_uniform: vec![],
-        path_tv: vec![],
-        stochastic_gap: 0.0,
-    };
-    let linearised = linearised_effects(w, &clean, &parts);
-    let mut composite = DMatrix::identity(n, n);
-    for m in 1..=LAYERS {
-        let (e, r) = (&effects[m - 1], rollout(&raw[..m]));
-        a.rho_raw.push(row_agreement(&raw[m - 1], e, true));
-        a.rho_rollout.push(row_agreement(&r, e, true));
-        a.rho_raw_words.push(row_agreement(&raw[m - 1], e, false));
-        a.rho_rollout_words.push(row_agreement(&r, e, false));
-        // C_m = Q_m ∘ C_{m−1}: rows at depth m, columns input tokens
-        composite = compose(&steps[m - 1], &composite);
-        let p = row_normalise(e);
-        a.tv_composite.push(total_variation(&p, &composite));
-        let (lin, error) = &linearised[m - 1];
-        a.tv_linearised
-            .push(total_variation(&p, &row_normalise(lin)));
-        a.linear_error.push(*error);
-        a.tv_rollout.push(total_variation(&p, &r));
-        a.tv_uniform.push(total_variation(&p, &uniform));
-        a.stochastic_gap = a.stochastic_gap.max(gap(&r));
-    }
-    for l in 0..LAYERS {
-        let (_, on_prompt) = layer_forward(&w.layers[l], l, &clean.states[0], &[]);
-        let tvs: Vec<f64> = (0..HEADS)
-            .map(|h| total_variation(&clean.heads[l][h], &on_prompt.heads[h].weights))
-            .collect();
-        a.path_tv.push(mean(&tvs));
-        for h in &clean.heads[l] {
-            a.stochastic_gap = a.stochastic_gap.max(gap(h));
-        }
-    }
-    a
-}
-
-/// Largest deviation of `m` from a stochastic matrix.
-fn gap(m: &DMatrix<f64>) -> f64 {
-    let rows = m
-        .row_iter()
-        .map(|r| (r.sum() - 1.0).abs())
-        .fold(0.0, f64::max);
-    rows.max(-m.min())
-}
-
 /// One model's findings.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ModelFindings {
+    /// The composition test's sentences (encoder only; empty for the decoder).
     pub attribution: Vec<Attribution>,
-    /// The rollout protocols on the first [`IMPORTANCE_SENTENCES`] pairs' A sentences.
-    pub importance: Vec<importance::Importance>,
-    /// Pair `p`: the word in A against the word in B (only the context changed).
+    /// The rollout protocols on the first [`Setup::importance_sentences`] pairs' A sentences.
+    pub importance: Vec<Importance>,
+    /// Kept pair `p`: the word in A against the word in B (only the context changed).
     pub context: Vec<Change>,
-    /// Pair `p`: the word in A against pair `p + 1`'s word in its A (unrelated sentences).
+    /// Kept pair `p`: the word in A against kept pair `p + 1`'s word in its A (unrelated sentences).
     pub unrelated: Vec<Change>,
+    /// The pairs' words, kept (one token, once, in both sentences) or not.
+    pub words: Vec<(String, bool)>,
 }
 
 impl ModelFindings {
     /// Run one model.
     pub fn run(model: Model, setup: Setup) -> ModelFindings {
-        let w = model.weights();
-        let s = &sentences()[..setup.pairs];
-        let views: Vec<(WordView, WordView)> = s
+        let m = setup.architecture.with(model);
+        let p = &pairs()[..setup.pairs];
+        let views = crate::parallel::map(0..p.len() as u64, |i| {
+            let q = &p[i as usize];
+            let (a, b) = find(m, &q.a, &q.word).zip(find(m, &q.b, &q.word))?;
+            Some((word_view(m, &a), word_view(m, &b)))
+        });
+        let words = p
             .iter()
-            .map(|(a, b)| (word_view(w, a), word_view(w, b)))
+            .zip(&views)
+            .map(|(q, v)| (q.word.clone(), v.is_some()))
             .collect();
-        let texts = s.iter().map(|p| &p.0).chain(s.iter().map(|p| &p.1));
-        let attribution = crate::parallel::map(0..setup.effect_sentences as u64, |i| {
-            attribution(
-                w,
-                &texts.clone().nth(i as usize).expect("enough sentences").ids,
-            )
-        });
-        let all = sentences();
-        let importance = crate::parallel::map(0..IMPORTANCE_SENTENCES as u64, |i| {
-            use importance::Counterfactual::{Mask, Mean, Unk, Zero};
-            let every = model == Model::Trained && (i as usize) < CHOICE_SENTENCES;
-            let run: &[_] = if every {
-                &[Mean, Zero, Unk, Mask]
+        let views: Vec<(WordView, WordView)> = views.into_iter().flatten().collect();
+        let attribution = match setup.architecture {
+            Architecture::Minilm => {
+                let (w, s) = (model.weights(), &sentences()[..setup.pairs]);
+                let texts = s.iter().map(|p| &p.0).chain(s.iter().map(|p| &p.1));
+                crate::parallel::map(0..setup.effect_sentences as u64, |i| {
+                    attribution(
+                        w,
+                        &texts.clone().nth(i as usize).expect("enough sentences").ids,
+                    )
+                })
+            }
+            Architecture::Smollm2 => Vec::new(),
+        };
+        let importance = crate::parallel::map(0..setup.importance_sentences as u64, |i| {
+            let e = m.encode(&p[i as usize].a).unwrap_or_else(|e| panic!("{e}"));
+            let every = model == Model::Trained && (i as usize) < setup.choice_sentences;
+            let run = if every {
+                setup.choices
             } else {
-                &[Mean, Unk]
+                setup.counterfactuals
             };
-            importance::importance(w, &all[i as usize].0, run)
+            importance::importance(m, &e, run)
         });
-        let p = views.len();
+        let k = views.len();
         ModelFindings {
             attribution,
             importance,
             context: views.iter().map(|(a, b)| change(a, b)).collect(),
-            unrelated: (0..p)
-                .map(|i| change(&views[i].0, &views[(i + 1) % p].0))
+            unrelated: (0..k)
+                .map(|i| change(&views[i].0, &views[(i + 1) % k].0))
                 .collect(),
+            words,
         }
     }
 
@@ -266,12 +239,40 @@ impl ModelFindings {
     pub fn over_pairs(changes: &[Change], f: impl Fn(&Change) -> f64) -> Summary {
         Summary::of(&changes.iter().map(f).collect::<Vec<_>>())
     }
+
+    /// Summary over kept pairs of `1 − cos` at depth `l`, context or unrelated.
+    pub fn divergence(&self, unrelated: bool, l: usize) -> Summary {
+        let c = if unrelated {
+            &self.unrelated
+        } else {
+            &self.context
+        };
+        ModelFindings::over_pairs(c, |c| c.state[l])
+    }
+
+    /// Per sentence measured, one number of a rollout setting.
+    pub fn over_setting(
+        &self,
+        c: Counterfactual,
+        t: Target,
+        k: Keys,
+        g: fn(&importance::Cell) -> f64,
+    ) -> Summary {
+        Summary::of(
+            &self
+                .importance
+                .iter()
+                .filter_map(|i| i.cell(c, t, k))
+                .map(g)
+                .collect::<Vec<_>>(),
+        )
+    }
 }
 
-/// Chapter 4's trained-model findings, trained and random.
+/// Chapter 4's trained-model findings for one architecture, trained and random.
 pub type Findings = ByModel<ModelFindings>;
 
-/// The book-size findings, computed once per process.
+/// The encoder's book-size findings, computed once per process.
 pub fn book() -> &'static Findings {
     static FINDINGS: OnceLock<Findings> = OnceLock::new();
     FINDINGS.get_or_init(|| {
@@ -281,9 +282,20 @@ pub fn book() -> &'static Findings {
     })
 }
 
+/// The decoder's book-size findings, computed once per process.
+pub fn decoder() -> &'static Findings {
+    static FINDINGS: OnceLock<Findings> = OnceLock::new();
+    FINDINGS.get_or_init(|| {
+        cache::load_or_run(concat!(module_path!(), "::decoder"), &DECODER, || {
+            ByModel::run(|model| ModelFindings::run(model, DECODER))
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pretrained::minilm::LAYERS;
     use crate::pretrained::minilm::forward::run_from;
 
     #[test]
@@ -291,6 +303,20 @@ mod tests {
         let s = sentences();
         assert_eq!(s.len(), BOOK.pairs);
         assert!(s.iter().all(|(a, b)| a.tokens[a.word] == b.tokens[b.word]));
+        // the encoder finds every word through the interface as it does directly
+        let m = Architecture::Minilm.with(Model::Trained);
+        for (p, (a, _)) in pairs().iter().zip(&s) {
+            assert_eq!(find(m, &p.a, &p.word).as_ref(), Some(a));
+        }
+    }
+
+    #[test]
+    fn most_decoder_words_are_one_token_and_each_word_is_unchanged_at_the_embedding() {
+        let f = decoder();
+        assert!(f.trained.words.iter().filter(|w| w.1).count() >= 10);
+        assert!(f.trained.context.iter().all(|c| c.state[0].abs() < 1e-9));
+        assert_eq!(f.trained.importance.len(), DECODER.importance_sentences);
+        assert!(book().trained.words.iter().all(|w| w.1));
     }
 
     #[test]

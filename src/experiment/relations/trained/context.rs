@@ -1,8 +1,10 @@
 //! The prompt as boundary condition: one word in two sentences, its state at
-//! every depth and its strongest partner in every head.
+//! every depth and its strongest partner in every head, written once over
+//! [`Transformer`] (in the decoder: the same word after two prefixes).
 
-use super::{Clean, Sentence};
-use crate::pretrained::minilm::{HEADS, Weights};
+use super::Sentence;
+use super::importance::sinks;
+use crate::pretrained::transformer::{Mask, Transformer};
 use crate::stats::argmax;
 
 /// The role of token `j` as the strongest partner of token `i`.
@@ -22,35 +24,38 @@ pub fn partner(tokens: &[String], i: usize, j: usize) -> String {
 /// strongest partner in every head.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WordView {
-    /// `h_l(word)`, `l = 0 … 6`.
+    /// `h_l(word)`, `l = 0 … L`.
     pub states: Vec<Vec<f64>>,
     /// `partners[l][h]`: the role of `argmax_j A^{l,h}[word, j]`.
     pub partners: Vec<Vec<String>>,
-    /// The same with the sentence's sinks (found from the data) left out of the keys.
+    /// The same with the sentence's sinks (found from the data) left out of
+    /// the keys (`none` if the word sees nothing else, as early in a decoder).
     pub partners_no_sinks: Vec<Vec<String>>,
 }
 
-/// Run `w` on one sentence and read off its word.
-pub fn word_view(w: &Weights, s: &Sentence) -> WordView {
-    let clean = Clean::run(w, &s.ids);
-    let states = clean
-        .states
+/// Run `m` on one sentence and read off its word.
+pub fn word_view(m: &dyn Transformer, s: &Sentence) -> WordView {
+    let trace = m.run(&s.ids);
+    let states = trace
+        .states()
         .iter()
         .map(|h| h.row(s.word).iter().cloned().collect())
         .collect();
-    let (sinks, _) = super::importance::sinks(&clean);
+    let (sinks, _) = sinks(&trace);
+    // the keys the word's query sees: every one, or under a causal mask the earlier ones
+    let seen = |j: usize| m.mask() == Mask::Bidirectional || j <= s.word;
     let strongest = |keys: &dyn Fn(usize) -> bool| -> Vec<Vec<String>> {
-        clean
-            .heads
+        trace
+            .layers
             .iter()
             .map(|layer| {
                 layer
+                    .heads
                     .iter()
-                    .map(|a| {
-                        let r = a.row(s.word);
-                        let j = argmax((0..r.len()).filter(|&j| keys(j)), |j| r[j])
-                            .expect("a key outside the sinks");
-                        partner(&s.tokens, s.word, j)
+                    .map(|h| {
+                        let r = h.weights.row(s.word);
+                        argmax((0..r.len()).filter(|&j| seen(j) && keys(j)), |j| r[j])
+                            .map_or("none".into(), |j| partner(&s.tokens, s.word, j))
                     })
                     .collect()
             })
@@ -73,9 +78,9 @@ pub fn cosine_distance(a: &[f64], b: &[f64]) -> f64 {
 /// How two views of a word differ: per depth `1 − cos`, per layer the share of heads whose partner changed.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Change {
-    /// `l = 0 … 6`.
+    /// `l = 0 … L`.
     pub state: Vec<f64>,
-    /// Layers `0 … 5`.
+    /// Layers `0 … L − 1`.
     pub partner: Vec<f64>,
     /// The same with each sentence's sinks left out of the keys.
     pub partner_no_sinks: Vec<f64>,
@@ -99,7 +104,7 @@ pub fn change(x: &WordView, y: &WordView) -> Change {
 fn changed(x: &[Vec<String>], y: &[Vec<String>]) -> Vec<f64> {
     x.iter()
         .zip(y)
-        .map(|(p, q)| p.iter().zip(q).filter(|(a, b)| a != b).count() as f64 / HEADS as f64)
+        .map(|(p, q)| p.iter().zip(q).filter(|(a, b)| a != b).count() as f64 / p.len() as f64)
         .collect()
 }
 

@@ -54,6 +54,21 @@ pub fn flow(layers: &[DMatrix<f64>]) -> DMatrix<f64> {
     DMatrix::from_fn(n, n, |t, j| max_flow(&caps, j, t))
 }
 
+/// The rows `rows` of [`flow`], `NaN` in every other row (the decoder reads
+/// only its last token's row).
+///
+/// # Shapes
+/// As [`flow`].
+pub fn flow_rows(layers: &[DMatrix<f64>], rows: &[usize]) -> DMatrix<f64> {
+    assert!(!layers.is_empty(), "flow: no layers");
+    let n = layers[0].nrows();
+    let caps: Vec<DMatrix<f64>> = layers.iter().map(residual_mix).collect();
+    DMatrix::from_fn(n, n, |t, j| match rows.contains(&t) {
+        true => max_flow(&caps, j, t),
+        false => f64::NAN,
+    })
+}
+
 /// Edmonds–Karp from `(0, source)` to `(L, sink)`; `caps[l − 1][i, k]` is the
 /// capacity of `(l−1, k) → (l, i)`.
 fn max_flow(caps: &[DMatrix<f64>], source: usize, sink: usize) -> f64 {
@@ -145,5 +160,8 @@ mod tests {
                 assert!(f[(t, j)] <= first + 1e-12);
             }
         }
+        let last = flow_rows(&layers, &[4]);
+        assert_eq!(last.row(4), f.row(4));
+        assert!(last.row(0).iter().all(|v| v.is_nan()));
     }
 }

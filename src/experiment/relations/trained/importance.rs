@@ -2,26 +2,34 @@
 //! the book does, on one footing: every choice a referee would vary —
 //! the counterfactual that removes a token, the target whose change is its
 //! importance, and the token set the correlation runs over — measured on
-//! the same sentences.
+//! the same sentences, written once over [`Transformer`] and asked of the
+//! encoder and the decoder alike.
 //!
 //! ```text
 //! importance of token j for target t:  ‖t(x) − t(x with token j removed)‖
-//! relation of t to j:                  raw   = A_6[t, j]       (head mean, last layer)
-//!                                      rollout = R[t, j],  R = (½I + ½A_6) ⋯ (½I + ½A_1)
+//!                                      (next token: ½ Σ_v |p_v − p'_v|)
+//! relation of t to j:                  raw   = A_L[t, j]       (head mean, last layer)
+//!                                      rollout = R[t, j],  R = (½I + ½A_L) ⋯ (½I + ½A_1)
 //!                                      flow    = F[t, j],  max flow through the same M_l
 //! agreement:                           Spearman ρ over the keys j
 //! ```
+//!
+//! Where the two models differ in kind the mask decides ([`Target::of`]):
+//! the encoder's targets are its states (each word, `[CLS]`, the pooled
+//! vector), the decoder's the last token's state and the next token read
+//! from it. The sink the key sets leave out is found in the data
+//! ([`Keys::NoSinks`]: `[CLS]` and others in the encoder) or is the model's
+//! sink position ([`Keys::NoFirst`]: the decoder's first token).
 
-use nalgebra::DMatrix;
+use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 
-use super::flow::flow;
-use super::{Clean, Sentence, ablations};
+use super::flow::flow_rows;
+use crate::pretrained::bpe::Encoding;
 use crate::pretrained::corpus::pooled;
-use crate::pretrained::intervention::run_parts;
-use crate::pretrained::minilm::forward::embed;
-use crate::pretrained::minilm::{HEADS, LAYERS, Minilm, Weights};
-use crate::relation::rollout;
+use crate::pretrained::trace::{LayerTrace, Trace};
+use crate::pretrained::transformer::{Mask, Transformer};
+use crate::relation::{rollout, total_variation};
 use crate::stats::{mean, spearman};
 
 /// How token `j` is removed from the input.
@@ -58,23 +66,47 @@ impl Counterfactual {
 /// Whose change measures a token's importance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Target {
-    /// Each word's final state (rows: the words, keys `j ≠ i`); the book's default.
+    /// Each word's final state (rows: the words, keys `j ≠ i`); the encoder's default.
     Words,
     /// The `[CLS]` token's final state (Abnar & Zuidema's target).
     Cls,
     /// The mean-pooled sentence vector (what all-MiniLM-L6-v2 outputs); its
     /// relation to `j` is the mean over rows of `A[·, j]`.
     Pooled,
+    /// The last token's final state (keys `j ≠ n − 1`); the decoder's default.
+    Last,
+    /// The next-token distribution read from it, changed by total variation.
+    Next,
 }
 
 impl Target {
-    pub const ALL: [Target; 3] = [Target::Words, Target::Cls, Target::Pooled];
+    pub const ALL: [Target; 5] = [
+        Target::Words,
+        Target::Cls,
+        Target::Pooled,
+        Target::Last,
+        Target::Next,
+    ];
+
+    /// The targets a model's mask admits. Bidirectional: every position reads
+    /// every token, and the encoder outputs its states (pooled by
+    /// sentence-transformers; `[CLS]` is Abnar & Zuidema's). Causal: only the
+    /// last position reads every token, and the decoder outputs the next token
+    /// read from it.
+    pub fn of(mask: Mask) -> &'static [Target] {
+        match mask {
+            Mask::Bidirectional => &[Target::Words, Target::Cls, Target::Pooled],
+            Mask::Causal => &[Target::Last, Target::Next],
+        }
+    }
 
     pub fn name(self) -> &'static str {
         match self {
             Target::Words => "each word's final state",
             Target::Cls => "the [CLS] final state",
             Target::Pooled => "the mean-pooled sentence vector",
+            Target::Last => "the last token's final state",
+            Target::Next => "the next-token distribution (total variation)",
         }
     }
 }
@@ -82,19 +114,22 @@ impl Target {
 /// Which tokens the correlation runs over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Keys {
-    /// Every token (for the word target: every token but the word itself).
+    /// Every token (for a token target: every token but the target itself).
     All,
     /// Without the sinks found in the data ([`sinks`]).
     NoSinks,
+    /// Without the model's sink position ([`Transformer::sink`]: the first token).
+    NoFirst,
 }
 
 impl Keys {
-    pub const ALL: [Keys; 2] = [Keys::All, Keys::NoSinks];
+    pub const ALL: [Keys; 3] = [Keys::All, Keys::NoSinks, Keys::NoFirst];
 
     pub fn name(self) -> &'static str {
         match self {
             Keys::All => "all tokens",
             Keys::NoSinks => "without the sinks found in the data",
+            Keys::NoFirst => "without the first token (the sink)",
         }
     }
 }
@@ -119,7 +154,7 @@ pub struct Importance {
     pub cells: Vec<Cell>,
     /// The sinks found in this sentence, as tokens.
     pub sinks: Vec<String>,
-    /// Heads (of 72) with a sink.
+    /// Heads (of layers × heads) with a sink.
     pub sink_heads: usize,
 }
 
@@ -136,13 +171,17 @@ impl Importance {
 /// token receiving it a sink.
 pub const SINK_SHARE: f64 = 0.5;
 
-/// The sinks of one run: every token that receives more than [`SINK_SHARE`]
+/// The sinks of one pass: every token that receives more than [`SINK_SHARE`]
 /// of some head's weight, averaged over the head's query rows; and how many
 /// of the heads have one.
-pub fn sinks(clean: &Clean) -> (Vec<usize>, usize) {
+pub fn sinks(trace: &Trace) -> (Vec<usize>, usize) {
     let mut found = Vec::new();
     let mut heads = 0;
-    for a in clean.heads.iter().flatten() {
+    for a in trace
+        .layers
+        .iter()
+        .flat_map(|l| l.heads.iter().map(|h| &h.weights))
+    {
         // column means: the share of the head's weight each key receives
         let share = a.row_mean();
         let j = crate::stats::argmax(0..share.len(), |j| share[j]).expect("n > 0");
@@ -157,42 +196,56 @@ pub fn sinks(clean: &Clean) -> (Vec<usize>, usize) {
     (found, heads)
 }
 
-/// The token id `[UNK]` or `[MASK]` encodes to.
-fn special_id(token: &str) -> u32 {
-    let e = Minilm::shared().tokenizer.encode(token);
-    assert_eq!(e.len(), 3, "'{token}' must encode as one token");
+/// Layer `l`'s attention averaged over heads, `(n, n)`.
+pub fn head_mean(t: &LayerTrace) -> DMatrix<f64> {
+    let sum = t.heads[1..]
+        .iter()
+        .fold(t.heads[0].weights.clone(), |s, h| s + &h.weights);
+    sum / t.heads.len() as f64
+}
+
+/// The one token id `token` encodes to in `m`'s vocabulary (`[UNK]`, `[MASK]`).
+///
+/// # Panics
+/// If `token` is not one token between the encoder's `[CLS]` and `[SEP]`.
+fn special_id(m: &dyn Transformer, token: &str) -> u32 {
+    let e = m.encode(token).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(e.ids.len(), 3, "'{token}' must encode as one token");
     e.ids[1]
 }
 
-/// `n` copies of the embedded input, copy `j` with token `j` removed by `c`.
+/// For each token `j`, the row that removes it from the embedded input `x0` under `c`.
 ///
 /// # Shapes
-/// `ids: n` → `(n·n, 384)`.
-pub fn variants(w: &Weights, ids: &[u32], x0: &DMatrix<f64>, c: Counterfactual) -> DMatrix<f64> {
+/// `ids: n`, `x0: (n, d)` → `n` edits `(j, (d))`.
+pub fn removals(
+    m: &dyn Transformer,
+    ids: &[u32],
+    x0: &DMatrix<f64>,
+    c: Counterfactual,
+) -> Vec<(usize, DVector<f64>)> {
     let n = ids.len();
+    let row = |r: DVector<f64>| (0..n).map(move |j| (j, r.clone()));
     match c {
-        Counterfactual::Mean => ablations(x0),
-        Counterfactual::Zero => {
-            let mut stack = DMatrix::zeros(n * n, x0.ncols());
-            for j in 0..n {
-                stack.rows_mut(j * n, n).copy_from(x0);
-                stack.row_mut(j * n + j).fill(0.0);
-            }
-            stack
-        }
+        Counterfactual::Mean => row(x0.row_mean().transpose()).collect(),
+        Counterfactual::Zero => row(DVector::zeros(x0.ncols())).collect(),
         Counterfactual::Unk | Counterfactual::Mask => {
-            let id = special_id(if c == Counterfactual::Unk {
-                "[UNK]"
-            } else {
-                "[MASK]"
-            });
-            let mut stack = DMatrix::zeros(n * n, x0.ncols());
-            for j in 0..n {
-                let mut blank = ids.to_vec();
-                blank[j] = id;
-                stack.rows_mut(j * n, n).copy_from(&embed(w, &blank));
-            }
-            stack
+            let id = special_id(
+                m,
+                if c == Counterfactual::Unk {
+                    "[UNK]"
+                } else {
+                    "[MASK]"
+                },
+            );
+            (0..n)
+                .map(|j| {
+                    let mut blank = ids.to_vec();
+                    blank[j] = id;
+                    // the embedding is row-wise: only row j changes
+                    (j, m.embed(&blank).row(j).transpose())
+                })
+                .collect()
         }
     }
 }
@@ -203,18 +256,43 @@ fn rho(relation: &[f64], importance: &[f64], keys: &[usize]) -> f64 {
     spearman(&pick(relation), &pick(importance))
 }
 
-/// Measure one sentence under every setting.
-pub fn importance(w: &Weights, s: &Sentence, counterfactuals: &[Counterfactual]) -> Importance {
-    let ids = &s.ids;
-    let clean = Clean::run(w, ids);
+/// `½ Σ_v |p_v − q_v|` of two distributions.
+fn distance(p: &[f64], q: &[f64]) -> f64 {
+    let row = |v: &[f64]| DVector::from_column_slice(v).transpose();
+    total_variation(&row(p), &row(q))
+}
+
+/// The query rows a target reads its relation from.
+fn rows(t: Target, n: usize) -> Vec<usize> {
+    match t {
+        // every position but the encoder's [CLS] and [SEP] at either end
+        Target::Words => (1..n - 1).collect(),
+        Target::Cls => vec![0],
+        Target::Pooled => (0..n).collect(),
+        Target::Last | Target::Next => vec![n - 1],
+    }
+}
+
+/// Measure one sentence under every setting its model admits ([`Target::of`]).
+pub fn importance(
+    m: &dyn Transformer,
+    e: &Encoding,
+    counterfactuals: &[Counterfactual],
+) -> Importance {
+    let ids = &e.ids;
+    let trace = m.run(ids);
     let n = ids.len();
-    let (sink, sink_heads) = sinks(&clean);
-    let raw = clean.mean_attention(LAYERS - 1);
-    let means: Vec<DMatrix<f64>> = (0..LAYERS).map(|l| clean.mean_attention(l)).collect();
-    let (roll, flows) = (rollout(&means), flow(&means));
-    let h = &clean.states[LAYERS];
+    let targets = Target::of(m.mask());
+    let (sink, sink_heads) = sinks(&trace);
+    let means: Vec<DMatrix<f64>> = trace.layers.iter().map(head_mean).collect();
+    let raw = &means[means.len() - 1];
+    let needed: Vec<usize> = (0..n)
+        .filter(|i| targets.iter().any(|&t| rows(t, n).contains(i)))
+        .collect();
+    let (roll, flows) = (rollout(&means), flow_rows(&means, &needed));
+    let h = &trace.output;
     // the raw geometry of the objects: cos(h_0(i), h_0(j)), and for the pooled target the mean row
-    let x0 = &clean.states[0];
+    let x0 = &trace.layers[0].input;
     let unit = |i: usize| x0.row(i).normalize();
     let x0_mean = x0.row_mean().normalize();
     let similarity = DMatrix::from_fn(n, n, |i, j| unit(i).dot(&unit(j)));
@@ -223,74 +301,75 @@ pub fn importance(w: &Weights, s: &Sentence, counterfactuals: &[Counterfactual])
     let column_mean = |m: &DMatrix<f64>| m.row_mean().iter().copied().collect::<Vec<f64>>();
     let key_set = |k: Keys, skip: Option<usize>| -> Vec<usize> {
         (0..n)
-            .filter(|&j| Some(j) != skip && (k == Keys::All || !sink.contains(&j)))
+            .filter(|&j| Some(j) != skip)
+            .filter(|&j| match k {
+                Keys::All => true,
+                Keys::NoSinks => !sink.contains(&j),
+                Keys::NoFirst => j != m.sink(),
+            })
             .collect()
     };
-    let words: Vec<usize> = (1..n - 1).collect();
+    let read = |h: &DMatrix<f64>| m.next_token(&h.row(n - 1).transpose());
+    let clean_next = targets.contains(&Target::Next).then(|| read(h)).flatten();
     let mut cells = Vec::new();
     for &c in counterfactuals {
-        let stack = variants(w, ids, &clean.states[0], c);
-        let out = &run_parts(w, 0, stack, n, &vec![vec![]; n])[LAYERS - 1].output;
-        // effect[(i, j)] = ‖h_6(i) − h_6(i | token j removed)‖
-        let effect = DMatrix::from_fn(n, n, |i, j| (h.row(i) - out.row(j * n + i)).norm());
-        let clean_pooled = pooled(h);
-        let pooled_effect: Vec<f64> = (0..n)
-            .map(|j| (pooled(&out.rows(j * n, n).into_owned()) - &clean_pooled).norm())
-            .collect();
-        for t in Target::ALL {
+        let outs = m.run_edits(x0, &removals(m, ids, x0, c));
+        // effect[(i, j)] = ‖h_L(i) − h_L(i | token j removed)‖
+        let effect = DMatrix::from_fn(n, n, |i, j| (h.row(i) - outs[j].row(i)).norm());
+        for &t in targets {
+            // per key j: the change of a whole-sentence target
+            let whole: Vec<f64> = match t {
+                Target::Pooled => {
+                    let clean = pooled(h);
+                    outs.iter().map(|o| (pooled(o) - &clean).norm()).collect()
+                }
+                Target::Next => {
+                    let p = clean_next.as_ref().expect("a decoder reads the next token");
+                    outs.iter()
+                        .map(|o| distance(p, &read(o).expect("a decoder")))
+                        .collect()
+                }
+                _ => Vec::new(),
+            };
             for k in Keys::ALL {
-                let (r_raw, r_roll, r_flow, r_object) = match t {
-                    Target::Words => {
-                        let per_row = |rel: &DMatrix<f64>| {
-                            let rhos: Vec<f64> = words
-                                .iter()
-                                .map(|&i| rho(&row(rel, i), &row(&effect, i), &key_set(k, Some(i))))
+                let agree = |rel: &DMatrix<f64>| -> f64 {
+                    match t {
+                        Target::Words => {
+                            let rhos: Vec<f64> = rows(t, n)
+                                .into_iter()
+                                .map(|i| rho(&row(rel, i), &row(&effect, i), &key_set(k, Some(i))))
                                 .collect();
                             mean(&rhos)
-                        };
-                        (
-                            per_row(&raw),
-                            per_row(&roll),
-                            per_row(&flows),
-                            per_row(&similarity),
-                        )
+                        }
+                        Target::Cls => rho(&row(rel, 0), &row(&effect, 0), &key_set(k, None)),
+                        Target::Pooled => rho(&column_mean(rel), &whole, &key_set(k, None)),
+                        Target::Last => rho(
+                            &row(rel, n - 1),
+                            &row(&effect, n - 1),
+                            &key_set(k, Some(n - 1)),
+                        ),
+                        Target::Next => rho(&row(rel, n - 1), &whole, &key_set(k, Some(n - 1))),
                     }
-                    Target::Cls => {
-                        let keys = key_set(k, None);
-                        let e = row(&effect, 0);
-                        (
-                            rho(&row(&raw, 0), &e, &keys),
-                            rho(&row(&roll, 0), &e, &keys),
-                            rho(&row(&flows, 0), &e, &keys),
-                            rho(&row(&similarity, 0), &e, &keys),
-                        )
-                    }
-                    Target::Pooled => {
-                        let keys = key_set(k, None);
-                        (
-                            rho(&column_mean(&raw), &pooled_effect, &keys),
-                            rho(&column_mean(&roll), &pooled_effect, &keys),
-                            rho(&column_mean(&flows), &pooled_effect, &keys),
-                            rho(&pooled_similarity, &pooled_effect, &keys),
-                        )
-                    }
+                };
+                let object = match t {
+                    Target::Pooled => rho(&pooled_similarity, &whole, &key_set(k, None)),
+                    _ => agree(&similarity),
                 };
                 cells.push(Cell {
                     counterfactual: c,
                     target: t,
                     keys: k,
-                    raw: r_raw,
-                    rollout: r_roll,
-                    flow: r_flow,
-                    object: r_object,
+                    raw: agree(raw),
+                    rollout: agree(&roll),
+                    flow: agree(&flows),
+                    object,
                 });
             }
         }
     }
-    debug_assert!(sink_heads <= LAYERS * HEADS);
     Importance {
         cells,
-        sinks: sink.iter().map(|&j| s.tokens[j].clone()).collect(),
+        sinks: sink.iter().map(|&j| e.tokens[j].clone()).collect(),
         sink_heads,
     }
 }

@@ -217,13 +217,7 @@ pub fn over_setting(
     k: Keys,
     g: fn(&Cell) -> f64,
 ) -> Summary {
-    Summary::of(
-        &x.importance
-            .iter()
-            .filter_map(|i| i.cell(c, t, k))
-            .map(g)
-            .collect::<Vec<_>>(),
-    )
+    x.over_setting(c, t, k, g)
 }
 
 /// Rollout's gain over raw attention in one setting, per sentence.
