@@ -34,6 +34,7 @@ use nalgebra::{DMatrix, DVector};
 use super::bpe::Encoding;
 use super::corpus::Model;
 use super::minilm::Minilm;
+use super::repair::Effects;
 use super::smollm2::SmolLm2;
 use super::trace::{LayerTrace, Trace};
 
@@ -128,15 +129,36 @@ pub trait Transformer: Sync {
     /// (from a clean trace: an ablated head's weights are recorded but its write
     /// was zeroed).
     fn attention(&self, t: &LayerTrace) -> DMatrix<f64> {
-        let mut a = (0..self.heads()).fold(DMatrix::zeros(t.input.nrows(), t.input.ncols()), |a, h| {
-            a + self.write(t, h)
-        });
+        let mut a = (0..self.heads())
+            .fold(DMatrix::zeros(t.input.nrows(), t.input.ncols()), |a, h| {
+                a + self.write(t, h)
+            });
         let b = self.attention_bias(t.layer);
         for mut row in a.row_iter_mut() {
             row += b.transpose();
         }
         a
     }
+
+    // ---- chapter 3: self-repair (McGrath et al. 2023), see [`super::repair`] ----
+    //
+    //   change δ enters layer ℓ's attention sum   u = x + attn + δ
+    //   total    blocks ℓ.. rerun from u                        on the read-out
+    //   direct   δ along the residual path, every norm on it    states and on
+    //            frozen at the clean run ([`Norm`] says which:  the model's
+    //            Post: twelve LayerNorms, Pre: the final RMSNorm) output
+
+    /// Total and direct effects of each change in `deltas`, all entering layer
+    /// `layer`'s attention sum in the clean whole pass `clean`.
+    ///
+    /// # Shapes
+    /// Each delta `(n, d)`.
+    fn effects(&self, clean: &Trace, layer: usize, deltas: &[DMatrix<f64>]) -> Vec<Effects>;
+    /// Head `h`'s attention weights in a recorded layer with `W_QK` replaced by
+    /// its symmetric part, `(n, n)`, where that is defined: `None` under a
+    /// causal mask, where a query never scores the later key a symmetric score
+    /// would pair it with.
+    fn symmetric_weights(&self, t: &LayerTrace, h: usize) -> Option<DMatrix<f64>>;
 }
 
 impl Transformer for Minilm {
@@ -171,13 +193,26 @@ impl Transformer for Minilm {
         super::intervention::value_out(&self.weights.layers[layer], v, h)
     }
     fn attention_bias(&self, layer: usize) -> DVector<f64> {
-        self.weights.layers[layer].attention_output.dense.bias.clone()
+        self.weights.layers[layer]
+            .attention_output
+            .dense
+            .bias
+            .clone()
     }
     fn block_norm(&self, layer: usize, u: &DMatrix<f64>) -> DMatrix<f64> {
         self.weights.layers[layer]
             .attention_output
             .layer_norm
             .forward(u)
+    }
+    fn effects(&self, clean: &Trace, layer: usize, deltas: &[DMatrix<f64>]) -> Vec<Effects> {
+        super::minilm::repair::effects(&self.weights, clean, layer, deltas)
+    }
+    fn symmetric_weights(&self, t: &LayerTrace, h: usize) -> Option<DMatrix<f64>> {
+        let layer = &self.weights.layers[t.layer];
+        Some(crate::experiment::fixed_points::trained::symmetric_weights(
+            layer, &t.input, h,
+        ))
     }
 }
 
@@ -221,7 +256,17 @@ impl Transformer for SmolLm2 {
         DVector::zeros(self.config.d_model)
     }
     fn block_norm(&self, layer: usize, u: &DMatrix<f64>) -> DMatrix<f64> {
-        super::smollm2::forward::rms_norm_f64(u, &self.weights.blocks[layer].ffn_norm, self.config.rms_eps)
+        super::smollm2::forward::rms_norm_f64(
+            u,
+            &self.weights.blocks[layer].ffn_norm,
+            self.config.rms_eps,
+        )
+    }
+    fn effects(&self, clean: &Trace, layer: usize, deltas: &[DMatrix<f64>]) -> Vec<Effects> {
+        super::smollm2::repair::effects(self, clean, layer, deltas)
+    }
+    fn symmetric_weights(&self, _t: &LayerTrace, _h: usize) -> Option<DMatrix<f64>> {
+        None
     }
 }
 
@@ -300,7 +345,9 @@ mod tests {
     fn the_attention_sublayer_read_from_a_trace_is_the_one_the_pass_used() {
         // encoder: against the intervention code's own sublayer outputs
         let m = Minilm::shared();
-        let ids = Transformer::encode(m, "The bank of the river.").unwrap().ids;
+        let ids = Transformer::encode(m, "The bank of the river.")
+            .unwrap()
+            .ids;
         let t = Transformer::run(m, &ids);
         let parts = run_parts(&m.weights, 0, m.embed(&ids), ids.len(), &[Vec::new()]);
         for (l, p) in parts.iter().enumerate() {
@@ -311,7 +358,9 @@ mod tests {
         }
         // decoder: resuming block l from x + attn reproduces the last stream
         let d = SmolLm2::shared();
-        let ids = Transformer::encode(d, "The bank of the river.").unwrap().ids;
+        let ids = Transformer::encode(d, "The bank of the river.")
+            .unwrap()
+            .ids;
         let t = Transformer::run(d, &ids);
         for l in [0, 14, 29] {
             let layer = &t.layers[l];

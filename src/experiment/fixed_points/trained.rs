@@ -2,7 +2,7 @@
 //! stream across depth, and one layer (and the stack, looped) iterated on a real
 //! hidden state with and without its residual paths. How much of a damage later
 //! layers absorb is chapter 3's measurement
-//! ([`crate::experiment::multi_head::trained::repair`]), read here.
+//! ([`crate::experiment::multi_head::repair`]), read here.
 //! Introduced in chapter 5.
 
 mod verdict;
