@@ -1,13 +1,14 @@
 //! Chapter 3's figure of self-repair in the decoder (it reads
-//! [`crate::experiment::multi_head::decoder_repair::book`], never computes).
+//! [`crate::experiment::multi_head::repair::book`], never computes).
 
 use plotters::prelude::*;
 
 use super::style::{axes, color, legend, mesh, model_line, span, svg};
 use super::{DrawError, Figure};
-use crate::experiment::multi_head::decoder_repair::verdict::{LAYER, READS};
-use crate::experiment::multi_head::decoder_repair::{LAYERS, book};
+use crate::experiment::multi_head::repair::verdict::SMOLLM2_READS;
+use crate::experiment::multi_head::repair::{HEAD_ZEROED, LAYER_RESAMPLE, book};
 use crate::pretrained::corpus::Model;
+use crate::pretrained::transformer::Architecture;
 
 pub const FIGURES: &[Figure] = &[Figure {
     name: "ch03-decoder-self-repair",
@@ -19,9 +20,13 @@ pub const FIGURES: &[Figure] = &[Figure {
 /// Median κ per layer (normed last stream, final RMSNorm frozen on the direct
 /// path): one head zeroed, and McGrath et al.'s whole-layer resample ablation.
 fn decoder_self_repair() -> Result<String, DrawError> {
-    let f = book();
-    let read = READS[0].1;
-    let panels = [(0, "one head zeroed"), (LAYER, "attention layer resampled")];
+    let f = book(Architecture::Smollm2);
+    let read = SMOLLM2_READS[0].1;
+    let panels = [
+        (HEAD_ZEROED, "one head zeroed"),
+        (LAYER_RESAMPLE, "attention layer resampled"),
+    ];
+    let layers = f.last_layer() + 1;
     let curves: Vec<Vec<Vec<f64>>> = panels
         .iter()
         .map(|&(c, _)| Model::BOTH.map(|m| f.by_layer(m, c, read)).to_vec())
@@ -33,12 +38,12 @@ fn decoder_self_repair() -> Result<String, DrawError> {
     svg(750, 360, |root| {
         let areas = root.split_evenly((1, 2));
         for (p, (_, title)) in panels.iter().enumerate() {
-            let mut chart = axes(&areas[p], *title, -0.5..LAYERS as f64 - 0.5, y.clone())?;
+            let mut chart = axes(&areas[p], *title, -0.5..layers as f64 - 0.5, y.clone())?;
             mesh(&mut chart, "layer ℓ", "median κ (1: no repair)")
                 .disable_x_mesh()
                 .draw()?;
             chart.draw_series([PathElement::new(
-                vec![(-0.5, 1.0), (LAYERS as f64 - 0.5, 1.0)],
+                vec![(-0.5, 1.0), (layers as f64 - 0.5, 1.0)],
                 BLACK.mix(0.4).stroke_width(1),
             )])?;
             for (k, model) in Model::BOTH.into_iter().enumerate() {

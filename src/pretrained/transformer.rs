@@ -34,6 +34,7 @@ use nalgebra::{DMatrix, DVector};
 use super::bpe::Encoding;
 use super::corpus::Model;
 use super::minilm::Minilm;
+use super::repair::Effects;
 use super::smollm2::SmolLm2;
 use super::trace::{LayerTrace, Trace};
 
@@ -180,6 +181,26 @@ pub trait Transformer: Sync {
     fn next_token(&self, _state: &DVector<f64>) -> Option<Vec<f64>> {
         None
     }
+
+    // ---- chapter 3: self-repair (McGrath et al. 2023), see [`super::repair`] ----
+    //
+    //   change δ enters layer ℓ's attention sum   u = x + attn + δ
+    //   total    blocks ℓ.. rerun from u                        on the read-out
+    //   direct   δ along the residual path, every norm on it    states and on
+    //            frozen at the clean run ([`Norm`] says which:  the model's
+    //            Post: twelve LayerNorms, Pre: the final RMSNorm) output
+
+    /// Total and direct effects of each change in `deltas`, all entering layer
+    /// `layer`'s attention sum in the clean whole pass `clean`.
+    ///
+    /// # Shapes
+    /// Each delta `(n, d)`.
+    fn effects(&self, clean: &Trace, layer: usize, deltas: &[DMatrix<f64>]) -> Vec<Effects>;
+    /// Head `h`'s attention weights in a recorded layer with `W_QK` replaced by
+    /// its symmetric part, `(n, n)`, where that is defined: `None` under a
+    /// causal mask, where a query never scores the later key a symmetric score
+    /// would pair it with.
+    fn symmetric_weights(&self, t: &LayerTrace, h: usize) -> Option<DMatrix<f64>>;
 }
 
 impl Transformer for Minilm {
@@ -237,6 +258,15 @@ impl Transformer for Minilm {
     }
     fn word_token(&self, word: &str) -> String {
         word.to_string()
+    }
+    fn effects(&self, clean: &Trace, layer: usize, deltas: &[DMatrix<f64>]) -> Vec<Effects> {
+        super::minilm::repair::effects(&self.weights, clean, layer, deltas)
+    }
+    fn symmetric_weights(&self, t: &LayerTrace, h: usize) -> Option<DMatrix<f64>> {
+        let layer = &self.weights.layers[t.layer];
+        Some(super::minilm::repair::symmetric_weights(
+            layer, &t.input, h,
+        ))
     }
 }
 
@@ -304,6 +334,12 @@ impl Transformer for SmolLm2 {
     }
     fn next_token(&self, state: &DVector<f64>) -> Option<Vec<f64>> {
         Some(super::edits::next_token(self, state))
+    }
+    fn effects(&self, clean: &Trace, layer: usize, deltas: &[DMatrix<f64>]) -> Vec<Effects> {
+        super::smollm2::repair::effects(self, clean, layer, deltas)
+    }
+    fn symmetric_weights(&self, _t: &LayerTrace, _h: usize) -> Option<DMatrix<f64>> {
+        None
     }
 }
 

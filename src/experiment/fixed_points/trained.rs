@@ -3,7 +3,7 @@
 //! iterated on a real hidden state. One experiment over [`Transformer`] asks
 //! it of the post-LN encoder and the pre-LN decoder alike. How much of a
 //! damage later layers absorb is chapter 3's measurement
-//! ([`crate::experiment::multi_head::trained::repair`]), read here.
+//! ([`crate::experiment::multi_head::repair`]), read here.
 //!
 //! ```text
 //! stream    h_0 … h_L: each layer's input, then the output; per layer l, token i
@@ -39,7 +39,7 @@ use crate::experiment::relations::trained::pairs;
 use crate::fixed_point::{collapse, residual};
 use crate::pretrained::corpus::{ByModel, Model};
 use crate::pretrained::intervention::layer_parts;
-use crate::pretrained::minilm::{D_K, Layer, gelu};
+use crate::pretrained::minilm::{Layer, gelu};
 use crate::pretrained::transformer::{Architecture, ByArch, Norm, Transformer};
 use crate::stats::Summary;
 
@@ -213,28 +213,6 @@ pub fn stream_of(s: &[DMatrix<f64>], from: usize) -> (Vec<Vec<f64>>, Vec<Vec<f64
     (update, cosine)
 }
 
-/// Head `h`'s attention with `W_QK = W_qᵀ W_k` replaced by its symmetric part
-/// (biases kept): `s' = s − ½ (q₀k₀ᵀ − k₀q₀ᵀ)/√32`, `q₀ = x W_qᵀ`, `k₀ = x W_kᵀ`.
-pub fn symmetric_weights(layer: &Layer, x: &DMatrix<f64>, h: usize) -> DMatrix<f64> {
-    let rows = |m: &DMatrix<f64>| m.rows(h * D_K, D_K).transpose();
-    let (q0, k0) = (x * rows(&layer.query.weight), x * rows(&layer.key.weight));
-    let (bq, bk) = (
-        layer.query.bias.rows(h * D_K, D_K),
-        layer.key.bias.rows(h * D_K, D_K),
-    );
-    let mut q = q0.clone();
-    let mut k = k0.clone();
-    for mut r in q.row_iter_mut() {
-        r += bq.transpose();
-    }
-    for mut r in k.row_iter_mut() {
-        r += bk.transpose();
-    }
-    let anti = (&q0 * k0.transpose() - &k0 * q0.transpose()) * 0.5;
-    let s = (q * k.transpose() - anti) / (D_K as f64).sqrt();
-    crate::attention::softmax_rows(&s)
-}
-
 /// One model's findings.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ModelFindings {
@@ -362,19 +340,5 @@ mod tests {
                     .all(|c| c.abs() <= 1.0 + 1e-12)
             );
         }
-    }
-
-    #[test]
-    fn a_symmetric_head_has_symmetric_bilinear_scores() {
-        // with x = I the bias-free scores are W_QK itself; its symmetric part is symmetric
-        let w = Model::Trained.weights();
-        let mut layer = w.layers[1].clone();
-        layer.query.bias.fill(0.0);
-        layer.key.bias.fill(0.0);
-        let x = DMatrix::identity(6, crate::pretrained::minilm::D);
-        let a = symmetric_weights(&layer, &x, 3);
-        // softmax of a symmetric S: a_ij / a_ji = Z_j / Z_i, so a_ij a_jk a_ki = a_ik a_kj a_ji
-        let cyc = |i: usize, j: usize, k: usize| a[(i, j)] * a[(j, k)] * a[(k, i)];
-        assert!((cyc(0, 1, 2) / cyc(0, 2, 1) - 1.0).abs() < 1e-9);
     }
 }

@@ -11,7 +11,6 @@
 //! ```
 
 pub mod patterns;
-pub mod repair;
 pub mod roles;
 pub mod senses;
 pub mod verdict;
@@ -31,6 +30,7 @@ use crate::pretrained::corpus::{ByModel, Model, Run, pooled, runs};
 use crate::pretrained::intervention::{Stage, direct_effect, indirect, run_parts};
 use crate::pretrained::minilm::{HEADS, LAYERS};
 use crate::pretrained::paraphrase::{Retrieval, retrieve};
+use crate::pretrained::repair::turn;
 use crate::stats::{Summary, median};
 
 /// Sizes of the real-model experiments.
@@ -109,12 +109,6 @@ pub struct Findings {
     pub senses_random: [Score; 2],
     /// The role task, `[model][every head kept, every head removed]`.
     pub roles: ByModel<[Score; 2]>,
-}
-
-/// `P⊥ mean_i Δ_i` with `ê` the clean embedding.
-pub(crate) fn turn(delta: &DMatrix<f64>, e: &DVector<f64>) -> DVector<f64> {
-    let m: DVector<f64> = delta.row_sum().transpose() / delta.nrows() as f64;
-    &m - e * e.dot(&m)
 }
 
 /// The 72 single-head ablations of one sentence.

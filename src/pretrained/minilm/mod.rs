@@ -22,6 +22,7 @@
 //! Introduced in chapter 1.
 
 pub mod forward;
+pub mod repair;
 pub mod weights;
 
 use std::path::Path;

@@ -1,6 +1,7 @@
-//! Direct against total effect of one change written into SmolLM2's residual
-//! stream: chapter 3's self-repair asked of a pre-RMSNorm decoder (after McGrath
-//! et al. 2023, "The Hydra Effect", arXiv:2307.15771).
+//! The decoder's direct path for [`crate::pretrained::repair`]: a change
+//! written into SmolLM2's residual stream carried to the normed last stream
+//! and the logits (after McGrath et al. 2023, "The Hydra Effect",
+//! arXiv:2307.15771).
 //!
 //! ```text
 //! change δ enters block ℓ after attention   u = x^ℓ + attn^ℓ + δ,  then ffn^ℓ, blocks ℓ+1…29
@@ -14,7 +15,7 @@
 //!
 //! In the post-LayerNorm encoder a change reaches the output only through every
 //! later LayerNorm, so its direct path has to be carried through six frozen
-//! scales ([`crate::pretrained::repair`]). Here the stream is a running sum:
+//! scales ([`crate::pretrained::minilm::repair`]). Here the stream is a running sum:
 //! `x³⁰ = x^ℓ + attn^ℓ + ffn^ℓ + … `, so δ reaches the last stream as δ itself,
 //! and only the final norm stands between it and the logits.
 //!
@@ -25,18 +26,9 @@ use nalgebra::{DMatrix, DVector};
 use super::SmolLm2;
 use super::forward::{Cache, Options, rms_norm, rms_norm_f64, run_from, silu};
 use super::linear::project;
+use crate::pretrained::repair::Effects;
 use crate::pretrained::trace::Trace;
 use crate::pretrained::transformer::Transformer;
-
-/// A change's total and direct effect on the normed last stream, `(n, 576)`
-/// each, and on the logit of each position's clean top-1 token, `(n)` each.
-#[derive(Clone, Debug)]
-pub struct Effects {
-    pub total: DMatrix<f64>,
-    pub direct: DMatrix<f64>,
-    pub total_logit: DVector<f64>,
-    pub direct_logit: DVector<f64>,
-}
 
 /// The last stream when block `l` resumes from its attention sum `u`
 /// (`u + ffn(rms(u))`, then blocks `l + 1..`), nothing recorded.
@@ -80,7 +72,8 @@ pub fn top1(m: &SmolLm2, clean: &Trace) -> Vec<usize> {
 }
 
 /// Total and direct effects of each change in `deltas`, all entering block
-/// `l` after its attention in the clean run `clean`.
+/// `l` after its attention in the clean run `clean`: on the normed last
+/// stream, and on the logit of each position's clean top-1 token (the output).
 ///
 /// # Shapes
 /// Each delta `(n, 576)`.
@@ -111,8 +104,8 @@ pub fn effects(m: &SmolLm2, clean: &Trace, l: usize, deltas: &[DMatrix<f64>]) ->
                 row.component_mul_assign(&(g.transpose() * scale[i]));
             }
             Effects {
-                total_logit: logit(&total),
-                direct_logit: logit(&direct),
+                output: [logit(&total), logit(&direct)],
+                recomputed: None,
                 total,
                 direct,
             }

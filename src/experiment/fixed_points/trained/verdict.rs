@@ -4,8 +4,10 @@
 use super::decoder_verdict::{decoder_measures, with_decoder_iterate, with_decoder_stream};
 use super::{BOOK, Iteration, ModelFindings, Series, book};
 use crate::claim::{Claim, Evidence, Test};
-use crate::experiment::multi_head::trained::repair;
-use crate::experiment::multi_head::trained::verdict::{with_hydra, with_repair};
+use crate::experiment::multi_head::repair::{
+    self,
+    verdict::{with_hydra, with_repair},
+};
 use crate::measure::{Measure, fixed, pm, table_of};
 use crate::pretrained::corpus::Model;
 use crate::pretrained::minilm::LAYERS;
@@ -173,14 +175,14 @@ pub fn claims() -> Vec<Claim> {
     };
     let [u, c] = <[Test; 2]>::try_from(settles(LAYERS)).unwrap_or_else(|_| unreachable!());
     let stack_res = Summary::of(&t.stack[0].iter().map(res).collect::<Vec<_>>()).mean;
-    let rep = repair::book();
+    let rep = repair::book(crate::pretrained::transformer::Architecture::Minilm);
     let absorbs = with_repair(
         Claim::empirical(
             "trained-absorbs",
             "heads, layers and residual paths absorb the mismatch: later layers undo part of a damage, more than an untrained stack does",
         )
         .evidence(Evidence::Pretrained),
-        2,
+        repair::HEAD_SYMMETRISED,
     );
     let absorbs = with_hydra(absorbs).setting(format!(
         "chapter 3's measurement (ch03.trained-later-layers-correct): MiniLM and its random-weight twin, {} corpus sentences each, one head per layer 0–4 per sentence; κ = ⟨Δ_tot, Δ_dir⟩/‖Δ_dir‖², r = 1 − κ, the null the random model's",

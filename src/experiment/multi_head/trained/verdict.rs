@@ -1,184 +1,17 @@
 //! Chapter 3's trained-encoder section as the prose quotes it: its measures
 //! (keys `lm_…`) and its claims (evidence: pretrained).
 
-use super::repair::{self, CHANGES, Kept, RESAMPLES};
 use super::{Ablation, book};
 use crate::claim::{Claim, Evidence, Test};
-use crate::experiment::multi_head::decoder_repair::verdict as decoder;
+use crate::experiment::multi_head::repair::{self, verdict as repair_verdict};
 use crate::measure::{Measure, fixed, pm, table_of};
 use crate::pretrained::corpus::Model;
 use crate::pretrained::minilm::{HEADS, LAYERS};
-use crate::stats::{Summary, median, share};
+use crate::pretrained::transformer::Architecture;
+use crate::stats::{Summary, median};
 
 fn largest(xs: &[f64]) -> f64 {
     xs.iter().cloned().fold(f64::NEG_INFINITY, f64::max)
-}
-
-/// How `κ` is read from one change: `(name, read)`; the default first.
-type Read = fn(&Kept) -> f64;
-pub const READS: [(&str, Read); 4] = [
-    ("LayerNorm frozen, all last states", |k| k.states[0]),
-    ("LayerNorm recomputed on the direct path", |k| k.states[1]),
-    ("target: the pooled embedding's turn g(Δ)", |k| k.pooled[0]),
-    ("norm ratio ‖Δ_tot‖/‖Δ_dir‖ in place of κ", |k| {
-        k.ratio[0]
-    }),
-];
-
-/// The choices a referee would vary around the change `default` (an index of
-/// [`CHANGES`]): `(name, change, read)`, the default first, then each other change,
-/// then each other reading.
-pub fn choices(default: usize) -> Vec<(String, usize, Read)> {
-    let mut out = vec![(
-        format!("head {}, {}", CHANGES[default], READS[0].0),
-        default,
-        READS[0].1,
-    )];
-    for c in (0..CHANGES.len()).filter(|&c| c != default) {
-        out.push((format!("head {}", CHANGES[c]), c, READS[0].1));
-    }
-    for (name, read) in &READS[1..] {
-        out.push((name.to_string(), default, *read));
-    }
-    out
-}
-
-/// A claim with the repair tests under the default change `default` and every choice.
-pub fn with_repair(mut claim: Claim, default: usize) -> Claim {
-    let all = choices(default);
-    claim = claim.default_choice(all[0].0.clone());
-    for t in repair_tests(all[0].1, all[0].2) {
-        claim = claim.core(t);
-    }
-    for (name, change, read) in &all[1..] {
-        claim = claim.under(name.clone(), repair_tests(*change, *read));
-    }
-    claim
-}
-
-/// The two core tests of repair against its null, for one choice.
-pub fn repair_tests(change: usize, read: Read) -> Vec<Test> {
-    let (d, s) = repair::book().against_null(change, read);
-    vec![
-        Test::above(
-            "median repair r = 1 − κ over heads of layers 0–4, trained − random",
-            d,
-            0.1,
-            2,
-        ),
-        Test::above(
-            "share of trained heads whose r exceeds the random model's median",
-            s,
-            0.5,
-            2,
-        ),
-    ]
-}
-
-/// Adds McGrath et al.'s own protocol (the Hydra effect) as the claim's
-/// replication, with resample ablation as they run it and mean ablation beside
-/// it: chapters 3 and 5 ask their question of one measurement.
-pub fn with_hydra(claim: Claim) -> Claim {
-    let finding = |value| {
-        Test::above(
-            "share of layer ablations whose total effect along the direct one is below it (κ < 1)",
-            value,
-            0.5,
-            2,
-        )
-    };
-    claim
-        .replication(
-            "McGrath et al. 2023",
-            format!(
-                "the Hydra effect, their protocol: a whole attention layer resample-ablated (its output on another corpus sentence of the same token length, else the first n positions of the shortest longer one; κ averaged over {RESAMPLES} donors), direct effect with LayerNorm frozen against total effect on the model's output (the pooled embedding; MiniLM has no logits), layers 0–4"
-            ),
-            finding(hydra_share(LayerAblation::Resample)),
-        )
-        .replication(
-            "McGrath et al. 2023",
-            "the same with the layer mean-ablated in place of resampled",
-            finding(hydra_share(LayerAblation::Mean)),
-        )
-}
-
-/// How McGrath et al.'s replication replaces a whole attention layer's output.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LayerAblation {
-    /// By its output on a donor sentence (their protocol).
-    Resample,
-    /// By its mean over the corpus.
-    Mean,
-}
-
-/// `κ` on the pooled turn of every whole-layer ablation of `model`.
-fn hydra(model: Model, how: LayerAblation) -> Vec<f64> {
-    let f = repair::book();
-    let read = |k: &Kept| k.pooled[0];
-    match how {
-        LayerAblation::Resample => f.resampled(model, read),
-        LayerAblation::Mean => f.layers(model, read),
-    }
-}
-
-/// McGrath et al.'s protocol on MiniLM: share of whole-layer ablations (layers
-/// 0–4, trained) whose total effect along the direct one is below it.
-pub fn hydra_share(how: LayerAblation) -> f64 {
-    share(hydra(Model::Trained, how).iter().map(|&k| k < 1.0))
-}
-
-fn repair_measures() -> Vec<Measure> {
-    let f = repair::book();
-    let mut m = vec![
-        Measure::new("lm_repair_sentences", f.setup.sentences.to_string()),
-        Measure::new(
-            "lm_repair_heads",
-            (f.setup.sentences * (LAYERS - 1)).to_string(),
-        ),
-        Measure::new("lm_hydra_share", fixed(hydra_share(LayerAblation::Mean), 2)),
-        Measure::new(
-            "lm_hydra_resample_share",
-            fixed(hydra_share(LayerAblation::Resample), 2),
-        ),
-        Measure::new("lm_resamples", RESAMPLES.to_string()),
-        Measure::new("lm_resample_same_length", fixed(f.same_length_share(), 2)),
-    ];
-    for model in Model::BOTH {
-        for (how, key) in [
-            (LayerAblation::Mean, "median"),
-            (LayerAblation::Resample, "resample_median"),
-        ] {
-            m.push(Measure::new(
-                format!("lm_hydra_{key}_{}", model.name()),
-                fixed(median(&hydra(model, how)), 2),
-            ));
-        }
-    }
-    let mut rows = vec![];
-    for (c, change) in CHANGES.iter().enumerate() {
-        for (i, (name, read)) in READS.iter().enumerate() {
-            let (d, s) = f.against_null(c, *read);
-            let med = |model| fixed(median(&f.heads(model, c, *read)), 2);
-            rows.push((
-                format!("head {change}; {name}"),
-                vec![
-                    Measure::new(format!("lm_kept_trained_{c}_{i}"), med(Model::Trained)),
-                    Measure::new(format!("lm_kept_random_{c}_{i}"), med(Model::Random)),
-                    Measure::new(format!("lm_repair_gap_{c}_{i}"), fixed(d, 2)),
-                    Measure::new(format!("lm_repair_share_{c}_{i}"), fixed(s, 2)),
-                ],
-            ));
-        }
-    }
-    let header = [
-        "change; how κ is read",
-        "median κ, trained",
-        "median κ, random",
-        "median r, trained − random",
-        "share of trained r above the random median",
-    ];
-    m.extend(table_of("lm_repair_table", &header, rows));
-    m
 }
 
 /// The numbers the section quotes.
@@ -320,8 +153,7 @@ pub fn measures() -> Vec<Measure> {
             f.sinks(Model::Trained)[k].to_string(),
         ));
     }
-    m.extend(repair_measures());
-    m.extend(decoder::measures());
+    m.extend(repair_verdict::measures());
     m
 }
 
@@ -353,21 +185,22 @@ pub fn claims() -> Vec<Claim> {
             2,
         )
     };
-    let r = repair::book();
-    let correct = with_repair(
+    let r = repair::book(Architecture::Minilm);
+    let correct = repair_verdict::with_repair(
         Claim::empirical(
             "trained-later-layers-correct",
             "later layers combine, correct, suppress or amplify what earlier heads write",
         )
         .evidence(Evidence::Pretrained),
-        0,
+        repair::HEAD_ZEROED,
     );
-    let correct = decoder::with_decoder(with_hydra(correct))
+    let correct = repair_verdict::with_decoder(repair_verdict::with_hydra(correct))
         .setting(format!(
-            "MiniLM-L6 and its random-weight twin (BERT init), {} corpus sentences each, one head per layer 0–4 per sentence ({} per model); κ = ⟨Δ_tot, Δ_dir⟩/‖Δ_dir‖², r = 1 − κ; the null is the random model's κ; {}",
+            "MiniLM-L6 and its random-weight twin (BERT init), {} corpus sentences each, one head per layer 0–{} per sentence ({} per model); κ = ⟨Δ_tot, Δ_dir⟩/‖Δ_dir‖², r = 1 − κ; the null is the random model's κ; {}",
             r.setup.sentences,
-            r.setup.sentences * (LAYERS - 1),
-            decoder::setting()
+            r.last_layer(),
+            r.heads(),
+            repair_verdict::setting()
         ));
     vec![
         correct,
