@@ -137,6 +137,14 @@ pub trait Transformer: Sync {
         }
         a
     }
+
+    // ---- chapter 2: the keys named as sinks ----
+
+    /// Which of `tokens` (as [`Transformer::encode`] gives them, any token
+    /// prepended included) are the keys idle attention is known to collect on:
+    /// `[CLS]`, `[SEP]` and punctuation in the encoder (Kobayashi et al. 2020,
+    /// §4.1), the first token, whatever it holds, in the decoder (Xiao et al. 2023).
+    fn special(&self, tokens: &[String]) -> Vec<bool>;
 }
 
 impl Transformer for Minilm {
@@ -178,6 +186,9 @@ impl Transformer for Minilm {
             .attention_output
             .layer_norm
             .forward(u)
+    }
+    fn special(&self, tokens: &[String]) -> Vec<bool> {
+        tokens.iter().map(|t| super::corpus::is_special(t)).collect()
     }
 }
 
@@ -222,6 +233,9 @@ impl Transformer for SmolLm2 {
     }
     fn block_norm(&self, layer: usize, u: &DMatrix<f64>) -> DMatrix<f64> {
         super::smollm2::forward::rms_norm_f64(u, &self.weights.blocks[layer].ffn_norm, self.config.rms_eps)
+    }
+    fn special(&self, tokens: &[String]) -> Vec<bool> {
+        (0..tokens.len()).map(|j| j == self.sink()).collect()
     }
 }
 
