@@ -17,7 +17,6 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::minilm::weights::LayerNorm;
-use super::transformer::Mask;
 
 /// How key `j` is removed from query `i`'s mixture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,61 +113,6 @@ pub fn effects(
             // rows i·n + j: u_i + Δ_ij
             let moved = DMatrix::from_fn(n * n, u.ncols(), |r, c| u[(r / n, c)] + changes[(r, c)]);
             let (after, before) = (ln.forward(&moved), ln.forward(u));
-            DMatrix::from_fn(n, n, |i, j| (after.row(i * n + j) - before.row(i)).norm())
-        }
-    }
-}
-
-/// [`head_changes`] under `mask`: a causal query's mean-value ablation
-/// replaces `f_j` by the mean over the keys it sees, `f̄_i = mean_{k ≤ i} f_k`
-/// (the mean over every token would hand it keys the mask hides); knockout
-/// and value zeroing read only `α`, which is already zero where masked.
-///
-/// # Shapes
-/// `alpha: (n, n)`, `f: (n, d)` → `(n², d)`, row `i·n + j`.
-pub fn head_changes_masked(
-    cf: Counterfactual,
-    alpha: &DMatrix<f64>,
-    f: &DMatrix<f64>,
-    mask: Mask,
-) -> DMatrix<f64> {
-    if mask == Mask::Bidirectional || cf != Counterfactual::MeanValue {
-        return head_changes(cf, alpha, f);
-    }
-    let n = alpha.nrows();
-    let mut out = DMatrix::zeros(n * n, f.ncols());
-    let mut sum = DVector::zeros(f.ncols());
-    for i in 0..n {
-        sum += f.row(i).transpose();
-        // f̄_i = Σ_{k ≤ i} f_k / (i + 1)
-        let mean = &sum / (i + 1) as f64;
-        for j in 0..=i {
-            let d = (mean.transpose() - f.row(j)) * alpha[(i, j)];
-            out.row_mut(i * n + j).copy_from(&d);
-        }
-    }
-    out
-}
-
-/// [`effects`] with the block's own norm: `N(u_i + Δ_ij) − N(u_i)` where `N`
-/// is what reads the stream after attention (LN₁ in a post-LN encoder,
-/// `rms(·) ⊙ g` before a pre-LN decoder's FFN), applied row by row.
-///
-/// # Shapes
-/// `changes: (n², d)`, `u: (n, d)` → `(n, n)`.
-pub fn effects_normed(
-    target: Target,
-    changes: &DMatrix<f64>,
-    u: &DMatrix<f64>,
-    norm: &dyn Fn(&DMatrix<f64>) -> DMatrix<f64>,
-) -> DMatrix<f64> {
-    let n = u.nrows();
-    match target {
-        Target::Head => DMatrix::from_fn(n, n, |i, j| changes.row(i * n + j).norm()),
-        Target::Block => {
-            // rows i·n + j: u_i + Δ_ij
-            let moved = DMatrix::from_fn(n * n, u.ncols(), |r, c| u[(r / n, c)] + changes[(r, c)]);
-            let (after, before) = (norm(&moved), norm(u));
             DMatrix::from_fn(n, n, |i, j| (after.row(i * n + j) - before.row(i)).norm())
         }
     }

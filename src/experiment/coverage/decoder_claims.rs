@@ -156,10 +156,7 @@ pub fn xiao() -> Vec<(String, Test)> {
 /// The numbers chapter 2's decoder paragraph quotes (keys `dec_…`).
 pub fn measures() -> Vec<Measure> {
     let f = &book().decoder;
-    let mut m = vec![Measure::new(
-        "dec_sentences",
-        BOOK.decoder.to_string(),
-    )];
+    let mut m = vec![Measure::new("dec_sentences", BOOK.decoder.to_string())];
     for model in Model::BOTH {
         let (s, name) = (f.model(model), model.name());
         // the newline start is quoted for the trained decoder only
@@ -188,7 +185,7 @@ pub fn measures() -> Vec<Measure> {
                     s.summary(First::Own, DEEP, |h| {
                         f64::from(u8::from(h.special_weight > 0.5))
                     })
-                        .mean,
+                    .mean,
                     2,
                 ),
             ));
@@ -201,6 +198,7 @@ pub fn measures() -> Vec<Measure> {
                 Counterfactual::Knockout,
                 Keys::WithoutSpecial,
             ),
+            ("mv_all", Target::Head, Counterfactual::MeanValue, Keys::All),
             (
                 "vz_block",
                 Target::Block,

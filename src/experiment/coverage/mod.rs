@@ -36,4 +36,3 @@ pub fn measures() -> Vec<Measure> {
     m.extend(decoder_claims::measures());
     m
 }
-

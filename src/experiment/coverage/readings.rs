@@ -64,7 +64,11 @@ pub struct HeadStats {
 
 /// Weight, carried norm and effect of every head of `m` on one sentence,
 /// `tokens` as encoded (and prepended to) and `trace` its clean pass.
-pub fn head_stats(m: &dyn Transformer, tokens: &[String], trace: &crate::pretrained::trace::Trace) -> Vec<HeadStats> {
+pub fn head_stats(
+    m: &dyn Transformer,
+    tokens: &[String],
+    trace: &crate::pretrained::trace::Trace,
+) -> Vec<HeadStats> {
     let n = tokens.len();
     let mask = m.mask();
     let special = m.special(tokens);
@@ -83,8 +87,17 @@ pub fn head_stats(m: &dyn Transformer, tokens: &[String], trace: &crate::pretrai
             let f = m.value_out(l, h, &head.v);
             let o = a * &f;
             let norms = carried_norms(a, &f);
+            // ‖f_j − o_i‖², (n, n), summed column by column
+            let mut gap = DMatrix::<f64>::zeros(n, n);
+            for c in 0..f.ncols() {
+                for j in 0..n {
+                    for i in 0..n {
+                        gap[(i, j)] += (f[(j, c)] - o[(i, c)]).powi(2);
+                    }
+                }
+            }
             let loo = DMatrix::from_fn(n, n, |i, j| {
-                a[(i, j)] * (f.row(j) - o.row(i)).norm() / (1.0 - a[(i, j)])
+                a[(i, j)] * gap[(i, j)].sqrt() / (1.0 - a[(i, j)])
             });
             let rho = |keys: &[usize]| {
                 [
@@ -146,4 +159,25 @@ pub fn encode(m: &dyn Transformer, text: &str, start: Start) -> (Vec<u32>, Vec<S
 pub fn sentence(m: &dyn Transformer, text: &str, start: Start) -> Vec<HeadStats> {
     let (ids, tokens) = encode(m, text, start);
     head_stats(m, &tokens, &m.run(&ids))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::experiment::coverage::trained::{BOOK, book};
+
+    #[test]
+    fn every_head_of_both_models_and_the_decoder_under_both_starts() {
+        let f = book();
+        assert_eq!(f.encoder.trained.heads.len(), 72 * 60);
+        assert!(f.encoder.trained.newline.is_empty());
+        assert_eq!(f.decoder.trained.heads.len(), 270 * BOOK.decoder);
+        assert_eq!(f.decoder.random.newline.len(), 270 * BOOK.decoder);
+        assert!(
+            f.decoder
+                .random
+                .newline
+                .iter()
+                .all(|s| (0.0..=1.0).contains(&s.special_weight))
+        );
+    }
 }

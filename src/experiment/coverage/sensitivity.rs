@@ -14,9 +14,7 @@
 
 use nalgebra::DMatrix;
 
-use crate::pretrained::counterfactual::{
-    Counterfactual, Target, effects_normed, head_changes_masked,
-};
+use crate::pretrained::counterfactual::{Counterfactual, Target};
 use crate::pretrained::transformer::Mask;
 use crate::stats::{argmax, mean, spearman};
 
@@ -166,9 +164,7 @@ impl Head<'_> {
     /// The queries with a choice: more than one visible key.
     pub fn queries(&self) -> Vec<usize> {
         let n = self.alpha.nrows();
-        (0..n)
-            .filter(|&i| visible(self.mask, n, i) > 1)
-            .collect()
+        (0..n).filter(|&i| visible(self.mask, n, i) > 1).collect()
     }
 }
 
@@ -186,13 +182,11 @@ pub fn measure(head: &Head) -> Sensitivity {
     let plain: Vec<usize> = (0..n).filter(|&j| !head.special[j]).collect();
     let mut grid = [[[[0.0; 2]; 3]; 3]; 2];
     for (c, &cf) in Counterfactual::ALL.iter().enumerate() {
-        let changes = head_changes_masked(cf, alpha, f, mask);
-        for (t, &target) in Target::ALL.iter().enumerate() {
-            let e = effects_normed(target, &changes, head.u, head.norm);
+        for (t, e) in pair_effects(cf, head).iter().enumerate() {
             for (k, keys) in [&all, &rest, &plain].into_iter().enumerate() {
                 grid[t][c][k] = [
-                    row_rho_under(mask, alpha, &e, keys),
-                    row_rho_under(mask, &norms, &e, keys),
+                    row_rho_under(mask, alpha, e, keys),
+                    row_rho_under(mask, &norms, e, keys),
                 ];
             }
         }
@@ -205,5 +199,126 @@ pub fn measure(head: &Head) -> Sensitivity {
         sink_weight: received(alpha, sink) / queries.len() as f64,
         sink_norm: received(&norms, sink) / total,
         rho_weight_fnorm: row_rho_under(mask, alpha, &fnorm, &all),
+    }
+}
+
+/// The effect `E_ij` of removing key `j` from query `i` under `cf`, at the
+/// head's output and at what the block's FFN reads, for every visible pair
+/// (zero where masked): [`crate::pretrained::counterfactual::head_changes`] and
+/// [`crate::pretrained::counterfactual::effects`] fused, column by column over
+/// the visible pairs only, with the model's own norm. A causal query's
+/// mean-value ablation replaces `f_j` by the mean over the keys it sees (the
+/// mean over every token would hand it keys the mask hides).
+///
+/// ```text
+/// Δ_ij   α/(1 − α) (o_i − f_j) | −α f_j | α (f̄_i − f_j)      f̄_i: mean over the keys i sees
+/// E_ij   ‖Δ_ij‖  and  ‖N(u_i + Δ_ij) − N(u_i)‖
+/// ```
+///
+/// # Shapes
+/// `head.alpha: (n, n)`, `head.f, head.u: (n, d)` → `[(n, n); 2]`, `[head, block]`.
+pub fn pair_effects(cf: Counterfactual, head: &Head) -> [DMatrix<f64>; 2] {
+    let (alpha, f, u) = (head.alpha, head.f, head.u);
+    let (n, d) = (alpha.nrows(), f.ncols());
+    let pairs: Vec<(usize, usize)> = (0..n)
+        .flat_map(|i| (0..visible(head.mask, n, i)).map(move |j| (i, j)))
+        .collect();
+    let o = alpha * f;
+    // f̄_i, (n, d): every key's mean, or the mean of the prefix i sees
+    let mean = match head.mask {
+        Mask::Bidirectional => {
+            let m = f.row_sum() / n as f64;
+            DMatrix::from_fn(n, d, |_, c| m[c])
+        }
+        Mask::Causal => {
+            let mut m = DMatrix::zeros(n, d);
+            for c in 0..d {
+                let mut sum = 0.0;
+                for i in 0..n {
+                    sum += f[(i, c)];
+                    m[(i, c)] = sum / (i + 1) as f64;
+                }
+            }
+            m
+        }
+    };
+    // Δ and u + Δ, (pairs, d), filled column by column
+    let mut delta = DMatrix::zeros(pairs.len(), d);
+    let mut moved = DMatrix::zeros(pairs.len(), d);
+    for c in 0..d {
+        for (p, &(i, j)) in pairs.iter().enumerate() {
+            let a = alpha[(i, j)];
+            let x = match cf {
+                Counterfactual::Knockout => (o[(i, c)] - f[(j, c)]) * (a / (1.0 - a)),
+                Counterfactual::ValueZeroing => -f[(j, c)] * a,
+                Counterfactual::MeanValue => (mean[(i, c)] - f[(j, c)]) * a,
+            };
+            delta[(p, c)] = x;
+            moved[(p, c)] = u[(i, c)] + x;
+        }
+    }
+    let (after, before) = ((head.norm)(&moved), (head.norm)(u));
+    let (mut head_sq, mut block_sq) = (vec![0.0; pairs.len()], vec![0.0; pairs.len()]);
+    for c in 0..d {
+        for (p, &(i, _)) in pairs.iter().enumerate() {
+            head_sq[p] += delta[(p, c)] * delta[(p, c)];
+            let y = after[(p, c)] - before[(i, c)];
+            block_sq[p] += y * y;
+        }
+    }
+    let mut e = [DMatrix::zeros(n, n), DMatrix::zeros(n, n)];
+    for (p, &(i, j)) in pairs.iter().enumerate() {
+        e[0][(i, j)] = head_sq[p].sqrt();
+        e[1][(i, j)] = block_sq[p].sqrt();
+    }
+    e
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pretrained::counterfactual::head_changes;
+
+    /// A causal head of three tokens: query 0 sees only itself.
+    fn causal() -> (DMatrix<f64>, DMatrix<f64>, DMatrix<f64>) {
+        let alpha = DMatrix::from_row_slice(3, 3, &[1.0, 0.0, 0.0, 0.5, 0.5, 0.0, 0.2, 0.3, 0.5]);
+        let f = DMatrix::from_row_slice(3, 2, &[1.0, 0.0, 0.0, 2.0, 1.0, 1.0]);
+        (alpha, f, DMatrix::from_element(3, 2, 1.0))
+    }
+
+    #[test]
+    fn a_causal_head_ranks_its_prefix_and_value_zeroing_on_the_head_is_the_norm() {
+        let (alpha, f, u) = causal();
+        let norm = |x: &DMatrix<f64>| x.clone();
+        let tokens: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        let head = Head {
+            alpha: &alpha,
+            f: &f,
+            u: &u,
+            norm: &norm,
+            tokens: &tokens,
+            special: &[true, false, false],
+            mask: Mask::Causal,
+        };
+        assert_eq!(head.queries(), vec![1, 2]);
+        let s = measure(&head);
+        // the data's sink is key 1, not the named key 0: (0.5 + 0.3) / 2 of
+        // the queries with a choice, against (0.5 + 0.2) / 2
+        assert!((s.sink_weight - 0.4).abs() < 1e-12);
+        let vz = s.rho(Target::Head, Counterfactual::ValueZeroing, Keys::All);
+        assert!((vz[1] - 1.0).abs() < 1e-12);
+        // knockout of the last query, which sees every key, is the bidirectional one
+        let ko = head_changes(Counterfactual::Knockout, &alpha, &f);
+        let [e, block] = pair_effects(Counterfactual::Knockout, &head);
+        for j in 0..3 {
+            assert!((e[(2, j)] - ko.row(6 + j).norm()).abs() < 1e-12);
+            // N = identity: the block's change is the head's
+            assert!((block[(2, j)] - e[(2, j)]).abs() < 1e-12);
+        }
+        // mean-value ablation at query 1 uses the mean of keys 0 and 1 only
+        let [mv, _] = pair_effects(Counterfactual::MeanValue, &head);
+        let prefix = (f.row(0) + f.row(1)) / 2.0;
+        assert!((mv[(1, 0)] - 0.5 * (prefix - f.row(0)).norm()).abs() < 1e-12);
+        assert_eq!(mv[(0, 1)], 0.0, "masked");
     }
 }

@@ -55,7 +55,11 @@ pub const BOOK: Setup = Setup {
 pub fn texts(arch: Architecture, setup: Setup) -> Vec<String> {
     match arch {
         Architecture::Minilm => sentences(&corpus()),
-        Architecture::Smollm2 => pairs().into_iter().take(setup.decoder).map(|p| p.a).collect(),
+        Architecture::Smollm2 => pairs()
+            .into_iter()
+            .take(setup.decoder)
+            .map(|p| p.a)
+            .collect(),
     }
 }
 
@@ -161,9 +165,8 @@ impl Side {
             let (ids, tokens) = encode(m, &texts[s], start);
             let trace = m.run(&ids);
             let heads = head_stats(m, &tokens, &trace);
-            let loc = (s < local && start == Start::Own).then(|| {
-                Direction::ALL.map(|d| locality(model, &trace, setup, s as u64, d))
-            });
+            let loc = (s < local && start == Start::Own)
+                .then(|| Direction::ALL.map(|d| locality(model, &trace, setup, s as u64, d)));
             (start, heads, loc)
         });
         let heads = |which: Start| {
@@ -172,7 +175,11 @@ impl Side {
                 .flat_map(|(_, h, _)| h.iter().copied())
                 .collect()
         };
-        let loc = |d: usize| per.iter().filter_map(|(_, _, l)| l.as_ref().map(|l| l[d].clone())).collect();
+        let loc = |d: usize| {
+            per.iter()
+                .filter_map(|(_, _, l)| l.as_ref().map(|l| l[d].clone()))
+                .collect()
+        };
         Side {
             heads: heads(Start::Own),
             newline: heads(Start::Newline),

@@ -2,8 +2,8 @@
 //! under every counterfactual, target and key set; the sinks; the locality of
 //! one pass. Predictions as the essay makes them, written before the run.
 
-use super::sensitivity::Keys;
 use super::decoder_claims;
+use super::sensitivity::Keys;
 use super::trained::{BOOK, Direction, EPSILONS, HeadStats, book, cell, mean_of};
 use crate::claim::{Claim, Evidence, Test};
 use crate::pretrained::corpus::Model;
