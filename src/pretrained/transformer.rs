@@ -188,7 +188,10 @@ impl Transformer for Minilm {
             .forward(u)
     }
     fn special(&self, tokens: &[String]) -> Vec<bool> {
-        tokens.iter().map(|t| super::corpus::is_special(t)).collect()
+        tokens
+            .iter()
+            .map(|t| super::corpus::is_special(t))
+            .collect()
     }
 }
 
