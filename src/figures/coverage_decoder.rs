@@ -1,11 +1,11 @@
 //! Figure of chapter 2's decoder column (it reads
-//! [`crate::experiment::coverage::decoder_sink::book`], never computes).
+//! [`crate::experiment::coverage::trained::book`], never computes).
 
 use plotters::prelude::*;
 
 use super::style::{axes, color, legend, mesh, model_line, svg};
 use super::{DrawError, Figure};
-use crate::experiment::coverage::decoder_sink::{First, book};
+use crate::experiment::coverage::trained::{Start, book};
 use crate::pretrained::corpus::Model;
 
 pub const FIGURES: &[Figure] = &[Figure {
@@ -18,7 +18,7 @@ pub const FIGURES: &[Figure] = &[Figure {
 /// Per layer, the head-and-sentence means of the weight on token 0 and of its
 /// carried-norm share; trained solid, random dashed.
 fn sink() -> Result<String, DrawError> {
-    let f = book();
+    let f = &book().decoder;
     svg(750, 420, |root| {
         let mut chart = axes(
             root,
@@ -38,8 +38,12 @@ fn sink() -> Result<String, DrawError> {
             {
                 let pts: Vec<(f64, f64)> = (0..30)
                     .map(|l| {
-                        let s = side.summary(First::Own, l..l + 1, |h| {
-                            if k == 0 { h.weight } else { h.norm }
+                        let s = side.summary(Start::Own, l..l + 1, |h| {
+                            if k == 0 {
+                                h.special_weight
+                            } else {
+                                h.special_norm
+                            }
                         });
                         ((l + 1) as f64, s.mean)
                     })

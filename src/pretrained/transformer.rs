@@ -201,6 +201,14 @@ pub trait Transformer: Sync {
     /// causal mask, where a query never scores the later key a symmetric score
     /// would pair it with.
     fn symmetric_weights(&self, t: &LayerTrace, h: usize) -> Option<DMatrix<f64>>;
+
+    // ---- chapter 2: the keys named as sinks ----
+
+    /// Which of `tokens` (as [`Transformer::encode`] gives them, any token
+    /// prepended included) are the keys idle attention is known to collect on:
+    /// `[CLS]`, `[SEP]` and punctuation in the encoder (Kobayashi et al. 2020,
+    /// §4.1), the first token, whatever it holds, in the decoder (Xiao et al. 2023).
+    fn special(&self, tokens: &[String]) -> Vec<bool>;
 }
 
 impl Transformer for Minilm {
@@ -264,9 +272,13 @@ impl Transformer for Minilm {
     }
     fn symmetric_weights(&self, t: &LayerTrace, h: usize) -> Option<DMatrix<f64>> {
         let layer = &self.weights.layers[t.layer];
-        Some(super::minilm::repair::symmetric_weights(
-            layer, &t.input, h,
-        ))
+        Some(super::minilm::repair::symmetric_weights(layer, &t.input, h))
+    }
+    fn special(&self, tokens: &[String]) -> Vec<bool> {
+        tokens
+            .iter()
+            .map(|t| super::corpus::is_special(t))
+            .collect()
     }
 }
 
@@ -340,6 +352,9 @@ impl Transformer for SmolLm2 {
     }
     fn symmetric_weights(&self, _t: &LayerTrace, _h: usize) -> Option<DMatrix<f64>> {
         None
+    }
+    fn special(&self, tokens: &[String]) -> Vec<bool> {
+        (0..tokens.len()).map(|j| j == self.sink()).collect()
     }
 }
 

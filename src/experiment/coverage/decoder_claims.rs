@@ -1,9 +1,12 @@
 //! The decoder's column of chapter 2's trained-model claims: the choices
 //! `model: SmolLM2-135M-Instruct, …` that [`super::trained_claims`] adds to
 //! the encoder's claims, Xiao et al.'s replication, and the measures (keys
-//! `dec_…`). Predictions written from the essay and the paper before the run.
+//! `dec_…`), all read from the one measurement both models answer
+//! ([`super::readings`]), where the decoder's special key is its first token.
+//! Predictions written from the essay and the paper before the run.
 
-use super::decoder_sink::{COUNTERFACTUALS, First, HeadSink, Keys, Side, book};
+use super::sensitivity::Keys;
+use super::trained::{BOOK, HeadStats, Side, Start as First, book};
 use crate::claim::Test;
 use crate::measure::{Measure, fixed, number, pm};
 use crate::pretrained::corpus::Model;
@@ -16,31 +19,50 @@ pub const MODEL: &str = "model: SmolLM2-135M-Instruct (causal; the sink is the f
 const DEEP: std::ops::Range<usize> = 2..30;
 
 /// Mean of `g` over every head, layer and sentence.
-fn all(side: &Side, first: First, g: impl Fn(&HeadSink) -> f64) -> f64 {
+fn all(side: &Side, first: First, g: impl Fn(&HeadStats) -> f64) -> f64 {
     side.summary(first, 0..30, g).mean
+}
+
+/// The key sets of the decoder's choices: every visible key, and every one
+/// but the first token (its special key).
+const KEYS: [Keys; 2] = [Keys::All, Keys::WithoutSpecial];
+
+/// A key set as the decoder's choices name it.
+fn keys_name(k: Keys) -> &'static str {
+    match k {
+        Keys::All => "every visible key",
+        Keys::WithoutSpecial => "every visible key but the first token",
+        Keys::WithoutSink => "every visible key but the head's sink",
+    }
+}
+
+/// The cell of one choice, `[ρ(α, E), ρ(‖αf‖, E)]`.
+fn rho(h: &HeadStats, t: Target, cf: Counterfactual, k: Keys) -> [f64; 2] {
+    h.sensitivity.rho(t, cf, k)
 }
 
 /// `ρ(‖αf‖, E) − ρ(α, E)` of one choice, every head.
 fn gap(side: &Side, t: Target, cf: Counterfactual, k: Keys) -> f64 {
     all(side, First::Own, |h| {
-        let [w, n] = h.rho(t, cf, k);
+        let [w, n] = rho(h, t, cf, k);
         n - w
     })
 }
 
 /// The decoder's choices of `trained-weight-not-effect`: the same two core
-/// tests as the encoder's. Value zeroing at the head's output is left out:
-/// there `E_ij = ‖α_ij f_j‖` exactly, so the norm ranks it perfectly by
-/// construction.
+/// tests as the encoder's, under the encoder's three counterfactuals
+/// (mean-value ablation over the keys each query sees). Value zeroing at the
+/// head's output is left out: there `E_ij = ‖α_ij f_j‖` exactly, so the norm
+/// ranks it perfectly by construction.
 pub fn weight_choices() -> Vec<(String, Vec<Test>)> {
-    let f = book();
+    let f = &book().decoder;
     let mut out = Vec::new();
     for t in Target::ALL {
-        for cf in COUNTERFACTUALS {
+        for cf in Counterfactual::ALL {
             if (t, cf) == (Target::Head, Counterfactual::ValueZeroing) {
                 continue;
             }
-            for k in Keys::ALL {
+            for k in KEYS {
                 let target = match t {
                     Target::Head => "the head's output",
                     Target::Block => "the normalised stream the FFN reads (rms(x + attn + Δ))",
@@ -50,7 +72,7 @@ pub fn weight_choices() -> Vec<(String, Vec<Test>)> {
                     format!(
                         "{MODEL}; counterfactual: {}; target: {target}; keys: {}",
                         cf.name(),
-                        k.name()
+                        keys_name(k)
                     ),
                     vec![
                         Test::above("mean ρ(‖αf‖, E) − ρ(α, E), trained", tr, 0.05, 3),
@@ -65,12 +87,12 @@ pub fn weight_choices() -> Vec<(String, Vec<Test>)> {
 
 /// Token 0's weight share − its carried-norm share.
 fn sink_gap(side: &Side, first: First) -> f64 {
-    all(side, first, |h| h.weight) - all(side, first, |h| h.norm)
+    all(side, first, |h| h.special_weight) - all(side, first, |h| h.special_norm)
 }
 
 /// The decoder's choices of `trained-sinks-take-weight-not-norm`.
 pub fn sink_choices() -> Vec<(String, Vec<Test>)> {
-    let f = book();
+    let f = &book().decoder;
     First::ALL
         .iter()
         .map(|&first| {
@@ -91,7 +113,7 @@ pub fn sink_choices() -> Vec<(String, Vec<Test>)> {
 pub fn sink_scope() -> Test {
     Test::below(
         "the same difference for the first token, SmolLM2 at Llama's initialisation",
-        sink_gap(&book().random, First::Own).abs(),
+        sink_gap(&book().decoder.random, First::Own).abs(),
         0.1,
         2,
     )
@@ -99,12 +121,12 @@ pub fn sink_scope() -> Test {
 
 /// Mean weight on token 0 of the heads of layers 3–30.
 fn deep_weight(side: &Side, first: First) -> f64 {
-    side.summary(first, DEEP, |h| h.weight).mean
+    side.summary(first, DEEP, |h| h.special_weight).mean
 }
 
 /// Xiao et al. 2023's protocol and its test, for each start.
 pub fn xiao() -> Vec<(String, Test)> {
-    let f = book();
+    let f = &book().decoder;
     First::ALL
         .iter()
         .map(|&first| {
@@ -133,11 +155,8 @@ pub fn xiao() -> Vec<(String, Test)> {
 
 /// The numbers chapter 2's decoder paragraph quotes (keys `dec_…`).
 pub fn measures() -> Vec<Measure> {
-    let f = book();
-    let mut m = vec![Measure::new(
-        "dec_sentences",
-        super::decoder_sink::BOOK.sentences.to_string(),
-    )];
+    let f = &book().decoder;
+    let mut m = vec![Measure::new("dec_sentences", BOOK.decoder.to_string())];
     for model in Model::BOTH {
         let (s, name) = (f.model(model), model.name());
         // the newline start is quoted for the trained decoder only
@@ -148,23 +167,25 @@ pub fn measures() -> Vec<Measure> {
         for &(key, first) in firsts {
             m.push(Measure::new(
                 format!("dec_{name}_{key}_weight_deep"),
-                pm(s.summary(first, DEEP, |h| h.weight), 2),
+                pm(s.summary(first, DEEP, |h| h.special_weight), 2),
             ));
         }
         m.push(Measure::new(
             format!("dec_{name}_weight"),
-            pm(s.summary(First::Own, 0..30, |h| h.weight), 2),
+            pm(s.summary(First::Own, 0..30, |h| h.special_weight), 2),
         ));
         m.push(Measure::new(
             format!("dec_{name}_norm"),
-            pm(s.summary(First::Own, 0..30, |h| h.norm), 2),
+            pm(s.summary(First::Own, 0..30, |h| h.special_norm), 2),
         ));
         if model == Model::Trained {
             m.push(Measure::new(
                 format!("dec_{name}_heads_over_half"),
                 fixed(
-                    s.summary(First::Own, DEEP, |h| f64::from(u8::from(h.weight > 0.5)))
-                        .mean,
+                    s.summary(First::Own, DEEP, |h| {
+                        f64::from(u8::from(h.special_weight > 0.5))
+                    })
+                    .mean,
                     2,
                 ),
             ));
@@ -175,8 +196,9 @@ pub fn measures() -> Vec<Measure> {
                 "ko_rest",
                 Target::Head,
                 Counterfactual::Knockout,
-                Keys::WithoutFirst,
+                Keys::WithoutSpecial,
             ),
+            ("mv_all", Target::Head, Counterfactual::MeanValue, Keys::All),
             (
                 "vz_block",
                 Target::Block,
@@ -184,7 +206,7 @@ pub fn measures() -> Vec<Measure> {
                 Keys::All,
             ),
         ] {
-            let [w, n] = [0, 1].map(|x| all(s, First::Own, |h| h.rho(t, cf, k)[x]));
+            let [w, n] = [0, 1].map(|x| all(s, First::Own, |h| rho(h, t, cf, k)[x]));
             m.push(Measure::new(
                 format!("dec_{name}_{key}_rho_weight"),
                 fixed(w, 2),

@@ -2,16 +2,18 @@
 //! ([`pieces`]), against what one forward pass of a head exposes, physical
 //! coverage: a new local map for each prompt ([`prompts`]) and for any move
 //! of the input ([`drift`]); and what an attention pattern does and does
-//! not tell ([`attribution`]). The head and its prompt are [`head`]'s.
+//! not tell ([`attribution`]), asked again of a trained encoder and a trained
+//! decoder by one measurement ([`readings`], [`trained`]). The head and its
+//! prompt are [`head`]'s.
 
 pub mod attribution;
 mod claims;
 mod decoder_claims;
-pub mod decoder_sink;
 pub mod drift;
 pub mod head;
 pub mod pieces;
 pub mod prompts;
+pub mod readings;
 pub mod sensitivity;
 pub mod trained;
 mod trained_claims;

@@ -1,18 +1,21 @@
 //! Chapter 2's weight-versus-effect comparison under every choice a referee would
 //! vary: the counterfactual that removes a key, the place its effect is measured,
-//! and whether the head's sink is among the keys ranked.
+//! and whether the head's sink is among the keys ranked. Written once for a
+//! bidirectional and a causal head: a causal query ranks only the keys it sees.
 //!
 //! ```text
 //! grid[target][counterfactual][keys] = (ρ(α, E), ρ(‖αf‖, E))
-//!   keys: every key, or every key but the sink
-//!   sink of a head on a sentence: argmax_j Σ_i α_ij, the key that receives most weight
+//!   keys: every key, every key but the head's sink, every key but the model's special ones
+//!   sink of a head on a sentence: argmax_j Σ_{i ∈ Q} α_ij, the key that receives most weight
+//!   Q: the queries with a choice (more than one visible key; all of them in an encoder)
+//!   ρ: Spearman over the visible keys of each query with at least three, mean over queries
 //! Kobayashi et al. 2020, §4.2: ρ(α_ij, ‖f(x_j)‖) over keys, mean over queries
 //! ```
 
 use nalgebra::DMatrix;
 
-use crate::pretrained::counterfactual::{Counterfactual, Target, effects, head_changes};
-use crate::pretrained::minilm::weights::LayerNorm;
+use crate::pretrained::counterfactual::{Counterfactual, Target};
+use crate::pretrained::transformer::Mask;
 use crate::stats::{argmax, mean, spearman};
 
 /// The token a sink is, by kind.
@@ -52,22 +55,31 @@ impl Sink {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Keys {
     All,
+    /// Every key but the one that receives most weight (found from the data).
     WithoutSink,
+    /// Every key but those the model names as sinks ([`Transformer::special`]).
+    ///
+    /// [`Transformer::special`]: crate::pretrained::transformer::Transformer::special
+    WithoutSpecial,
 }
 
 impl Keys {
+    /// The key sets the encoder's grid reports.
     pub const ALL: [Keys; 2] = [Keys::All, Keys::WithoutSink];
+    /// Every key set measured.
+    pub const EVERY: [Keys; 3] = [Keys::All, Keys::WithoutSink, Keys::WithoutSpecial];
 
     pub fn name(self) -> &'static str {
         match self {
             Keys::All => "every key",
             Keys::WithoutSink => "every key but the head's sink",
+            Keys::WithoutSpecial => "every key but the model's special ones",
         }
     }
 }
 
 /// `[target][counterfactual][keys]` → `[ρ(α, E), ρ(‖αf‖, E)]`.
-pub type Grid = [[[[f64; 2]; 2]; 3]; 2];
+pub type Grid = [[[[f64; 2]; 3]; 3]; 2];
 
 /// One head on one sentence under every choice.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -91,16 +103,38 @@ impl Sensitivity {
             .iter()
             .position(|&x| x == cf)
             .unwrap_or(0);
-        let k = Keys::ALL.iter().position(|&x| x == keys).unwrap_or(0);
+        let k = Keys::EVERY.iter().position(|&x| x == keys).unwrap_or(0);
         self.grid[t][c][k]
+    }
+}
+
+/// Keys query `i` sees under `mask`, of `n`.
+pub fn visible(mask: Mask, n: usize, i: usize) -> usize {
+    match mask {
+        Mask::Causal => i + 1,
+        Mask::Bidirectional => n,
     }
 }
 
 /// Spearman over `keys` of rows of `a` and `b`, mean over rows (NaN rows skipped).
 pub fn row_rho(a: &DMatrix<f64>, b: &DMatrix<f64>, keys: &[usize]) -> f64 {
+    row_rho_under(Mask::Bidirectional, a, b, keys)
+}
+
+/// [`row_rho`] under `mask`: each row ranks the keys of `keys` it sees, and
+/// only rows that see at least three keys count.
+pub fn row_rho_under(mask: Mask, a: &DMatrix<f64>, b: &DMatrix<f64>, keys: &[usize]) -> f64 {
+    let n = a.ncols();
     let rows: Vec<f64> = (0..a.nrows())
+        .filter(|&i| visible(mask, n, i) >= 3)
         .map(|i| {
-            let r = |m: &DMatrix<f64>| keys.iter().map(|&j| m[(i, j)]).collect::<Vec<_>>();
+            let seen = visible(mask, n, i);
+            let r = |m: &DMatrix<f64>| {
+                keys.iter()
+                    .filter(|&&j| j < seen)
+                    .map(|&j| m[(i, j)])
+                    .collect::<Vec<_>>()
+            };
             spearman(&r(a), &r(b))
         })
         .filter(|x| x.is_finite())
@@ -108,37 +142,183 @@ pub fn row_rho(a: &DMatrix<f64>, b: &DMatrix<f64>, keys: &[usize]) -> f64 {
     mean(&rows)
 }
 
-/// Every choice for one head: weights `alpha (n, n)`, carried vectors `f (n, 384)`,
-/// the block's pre-LayerNorm sum `u (n, 384)` and its LayerNorm, the tokens.
-pub fn measure(
-    alpha: &DMatrix<f64>,
-    f: &DMatrix<f64>,
-    u: &DMatrix<f64>,
-    ln: &LayerNorm,
-    tokens: &[String],
-) -> Sensitivity {
+/// One head's weights and what its keys carry, with what the block reads.
+///
+/// # Shapes
+/// `alpha: (n, n)`, `f, u: (n, d)` (`u = x + attn`), `special: n`.
+pub struct Head<'a> {
+    pub alpha: &'a DMatrix<f64>,
+    /// `f(x_j) = v_j W_O,h`.
+    pub f: &'a DMatrix<f64>,
+    /// The stream after attention.
+    pub u: &'a DMatrix<f64>,
+    /// What the FFN reads from `u`, row by row.
+    pub norm: &'a dyn Fn(&DMatrix<f64>) -> DMatrix<f64>,
+    pub tokens: &'a [String],
+    /// The keys the model names as sinks.
+    pub special: &'a [bool],
+    pub mask: Mask,
+}
+
+impl Head<'_> {
+    /// The queries with a choice: more than one visible key.
+    pub fn queries(&self) -> Vec<usize> {
+        let n = self.alpha.nrows();
+        (0..n).filter(|&i| visible(self.mask, n, i) > 1).collect()
+    }
+}
+
+/// Every choice for one head.
+pub fn measure(head: &Head) -> Sensitivity {
+    let (alpha, f, mask) = (head.alpha, head.f, head.mask);
     let n = alpha.nrows();
     // ‖α_ij f_j‖, (n, n)
     let norms = DMatrix::from_fn(n, n, |i, j| alpha[(i, j)] * f.row(j).norm());
-    let sink = argmax(0..n, |j| alpha.column(j).sum()).expect("a sentence has tokens");
+    let queries = head.queries();
+    let received = |m: &DMatrix<f64>, j: usize| queries.iter().map(|&i| m[(i, j)]).sum::<f64>();
+    let sink = argmax(0..n, |j| received(alpha, j)).expect("a sentence has tokens");
     let all: Vec<usize> = (0..n).collect();
     let rest: Vec<usize> = (0..n).filter(|&j| j != sink).collect();
-    let mut grid = [[[[0.0; 2]; 2]; 3]; 2];
+    let plain: Vec<usize> = (0..n).filter(|&j| !head.special[j]).collect();
+    let mut grid = [[[[0.0; 2]; 3]; 3]; 2];
     for (c, &cf) in Counterfactual::ALL.iter().enumerate() {
-        let changes = head_changes(cf, alpha, f);
-        for (t, &target) in Target::ALL.iter().enumerate() {
-            let e = effects(target, &changes, u, ln);
-            for (k, keys) in [&all, &rest].into_iter().enumerate() {
-                grid[t][c][k] = [row_rho(alpha, &e, keys), row_rho(&norms, &e, keys)];
+        for (t, e) in pair_effects(cf, head).iter().enumerate() {
+            for (k, keys) in [&all, &rest, &plain].into_iter().enumerate() {
+                grid[t][c][k] = [
+                    row_rho_under(mask, alpha, e, keys),
+                    row_rho_under(mask, &norms, e, keys),
+                ];
             }
         }
     }
     let fnorm = DMatrix::from_fn(n, n, |_, j| f.row(j).norm());
+    let total: f64 = queries.iter().map(|&i| norms.row(i).sum()).sum();
     Sensitivity {
         grid,
-        sink: Sink::of(&tokens[sink]),
-        sink_weight: alpha.column(sink).sum() / n as f64,
-        sink_norm: norms.column(sink).sum() / norms.sum(),
-        rho_weight_fnorm: row_rho(alpha, &fnorm, &all),
+        sink: Sink::of(&head.tokens[sink]),
+        sink_weight: received(alpha, sink) / queries.len() as f64,
+        sink_norm: received(&norms, sink) / total,
+        rho_weight_fnorm: row_rho_under(mask, alpha, &fnorm, &all),
+    }
+}
+
+/// The effect `E_ij` of removing key `j` from query `i` under `cf`, at the
+/// head's output and at what the block's FFN reads, for every visible pair
+/// (zero where masked): [`crate::pretrained::counterfactual::head_changes`] and
+/// [`crate::pretrained::counterfactual::effects`] fused, column by column over
+/// the visible pairs only, with the model's own norm. A causal query's
+/// mean-value ablation replaces `f_j` by the mean over the keys it sees (the
+/// mean over every token would hand it keys the mask hides).
+///
+/// ```text
+/// Δ_ij   α/(1 − α) (o_i − f_j) | −α f_j | α (f̄_i − f_j)      f̄_i: mean over the keys i sees
+/// E_ij   ‖Δ_ij‖  and  ‖N(u_i + Δ_ij) − N(u_i)‖
+/// ```
+///
+/// # Shapes
+/// `head.alpha: (n, n)`, `head.f, head.u: (n, d)` → `[(n, n); 2]`, `[head, block]`.
+pub fn pair_effects(cf: Counterfactual, head: &Head) -> [DMatrix<f64>; 2] {
+    let (alpha, f, u) = (head.alpha, head.f, head.u);
+    let (n, d) = (alpha.nrows(), f.ncols());
+    let pairs: Vec<(usize, usize)> = (0..n)
+        .flat_map(|i| (0..visible(head.mask, n, i)).map(move |j| (i, j)))
+        .collect();
+    let o = alpha * f;
+    // f̄_i, (n, d): every key's mean, or the mean of the prefix i sees
+    let mean = match head.mask {
+        Mask::Bidirectional => {
+            let m = f.row_sum() / n as f64;
+            DMatrix::from_fn(n, d, |_, c| m[c])
+        }
+        Mask::Causal => {
+            let mut m = DMatrix::zeros(n, d);
+            for c in 0..d {
+                let mut sum = 0.0;
+                for i in 0..n {
+                    sum += f[(i, c)];
+                    m[(i, c)] = sum / (i + 1) as f64;
+                }
+            }
+            m
+        }
+    };
+    // Δ and u + Δ, (pairs, d), filled column by column
+    let mut delta = DMatrix::zeros(pairs.len(), d);
+    let mut moved = DMatrix::zeros(pairs.len(), d);
+    for c in 0..d {
+        for (p, &(i, j)) in pairs.iter().enumerate() {
+            let a = alpha[(i, j)];
+            let x = match cf {
+                Counterfactual::Knockout => (o[(i, c)] - f[(j, c)]) * (a / (1.0 - a)),
+                Counterfactual::ValueZeroing => -f[(j, c)] * a,
+                Counterfactual::MeanValue => (mean[(i, c)] - f[(j, c)]) * a,
+            };
+            delta[(p, c)] = x;
+            moved[(p, c)] = u[(i, c)] + x;
+        }
+    }
+    let (after, before) = ((head.norm)(&moved), (head.norm)(u));
+    let (mut head_sq, mut block_sq) = (vec![0.0; pairs.len()], vec![0.0; pairs.len()]);
+    for c in 0..d {
+        for (p, &(i, _)) in pairs.iter().enumerate() {
+            head_sq[p] += delta[(p, c)] * delta[(p, c)];
+            let y = after[(p, c)] - before[(i, c)];
+            block_sq[p] += y * y;
+        }
+    }
+    let mut e = [DMatrix::zeros(n, n), DMatrix::zeros(n, n)];
+    for (p, &(i, j)) in pairs.iter().enumerate() {
+        e[0][(i, j)] = head_sq[p].sqrt();
+        e[1][(i, j)] = block_sq[p].sqrt();
+    }
+    e
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pretrained::counterfactual::head_changes;
+
+    /// A causal head of three tokens: query 0 sees only itself.
+    fn causal() -> (DMatrix<f64>, DMatrix<f64>, DMatrix<f64>) {
+        let alpha = DMatrix::from_row_slice(3, 3, &[1.0, 0.0, 0.0, 0.5, 0.5, 0.0, 0.2, 0.3, 0.5]);
+        let f = DMatrix::from_row_slice(3, 2, &[1.0, 0.0, 0.0, 2.0, 1.0, 1.0]);
+        (alpha, f, DMatrix::from_element(3, 2, 1.0))
+    }
+
+    #[test]
+    fn a_causal_head_ranks_its_prefix_and_value_zeroing_on_the_head_is_the_norm() {
+        let (alpha, f, u) = causal();
+        let norm = |x: &DMatrix<f64>| x.clone();
+        let tokens: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        let head = Head {
+            alpha: &alpha,
+            f: &f,
+            u: &u,
+            norm: &norm,
+            tokens: &tokens,
+            special: &[true, false, false],
+            mask: Mask::Causal,
+        };
+        assert_eq!(head.queries(), vec![1, 2]);
+        let s = measure(&head);
+        // the data's sink is key 1, not the named key 0: (0.5 + 0.3) / 2 of
+        // the queries with a choice, against (0.5 + 0.2) / 2
+        assert!((s.sink_weight - 0.4).abs() < 1e-12);
+        let vz = s.rho(Target::Head, Counterfactual::ValueZeroing, Keys::All);
+        assert!((vz[1] - 1.0).abs() < 1e-12);
+        // knockout of the last query, which sees every key, is the bidirectional one
+        let ko = head_changes(Counterfactual::Knockout, &alpha, &f);
+        let [e, block] = pair_effects(Counterfactual::Knockout, &head);
+        for j in 0..3 {
+            assert!((e[(2, j)] - ko.row(6 + j).norm()).abs() < 1e-12);
+            // N = identity: the block's change is the head's
+            assert!((block[(2, j)] - e[(2, j)]).abs() < 1e-12);
+        }
+        // mean-value ablation at query 1 uses the mean of keys 0 and 1 only
+        let [mv, _] = pair_effects(Counterfactual::MeanValue, &head);
+        let prefix = (f.row(0) + f.row(1)) / 2.0;
+        assert!((mv[(1, 0)] - 0.5 * (prefix - f.row(0)).norm()).abs() < 1e-12);
+        assert_eq!(mv[(0, 1)], 0.0, "masked");
     }
 }

@@ -1,12 +1,11 @@
-//! Chapter 2 on the trained encoder (all-MiniLM-L6-v2) against its random-weight
-//! baseline: what one pass's attention weights show against what the heads move,
-//! where the weight goes ([CLS], [SEP], punctuation), and how far the pass's
-//! first-order picture of a layer holds.
+//! Chapter 2 on the trained models against their random-weight baselines:
+//! what one pass's attention weights show against what the heads move, where
+//! the weight goes, for the encoder (all-MiniLM-L6-v2) and the decoder
+//! (SmolLM2-135M-Instruct) by one measurement ([`super::readings`]); and how
+//! far the pass's first-order picture of a layer holds (the encoder).
 //!
 //! ```text
-//! carried norm   ‖α_ij f(x_j)‖,  f(x_j) = v_j W_O,hᵀ          (Kobayashi et al. 2020)
-//! leave-one-out  ‖o_i − o_i^(−j)‖ = α_ij ‖f(x_j) − o_i‖ / (1 − α_ij),  o_i = Σ_j α_ij f(x_j)
-//! ρ              Spearman over keys j, mean over queries i, then over heads and sentences
+//! readings       weight, carried norm, effect per head: see super::readings
 //! locality       err(ε) = ‖F(x + εz) − F(x) − ε J z‖ / ‖F(x + εz) − F(x)‖,  ‖z‖ = ‖x‖,
 //!                J z = (F(x + hz) − F(x − hz)) / 2h,  F one layer, x a real sentence's input
 //! ```
@@ -15,19 +14,21 @@ use std::sync::OnceLock;
 
 use crate::experiment::cache;
 
-use nalgebra::DMatrix;
-
-use crate::attribution::carried_norms;
+use crate::experiment::relations::trained::pairs;
 use crate::measure::{Measure, fixed, pm, table};
 use crate::parallel;
-use crate::pretrained::corpus::{ByModel, Model, Run, is_special, runs};
-use crate::pretrained::intervention::{layer_parts, value_out};
+use crate::pretrained::corpus::{ByModel, Model};
+use crate::pretrained::intervention::layer_parts;
 use crate::pretrained::minilm::{HEADS, LAYERS};
 use crate::pretrained::paraphrase::{corpus, sentences};
+use crate::pretrained::trace::Trace;
+use crate::pretrained::transformer::Architecture;
 use crate::random::{gaussian, seeded};
 use crate::stats::Summary;
 
-use super::sensitivity::{self, Keys, Sensitivity, Sink, row_rho};
+pub use super::readings::{HeadStats, Start};
+use super::readings::{encode, head_stats};
+use super::sensitivity::{Keys, Sink};
 use crate::pretrained::counterfactual::{Counterfactual, Target};
 
 /// Sizes of the section's experiments.
@@ -37,77 +38,43 @@ pub struct Setup {
     pub local: usize,
     /// Step of the central difference, relative to `‖x‖`.
     pub h: f64,
+    /// The decoder's sentences: the first context sentences (every pair's A).
+    pub decoder: usize,
 }
 
 /// The size the book reports.
-pub const BOOK: Setup = Setup { local: 4, h: 1e-4 };
+pub const BOOK: Setup = Setup {
+    local: 4,
+    h: 1e-4,
+    decoder: 8,
+};
+
+/// The sentences `arch` reads: the encoder every paraphrase-corpus sentence
+/// (its chapters' corpus), the decoder the first `setup.decoder` context
+/// sentences (chapter 4's, so that its chapters share them).
+pub fn texts(arch: Architecture, setup: Setup) -> Vec<String> {
+    match arch {
+        Architecture::Minilm => sentences(&corpus()),
+        Architecture::Smollm2 => pairs()
+            .into_iter()
+            .take(setup.decoder)
+            .map(|p| p.a)
+            .collect(),
+    }
+}
+
+/// The starts `arch` is asked under: the decoder also with a newline
+/// prepended (Xiao et al.'s test that the sink is a position); the encoder's
+/// own start, `[CLS]`, already holds no word.
+pub fn starts(arch: Architecture) -> &'static [Start] {
+    match arch {
+        Architecture::Minilm => &[Start::Own],
+        Architecture::Smollm2 => &Start::ALL,
+    }
+}
 
 /// Perturbation sizes `ε` (relative to `‖x‖`).
 pub const EPSILONS: [f64; 6] = [1e-3, 1e-2, 0.03, 0.1, 0.3, 1.0];
-
-/// One head on one sentence.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct HeadStats {
-    pub layer: usize,
-    /// ρ(α, ‖αf‖), ρ(α, LOO), ρ(‖αf‖, LOO), every key.
-    pub rho: [f64; 3],
-    /// The same over keys that are not `[CLS]`, `[SEP]` or punctuation.
-    pub rho_plain: [f64; 3],
-    /// Mean over queries of the weight on `[CLS]`, `[SEP]` and punctuation.
-    pub special_weight: f64,
-    /// Their share of the carried norm, `Σ_{i, j special} ‖α_ij f_j‖ / Σ_{i, j} ‖α_ij f_j‖`.
-    pub special_norm: f64,
-    /// Their share of the tokens.
-    pub special_tokens: f64,
-    /// The comparison under every counterfactual, target and key set.
-    pub sensitivity: Sensitivity,
-}
-
-/// Weight, carried norm and leave-one-out effect of every head of one run.
-pub fn head_stats(model: Model, run: &Run) -> Vec<HeadStats> {
-    let w = &model.minilm().weights;
-    let n = run.n();
-    let all: Vec<usize> = (0..n).collect();
-    let plain: Vec<usize> = (0..n).filter(|&j| !is_special(&run.tokens[j])).collect();
-    let special: Vec<usize> = (0..n).filter(|&j| is_special(&run.tokens[j])).collect();
-    let mut out = Vec::new();
-    for l in 0..LAYERS {
-        for h in 0..HEADS {
-            let a = &run.clean[l].weights[0][h];
-            // f(x_j) = v_j W_O,hᵀ, (n, 384); o = α f
-            let f = value_out(&w.layers[l], &run.clean[l].values[0][h], h);
-            let o = a * &f;
-            let norms = carried_norms(a, &f);
-            let loo = DMatrix::from_fn(n, n, |i, j| {
-                a[(i, j)] * (f.row(j) - o.row(i)).norm() / (1.0 - a[(i, j)])
-            });
-            let rho = |keys: &[usize]| {
-                [
-                    row_rho(a, &norms, keys),
-                    row_rho(a, &loo, keys),
-                    row_rho(&norms, &loo, keys),
-                ]
-            };
-            let on = |m: &DMatrix<f64>| special.iter().map(|&j| m.column(j).sum()).sum::<f64>();
-            out.push(HeadStats {
-                layer: l,
-                rho: rho(&all),
-                rho_plain: rho(&plain),
-                special_weight: on(a) / n as f64,
-                special_norm: on(&norms) / norms.sum(),
-                special_tokens: special.len() as f64 / n as f64,
-                sensitivity: sensitivity::measure(
-                    a,
-                    &f,
-                    &(&run.clean[l].input + &run.clean[l].attn),
-                    &w.layers[l].attention_output.layer_norm,
-                    &run.tokens,
-                ),
-            });
-        }
-    }
-    out
-}
 
 /// The direction `z` of a move of a layer's input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,19 +85,25 @@ pub enum Direction {
     OneToken,
 }
 
-/// `err(ε)` for each layer of one run, `[layer][ε]`, moving along `direction`.
+impl Direction {
+    pub const ALL: [Direction; 2] = [Direction::Spread, Direction::OneToken];
+}
+
+/// `err(ε)` for each layer of one sentence's clean pass of the encoder `[layer][ε]`,
+/// moving along `direction`.
 pub fn locality(
     model: Model,
-    run: &Run,
+    trace: &Trace,
     setup: Setup,
     seed: u64,
     direction: Direction,
 ) -> Vec<Vec<f64>> {
     let w = &model.minilm().weights;
-    let n = run.n();
+    let states = trace.states();
     (0..LAYERS)
         .map(|l| {
-            let x = &run.clean[l].input;
+            let x = &states[l];
+            let n = x.nrows();
             let mut z = gaussian(&mut seeded(seed * 10 + l as u64), n, x.ncols(), 1.0);
             if direction == Direction::OneToken {
                 let t = 1 + seed as usize % (n - 2);
@@ -141,14 +114,14 @@ pub fn locality(
             z *= x.norm() / z.norm();
             // variants x + hz, x − hz, x + ε_k z stacked: ((2 + K)·n, 384)
             let shifts: Vec<f64> = [setup.h, -setup.h].into_iter().chain(EPSILONS).collect();
-            let mut stack = DMatrix::zeros(shifts.len() * n, x.ncols());
+            let mut stack = nalgebra::DMatrix::zeros(shifts.len() * n, x.ncols());
             for (k, s) in shifts.iter().enumerate() {
                 stack.rows_mut(k * n, n).copy_from(&(x + &z * *s));
             }
             let p = layer_parts(&w.layers[l], &stack, n, &vec![Vec::new(); shifts.len()]);
             let y = |k: usize| p.output.rows(k * n, n).into_owned();
             let jz = (y(0) - y(1)) / (2.0 * setup.h);
-            let clean = &run.clean[l].output;
+            let clean = &states[l + 1];
             EPSILONS
                 .iter()
                 .enumerate()
@@ -164,43 +137,113 @@ pub fn locality(
 /// What one model measures.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Side {
-    /// Every head of every corpus sentence.
+    /// Every head of every sentence, its own start.
     pub heads: Vec<HeadStats>,
-    /// `[sentence][layer][ε]`.
+    /// The same with a newline prepended (the decoder; empty for the encoder).
+    pub newline: Vec<HeadStats>,
+    /// `[sentence][layer][ε]` (the encoder; empty for the decoder).
     pub locality: Vec<Vec<Vec<f64>>>,
     /// The same for a move of one word ([`Direction::OneToken`]).
     pub locality_token: Vec<Vec<Vec<f64>>>,
+}
+
+impl Side {
+    /// `arch` with `model`'s weights on its sentences, under each of its starts.
+    pub fn run(arch: Architecture, model: Model, setup: Setup) -> Side {
+        let m = arch.with(model);
+        let texts = texts(arch, setup);
+        let starts = starts(arch);
+        let local = match arch {
+            Architecture::Minilm => setup.local,
+            Architecture::Smollm2 => 0,
+        };
+        // one job per (sentence, start): its heads, and the layers' locality
+        // for the first `local` sentences of the encoder
+        let jobs = texts.len() * starts.len();
+        let per = parallel::map(0..jobs as u64, |k| {
+            let (s, start) = (k as usize / starts.len(), starts[k as usize % starts.len()]);
+            let (ids, tokens) = encode(m, &texts[s], start);
+            let trace = m.run(&ids);
+            let heads = head_stats(m, &tokens, &trace);
+            let loc = (s < local && start == Start::Own)
+                .then(|| Direction::ALL.map(|d| locality(model, &trace, setup, s as u64, d)));
+            (start, heads, loc)
+        });
+        let heads = |which: Start| {
+            per.iter()
+                .filter(|(s, _, _)| *s == which)
+                .flat_map(|(_, h, _)| h.iter().copied())
+                .collect()
+        };
+        let loc = |d: usize| {
+            per.iter()
+                .filter_map(|(_, _, l)| l.as_ref().map(|l| l[d].clone()))
+                .collect()
+        };
+        Side {
+            heads: heads(Start::Own),
+            newline: heads(Start::Newline),
+            locality: loc(0),
+            locality_token: loc(1),
+        }
+    }
+
+    /// The heads under `start`.
+    pub fn heads(&self, start: Start) -> &[HeadStats] {
+        match start {
+            Start::Own => &self.heads,
+            Start::Newline => &self.newline,
+        }
+    }
+
+    /// Summary of `g` over heads and sentences under `start`, layers in `layers`.
+    pub fn summary(
+        &self,
+        start: Start,
+        layers: std::ops::Range<usize>,
+        g: impl Fn(&HeadStats) -> f64,
+    ) -> Summary {
+        let xs: Vec<f64> = self
+            .heads(start)
+            .iter()
+            .filter(|s| layers.contains(&s.layer))
+            .map(g)
+            .collect();
+        Summary::of(&xs)
+    }
 }
 
 /// Everything the section reports.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Findings {
     pub setup: Setup,
-    pub sides: ByModel<Side>,
+    /// all-MiniLM-L6-v2, trained and BERT-initialised.
+    pub encoder: ByModel<Side>,
+    /// SmolLM2-135M-Instruct, trained and at Llama's initialisation.
+    pub decoder: ByModel<Side>,
 }
 
 impl Findings {
     pub fn run(setup: Setup) -> Findings {
-        let side = |model: Model| {
-            let rs = runs(model);
-            Side {
-                heads: rs.iter().flat_map(|r| head_stats(model, r)).collect(),
-                locality: parallel::map(0..setup.local as u64, |s| {
-                    locality(model, &rs[s as usize], setup, s, Direction::Spread)
-                }),
-                locality_token: parallel::map(0..setup.local as u64, |s| {
-                    locality(model, &rs[s as usize], setup, s, Direction::OneToken)
-                }),
-            }
-        };
+        let by = |arch| ByModel::run(|model| Side::run(arch, model, setup));
         Findings {
             setup,
-            sides: ByModel::run(side),
+            encoder: by(Architecture::Minilm),
+            decoder: by(Architecture::Smollm2),
         }
     }
 
+    /// The side of `arch` with `model`'s weights.
+    pub fn of(&self, arch: Architecture, model: Model) -> &Side {
+        match arch {
+            Architecture::Minilm => self.encoder.model(model),
+            Architecture::Smollm2 => self.decoder.model(model),
+        }
+    }
+
+    /// The encoder's side.
     pub fn side(&self, model: Model) -> &Side {
-        self.sides.model(model)
+        self.encoder.model(model)
     }
 
     /// Summary of `f` over heads and sentences of `model`, in `layer` or every layer.
@@ -358,6 +401,7 @@ fn sensitivity_table(f: &Findings) -> String {
                 let k = match keys {
                     Keys::All => "all",
                     Keys::WithoutSink => "no sink",
+                    Keys::WithoutSpecial => "no special",
                 };
                 rows.push(vec![
                     cf.name().to_string(),

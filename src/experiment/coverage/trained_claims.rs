@@ -2,9 +2,9 @@
 //! under every counterfactual, target and key set; the sinks; the locality of
 //! one pass. Predictions as the essay makes them, written before the run.
 
+use super::decoder_claims;
 use super::sensitivity::Keys;
-use super::trained::{Direction, EPSILONS, HeadStats, book, cell, mean_of};
-use super::{decoder_claims, decoder_sink};
+use super::trained::{BOOK, Direction, EPSILONS, HeadStats, book, cell, mean_of};
 use crate::claim::{Claim, Evidence, Test};
 use crate::pretrained::corpus::Model;
 use crate::pretrained::counterfactual::{Counterfactual, Target};
@@ -96,7 +96,7 @@ pub fn claims() -> Vec<Claim> {
              and SmolLM2-135M-Instruct, 270 heads × {} context sentences, ρ over each query's \
              visible keys (queries with at least three), null: SmolLM2 at Llama's initialisation",
             sentences(&corpus()).len(),
-            decoder_sink::BOOK.sentences
+            BOOK.decoder
         )),
         |c, (name, t, cf, k)| c.under(name, weight_core(f, t, cf, k)),
     );
@@ -145,7 +145,7 @@ pub fn claims() -> Vec<Claim> {
         .under_each(decoder_claims::sink_choices())
         .replication("Xiao et al. 2023", xiao[0].0.clone(), xiao[0].1.clone())
         .replication("Xiao et al. 2023", xiao[1].0.clone(), xiao[1].1.clone())
-        .setting(format!("all-MiniLM-L6-v2: mean over 72 heads and every corpus sentence; SmolLM2-135M-Instruct: mean over 270 heads and {} context sentences, every query but the first (it sees only itself); weight share of token 0: mean over queries of α_i0; its norm share: Σ_i ‖α_i0 f_0‖ / Σ_ij ‖α_ij f_j‖", decoder_sink::BOOK.sentences)),
+        .setting(format!("all-MiniLM-L6-v2: mean over 72 heads and every corpus sentence; SmolLM2-135M-Instruct: mean over 270 heads and {} context sentences, every query but the first (it sees only itself); weight share of token 0: mean over queries of α_i0; its norm share: Σ_i ‖α_i0 f_0‖ / Σ_ij ‖α_ij f_j‖", BOOK.decoder)),
         Claim::empirical(
             "trained-pass-is-local",
             "one forward pass exposes a local deformation, not the learned map",

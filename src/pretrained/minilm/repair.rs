@@ -147,7 +147,6 @@ mod tests {
         assert!((cyc(0, 1, 2) / cyc(0, 2, 1) - 1.0).abs() < 1e-9);
     }
 
-
     #[test]
     fn a_zero_change_has_no_effect_and_zero_ablation_matches_the_ablated_run() {
         let m = Minilm::shared();
