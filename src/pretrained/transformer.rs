@@ -34,8 +34,10 @@ use nalgebra::{DMatrix, DVector};
 use super::bpe::Encoding;
 use super::corpus::Model;
 use super::minilm::Minilm;
+
 use super::repair::Effects;
 use super::smollm2::SmolLm2;
+
 use super::trace::{LayerTrace, Trace};
 
 /// Which positions a query may attend to.
@@ -209,153 +211,6 @@ pub trait Transformer: Sync {
     /// `[CLS]`, `[SEP]` and punctuation in the encoder (Kobayashi et al. 2020,
     /// §4.1), the first token, whatever it holds, in the decoder (Xiao et al. 2023).
     fn special(&self, tokens: &[String]) -> Vec<bool>;
-}
-
-impl Transformer for Minilm {
-    fn name(&self) -> &'static str {
-        "all-MiniLM-L6-v2"
-    }
-    fn layers(&self) -> usize {
-        self.weights.layers.len()
-    }
-    fn heads(&self) -> usize {
-        super::minilm::HEADS
-    }
-    fn kv_head(&self, h: usize) -> usize {
-        h
-    }
-    fn mask(&self) -> Mask {
-        Mask::Bidirectional
-    }
-    fn norm(&self) -> Norm {
-        Norm::Post
-    }
-    fn encode(&self, text: &str) -> Result<Encoding, String> {
-        Minilm::encode(self, text).map_err(|e| e.to_string())
-    }
-    fn embed(&self, ids: &[u32]) -> DMatrix<f64> {
-        super::minilm::forward::embed(&self.weights, ids)
-    }
-    fn run_from(&self, from: usize, x: DMatrix<f64>, ablate: &[(usize, usize)]) -> Trace {
-        Minilm::run_from(self, from, x, ablate)
-    }
-    fn value_out(&self, layer: usize, h: usize, v: &DMatrix<f64>) -> DMatrix<f64> {
-        super::intervention::value_out(&self.weights.layers[layer], v, h)
-    }
-    fn attention_bias(&self, layer: usize) -> DVector<f64> {
-        self.weights.layers[layer]
-            .attention_output
-            .dense
-            .bias
-            .clone()
-    }
-    fn query_input(&self, _layer: usize, x: &DMatrix<f64>) -> DMatrix<f64> {
-        x.clone()
-    }
-    fn block(&self, layer: usize, x: &DMatrix<f64>) -> DMatrix<f64> {
-        super::minilm::forward::layer_forward(&self.weights.layers[layer], layer, x, &[]).0
-    }
-    fn block_norm(&self, layer: usize, u: &DMatrix<f64>) -> DMatrix<f64> {
-        self.weights.layers[layer]
-            .attention_output
-            .layer_norm
-            .forward(u)
-    }
-    fn run_edits(&self, x: &DMatrix<f64>, edits: &[(usize, DVector<f64>)]) -> Vec<DMatrix<f64>> {
-        super::edits::minilm(self, x, edits)
-    }
-    fn word_token(&self, word: &str) -> String {
-        word.to_string()
-    }
-    fn effects(&self, clean: &Trace, layer: usize, deltas: &[DMatrix<f64>]) -> Vec<Effects> {
-        super::minilm::repair::effects(&self.weights, clean, layer, deltas)
-    }
-    fn symmetric_weights(&self, t: &LayerTrace, h: usize) -> Option<DMatrix<f64>> {
-        let layer = &self.weights.layers[t.layer];
-        Some(super::minilm::repair::symmetric_weights(layer, &t.input, h))
-    }
-    fn special(&self, tokens: &[String]) -> Vec<bool> {
-        tokens
-            .iter()
-            .map(|t| super::corpus::is_special(t))
-            .collect()
-    }
-}
-
-impl Transformer for SmolLm2 {
-    fn name(&self) -> &'static str {
-        "SmolLM2-135M-Instruct"
-    }
-    fn layers(&self) -> usize {
-        self.config.n_layer
-    }
-    fn heads(&self) -> usize {
-        self.config.n_head
-    }
-    fn kv_head(&self, h: usize) -> usize {
-        self.config.kv_head(h)
-    }
-    fn mask(&self) -> Mask {
-        Mask::Causal
-    }
-    fn norm(&self) -> Norm {
-        Norm::Pre
-    }
-    fn encode(&self, text: &str) -> Result<Encoding, String> {
-        SmolLm2::encode(self, text)
-    }
-    fn embed(&self, ids: &[u32]) -> DMatrix<f64> {
-        super::smollm2::forward::embed(&self.weights, ids).map(f64::from)
-    }
-    fn run_from(&self, from: usize, x: DMatrix<f64>, ablate: &[(usize, usize)]) -> Trace {
-        SmolLm2::run_from(self, from, x, ablate)
-    }
-    fn run_ablated(&self, ids: &[u32], ablate: &[(usize, usize)]) -> Trace {
-        SmolLm2::run_ablated(self, ids, ablate)
-    }
-    fn value_out(&self, layer: usize, h: usize, v: &DMatrix<f64>) -> DMatrix<f64> {
-        // W_O is stored (in, out): head h's rows 64h..64h+64
-        let r = self.config.head_dim;
-        v * self.weights.blocks[layer].w_o.rows(h * r, r).map(f64::from)
-    }
-    fn attention_bias(&self, _layer: usize) -> DVector<f64> {
-        DVector::zeros(self.config.d_model)
-    }
-    fn query_input(&self, layer: usize, x: &DMatrix<f64>) -> DMatrix<f64> {
-        super::smollm2::forward::rms_norm_f64(
-            x,
-            &self.weights.blocks[layer].attn_norm,
-            self.config.rms_eps,
-        )
-    }
-    fn block(&self, layer: usize, x: &DMatrix<f64>) -> DMatrix<f64> {
-        super::smollm2::forward::block(&self.weights, layer, &x.map(|v| v as f32)).map(f64::from)
-    }
-    fn block_norm(&self, layer: usize, u: &DMatrix<f64>) -> DMatrix<f64> {
-        super::smollm2::forward::rms_norm_f64(
-            u,
-            &self.weights.blocks[layer].ffn_norm,
-            self.config.rms_eps,
-        )
-    }
-    fn run_edits(&self, x: &DMatrix<f64>, edits: &[(usize, DVector<f64>)]) -> Vec<DMatrix<f64>> {
-        super::edits::smollm2(self, x, edits)
-    }
-    fn word_token(&self, word: &str) -> String {
-        format!("Ġ{word}")
-    }
-    fn next_token(&self, state: &DVector<f64>) -> Option<Vec<f64>> {
-        Some(super::edits::next_token(self, state))
-    }
-    fn effects(&self, clean: &Trace, layer: usize, deltas: &[DMatrix<f64>]) -> Vec<Effects> {
-        super::smollm2::repair::effects(self, clean, layer, deltas)
-    }
-    fn symmetric_weights(&self, _t: &LayerTrace, _h: usize) -> Option<DMatrix<f64>> {
-        None
-    }
-    fn special(&self, tokens: &[String]) -> Vec<bool> {
-        (0..tokens.len()).map(|j| j == self.sink()).collect()
-    }
 }
 
 /// Which of the two pretrained models under `models/`; with a [`Model`]

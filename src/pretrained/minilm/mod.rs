@@ -23,6 +23,7 @@
 
 pub mod forward;
 pub mod repair;
+mod transformer;
 pub mod weights;
 
 use std::path::Path;

@@ -42,6 +42,7 @@ pub mod linear;
 pub mod quant;
 pub mod random_init;
 pub mod repair;
+mod transformer;
 pub mod weights;
 
 use std::path::{Path, PathBuf};
