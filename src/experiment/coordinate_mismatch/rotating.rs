@@ -26,7 +26,7 @@ use nalgebra::DMatrix;
 
 use super::row_ranks::{random_heads, row_rhos, variant_scores};
 use crate::experiment::cache;
-use crate::experiment::relations::trained::pairs;
+use crate::experiment::relations::trained::contexts;
 use crate::pretrained::corpus::{ByModel, Model};
 use crate::pretrained::rotary::symmetric_shares;
 use crate::pretrained::trace::LayerTrace;
@@ -223,12 +223,7 @@ impl ModelFindings {
     pub fn run(model: Model, setup: Setup) -> ModelFindings {
         let m = model.smollm2();
         let c = &m.config;
-        let p = pairs();
-        let texts: Vec<&String> = p
-            .iter()
-            .map(|p| &p.a)
-            .chain(p.iter().map(|p| &p.b))
-            .collect();
+        let texts = contexts();
         let ids: Vec<Vec<u32>> = texts[..setup.sentences]
             .iter()
             .map(|t| m.encode(t).unwrap_or_else(|e| panic!("{e}")).ids)

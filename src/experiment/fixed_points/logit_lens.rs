@@ -27,7 +27,7 @@ use std::sync::OnceLock;
 use nalgebra::DMatrix;
 
 use crate::experiment::cache;
-use crate::experiment::relations::trained::pairs;
+use crate::experiment::relations::trained::contexts;
 use crate::pretrained::corpus::{ByModel, Model};
 use crate::pretrained::smollm2::SmolLm2;
 use crate::pretrained::smollm2::forward::{log_softmax, logits};
@@ -118,10 +118,8 @@ pub fn lens_top1(m: &SmolLm2, x: &DMatrix<f64>) -> Vec<usize> {
 
 /// The ids of the first `sentences` context sentences (every pair's A, then every B).
 pub fn sentence_ids(m: &SmolLm2, sentences: usize) -> Vec<Vec<u32>> {
-    let p = pairs();
-    p.iter()
-        .map(|p| &p.a)
-        .chain(p.iter().map(|p| &p.b))
+    contexts()
+        .iter()
         .take(sentences)
         .map(|t| m.encode(t).unwrap_or_else(|e| panic!("{e}")).ids)
         .collect()

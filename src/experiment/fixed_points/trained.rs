@@ -35,7 +35,7 @@ use std::sync::OnceLock;
 use nalgebra::DMatrix;
 
 use crate::experiment::cache;
-use crate::experiment::relations::trained::pairs;
+use crate::experiment::relations::trained::contexts;
 use crate::fixed_point::{collapse, residual};
 use crate::pretrained::corpus::{ByModel, Model};
 use crate::pretrained::intervention::layer_parts;
@@ -227,19 +227,10 @@ pub struct ModelFindings {
     pub stack: Vec<Vec<Iteration>>,
 }
 
-/// The context sentences in order: every pair's A, then every B.
-pub fn texts() -> Vec<String> {
-    let p = pairs();
-    p.iter()
-        .map(|p| p.a.clone())
-        .chain(p.iter().map(|p| p.b.clone()))
-        .collect()
-}
-
 impl ModelFindings {
     pub fn run(arch: Architecture, model: Model, setup: Setup) -> ModelFindings {
         let m = arch.with(model);
-        let states: Vec<Vec<DMatrix<f64>>> = texts()[..setup.stream_sentences]
+        let states: Vec<Vec<DMatrix<f64>>> = contexts()[..setup.stream_sentences]
             .iter()
             .map(|t| {
                 m.run(&m.encode(t).unwrap_or_else(|e| panic!("{e}")).ids)

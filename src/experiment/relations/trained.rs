@@ -118,6 +118,15 @@ pub fn pairs() -> Vec<Pair> {
         .collect()
 }
 
+/// The context sentences in order: every pair's A, then every B.
+pub fn contexts() -> Vec<String> {
+    let p = pairs();
+    p.iter()
+        .map(|p| p.a.clone())
+        .chain(p.iter().map(|p| p.b.clone()))
+        .collect()
+}
+
 /// A tokenised sentence and the position of its pair's word.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sentence {

@@ -4,7 +4,7 @@
 //!
 //! Introduced in chapter 3.
 
-use crate::experiment::relations::trained::pairs;
+use crate::experiment::relations::trained::contexts;
 use crate::pretrained::paraphrase::{corpus, partner, sentences};
 use crate::pretrained::transformer::Architecture;
 
@@ -22,13 +22,7 @@ impl Texts {
     pub fn all(self) -> Vec<String> {
         match self {
             Texts::Corpus => sentences(&corpus()),
-            Texts::Contexts => {
-                let p = pairs();
-                p.iter()
-                    .map(|p| p.a.clone())
-                    .chain(p.iter().map(|p| p.b.clone()))
-                    .collect()
-            }
+            Texts::Contexts => contexts(),
         }
     }
 
