@@ -16,6 +16,27 @@ use super::intervention::run_parts;
 use super::minilm::Minilm;
 use super::smollm2::SmolLm2;
 use super::smollm2::forward::{self, Cache, Options};
+use super::transformer::Transformer;
+
+/// Each edit run whole through every block: the definition the fast paths
+/// below must equal, and the trait's default.
+///
+/// # Shapes
+/// `x: (n, d)` → one `(n, d)` per edit.
+pub fn whole(
+    m: &(impl Transformer + ?Sized),
+    x: &DMatrix<f64>,
+    edits: &[(usize, DVector<f64>)],
+) -> Vec<DMatrix<f64>> {
+    edits
+        .iter()
+        .map(|(j, r)| {
+            let mut y = x.clone();
+            y.set_row(*j, &r.transpose());
+            m.run_from(0, y, &[]).output
+        })
+        .collect()
+}
 
 /// The encoder's edits as one stack through every layer.
 ///
@@ -82,26 +103,11 @@ pub(super) fn next_token(m: &SmolLm2, state: &DVector<f64>) -> Vec<f64> {
 
 #[cfg(test)]
 mod tests {
-    use nalgebra::{DMatrix, DVector};
+    use nalgebra::DVector;
 
+    use super::whole;
     use crate::pretrained::corpus::Model;
-    use crate::pretrained::transformer::{Architecture, Transformer};
-
-    /// Each edit run whole, as the trait's default does.
-    fn whole(
-        m: &dyn Transformer,
-        x: &DMatrix<f64>,
-        edits: &[(usize, DVector<f64>)],
-    ) -> Vec<DMatrix<f64>> {
-        edits
-            .iter()
-            .map(|(j, r)| {
-                let mut y = x.clone();
-                y.set_row(*j, &r.transpose());
-                m.run_from(0, y, &[]).output
-            })
-            .collect()
-    }
+    use crate::pretrained::transformer::Architecture;
 
     #[test]
     fn the_stacked_and_the_cached_prefix_edits_equal_whole_reruns() {

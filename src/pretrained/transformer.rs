@@ -167,14 +167,7 @@ pub trait Transformer: Sync {
     /// # Shapes
     /// `x: (n, d)`, `r: (d)` → one `(n, d)` per edit.
     fn run_edits(&self, x: &DMatrix<f64>, edits: &[(usize, DVector<f64>)]) -> Vec<DMatrix<f64>> {
-        edits
-            .iter()
-            .map(|(j, r)| {
-                let mut y = x.clone();
-                y.set_row(*j, &r.transpose());
-                self.run_from(0, y, &[]).output
-            })
-            .collect()
+        super::edits::whole(self, x, edits)
     }
     /// The token a word is after a space: `bank` in WordPiece, `Ġbank` in byte-level BPE.
     fn word_token(&self, word: &str) -> String;

@@ -194,7 +194,8 @@ mod tests {
     #[test]
     fn the_trained_gap_follows_the_counterfactual_and_stays_below_random() {
         use crate::experiment::coverage::sensitivity::Keys;
-        use crate::experiment::coverage::trained::{book, cell};
+        use crate::experiment::coverage::trained::book;
+        use crate::experiment::coverage::trained_report::cell;
         use crate::pretrained::corpus::Model;
         use crate::pretrained::counterfactual::{Counterfactual, Target};
         let f = book();

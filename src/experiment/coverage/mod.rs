@@ -3,7 +3,7 @@
 //! coverage: a new local map for each prompt ([`prompts`]) and for any move
 //! of the input ([`drift`]); and what an attention pattern does and does
 //! not tell ([`attribution`]), asked again of a trained encoder and a trained
-//! decoder by one measurement ([`readings`], [`trained`]). The head and its
+//! decoder by one measurement ([`readings`], [`trained`], [`trained_report`]). The head and its
 //! prompt are [`head`]'s.
 
 pub mod attribution;
@@ -17,6 +17,7 @@ pub mod readings;
 pub mod sensitivity;
 pub mod trained;
 mod trained_claims;
+pub mod trained_report;
 
 pub use claims::claims;
 
@@ -32,7 +33,7 @@ pub fn measures() -> Vec<Measure> {
     m.extend(prompts::measures());
     m.extend(drift::measures());
     m.extend(attribution::measures());
-    m.extend(trained::measures());
+    m.extend(trained_report::measures());
     m.extend(decoder_claims::measures());
     m
 }

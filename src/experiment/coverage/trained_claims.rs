@@ -4,7 +4,8 @@
 
 use super::decoder_claims;
 use super::sensitivity::Keys;
-use super::trained::{BOOK, Direction, EPSILONS, HeadStats, book, cell, mean_of};
+use super::trained::{BOOK, Direction, EPSILONS, HeadStats, book};
+use super::trained_report::{cell, mean_of};
 use crate::claim::{Claim, Evidence, Test};
 use crate::pretrained::corpus::Model;
 use crate::pretrained::counterfactual::{Counterfactual, Target};

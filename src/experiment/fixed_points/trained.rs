@@ -39,7 +39,7 @@ use crate::experiment::relations::trained::contexts;
 use crate::fixed_point::{collapse, residual};
 use crate::pretrained::corpus::{ByModel, Model};
 use crate::pretrained::intervention::layer_parts;
-use crate::pretrained::minilm::{Layer, gelu};
+use crate::pretrained::minilm::forward::finish;
 use crate::pretrained::transformer::{Architecture, ByArch, Norm, Transformer};
 use crate::stats::Summary;
 
@@ -81,25 +81,12 @@ pub fn paths(m: &dyn Transformer) -> Vec<Paths> {
     }
 }
 
-/// The encoder's block from its attention sum `u₁` with both skips removed:
-/// `out = LN₂(FFN(LN₁(u₁)))`.
-///
-/// # Shapes
-/// `u1: (n, 384)` → `(n, 384)`.
-fn finish_without_skips(layer: &Layer, u1: &DMatrix<f64>) -> DMatrix<f64> {
-    let mid = layer.attention_output.layer_norm.forward(u1);
-    let ffn = layer
-        .output
-        .dense
-        .forward(&layer.intermediate.forward(&mid).map(gelu));
-    layer.output.layer_norm.forward(&ffn)
-}
-
 /// One application of encoder layer `l` to `x` with both skips removed.
 pub fn without_skips(model: Model, l: usize, x: &DMatrix<f64>) -> DMatrix<f64> {
     let layer = &model.weights().layers[l];
     let p = layer_parts(layer, x, x.nrows(), &[vec![]]);
-    finish_without_skips(layer, &p.attn)
+    // both skips removed: LN₂(FFN(LN₁(attn))), no x in u₁, no a beside the FFN
+    finish(layer, &p.attn, false)
 }
 
 /// A fixed-point iteration `Z_{k+1} = f(Z_k)` recorded step by step.
@@ -288,11 +275,6 @@ impl ModelFindings {
     /// Every iteration of one layer setting, pooled over layers and sentences.
     pub fn layer_runs(&self, paths: usize) -> Vec<&Iteration> {
         self.layer[paths].iter().flatten().collect()
-    }
-
-    /// Summary of one series over the iterated sentences at step `k`.
-    pub fn at(runs: &[Iteration], f: impl Fn(&Iteration) -> f64) -> Summary {
-        Summary::of(&runs.iter().map(f).collect::<Vec<_>>())
     }
 }
 

@@ -15,12 +15,15 @@
 //!             ≥ 1 − drop at that level and every level before it
 //! ```
 //!
+//! The levels and the prunable reading are [`curve`]'s, the encoder's too.
+//!
 //! A pruning run starts from the clean stream at its earliest ablated layer
 //! (the blocks before it are unchanged), through [`Transformer::run_from`];
 //! only the readout (logits through the final norm) is the decoder's own.
 //!
 //! Introduced in chapter 3.
 
+pub mod curve;
 pub mod direct;
 pub mod verdict;
 
@@ -154,12 +157,8 @@ impl Side {
     /// The most heads removed along `curve` with the task kept ≥ 1 − drop
     /// there and at every level before.
     pub fn prunable(&self, task: Task, curve: &[Tally], drop: f64) -> usize {
-        self.kept(task, curve)
-            .iter()
-            .zip(&self.levels)
-            .take_while(|(k, _)| **k >= 1.0 - drop)
-            .last()
-            .map_or(0, |(_, n)| *n)
+        let kept = self.kept(task, curve);
+        curve::prunable(self.levels.iter().copied().zip(kept), 1.0 - drop)
     }
 
     /// The largest drop of the task from removing one of the `singles` heads alone.
@@ -286,7 +285,10 @@ impl Side {
         let mut ranked: Vec<usize> = (0..importance.len()).collect();
         ranked.sort_by(|&a, &b| importance[a].total_cmp(&importance[b]));
         let order: Vec<(usize, usize)> = ranked.iter().map(|&k| (k / heads, k % heads)).collect();
-        let levels: Vec<usize> = (0..=order.len()).step_by(setup.step).collect();
+        let levels: Vec<usize> = curve::levels(&order, setup.step)
+            .iter()
+            .map(Vec::len)
+            .collect();
         let trained = model == Model::Trained;
         let orders: Vec<Vec<(usize, usize)>> = std::iter::once(order.clone())
             .chain(

@@ -15,7 +15,7 @@
 //! layer mean        δ = attn̄ − attn               layer resample  δ = attn(s')[..n] − attn
 //!                   (the whole attention sublayer: McGrath et al.'s protocol)
 //! kept              κ = ⟨Δ_tot, Δ_dir⟩/‖Δ_dir‖², averaged over the donors of a resample;
-//!                   repair r = 1 − κ
+//!                   repair r = 1 − κ; also read without the first token's row
 //! ```
 //!
 //! Donors (McGrath et al. resample from other inputs of the dataset): the
@@ -74,6 +74,9 @@ pub const LAYER_RESAMPLE: usize = 5;
 pub struct Kept {
     /// On every read-out state, every norm on the direct path frozen.
     pub states: f64,
+    /// The same on every state but the first token's (the decoder's sink,
+    /// the encoder's `[CLS]`).
+    pub later: f64,
     /// The same with every norm on the direct path recomputed (the encoder only).
     pub recomputed: Option<f64>,
     /// On the model's output: the pooled embedding's turn, or the logit of
@@ -87,10 +90,16 @@ fn measure(e: &Effects) -> Kept {
     let [t, d] = &e.output;
     Kept {
         states: kept(&e.total, &e.direct),
+        later: kept(&rest(&e.total), &rest(&e.direct)),
         recomputed: e.recomputed.as_ref().map(|r| kept(&e.total, r)),
         output: t.dot(d) / d.norm_squared(),
         ratio: e.total.norm() / e.direct.norm(),
     }
+}
+
+/// Rows `1..` of a read-out, `(n, d)` → `(n − 1, d)`.
+fn rest(m: &DMatrix<f64>) -> DMatrix<f64> {
+    m.rows(1, m.nrows() - 1).into_owned()
 }
 
 /// The mean of `ks`, field by field (κ averaged over resamples).
@@ -99,6 +108,7 @@ fn average(ks: &[Kept]) -> Kept {
     let mean = |f: fn(&Kept) -> f64| ks.iter().map(f).sum::<f64>() / m;
     Kept {
         states: mean(|k| k.states),
+        later: mean(|k| k.later),
         recomputed: ks[0]
             .recomputed
             .map(|_| mean(|k| k.recomputed.unwrap_or(f64::NAN))),

@@ -1,6 +1,7 @@
 //! Chapter 3 on the trained encoder (all-MiniLM-L6-v2) against its random-weight
-//! baseline: each of the 72 heads ablated alone, greedy pruning against paraphrase
-//! retrieval, named attention patterns, and self-repair — a head's direct effect
+//! baseline: each of the 72 heads ablated alone, pruning against paraphrase
+//! retrieval and word sense (the levels and the reading are
+//! [`super::pruning::curve`]'s, shared with the decoder), named attention patterns, and self-repair — a head's direct effect
 //! against its total effect (McGrath et al. 2023).
 //!
 //! ```text
@@ -19,6 +20,7 @@ pub use verdict::{claims, measures};
 
 use std::sync::OnceLock;
 
+use super::pruning::curve::{levels, prunable};
 use crate::experiment::cache;
 
 use nalgebra::{DMatrix, DVector};
@@ -46,14 +48,6 @@ pub struct Setup {
     pub drop: f64,
     /// A named pattern: a head whose mean weight on it exceeds this.
     pub named: f64,
-}
-
-/// Sets of heads removed, least important first: `0, step, 2·step, …, 72`.
-fn pruning_sets(order: &[(usize, usize)], step: usize) -> Vec<Vec<(usize, usize)>> {
-    (0..=order.len())
-        .step_by(step)
-        .map(|k| order[..k].to_vec())
-        .collect()
 }
 
 /// The size the book reports.
@@ -212,17 +206,14 @@ impl Findings {
                 .map(Run::embedding)
                 .collect::<Vec<_>>(),
         );
-        let steps: Vec<usize> = (setup.prune_step..=heads.len())
-            .step_by(setup.prune_step)
-            .collect();
-        let sets: Vec<Vec<(usize, usize)>> = steps.iter().map(|&k| heads[..k].to_vec()).collect();
-        let mut pruning = vec![(0, clean)];
-        pruning.extend(steps.into_iter().zip(pruned(&sets, setup.prune_pairs)));
-        let sense_sets = pruning_sets(&heads, setup.prune_step);
-        let counts: Vec<usize> = sense_sets.iter().map(Vec::len).collect();
+        // K_0 = ∅ is the clean run's retrieval; the word-sense task scores every level
+        let sets = levels(&heads, setup.prune_step);
+        let counts: Vec<usize> = sets.iter().map(Vec::len).collect();
+        let retrieval = std::iter::once(clean).chain(pruned(&sets[1..], setup.prune_pairs));
+        let pruning = counts.iter().copied().zip(retrieval).collect();
         let senses = counts
             .into_iter()
-            .zip(senses::scores(Model::Trained, &sense_sets))
+            .zip(senses::scores(Model::Trained, &sets))
             .collect();
         let all = vec![vec![], heads.clone()];
         let r = senses::scores(Model::Random, &all);
@@ -253,23 +244,15 @@ impl Findings {
 
     /// Most heads removed with top-1 still within `drop` of the clean model's.
     pub fn prunable(&self) -> usize {
-        let clean = self.pruning[0].1.top1;
-        self.pruning
-            .iter()
-            .take_while(|(_, r)| r.top1 >= clean - self.setup.drop)
-            .last()
-            .map_or(0, |(k, _)| *k)
+        let curve = self.pruning.iter().map(|(k, r)| (*k, r.top1));
+        prunable(curve, self.pruning[0].1.top1 - self.setup.drop)
     }
 
     /// Most heads removed with the word-sense task's accuracy still within `drop` of
     /// every head kept.
     pub fn sense_prunable(&self) -> usize {
-        let clean = self.senses[0].1.accuracy;
-        self.senses
-            .iter()
-            .take_while(|(_, r)| r.accuracy >= clean - self.setup.drop)
-            .last()
-            .map_or(0, |(k, _)| *k)
+        let curve = self.senses.iter().map(|(k, s)| (*k, s.accuracy));
+        prunable(curve, self.senses[0].1.accuracy - self.setup.drop)
     }
 
     /// Heads of `model` whose named-pattern score exceeds the threshold:

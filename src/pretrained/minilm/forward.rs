@@ -31,6 +31,28 @@ pub fn gelu(z: f64) -> f64 {
     0.5 * z * (1.0 + libm::erf(z / std::f64::consts::SQRT_2))
 }
 
+/// The rest of a layer from its attention sum `u₁ = context W_Oᵀ + b_O + x`:
+///
+/// ```text
+/// a   = LN₁(u₁)
+/// out = LN₂(GELU(a W_1ᵀ + b_1) W_2ᵀ + b_2 + a)     skip = true (as trained)
+/// out = LN₂(GELU(a W_1ᵀ + b_1) W_2ᵀ + b_2)         skip = false (chapter 5's FFN without its skip)
+/// ```
+///
+/// # Shapes
+/// `u1: (n, 384)` → `(n, 384)`.
+pub fn finish(layer: &Layer, u1: &DMatrix<f64>, skip: bool) -> DMatrix<f64> {
+    let a = layer.attention_output.layer_norm.forward(u1);
+    let ffn = layer
+        .output
+        .dense
+        .forward(&layer.intermediate.forward(&a).map(gelu));
+    match skip {
+        true => layer.output.layer_norm.forward(&(ffn + &a)),
+        false => layer.output.layer_norm.forward(&ffn),
+    }
+}
+
 /// The embeddings' output for `ids` at positions `0..n`, token type 0.
 ///
 /// # Shapes
@@ -93,15 +115,11 @@ pub fn layer_forward(
             }
         })
         .collect();
-    // a = LN(context W_Oᵀ + b_O + x)
-    let ao = &layer.attention_output;
-    let a = ao.layer_norm.forward(&(ao.dense.forward(&context) + x));
-    // out = LN(GELU(a W_1ᵀ + b_1) W_2ᵀ + b_2 + a)
-    let hidden = layer.intermediate.forward(&a).map(gelu);
-    let out = layer
-        .output
-        .layer_norm
-        .forward(&(layer.output.dense.forward(&hidden) + &a));
+    let out = finish(
+        layer,
+        &(layer.attention_output.dense.forward(&context) + x),
+        true,
+    );
     let trace = LayerTrace {
         layer: index,
         input: x.clone(),

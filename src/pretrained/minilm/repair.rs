@@ -19,21 +19,12 @@
 
 use nalgebra::DMatrix;
 
-use super::{D_K, Layer, Weights, gelu};
+use super::forward::finish;
+use super::{D_K, Layer, Weights};
 use crate::pretrained::corpus::pooled;
 use crate::pretrained::intervention::{Parts, frozen, run_parts};
 use crate::pretrained::repair::{Effects, turn};
 use crate::pretrained::trace::Trace;
-
-/// The rest of a block from its attention sum `u₁`: `LN₂(FFN(a) + a)`, `a = LN₁(u₁)`.
-fn finish(layer: &Layer, u1: &DMatrix<f64>) -> DMatrix<f64> {
-    let mid = layer.attention_output.layer_norm.forward(u1);
-    let ffn = layer
-        .output
-        .dense
-        .forward(&layer.intermediate.forward(&mid).map(gelu));
-    layer.output.layer_norm.forward(&(ffn + mid))
-}
 
 /// `δ` entering layer `layer`'s attention sum carried to the last hidden states,
 /// every later sublayer output at its clean value: every LayerNorm frozen at its
@@ -82,7 +73,7 @@ pub fn effects(w: &Weights, clean: &Trace, layer: usize, deltas: &[DMatrix<f64>]
     for (k, d) in deltas.iter().enumerate() {
         u1.rows_mut(k * n, n).copy_from(&(&p.input + &p.attn + d));
     }
-    let out = finish(&w.layers[layer], &u1);
+    let out = finish(&w.layers[layer], &u1, true);
     let last = match run_parts(w, layer + 1, out.clone(), n, &vec![vec![]; b]).last() {
         Some(q) => q.output.clone(),
         None => out,

@@ -3,7 +3,7 @@
 //! decoder), the choices on `ch03.trained-later-layers-correct` and
 //! `ch05.trained-absorbs`, and the replications of McGrath et al. 2023.
 
-use super::{CHANGES, Findings, LAYER_MEAN, LAYER_RESAMPLE, Read, book};
+use super::{CHANGES, Findings, HEAD_ZEROED, LAYER_MEAN, LAYER_RESAMPLE, Read, book};
 use crate::claim::{Claim, Test};
 use crate::measure::{Measure, fixed, table_of};
 use crate::pretrained::corpus::Model;
@@ -26,7 +26,7 @@ pub const MINILM_READS: [(&str, Read); 4] = [
 ];
 
 /// How the decoder's `κ` is read: `(name, read)`, the default first.
-pub const SMOLLM2_READS: [(&str, Read); 3] = [
+pub const SMOLLM2_READS: [(&str, Read); 4] = [
     ("final RMSNorm frozen, every normed last state", |k| {
         k.states
     }),
@@ -34,6 +34,7 @@ pub const SMOLLM2_READS: [(&str, Read); 3] = [
     ("norm ratio ‖Δ_tot‖/‖Δ_dir‖ in place of κ", |k| {
         k.ratio
     }),
+    ("the first token's state left out", |k| k.later),
 ];
 
 /// The readings of `arch`.
@@ -285,7 +286,29 @@ fn decoder_measures() -> Vec<Measure> {
         "dr",
         ["gap", "share", "table"],
     ));
+    let [kept, later, cos, ratio, ratio_random] = layer_zero(f);
+    m.extend([
+        Measure::new("dr_layer0_kept", fixed(kept, 1)),
+        Measure::new("dr_layer0_kept_later", fixed(later, 1)),
+        Measure::new("dr_layer0_cos", fixed(cos, 3)),
+        Measure::new("dr_layer0_ratio_trained", fixed(ratio, 0)),
+        Measure::new("dr_layer0_ratio_random", fixed(ratio_random, 0)),
+    ]);
     m
+}
+
+/// Why the decoder's κ is negative at layer 0, head zeroed, medians over
+/// sentences: `[κ, κ without the first token's state, cos(Δ_tot, Δ_dir) = κ /
+/// ratio, ‖Δ_tot‖/‖Δ_dir‖ trained, the same random]`.
+pub fn layer_zero(f: &Findings) -> [f64; 5] {
+    let at0 = |model, read: Read| f.by_layer(model, HEAD_ZEROED, read)[0];
+    [
+        at0(Model::Trained, |k| k.states),
+        at0(Model::Trained, |k| k.later),
+        at0(Model::Trained, |k| k.states / k.ratio),
+        at0(Model::Trained, |k| k.ratio),
+        at0(Model::Random, |k| k.ratio),
+    ]
 }
 
 /// Both models' numbers, encoder first.
@@ -318,6 +341,21 @@ mod tests {
         for key in quoted {
             assert!(keys.iter().any(|k| k == key), "{key} is not a measure");
         }
+    }
+
+    /// Figure 3.7's caption: at layer 0 the later blocks' response dwarfs the
+    /// change and is nearly orthogonal to it, and the first token's state is
+    /// not where κ turns negative.
+    #[test]
+    fn the_decoders_layer_zero_response_is_large_and_nearly_orthogonal() {
+        let [kept, later, cos, ratio, ratio_random] = layer_zero(book(Architecture::Smollm2));
+        assert!(
+            kept < 0.0 && later < 0.0,
+            "κ {kept}, without the first {later}"
+        );
+        assert!((later - kept).abs() < 0.1 * kept.abs());
+        assert!(cos.abs() < 0.1, "cos {cos}");
+        assert!(ratio > 3.0 * ratio_random, "{ratio} against {ratio_random}");
     }
 
     #[test]
