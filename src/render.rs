@@ -15,6 +15,7 @@ use mdbook_preprocessor::config::Config;
 use mdbook_preprocessor::errors::{Error, Result};
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 
+use crate::claim::card::{self, Pages};
 use crate::claim::{Claim, text};
 use crate::measure::Measure;
 
@@ -59,8 +60,10 @@ pub fn render(root: &Path, dest: Option<&Path>) -> std::result::Result<PathBuf, 
 }
 
 /// Fills the markers a chapter writes with what the experiments computed:
-/// `{{measure KEY}}` (a number), `{{claim ID}}` (the claim quoted whole),
-/// `{{verdict ID}}` (its verdict word) and `{{claims}}` (the table of every claim).
+/// `{{measure KEY}}` (a number), `{{claim ID}}` (the claim's card),
+/// `{{verdict ID}}` (its verdict word), `{{headline ID}}` (the claim in a
+/// line, linked to its card), `{{scorecard}}` (verdicts counted per chapter)
+/// and `{{claims}}` (the registry of every claim, linked to the cards).
 /// mdBook's own `{{#…}}` markers are left alone.
 struct Quotes {
     measures: Vec<Measure>,
@@ -75,7 +78,7 @@ impl Quotes {
             .ok_or_else(|| format!("unknown claim '{id}'"))
     }
 
-    fn quote(&self, marker: &str) -> std::result::Result<String, String> {
+    fn quote(&self, marker: &str, places: &Places) -> std::result::Result<String, String> {
         let (what, arg) = marker.split_once(' ').unwrap_or((marker, ""));
         let arg = arg.trim();
         match what {
@@ -85,16 +88,20 @@ impl Quotes {
                 .find(|m| m.key == arg)
                 .map(|m| m.value.clone())
                 .ok_or_else(|| format!("unknown measure '{arg}'")),
-            "claim" => Ok(text::markdown(self.claim(arg)?)),
+            "claim" => Ok(card::markdown(self.claim(arg)?, places)),
             "verdict" => Ok(self.claim(arg)?.verdict().to_string()),
-            "claims" if arg.is_empty() => Ok(text::markdown_table(&self.claims)),
+            "headline" => Ok(text::headline(self.claim(arg)?, places)),
+            "scorecard" if arg.is_empty() => Ok(text::scorecard(&self.claims, &places.chapters)),
+            "claims" if arg.is_empty() => {
+                Ok(text::registry(&self.claims, &places.chapters, places))
+            }
             _ => Err(format!(
-                "unknown marker '{{{{{marker}}}}}'; valid: measure KEY, claim ID, verdict ID, claims"
+                "unknown marker '{{{{{marker}}}}}'; valid: measure KEY, claim ID, verdict ID, headline ID, scorecard, claims"
             )),
         }
     }
 
-    fn fill(&self, text: &str) -> std::result::Result<String, String> {
+    fn fill(&self, text: &str, places: &Places) -> std::result::Result<String, String> {
         let mut out = String::with_capacity(text.len());
         let mut rest = text;
         while let Some(start) = rest.find("{{") {
@@ -108,7 +115,7 @@ impl Quotes {
             let end = after.find("}}").ok_or_else(|| {
                 format!("an unclosed {{{{ at '{}'", &after[..after.len().min(30)])
             })?;
-            out.push_str(&self.quote(after[..end].trim())?);
+            out.push_str(&self.quote(after[..end].trim(), places)?);
             rest = &after[end + 2..];
         }
         out.push_str(rest);
@@ -122,8 +129,14 @@ impl Preprocessor for Quotes {
     }
 
     fn run(&self, _: &PreprocessorContext, mut book: Book) -> Result<Book> {
+        let mut places = Places::default();
+        book.for_each_chapter_mut(|ch| {
+            if let Some(path) = &ch.path {
+                places.read(&ch.name, &path.to_string_lossy(), &ch.content);
+            }
+        });
         let mut errors = Vec::new();
-        book.for_each_chapter_mut(|ch| match self.fill(&ch.content) {
+        book.for_each_chapter_mut(|ch| match self.fill(&ch.content, &places) {
             Ok(filled) => ch.content = filled,
             Err(e) => errors.push(format!("{}: {e}", ch.name)),
         });
@@ -131,6 +144,46 @@ impl Preprocessor for Quotes {
             true => Ok(book),
             false => Err(Error::msg(errors.join("; "))),
         }
+    }
+}
+
+/// Where the book shows what: read from every page before any is filled.
+#[derive(Default)]
+struct Places {
+    /// Claim id → the page holding its `{{claim ID}}` card.
+    cards: std::collections::HashMap<String, String>,
+    /// The page holding `{{claims}}`.
+    registry: Option<String>,
+    /// `(number, title, page)` of each numbered chapter (`NN-name.md`).
+    chapters: Vec<(u8, String, String)>,
+}
+
+impl Places {
+    fn read(&mut self, title: &str, page: &str, content: &str) {
+        for marker in content.split("{{").skip(1) {
+            let marker = marker.split("}}").next().unwrap_or("").trim();
+            match marker.split_once(' ') {
+                Some(("claim", id)) => {
+                    self.cards.insert(id.trim().to_string(), page.to_string());
+                }
+                None if marker == "claims" => self.registry = Some(page.to_string()),
+                _ => {}
+            }
+        }
+        let number = page.split_once('-').and_then(|(n, _)| n.parse::<u8>().ok());
+        if let Some(n) = number {
+            self.chapters.push((n, title.to_string(), page.to_string()));
+            self.chapters.sort();
+        }
+    }
+}
+
+impl Pages for Places {
+    fn card(&self, id: &str) -> Option<&str> {
+        self.cards.get(id).map(String::as_str)
+    }
+    fn registry(&self) -> Option<&str> {
+        self.registry.as_deref()
     }
 }
 

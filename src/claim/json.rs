@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::{Claim, Evidence, Kind, Relation, Test, Verdict};
+use super::{Claim, Evidence, Kind, Relation, Source, Test, Verdict};
 
 #[derive(Serialize)]
 struct TestJson<'a> {
@@ -63,6 +63,8 @@ struct ClaimJson<'a> {
     kind: Kind,
     evidence: Evidence,
     verdict: Verdict,
+    /// Whose sentence `essay` is: `essay` or `book`.
+    source: Source,
     essay: &'a str,
     setting: &'a str,
     tests: Vec<TestJson<'a>>,
@@ -85,6 +87,7 @@ fn of(c: &Claim) -> ClaimJson<'_> {
         kind: c.kind,
         evidence: c.evidence,
         verdict: c.verdict(),
+        source: c.source,
         essay: &c.essay,
         setting: &c.setting,
         tests: all,

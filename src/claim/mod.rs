@@ -40,6 +40,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+pub mod card;
 pub mod json;
 mod test;
 pub mod text;
@@ -70,6 +71,16 @@ pub enum Evidence {
     Pretrained,
 }
 
+/// Whose sentence a claim tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// The essay's own sentence, or the book's restatement of it.
+    Essay,
+    /// The book's: a lemma, a control or a side finding the essay does not state.
+    Book,
+}
+
 /// The verdict computed from a claim's tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -88,8 +99,10 @@ pub struct Claim {
     pub id: String,
     /// The chapter's number (set by the registry).
     pub chapter: u8,
-    /// The essay's sentence (or the book's restatement of it) under test.
+    /// The sentence under test: the essay's (or the book's restatement of
+    /// it), or the book's own when `source` says so.
     pub essay: String,
+    pub source: Source,
     pub kind: Kind,
     pub evidence: Evidence,
     /// What the essay predicts; all must hold.
@@ -114,6 +127,7 @@ impl Claim {
             id: slug.to_string(),
             chapter: 0,
             essay: essay.to_string(),
+            source: Source::Essay,
             kind,
             evidence: Evidence::Random,
             core: Vec::new(),
@@ -139,6 +153,12 @@ impl Claim {
     /// A statement true by the experiment's construction, checked.
     pub fn construction(slug: &str, essay: &str) -> Claim {
         Claim::new(Kind::Construction, slug, essay)
+    }
+
+    /// Sets whose sentence the claim tests (the essay's unless said).
+    pub fn source(mut self, s: Source) -> Claim {
+        self.source = s;
+        self
     }
 
     /// Sets what the measurement rests on.
@@ -303,6 +323,15 @@ impl fmt::Display for Evidence {
             Evidence::Random => "random",
             Evidence::Toy => "toy",
             Evidence::Pretrained => "pretrained",
+        })
+    }
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Source::Essay => "the essay",
+            Source::Book => "the book",
         })
     }
 }

@@ -1,7 +1,9 @@
-//! The claims as text: one claim quoted in its chapter, the table of every
-//! claim in the introduction, and the `verdicts` command's table and TSV.
+//! The claims as text: the introduction's scorecard and headlines, the
+//! registry of every claim (an appendix), and the `verdicts` command's table
+//! and TSV. One claim's card is [`super::card`]'s.
 
-use super::{Claim, Test};
+use super::card::{Pages, badge, registry_anchor};
+use super::{Claim, Source, Verdict};
 
 /// The header of [`tsv`].
 pub const TSV_HEADER: &str = "id\tchapter\tkind\tevidence\tverdict\tmeasured\tprediction";
@@ -54,80 +56,116 @@ pub fn table(claims: &[Claim]) -> String {
     out
 }
 
-/// The introduction's table: every claim with its chapter, kind, evidence and verdict.
-pub fn markdown_table(claims: &[Claim]) -> String {
-    let rows: Vec<Vec<String>> = claims
-        .iter()
-        .map(|c| {
-            vec![
-                format!("`{}`", c.id),
-                c.essay.clone(),
-                c.kind.to_string(),
-                c.evidence.to_string(),
-                format!("**{}**", c.verdict()),
-            ]
-        })
-        .collect();
-    crate::measure::table(
-        &["claim", "the essay says", "kind", "evidence", "verdict"],
-        &rows,
-    )
+/// The verdicts a scorecard counts, in its columns' order.
+const COUNTED: [Verdict; 4] = [
+    Verdict::Supported,
+    Verdict::Qualified,
+    Verdict::Contradicted,
+    Verdict::Checked,
+];
+
+/// `n` claims' verdicts as `3 supported, 1 checked` (zero counts left out).
+fn counts(claims: &[&Claim]) -> String {
+    let mut parts = Vec::new();
+    for v in COUNTED.iter().chain(&[Verdict::Failed]) {
+        let n = claims.iter().filter(|c| c.verdict() == *v).count();
+        if n > 0 {
+            parts.push(format!("{n} {v}"));
+        }
+    }
+    parts.join(", ")
 }
 
-/// One claim as its chapter quotes it: the sentence, the prediction, the
-/// measurement and the computed verdict, as a block quote.
-pub fn markdown(c: &Claim) -> String {
-    let mut out = format!(
-        "> **{}** — *{}*  \n> `{}` · {} · evidence: {}\n>\n",
-        c.verdict(),
-        c.essay,
-        c.id,
-        c.kind,
-        c.evidence
-    );
-    if !c.setting.is_empty() {
-        out.push_str(&format!("> - **Setting:** {}\n", c.setting));
-    }
-    out.push_str(&format!("> - **Prediction:** {}\n", c.prediction()));
-    out.push_str(&format!("> - **Measured:** {}\n", c.measured()));
-    if !c.choices.is_empty() {
-        let word = |held: bool| if held { "holds" } else { "fails" };
-        let default = match c.default_choice.as_str() {
-            "" => String::new(),
-            name => format!("{name} (the default): core {}; ", word(c.core_holds())),
-        };
-        let varied: Vec<String> = c
-            .choices
+/// The introduction's scorecard: per chapter, the essay's claims counted by
+/// verdict, and the book's own claims (lemmas, controls, side findings) beside them.
+/// `chapters` gives each chapter's number, title and page.
+pub fn scorecard(claims: &[Claim], chapters: &[(u8, String, String)]) -> String {
+    let mut header = vec!["chapter".to_string()];
+    header.extend(COUNTED.iter().map(|v| badge(*v)));
+    header.push("the book's own".into());
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    let mut rows = Vec::new();
+    let mut row = |label: String, of: Vec<&Claim>| {
+        let essay: Vec<&Claim> = of
             .iter()
-            .map(|ch| {
-                let measured: Vec<String> = ch.core.iter().map(Test::measured).collect();
-                format!(
-                    "{}: core {} ({})",
-                    ch.name,
-                    word(ch.holds()),
-                    measured.join("; ")
-                )
+            .copied()
+            .filter(|c| c.source == Source::Essay)
+            .collect();
+        let book: Vec<&Claim> = of
+            .iter()
+            .copied()
+            .filter(|c| c.source == Source::Book)
+            .collect();
+        let mut r = vec![label];
+        for v in COUNTED {
+            let n = essay.iter().filter(|c| c.verdict() == v).count();
+            r.push(if n == 0 { "·".into() } else { n.to_string() });
+        }
+        r.push(match book.is_empty() {
+            true => "·".into(),
+            false => counts(&book),
+        });
+        rows.push(r);
+    };
+    for (n, title, page) in chapters {
+        row(
+            format!("[{n}. {title}]({page})"),
+            claims.iter().filter(|c| c.chapter == *n).collect(),
+        );
+    }
+    row("**all chapters**".into(), claims.iter().collect());
+    crate::measure::table(&header, &rows)
+}
+
+/// One claim in a line, for the introduction's headline findings: its
+/// badge, its sentence, and a link to its card.
+pub fn headline(c: &Claim, pages: &dyn Pages) -> String {
+    let link = match pages.card(&c.id) {
+        Some(p) => format!(" ([{}]({p}#{}))", c.id, c.id),
+        None => format!(" (`{}`)", c.id),
+    };
+    format!("{} *{}*{link}", badge(c.verdict()), c.essay)
+}
+
+/// The registry of every claim, chapter by chapter: its id (a link to its
+/// card in its chapter), its verdict, whose sentence it is, and the sentence.
+pub fn registry(claims: &[Claim], chapters: &[(u8, String, String)], pages: &dyn Pages) -> String {
+    let mut out = String::new();
+    for (n, title, page) in chapters {
+        let of: Vec<&Claim> = claims.iter().filter(|c| c.chapter == *n).collect();
+        if of.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("\n## [{n}. {title}]({page})\n\n"));
+        let rows: Vec<Vec<String>> = of
+            .iter()
+            .map(|c| {
+                let id = match pages.card(&c.id) {
+                    Some(p) => format!("[`{id}`]({p}#{id})", id = c.id),
+                    None => format!("`{}`", c.id),
+                };
+                vec![
+                    format!("<span id=\"{}\"></span>{id}", registry_anchor(&c.id)),
+                    badge(c.verdict()),
+                    match c.source {
+                        Source::Essay => "essay".into(),
+                        Source::Book => "book".into(),
+                    },
+                    c.essay.clone(),
+                    format!("{}, {}", c.kind, c.evidence),
+                ]
             })
             .collect();
-        out.push_str(&format!("> - **Varied:** {default}{}\n", varied.join("; ")));
-    }
-    for r in &c.replications {
-        let word = if r.reproduced() {
-            "reproduced"
-        } else {
-            "not reproduced"
-        };
-        out.push_str(&format!(
-            "> - **Replication of {}** ({}): {}; {} — {word}\n",
-            r.paper,
-            r.metric,
-            r.finding.prediction(),
-            r.finding.measured()
+        out.push_str(&crate::measure::table(
+            &[
+                "claim",
+                "verdict",
+                "whose",
+                "the sentence under test",
+                "kind, evidence",
+            ],
+            &rows,
         ));
-    }
-    if !c.capped.is_empty() {
-        let texts: Vec<String> = c.capped.iter().map(Test::measured).collect();
-        out.push_str(&format!("> - **Plateau:** {}\n", texts.join("; ")));
     }
     out
 }

@@ -159,3 +159,71 @@ fn an_unknown_measure_fails_the_build_naming_it() {
     let err = attention_geometry::render::render(book.path(), Some(out.path())).unwrap_err();
     assert!(err.contains("unknown measure 'ch99.nothing'"), "{err}");
 }
+
+/// The words of `html`'s text, its tags left out.
+fn words(html: &str) -> usize {
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                text.push(' ');
+            }
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text.split_whitespace().count()
+}
+
+/// The front page: the chapter map, the scorecard and the headline findings
+/// first, within about two printed pages; every claim in the registry, each
+/// linked to its card.
+#[test]
+fn the_introduction_leads_with_the_map_the_scorecard_and_the_headlines() {
+    let out = render();
+    let html = fs::read_to_string(out.join("introduction.html")).unwrap();
+    let at = |id: &str| {
+        html.find(&format!("id=\"{id}\""))
+            .unwrap_or_else(|| panic!("the introduction has no #{id}"))
+    };
+    let order = [
+        "chapter-map",
+        "the-scorecard",
+        "headline-findings",
+        "the-argument-in-brief",
+    ];
+    let places: Vec<usize> = order.iter().map(|id| at(id)).collect();
+    assert!(
+        places.windows(2).all(|w| w[0] < w[1]),
+        "{order:?} out of order"
+    );
+    let start = html.find("<main>").unwrap();
+    let front = words(&html[start..places[3]]);
+    assert!(
+        front < 1000,
+        "{front} words before the argument: more than two printed pages"
+    );
+    assert!(html.contains("verdict-contradicted") && html.contains("verdict-supported"));
+
+    let registry = fs::read_to_string(out.join("appendix-claims.html")).unwrap();
+    let pages: Vec<String> = summary_pages()
+        .iter()
+        .map(|md| fs::read_to_string(out.join(md.replace(".md", ".html"))).unwrap())
+        .collect();
+    for c in attention_geometry::experiment::claims() {
+        assert!(
+            registry.contains(&format!("id=\"registry-{}\"", c.id)),
+            "{} is not in the registry",
+            c.id
+        );
+        let card = format!("<div class=\"claim-card\" id=\"{}\">", c.id);
+        assert!(
+            pages.iter().any(|p| p.contains(&card)),
+            "{} has no card",
+            c.id
+        );
+    }
+}

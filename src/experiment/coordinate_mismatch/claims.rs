@@ -2,7 +2,7 @@
 //! book measures of random heads (the trained heads' claims sit beside them).
 
 use super::{BOOK, Coupling, LARGER, SEEDS, Setup, book, larger};
-use crate::claim::{Claim, Evidence, Test};
+use crate::claim::{Claim, Evidence, Source, Test};
 use crate::stats::mean;
 
 /// A score keeps no raw order: |ρ| < 0.1 and own-best-match below twice chance.
@@ -74,6 +74,7 @@ pub fn claims() -> Vec<Claim> {
             "tied-is-a-similarity",
             "with W_Q = W_K the score is a similarity: W_Q W_Qᵀ is symmetric and positive semi-definite",
         )
+        .source(Source::Book)
         .evidence(Evidence::Random)
         .setting(setting.clone())
         .core(Test::near(
@@ -94,6 +95,7 @@ pub fn claims() -> Vec<Claim> {
             "identity-is-raw",
             "with W_Q = W_K = I the score is the raw dot product",
         )
+        .source(Source::Book)
         .evidence(Evidence::Random)
         .setting(setting.clone())
         .core(Test::near(
@@ -115,6 +117,7 @@ pub fn claims() -> Vec<Claim> {
             "untied-is-indefinite",
             "an untied W_QK is an indefinite, half-antisymmetric bilinear form",
         )
+        .source(Source::Book)
         .evidence(Evidence::Random)
         .setting(setting.clone())
         .core(Test::near(
@@ -135,6 +138,7 @@ pub fn claims() -> Vec<Claim> {
             "only-the-product-is-identifiable",
             "Q and K live in two coordinate systems — but only W_Q W_Kᵀ enters a score, so the two systems are not identifiable",
         )
+        .source(Source::Book)
         .evidence(Evidence::Random)
         .setting(setting)
         .core(Test::below(
@@ -167,7 +171,7 @@ pub fn claims() -> Vec<Claim> {
         )),
     ]
     .into_iter()
-    .chain(super::trained::claims())
+    .chain(super::trained_verdict::claims())
     .chain(super::rotating_verdict::claims())
     .collect()
 }

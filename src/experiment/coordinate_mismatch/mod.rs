@@ -7,6 +7,7 @@ mod rotating_verdict;
 pub mod row_ranks;
 pub mod trained;
 pub mod trained_text;
+pub mod trained_verdict;
 
 pub use claims::claims;
 
@@ -392,7 +393,7 @@ pub fn measures() -> Vec<Measure> {
         "knn_untied_ci",
         format!("[{}, {}]", fixed(lo, 3), fixed(hi, 3)),
     ));
-    m.extend(trained::measures());
+    m.extend(trained_verdict::measures());
     m.extend(rotating_verdict::measures());
     m
 }

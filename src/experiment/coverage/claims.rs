@@ -6,7 +6,7 @@ use super::drift::{self, epsilons};
 use super::head::{self, Tokens};
 use super::pieces::{self, net_name};
 use super::prompts;
-use crate::claim::{Claim, Evidence, Test};
+use crate::claim::{Claim, Evidence, Source, Test};
 use crate::stats::Summary;
 
 /// Stacking multiplies pieces: `hidden` has more pieces than one layer of the same units.
@@ -168,6 +168,7 @@ pub fn claims() -> Vec<Claim> {
             "patterns-are-not-identifiable",
             "with fewer value dimensions than tokens, different patterns give the same output",
         )
+        .source(Source::Book)
         .evidence(Evidence::Random)
         .setting(format!("{heads}; a pattern built in the null space of V"))
         .core(Test::below(

@@ -4,7 +4,7 @@
 
 use super::capacity::{self, Write};
 use super::{chunkwise, cost, decay, overwrite, stability, token_weights};
-use crate::claim::{Claim, Evidence, Test};
+use crate::claim::{Claim, Evidence, Source, Test};
 use crate::delta::{flops_chunked, flops_softmax};
 use crate::stats::Summary;
 
@@ -143,6 +143,7 @@ pub fn claims() -> Vec<Claim> {
             "chunked-equals-recurrent",
             "the chunkwise form computes the same operator as the recurrence",
         )
+        .source(Source::Book)
         .evidence(Evidence::Random)
         .setting("random KDA inputs over several lengths, widths and chunk sizes")
         .core(Test::below("largest difference, chunked vs recurrent", chunkwise::book().error, 1e-10, 2))
@@ -160,6 +161,7 @@ pub fn claims() -> Vec<Claim> {
             "chunked-costs-less",
             "the chunked delta rule costs O(T) where softmax attention costs O(T²)",
         )
+        .source(Source::Book)
         .evidence(Evidence::Random)
         .setting(format!("flop counts, K = V = {}, chunks of {}", c.d, c.chunk))
         .core(Test::above(

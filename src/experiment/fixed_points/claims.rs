@@ -8,7 +8,7 @@ use super::trained_absorption::{self as trained, CHAPTER};
 use super::trained_residual::Residual;
 use super::{absorption, equilibrium};
 use crate::absorption::Mechanism;
-use crate::claim::{Claim, Evidence, Test};
+use crate::claim::{Claim, Evidence, Source, Test};
 use crate::fixed_point::Variant;
 use crate::stats::median;
 
@@ -29,6 +29,7 @@ pub fn claims() -> Vec<Claim> {
             "pure-attention-collapses",
             "iterated pure attention converges, but only by collapsing every token onto one (Dong et al. 2021)",
         )
+        .source(Source::Book)
         .evidence(Evidence::Random)
         .setting(iterated.clone())
         .core(Test::below("largest final residual, pure attention", max(c.last_residuals(Variant::Attention)), 1e-12, 2))
@@ -37,6 +38,7 @@ pub fn claims() -> Vec<Claim> {
             "injected-contraction-converges",
             "under an architectural constraint (an injected input and a contraction) the iteration converges to a unique fixed point",
         )
+        .source(Source::Book)
         .evidence(Evidence::Random)
         .setting(format!("{iterated}; contraction bound c = {}", BOOK.contraction))
         .core(Test::below("largest observed per-step rate", max(c.injected_rates()), BOOK.contraction, 2))
@@ -64,6 +66,7 @@ pub fn claims() -> Vec<Claim> {
             "hidden-fixed-point-is-architectural",
             "a hidden-state fixed point exists at any weights that satisfy the constraint; only the data-level residual can be lowered by training",
         )
+        .source(Source::Book)
         .evidence(Evidence::Random)
         .setting(format!("{} seeds; random weights with the constraint g(θ) = 0", BOOK.seeds))
         .core(Test::holds(
@@ -76,6 +79,7 @@ pub fn claims() -> Vec<Claim> {
             "tied-energy-descends",
             "an energy view exists for attention: with a tied form, the Hopfield energy never rises",
         )
+        .source(Source::Book)
         .evidence(Evidence::Random)
         .setting(format!("{} seeds; Hopfield updates, β = {}", energy::BOOK.seeds, energy::BOOK.beta))
         .core(Test::below(

@@ -3,7 +3,7 @@
 
 use super::arm::Variant;
 use super::steps::{BOOK, book};
-use crate::claim::{Claim, Evidence, Test};
+use crate::claim::{Claim, Evidence, Source, Test};
 use crate::stats::median;
 use crate::train::{Qk, Relation};
 
@@ -104,6 +104,7 @@ pub fn claims() -> Vec<Claim> {
                 "the-cost-grows-with-scarce-data",
                 "the learning cost is paid in data as well as in steps",
             )
+            .source(Source::Book)
             .evidence(Evidence::Toy)
             .setting(format!("{trained}; the match task with {} training examples", BOOK.examples[0]))
             .default_choice("baseline: the tied head")
@@ -121,6 +122,7 @@ pub fn claims() -> Vec<Claim> {
             "a-symmetric-form-cannot-learn-a-direction",
             "a symmetric bilinear form cannot express a directional relation",
         )
+        .source(Source::Book)
         .evidence(Evidence::Toy)
         .setting(format!("{trained}; the successor task"))
         .core(Test::near("share of seeds a tied head reaches the threshold", reached(Relation::Successor, Qk::Tied), 0.0, 0.0, 2))

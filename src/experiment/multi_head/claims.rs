@@ -4,7 +4,7 @@
 use super::bottleneck::{self, Task, total_widths};
 use super::induction::{H, V};
 use super::{SEEDS, ablation, composition, specialisation, split};
-use crate::claim::{Claim, Evidence, Test};
+use crate::claim::{Claim, Evidence, Source, Test};
 use crate::stats::Summary;
 
 /// The chapter's claims, ids local to the chapter.
@@ -77,6 +77,7 @@ pub fn claims() -> Vec<Claim> {
             "rank-bottleneck",
             "a head of width r expresses only relations of rank r: a positional relation needs full rank, a content relation does not",
         )
+        .source(Source::Book)
         .evidence(Evidence::Random)
         .setting(format!("{} seeds; best rank-r patterns of target relations on 16 tokens", b.setup.seeds))
         .core(Test::above(

@@ -2,7 +2,7 @@
 //! condition, and how far the category picture carries.
 
 use super::{BOOK, DELTA_K, DELTA_T, INSTANCES, SEEDS, TOLERANCE, book, cost};
-use crate::claim::{Claim, Evidence, Test};
+use crate::claim::{Claim, Evidence, Source, Test};
 use crate::measure::sci;
 use crate::stats::Summary;
 
@@ -68,6 +68,7 @@ pub fn claims() -> Vec<Claim> {
             "arrows-compose",
             "attention matrices are arrows of a category: row-stochastic maps compose, with identities",
         )
+        .source(Source::Book)
         .evidence(Evidence::Random)
         .setting(format!(
             "{INSTANCES} random triples of stochastic matrices; tolerance {}",
@@ -110,6 +111,7 @@ pub fn claims() -> Vec<Claim> {
             "first-layer-relations-are-fixed",
             "a first layer's relations among fixed tokens do not depend on the rest of the prompt",
         )
+        .source(Source::Book)
         .evidence(Evidence::Random)
         .setting(stack.clone())
         .core(Test::near(

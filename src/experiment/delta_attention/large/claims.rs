@@ -6,7 +6,7 @@
 
 use super::report::*;
 use super::{Findings, findings};
-use crate::claim::{Claim, Evidence, Test};
+use crate::claim::{Claim, Evidence, Source, Test};
 
 /// Runs of `arm` that ended below four times chance: they never learned the
 /// task (the small setting's "near chance", 0.25 at 16 values, likewise).
@@ -135,6 +135,7 @@ pub fn claims() -> Vec<Claim> {
             "large-softmax-ceiling",
             "softmax attention, whose cache grows with T, is the ceiling of recall",
         )
+        .source(Source::Book)
         .evidence(Evidence::Toy)
         .core(ceiling("fla"))
         .scope(Test::above(

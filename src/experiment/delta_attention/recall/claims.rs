@@ -2,7 +2,7 @@
 
 use super::tally::*;
 use super::{Variant, book, setup};
-use crate::claim::{Claim, Evidence, Test};
+use crate::claim::{Claim, Evidence, Source, Test};
 
 /// The section's claims, predictions fixed before the runs were looked at.
 pub fn claims() -> Vec<Claim> {
@@ -148,6 +148,7 @@ pub fn claims() -> Vec<Claim> {
         "learned-softmax-ceiling",
         "softmax attention, whose cache grows with T, is the ceiling of recall",
     )
+    .source(Source::Book)
     .evidence(Evidence::Toy)
     .core(ceiling(BOOK, &recurrent))
     .scope(Test::above(
@@ -224,6 +225,7 @@ pub fn claims() -> Vec<Claim> {
             "learned-beta-selective",
             "the learned write strength β decides what is written",
         )
+        .source(Source::Book)
         .evidence(Evidence::Toy)
         .core(selective(BOOK))
         .scope(Test::above(
