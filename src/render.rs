@@ -62,7 +62,8 @@ pub fn render(root: &Path, dest: Option<&Path>) -> std::result::Result<PathBuf, 
 /// Fills the markers a chapter writes with what the experiments computed:
 /// `{{measure KEY}}` (a number), `{{claim ID}}` (the claim's card),
 /// `{{verdict ID}}` (its verdict word), `{{headline ID}}` (the claim in a
-/// line, linked to its card), `{{scorecard}}` (verdicts counted per chapter)
+/// line, linked to its card), `{{found N}}` (chapter N's claims and verdicts,
+/// its "What this chapter found" box), `{{scorecard}}` (verdicts counted per chapter)
 /// and `{{claims}}` (the registry of every claim, linked to the cards).
 /// mdBook's own `{{#…}}` markers are left alone.
 struct Quotes {
@@ -92,11 +93,17 @@ impl Quotes {
             "verdict" => Ok(self.claim(arg)?.verdict().to_string()),
             "headline" => Ok(text::headline(self.claim(arg)?, places)),
             "scorecard" if arg.is_empty() => Ok(text::scorecard(&self.claims, &places.chapters)),
+            "found" => match arg.parse::<u8>() {
+                Ok(n) if self.claims.iter().any(|c| c.chapter == n) => {
+                    Ok(text::found(&self.claims, n, places))
+                }
+                _ => Err(format!("found: '{arg}' is not a chapter with claims")),
+            },
             "claims" if arg.is_empty() => {
                 Ok(text::registry(&self.claims, &places.chapters, places))
             }
             _ => Err(format!(
-                "unknown marker '{{{{{marker}}}}}'; valid: measure KEY, claim ID, verdict ID, headline ID, scorecard, claims"
+                "unknown marker '{{{{{marker}}}}}'; valid: measure KEY, claim ID, verdict ID, headline ID, found N, scorecard, claims"
             )),
         }
     }

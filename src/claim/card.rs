@@ -44,10 +44,16 @@ pub fn margin(t: &Test) -> String {
         Relation::Near(tol) => tol - (t.value - t.bound).abs(),
         Relation::Holds => return String::new(),
     };
-    let text = number(m, t.digits);
+    match minus(number(m, t.digits)) {
+        text if m > 0.0 => format!("+{text}"),
+        text => text,
+    }
+}
+
+/// A number's text with a true minus sign.
+fn minus(text: String) -> String {
     match text.strip_prefix('-') {
         Some(rest) => format!("−{rest}"),
-        None if m > 0.0 => format!("+{text}"),
         None => text,
     }
 }
@@ -57,7 +63,7 @@ fn value(t: &Test) -> String {
     match t.relation {
         Relation::Holds if t.passes() => "yes".into(),
         Relation::Holds => "no".into(),
-        _ => number(t.value, t.digits),
+        _ => minus(number(t.value, t.digits)),
     }
 }
 

@@ -169,3 +169,87 @@ pub fn registry(claims: &[Claim], chapters: &[(u8, String, String)], pages: &dyn
     }
     out
 }
+
+/// Chapter `chapter`'s "What this chapter found" box: each of the essay's
+/// claims with its verdict, linked to its card, then what the book adds,
+/// counted. Consistent with the cards by construction: both read the claims.
+pub fn found(claims: &[Claim], chapter: u8, pages: &dyn Pages) -> String {
+    let of: Vec<&Claim> = claims.iter().filter(|c| c.chapter == chapter).collect();
+    let essay: Vec<&Claim> = of
+        .iter()
+        .copied()
+        .filter(|c| c.source == Source::Essay)
+        .collect();
+    let book: Vec<&Claim> = of
+        .iter()
+        .copied()
+        .filter(|c| c.source == Source::Book)
+        .collect();
+    let mut out = String::from("<div class=\"found\">\n\n");
+    for c in &essay {
+        out.push_str(&format!("- {}\n", headline(c, pages)));
+    }
+    if !book.is_empty() {
+        let noun = if book.len() == 1 { "claim" } else { "claims" };
+        out.push_str(&format!(
+            "\nWhat the book adds to test them, {} {noun}: {}.\n",
+            book.len(),
+            counts(&book)
+        ));
+    }
+    out.push_str("\n</div>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::claim::Test;
+
+    struct OnePage;
+    impl Pages for OnePage {
+        fn card(&self, _: &str) -> Option<&str> {
+            Some("01-a.md")
+        }
+        fn registry(&self) -> Option<&str> {
+            None
+        }
+    }
+
+    fn claims() -> Vec<Claim> {
+        let mut c = vec![
+            Claim::empirical("yes", "holds").core(Test::holds("x", true)),
+            Claim::empirical("no", "fails").core(Test::holds("x", false)),
+            Claim::theorem("law", "a lemma")
+                .source(Source::Book)
+                .core(Test::holds("x", true)),
+        ];
+        for c in &mut c {
+            c.chapter = 1;
+        }
+        c
+    }
+
+    #[test]
+    fn the_scorecard_counts_the_essays_claims_and_the_books_apart() {
+        let chapters = [(1, "A".to_string(), "01-a.md".to_string())];
+        let s = scorecard(&claims(), &chapters);
+        assert!(
+            s.contains("| [1. A](01-a.md) | 1 | · | 1 | · | 1 checked |"),
+            "{s}"
+        );
+        assert!(
+            s.contains("| **all chapters** | 1 | · | 1 | · | 1 checked |"),
+            "{s}"
+        );
+    }
+
+    #[test]
+    fn what_a_chapter_found_lists_its_essay_claims_then_counts_the_books() {
+        let f = found(&claims(), 1, &OnePage);
+        assert!(f.contains("verdict-supported\">supported</span> *holds* ([yes](01-a.md#yes))"));
+        assert!(f.contains("verdict-contradicted"));
+        assert!(!f.contains("a lemma"));
+        assert!(f.contains("What the book adds to test them, 1 claim: 1 checked."));
+    }
+}

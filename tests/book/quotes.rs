@@ -94,6 +94,41 @@ fn every_claim_is_quoted_by_its_own_chapter() {
     }
 }
 
+/// Each chapter opens with its answer: the text before its first section
+/// quotes the verdict of every empirical claim of the essay it tests; and it
+/// ends with its own "What this chapter found" box, before the exercises.
+#[test]
+fn every_chapter_opens_with_its_verdicts_and_ends_with_what_it_found() {
+    use attention_geometry::claim::Source;
+    let all = claims();
+    for chapter in CHAPTERS {
+        let page = chapter.page();
+        let text = fs::read_to_string(format!("chapters/{page}")).unwrap();
+        let opening = text.split("\n## ").next().unwrap();
+        let quoted: BTreeSet<String> = markers(opening, "verdict").into_iter().collect();
+        let missing: Vec<&str> = all
+            .iter()
+            .filter(|c| c.chapter == chapter.number)
+            .filter(|c| c.kind == Kind::Empirical && c.source == Source::Essay)
+            .map(|c| c.id.as_str())
+            .filter(|id| !quoted.contains(*id))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "{page}: the opening does not quote the verdicts of {missing:?}"
+        );
+        let found = format!(
+            "## What this chapter found\n\n{{{{found {}}}}}",
+            chapter.number
+        );
+        let (at, exercises) = (text.find(&found), text.find("## Exercises"));
+        assert!(
+            matches!((at, exercises), (Some(f), Some(e)) if f < e),
+            "{page}: no '{found}' before its exercises"
+        );
+    }
+}
+
 #[test]
 fn claim_ids_are_unique_and_every_check_passed() {
     let all = claims();
