@@ -85,8 +85,8 @@ pub fn run(model: &SmolLm2, ns: &[usize], repeats: usize) -> Vec<DecoderRow> {
 /// The report: one line per length, each against `gemm_gflops`, and the goal.
 pub fn report(rows: &[DecoderRow], gemm_gflops: f64) -> String {
     let mut out = format!(
-        "SmolLM2-135M forward pass, one thread, f32 activations; f32 matrix product \
-         (128 × 576 by 576 × 1536) {gemm_gflops:.1} GFLOP/s\n\n\
+        "SmolLM2-135M forward pass, one thread, f32 activations;\n\
+         f32 matrix product (128 × 576 by 576 × 1536): {gemm_gflops:.1} GFLOP/s\n\n\
          {:>6}  {:>10}  {:>9}  {:>8}  {:>6}\n",
         "tokens", "ms", "tokens/s", "GFLOP/s", "share"
     );

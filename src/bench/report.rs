@@ -72,15 +72,15 @@ pub fn faster(rows: &[Row]) -> String {
                     } else {
                         ("kda_chunked", f.seconds / c.seconds)
                     };
-                    Some(format!("T = {}: {winner} ({x:.2}×)", f.t))
+                    Some(format!("  K = V = {d}, T = {}: {winner} ({x:.2}×)\n", f.t))
                 })
                 .collect();
-            format!("K = V = {d}: {}", sizes.join(", "))
+            sizes.concat()
         })
         .collect();
     format!(
-        "faster of kda_fused and kda_chunked (chunk {CHUNK}), by size: {}\n",
-        per_width.join("; ")
+        "faster of kda_fused and kda_chunked (chunk {CHUNK}), by size:\n{}",
+        per_width.concat()
     )
 }
 
@@ -137,17 +137,17 @@ pub fn summary(rows: &[Row], machine: &Machine) -> String {
 /// chunk sizes swept at [`GOAL_SIZE`], and the [`summary`].
 pub fn report(rows: &[Row], sweep: &[(usize, f64)], machine: &Machine) -> Report {
     let mut s = format!(
-        "matrix product (512 × 512 × 512, nalgebra gemm, best of before and after): {:.2} GFLOP/s\n",
+        "matrix product (512³, nalgebra gemm, best of before and after): {:.2} GFLOP/s\n",
         machine.gemm_gflops
     );
     let bandwidth: Vec<String> = machine
         .bandwidth
         .iter()
-        .map(|(d, gbs)| format!("K = V = {d} ({} KiB): {gbs:.1} GB/s", d * d * 8 / 1024))
+        .map(|(d, gbs)| format!("  K = V = {d} ({} KiB): {gbs:.1} GB/s\n", d * d * 8 / 1024))
         .collect();
     s += &format!(
-        "state read-modify-write (x ← a x + b, 16 bytes per number): {}\n",
-        bandwidth.join(", ")
+        "state read-modify-write (x ← a x + b, 16 bytes per number):\n{}",
+        bandwidth.concat()
     );
     s += &format!("vector units: {}\n", super::machine::vector_units());
     s += &table(rows, machine);
@@ -157,7 +157,7 @@ pub fn report(rows: &[Row], sweep: &[(usize, f64)], machine: &Machine) -> Report
             .map(|(c, secs)| format!("{c}: {:.1} ms", secs * 1e3))
             .collect();
         s += &format!(
-            "kda_chunked by chunk size at T = {}, K = V = {}: {}\n",
+            "kda_chunked by chunk size at T = {}, K = V = {}:\n  {}\n",
             GOAL_SIZE.0,
             GOAL_SIZE.1,
             times.join(", ")
@@ -216,7 +216,7 @@ mod tests {
         );
         assert!(
             r.summary
-                .contains("K = V = 128: T = 4096: kda_fused (1.33×)")
+                .contains("  K = V = 128, T = 4096: kda_fused (1.33×)\n")
         );
         let slow = [
             row(Mixer::Kda, 0.1),

@@ -227,3 +227,71 @@ fn the_introduction_leads_with_the_map_the_scorecard_and_the_headlines() {
         );
     }
 }
+
+/// The column's width in characters of code: about 750 px of 14 px monospace.
+const COLUMN: usize = 86;
+
+/// Nothing scrolls sideways or renders by accident: no line of a code block
+/// wider than the column, no ordered list that starts a sentence's second
+/// line (a line "1. …" inside a paragraph), and no chapter that names itself
+/// in the third person ("chapter 7's" in chapter 7).
+#[test]
+fn code_fits_the_column_and_no_prose_renders_by_accident() {
+    let out = render();
+    let mut wide = Vec::new();
+    for md in summary_pages() {
+        let html = fs::read_to_string(out.join(md.replace(".md", ".html"))).unwrap();
+        for block in html.split("<pre>").skip(1) {
+            let code = block.split("</pre>").next().unwrap();
+            let mut text = String::new();
+            let mut in_tag = false;
+            for c in code.chars() {
+                match c {
+                    '<' => in_tag = true,
+                    '>' => in_tag = false,
+                    c if !in_tag => text.push(c),
+                    _ => {}
+                }
+            }
+            let text = text
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&amp;", "&");
+            for line in text.lines() {
+                // a hidden snippet line (`# …`) is not shown
+                let shown = line.chars().count();
+                if shown > COLUMN && !line.starts_with("# ") {
+                    wide.push(format!("{md}: {shown} columns: {line}"));
+                }
+            }
+        }
+        let source = fs::read_to_string(Path::new("chapters").join(&md)).unwrap();
+        let lines: Vec<&str> = source.lines().collect();
+        for (i, pair) in lines.windows(2).enumerate() {
+            let (before, line) = (pair[0].trim(), pair[1]);
+            let list_like = |l: &str| {
+                l.starts_with(['-', '*', '|', '>', '#', '$'])
+                    || l.split_once(". ")
+                        .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+            };
+            assert!(
+                !(line.starts_with("1. ") && !before.is_empty() && !list_like(before)),
+                "{md}:{}: '1. ' starts a line inside a paragraph and renders as a list",
+                i + 2
+            );
+        }
+        if let Some(n) = md.get(..2).and_then(|n| n.parse::<u32>().ok()) {
+            let lower = source.to_lowercase();
+            assert!(
+                !lower.contains(&format!("chapter {n}'s"))
+                    && !lower.contains(&format!("in chapter {n} ")),
+                "{md} names itself in the third person"
+            );
+        }
+    }
+    assert!(
+        wide.is_empty(),
+        "code wider than the column:\n{}",
+        wide.join("\n")
+    );
+}

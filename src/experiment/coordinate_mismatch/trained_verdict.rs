@@ -267,7 +267,7 @@ pub fn claims() -> Vec<Claim> {
         .evidence(Evidence::Random)
         .core(Test::near("MiniLM-shaped random heads, mean share", mean(&enc.random.values(share)), enc.theory(), 0.002, 4))
         .core(Test::near("SmolLM2-shaped random heads, mean share", mean(&dec.random.values(share)), dec.theory(), 0.002, 4))
-        .setting(format!("{} random layers per model, seeds {}…", f.setup.random_layers, f.setup.seed)),
+        .setting(format!("{} random layers per model, seeds {}–{}", f.setup.random_layers, f.setup.seed, f.setup.seed + f.setup.random_layers as u64 - 1)),
     ]
 }
 
