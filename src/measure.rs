@@ -46,16 +46,28 @@ pub fn fixed(x: f64, digits: usize) -> String {
     }
 }
 
-/// `x` in scientific notation with `digits` decimals in the mantissa.
+/// `x` with `digits + 1` significant digits: in scientific notation when it
+/// is tiny or huge, as a plain decimal between 0.001 and 10,000 (and 0 as
+/// `0`), so that prose never reads "1.3e-1".
 ///
 /// ```
 /// use attention_geometry::measure::sci;
 /// assert_eq!(sci(3.24e-15, 1), "3.2e-15");
 /// assert_eq!(sci(1e-12, 1), "1.0e-12");
 /// assert_eq!(sci(4.6e-16, 0), "5e-16");
+/// assert_eq!(sci(0.134, 1), "0.13");
+/// assert_eq!(sci(0.00183, 1), "0.0018");
+/// assert_eq!(sci(0.0, 1), "0");
 /// ```
 pub fn sci(x: f64, digits: usize) -> String {
-    format!("{x:.digits$e}")
+    match x.abs() {
+        0.0 => "0".into(),
+        a if (1e-3..1e4).contains(&a) => {
+            let decimals = digits as i32 - a.log10().floor() as i32;
+            fixed(x, decimals.max(0) as usize)
+        }
+        _ => format!("{x:.digits$e}"),
+    }
 }
 
 /// `x` with `digits` decimals, or in scientific notation (one decimal) when

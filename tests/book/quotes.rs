@@ -129,6 +129,28 @@ fn every_chapter_opens_with_its_verdicts_and_ends_with_what_it_found() {
     }
 }
 
+/// No number the prose quotes is in e-notation unless it has to be: every
+/// `1.3e-1` a measure prints is tiny (below 0.001) or huge (10,000 and up).
+#[test]
+fn no_measure_prints_a_plain_number_in_e_notation() {
+    let mut plain = Vec::new();
+    for m in measures() {
+        for word in m
+            .value
+            .split(|c: char| c.is_whitespace() || c == '(' || c == ')')
+        {
+            let word = word.trim_end_matches([',', ';', '.']);
+            let looks =
+                word.contains('e') && word.starts_with(|c: char| c.is_ascii_digit() || c == '-');
+            let x = looks.then(|| word.parse::<f64>().ok()).flatten();
+            if x.is_some_and(|x| x == 0.0 || (1e-3..1e4).contains(&x.abs())) {
+                plain.push(format!("{}: {word}", m.key));
+            }
+        }
+    }
+    assert!(plain.is_empty(), "plain numbers in e-notation: {plain:?}");
+}
+
 #[test]
 fn claim_ids_are_unique_and_every_check_passed() {
     let all = claims();

@@ -4,7 +4,7 @@
 use super::{Ablation, book};
 use crate::claim::{Claim, Evidence, Test};
 use crate::experiment::multi_head::repair::{self, verdict as repair_verdict};
-use crate::measure::{Measure, fixed, pm, table_of};
+use crate::measure::{Measure, fixed, pm, sci, table_of};
 use crate::pretrained::corpus::Model;
 use crate::pretrained::minilm::{HEADS, LAYERS};
 use crate::pretrained::transformer::Architecture;
@@ -104,10 +104,7 @@ pub fn measures() -> Vec<Measure> {
             ),
             Measure::new(
                 format!("lm_{name}_change_max"),
-                format!(
-                    "{:.1e}",
-                    f.all(model).iter().map(|a| a.change).fold(0.0, f64::max)
-                ),
+                sci(f.all(model).iter().map(|a| a.change).fold(0.0, f64::max), 1),
             ),
             Measure::new(
                 format!("lm_{name}_repair"),

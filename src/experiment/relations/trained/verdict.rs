@@ -8,7 +8,7 @@ use super::{
 };
 use crate::claim::{Claim, Evidence, Test};
 use crate::experiment::relations::decoder_verdict;
-use crate::measure::{Measure, fixed, pm, table_of};
+use crate::measure::{Measure, fixed, pm, sci, table_of};
 use crate::pretrained::minilm::{HEADS, LAYERS};
 use crate::stats::{Summary, mean};
 
@@ -106,7 +106,7 @@ pub fn measures() -> Vec<Measure> {
             .iter()
             .map(|a| a.stochastic_gap)
             .fold(0.0, f64::max);
-        m.push(Measure::new(format!("tr_gap_{name}"), format!("{gap:.1e}")));
+        m.push(Measure::new(format!("tr_gap_{name}"), sci(gap, 1)));
     }
     let header = [
         "weights, layer",
