@@ -8,8 +8,10 @@
 //! attention-geometry verdicts [--tsv|--json] every claim of the book with its computed verdict
 //! attention-geometry measures [--tsv]        every registered number: key, value, the text shown
 //! attention-geometry bench                   time the chapter 7 kernels and the decoder; writes figures/bench-*
-//! attention-geometry attend TEXT [--model minilm|smollm2] [--layer L] [--head H] [--out FILE.svg | --tsv]
-//!                                            a model's attention weights for a sentence
+//! attention-geometry attend TEXT [--model minilm|smollm2] [--layer L] [--head H]
+//!                            [--out FILE.svg|FILE.html | --tsv]
+//!                                            a model's attention weights for a sentence: a figure,
+//!                                            the explorer as one HTML file, or TSV
 //! attention-geometry next TEXT [--top K] [--tsv]   SmolLM2's most probable next tokens
 //! attention-geometry complete TEXT [--tokens N]    SmolLM2's greedy continuation
 //! attention-geometry heads minilm|smollm2 [--tsv]   each head's W_QK symmetry and eigenvalue mass

@@ -53,10 +53,49 @@ pub fn render(root: &Path, dest: Option<&Path>) -> std::result::Result<PathBuf, 
             claims: crate::experiment::claims(),
         });
         book.with_preprocessor(Katex);
-        book.build()?;
-        Ok(book.build_dir_for("html").join("index.html"))
+        // the explorer's data is computed while mdBook builds, then written beside its page
+        let explorer = book.source_dir().join(EXPLORER_PAGE).is_file();
+        std::thread::scope(|s| {
+            let data = s.spawn(|| explorer.then(explorer_data));
+            book.build()?;
+            let html = book.build_dir_for("html");
+            if let Some(script) = data.join().expect("the explorer's data panicked") {
+                let path = html.join(crate::figures::explorer::DATA_FILE);
+                crate::file::write_atomic(&path, script.map_err(Error::msg)?.as_bytes())
+                    .map_err(|e| Error::msg(format!("cannot write {}: {e}", path.display())))?;
+            }
+            Ok(html.join("index.html"))
+        })
     };
     build().map_err(|e| format!("{e:#}"))
+}
+
+/// The explorer's page; a book without it (a test's tiny book) gets no data.
+const EXPLORER_PAGE: &str = "explorer.md";
+
+/// How many sentences the explorer offers of each model's corpus.
+pub const EXPLORER_SENTENCES: usize = 8;
+
+/// The sentences the explorer offers for `arch`: the first of those chapter 2
+/// reads (the paraphrase corpus for the encoder, the context sentences for the decoder).
+pub fn explorer_texts(arch: crate::pretrained::transformer::Architecture) -> Vec<String> {
+    use crate::experiment::coverage::trained::{BOOK, texts};
+    texts(arch, BOOK)
+        .into_iter()
+        .take(EXPLORER_SENTENCES)
+        .collect()
+}
+
+/// The explorer's data as the script its page loads (computed from the
+/// models, not cached: a second or two of two cores).
+fn explorer_data() -> std::result::Result<String, String> {
+    use crate::pretrained::transformer::Architecture;
+    let runs: Vec<_> = Architecture::ALL
+        .into_iter()
+        .map(|a| (a, explorer_texts(a)))
+        .collect();
+    let json = crate::pretrained::explorer::json(&runs)?;
+    Ok(crate::figures::explorer::data_script(&json, None))
 }
 
 /// Fills the markers a chapter writes with what the experiments computed:

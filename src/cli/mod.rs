@@ -75,7 +75,7 @@ pub fn command() -> Command {
         .subcommand(Command::new("bench").about("Time chapter 7's kernels and the SmolLM2 forward pass; writes figures/bench-*"))
         .subcommand(
             Command::new("attend")
-                .about("A pretrained model's attention weights for a sentence: an SVG of one layer, or one head as TSV")
+                .about("A pretrained model's attention weights for a sentence: an SVG of one layer, the explorer as one HTML file, or one head as TSV")
                 .arg(Arg::new("text").value_name("TEXT").required(true).help("The sentence (quote it)"))
                 .arg(model().help("The model: minilm (the encoder, default) or smollm2 (the decoder)"))
                 .arg(index("layer").help("Layer, 0-based (default: the last)"))
@@ -83,10 +83,10 @@ pub fn command() -> Command {
                 .arg(
                     Arg::new("out")
                         .long("out")
-                        .value_name("FILE.svg")
+                        .value_name("FILE.svg|FILE.html")
                         .value_parser(value_parser!(PathBuf))
                         .conflicts_with("tsv")
-                        .help("Where to write the figure (default: attend.svg)"),
+                        .help("Where to write: FILE.svg draws one layer (default: attend.svg); FILE.html writes the explorer, every layer and head, both models unless --model is given, opening at --layer and --head"),
                 )
                 .arg(tsv().help("Print one head's weights as TSV instead (needs --head)")),
         )

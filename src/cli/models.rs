@@ -4,11 +4,14 @@
 use std::path::PathBuf;
 
 use attention_geometry::figures;
+use attention_geometry::figures::explorer::Start;
+use attention_geometry::pretrained::explorer;
 use attention_geometry::pretrained::heads::Model;
 use attention_geometry::pretrained::minilm::{HEADS, LAYERS};
 use attention_geometry::pretrained::next_token;
 use attention_geometry::pretrained::smollm2::{self, SmolLm2};
 use clap::ArgMatches;
+use clap::parser::ValueSource;
 
 use crate::{Stop, status};
 
@@ -54,6 +57,29 @@ fn decoder(args: &ArgMatches) -> Result<(SmolLm2, &str), Stop> {
     Ok((SmolLm2::load().map_err(|e| e.to_string())?, text))
 }
 
+/// What `attend` writes: an SVG figure of one layer, or the explorer as one HTML file.
+enum Output {
+    Svg(PathBuf),
+    Html(PathBuf),
+}
+
+/// `--out`'s file by its extension (default `attend.svg`), or a usage error naming the valid ones.
+fn output(args: &ArgMatches) -> Result<Output, Stop> {
+    let path = args
+        .get_one::<PathBuf>("out")
+        .cloned()
+        .unwrap_or_else(|| PathBuf::from("attend.svg"));
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    match ext.to_ascii_lowercase().as_str() {
+        "svg" => Ok(Output::Svg(path)),
+        "html" | "htm" => Ok(Output::Html(path)),
+        _ => Err(Stop::Usage(format!(
+            "--out {}: unknown extension; valid: FILE.svg (one layer as a figure) or FILE.html (the explorer)",
+            path.display()
+        ))),
+    }
+}
+
 /// Draw or print a model's attention weights for the reader's sentence.
 pub fn attend(args: &ArgMatches) -> Result<(), Stop> {
     use attention_geometry::pretrained::attention_map::AttentionMap;
@@ -88,19 +114,50 @@ pub fn attend(args: &ArgMatches) -> Result<(), Stop> {
             "the text is empty; give a sentence, e.g. attend \"The cat sat on the mat.\"".into(),
         ));
     }
-    let loaded = model.load()?;
-    let map = AttentionMap::compute(loaded.as_ref(), text, layer, head).map_err(Stop::Usage)?;
     if tsv {
+        let loaded = model.load()?;
+        let map = AttentionMap::compute(loaded.as_ref(), text, layer, head).map_err(Stop::Usage)?;
         print!("{}", map.tsv());
         return Ok(());
     }
-    let path = args
-        .get_one::<PathBuf>("out")
-        .cloned()
-        .unwrap_or_else(|| PathBuf::from("attend.svg"));
-    let svg =
-        figures::attend::draw(&map).map_err(|e| format!("attend figure failed to draw: {e}"))?;
-    attention_geometry::file::write_atomic(&path, svg.as_bytes())
+    match output(args)? {
+        Output::Html(path) => {
+            // without --model, both models; --layer and --head choose where it opens
+            let chosen = args.value_source("model") != Some(ValueSource::DefaultValue);
+            let archs: Vec<Model> = Model::ALL
+                .into_iter()
+                .filter(|&a| !chosen || a == model)
+                .collect();
+            let start = Start {
+                model: model.name().to_string(),
+                layer,
+                head: head.unwrap_or(0),
+            };
+            write(&path, explorer_page(text, &archs, &start)?.as_bytes())
+        }
+        Output::Svg(path) => {
+            let loaded = model.load()?;
+            let map =
+                AttentionMap::compute(loaded.as_ref(), text, layer, head).map_err(Stop::Usage)?;
+            let svg = figures::attend::draw(&map)
+                .map_err(|e| format!("attend figure failed to draw: {e}"))?;
+            write(&path, svg.as_bytes())
+        }
+    }
+}
+
+/// The explorer on `text` for each of `archs`, as one self-contained HTML page.
+fn explorer_page(text: &str, archs: &[Model], start: &Start) -> Result<String, Stop> {
+    let runs: Vec<(Model, Vec<String>)> =
+        archs.iter().map(|&a| (a, vec![text.to_string()])).collect();
+    // a text too long for a model is the reader's to shorten
+    let json = explorer::json(&runs).map_err(Stop::Usage)?;
+    Ok(figures::explorer::page(text, &json, Some(start)))
+}
+
+/// Write `bytes` to `path` atomically and say so.
+fn write(path: &std::path::Path, bytes: &[u8]) -> Result<(), Stop> {
+    attention_geometry::file::write_atomic(path, bytes)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     status(&format!("wrote {}", path.display()));
     Ok(())

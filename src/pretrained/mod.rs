@@ -19,6 +19,7 @@ pub mod checksum;
 pub mod corpus;
 pub mod counterfactual;
 pub mod edits;
+pub mod explorer;
 pub mod folded;
 pub mod geometry;
 pub mod heads;

@@ -2,7 +2,9 @@
 //! from a server on 127.0.0.1 and checks, in the page as a reader sees it:
 //! mdBook's search answers a chapter's word offline, every figure image
 //! loaded (natural width > 0), KaTeX's fonts loaded (`document.fonts`), and no
-//! page asked for anything but this server. The server is also Chromium's
+//! page asked for anything but this server; and the attention explorer,
+//! driven (a model, a layer and a head selected, a token hovered and focused),
+//! shows the weights `attend --tsv` prints. The server is also Chromium's
 //! proxy, so every request the browser makes passes through it and none is
 //! forwarded: a page's request for another host is seen and fails the test.
 //!
@@ -20,6 +22,12 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use attention_geometry::pretrained::corpus::Model;
+use attention_geometry::pretrained::explorer;
+use attention_geometry::pretrained::transformer::Architecture;
+use attention_geometry::render::explorer_texts;
+
+use super::explorer::{EXPLORER, check_explorer};
 use super::rendered::{render, summary_pages};
 
 /// The browser binary (Debian's package name).
@@ -156,12 +164,18 @@ fn serve(
 
 /// The page that drives the checks inside the browser and posts its findings
 /// to `/report`, one line each: `ok …` or `fail …`.
-fn harness(pages: &[String]) -> String {
+fn harness(pages: &[String], token: usize) -> String {
     let list: Vec<String> = pages.iter().map(|p| format!("{p:?}")).collect();
+    let (model, sentence, layer, head) = EXPLORER;
+    let explorer = format!(
+        "{{\"page\": \"explorer.html\", \"model\": {model:?}, \"sentence\": {sentence}, \
+         \"layer\": {layer}, \"head\": {head}, \"token\": {token}}}"
+    );
     include_str!("browser.html")
         .replace("__PAGES__", &list.join(", "))
         .replace("__WORD__", SEARCH.0)
         .replace("__WANT__", SEARCH.1)
+        .replace("__EXPLORER__", &explorer)
 }
 
 /// Chromium, killed when dropped.
@@ -223,7 +237,13 @@ fn a_reader_sees_search_figures_and_math_offline() {
     let pages: Vec<String> = std::iter::once("index.html".to_string())
         .chain(summary_pages().iter().map(|md| md.replace(".md", ".html")))
         .collect();
-    fs::write(out.join("browser-check.html"), harness(&pages)).unwrap();
+    let text = &explorer_texts(Architecture::Smollm2)[EXPLORER.1];
+    let view = explorer::sentence(Architecture::Smollm2.with(Model::Trained), text).unwrap();
+    fs::write(
+        out.join("browser-check.html"),
+        harness(&pages, view.tokens.len() - 1),
+    )
+    .unwrap();
 
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let origin = format!("http://{}", listener.local_addr().unwrap());
@@ -283,6 +303,7 @@ fn a_reader_sees_search_figures_and_math_offline() {
         "pages asked for other hosts: {:?}",
         from_pages.iter().map(|o| &o.line).collect::<Vec<_>>()
     );
+    check_explorer(&report, text, &view);
     let search = lines.iter().find(|l| l.starts_with("ok search")).unwrap();
     tell(&format!(
         "browser test: {} checks passed on {} pages ({search}); {:.1} s in Chromium, {:.1} s \

@@ -2,6 +2,7 @@
 //! behind its prose.
 
 mod browser;
+mod explorer;
 mod figures;
 mod quotes;
 mod referee;

@@ -58,6 +58,67 @@ fn attend_tsv_prints_vocabulary_tokens_then_causal_rows() {
     }
 }
 
+/// The data a page written by `attend --out FILE.html` holds, and where it opens.
+fn explorer_data(html: &str) -> (serde_json::Value, serde_json::Value) {
+    let global = |name: &str| -> serde_json::Value {
+        let at = format!("window.{name} = ");
+        let start = html.find(&at).unwrap_or_else(|| panic!("no {name}")) + at.len();
+        let end = start + html[start..].find(";\n").unwrap();
+        serde_json::from_str(&html[start..end]).unwrap()
+    };
+    (
+        global("ATTENTION_EXPLORER"),
+        global("ATTENTION_EXPLORER_START"),
+    )
+}
+
+#[test]
+fn attend_out_html_writes_the_explorer_in_one_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = "The bank of the <river>.";
+    let out = run(&["attend", text, "--out", "bank.html"], tmp.path());
+    assert!(out.status.success() && out.stdout.is_empty());
+    let html = std::fs::read_to_string(tmp.path().join("bank.html")).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    // self-contained: nothing to load, and the text cannot close a tag
+    for outside in ["src=", "href=", "<river>"] {
+        assert!(!html.contains(outside), "{outside}");
+    }
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1);
+    let (data, start) = explorer_data(&html);
+    let models = data["models"].as_array().unwrap();
+    let keys: Vec<&str> = models.iter().map(|m| m["key"].as_str().unwrap()).collect();
+    assert_eq!(keys, ["minilm", "smollm2"], "both models without --model");
+    assert_eq!(
+        (start["model"].as_str(), start["layer"].as_u64()),
+        (Some("minilm"), Some(5))
+    );
+    let m = SmolLm2::shared();
+    let decoder = &models[1]["sentences"][0];
+    let tokens: Vec<&str> = decoder["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    assert_eq!(tokens, m.encode(text).unwrap().tokens);
+    assert_eq!(decoder["layers"].as_array().unwrap().len(), 30);
+
+    // one model, opening at a head
+    let args = [
+        "attend", text, "--model", "smollm2", "--layer", "3", "--head", "7", "--out", "one.html",
+    ];
+    let out = run(&args, tmp.path());
+    assert!(out.status.success());
+    let (data, start) =
+        explorer_data(&std::fs::read_to_string(tmp.path().join("one.html")).unwrap());
+    assert_eq!(data["models"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        (start["layer"].as_u64(), start["head"].as_u64()),
+        (Some(3), Some(7))
+    );
+}
+
 #[test]
 fn next_tsv_has_its_header_and_k_ranked_lines() {
     let tmp = tempfile::tempdir().unwrap();
@@ -109,6 +170,12 @@ fn bad_input_is_refused_in_one_line() {
     assert_refused(&smol(&["--layer", "30"]), dir, &["--layer 30", "0..=29"]);
     assert_refused(&smol(&["--head", "9"]), dir, &["--head 9", "0..=8"]);
     assert_refused(&smol(&["--tsv"]), dir, &["--head", "0..=8"]);
+    assert_refused(
+        &smol(&["--out", "x.txt"]),
+        dir,
+        &["x.txt", "FILE.svg", "FILE.html"],
+    );
+    assert_refused(&smol(&["--out", "x"]), dir, &["FILE.svg", "FILE.html"]);
     assert_refused(
         &run(&["attend", "hi", "--model", "gpt2"], dir),
         dir,
