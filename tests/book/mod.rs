@@ -3,6 +3,7 @@
 
 mod browser;
 mod figures;
+mod legibility;
 mod quotes;
 mod referee;
 mod rendered;
