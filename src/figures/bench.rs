@@ -5,7 +5,7 @@
 use plotters::prelude::*;
 
 use super::DrawError;
-use super::style::{color, legend, svg, text};
+use super::style::{COLUMN, color, legend, svg, text};
 use crate::bench::{Machine, Mixer, Row};
 
 /// Left: median time per call against `T` (log–log), one line per mixer and
@@ -40,8 +40,8 @@ pub fn draw(rows: &[Row], machine: &Machine) -> Result<String, DrawError> {
         }
         out
     };
-    svg(1100, 460, |root| {
-        let (left, right) = root.split_horizontally(560);
+    svg(COLUMN, 860, |root| {
+        let (left, right) = root.split_vertically(430);
         let mut chart = ChartBuilder::on(&left)
             .caption(
                 format!(

@@ -2,7 +2,9 @@
 
 use plotters::prelude::*;
 
-use super::style::{Canvas, axes, band, color, error_bar, legend, line_key, mesh, span, svg};
+use super::style::{
+    COLUMN, Canvas, axes, band, color, error_bar, legend, line_key, mesh, span, svg,
+};
 use super::{DrawError, Figure};
 use crate::experiment::coordinate_mismatch::{
     BOOK, Coupling, SEEDS, Scatter, Trial, book, plane, scatter, spectrum,
@@ -44,7 +46,7 @@ pub const FIGURES: &[Figure] = &[
 
 fn token_cloud() -> Result<String, DrawError> {
     let p = plane(24, 7);
-    svg(960, 340, |root| {
+    svg(COLUMN, 340, |root| {
         let panels = root.split_evenly((1, 3));
         let views = [
             ("tokens x (colour: angle)", &p.x, 0),
@@ -86,7 +88,7 @@ fn token_cloud() -> Result<String, DrawError> {
 }
 
 fn score_vs_similarity() -> Result<String, DrawError> {
-    svg(960, 340, |root| {
+    svg(COLUMN, 340, |root| {
         for (i, (area, c)) in root
             .split_evenly((1, 3))
             .iter()
@@ -128,7 +130,7 @@ fn agreement() -> Result<String, DrawError> {
         BOOK.k as f64 / (BOOK.n - 1) as f64,
         1.0 / BOOK.n as f64,
     ];
-    svg(760, 380, |root: &Canvas| {
+    svg(COLUMN, 380, |root: &Canvas| {
         let mut chart = axes(
             root,
             format!("raw similarity vs score, mean ± sd over {SEEDS} seeds"),
@@ -194,7 +196,7 @@ fn rank_shift() -> Result<String, DrawError> {
         .map(|(_, xs)| histogram(xs, 0.0, 1.0, 40))
         .collect();
     let top = hists.iter().flatten().map(|b| b.2).fold(0.0, f64::max) * 1.08;
-    svg(760, 380, |root| {
+    svg(COLUMN, 380, |root| {
         let mut chart = axes(
             root,
             format!("pairwise-distance rank shift under one projection ({SEEDS} seeds)"),
@@ -235,7 +237,7 @@ fn bilinear_spectrum() -> Result<String, DrawError> {
         .iter()
         .flatten()
         .flat_map(|s| [s.mean - s.sd, s.mean + s.sd]);
-    svg(760, 380, |root| {
+    svg(COLUMN, 380, |root| {
         let mut chart = axes(
             root,
             format!("eigenvalues of (W_QK + W_QKᵀ)/2, mean ± sd over {SEEDS} seeds"),

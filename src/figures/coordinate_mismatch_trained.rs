@@ -2,7 +2,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{Canvas, axes, color, error_bar, legend, mesh, svg};
+use super::style::{COLUMN, Canvas, axes, color, error_bar, legend, mesh, svg};
 use super::{DrawError, Figure};
 use crate::experiment::coordinate_mismatch::trained::{Weights, book};
 use crate::experiment::coordinate_mismatch::trained_text::{Statistic, Tokens, Variant};
@@ -110,7 +110,7 @@ fn weights_panel(area: &Canvas, w: &Weights, q: &Quantity) -> Result<(), DrawErr
 
 fn weights_figure(q: Quantity) -> Result<String, DrawError> {
     let f = book();
-    svg(1000, 380, |root| {
+    svg(COLUMN, 380, |root| {
         let panels = root.split_evenly((1, 2));
         for (area, w) in panels.iter().zip(&f.weights) {
             weights_panel(area, w, &q)?;
@@ -143,7 +143,7 @@ fn agreement() -> Result<String, DrawError> {
         (Statistic::RhoRows, "per-row Spearman ρ, raw vs score"),
         (Statistic::Knn, "k-NN overlap, raw vs score"),
     ];
-    svg(1000, 680, |root| {
+    svg(COLUMN, 680, |root| {
         let panels = root.split_evenly((2, 2));
         for (i, area) in panels.iter().enumerate() {
             let (stat, label) = rows[i / 2];

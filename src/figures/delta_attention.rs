@@ -3,7 +3,8 @@
 use plotters::prelude::*;
 
 use super::style::{
-    Shading, axes, band, color, heatmap, legend, line_key, marked_line, mesh, span, svg, text,
+    COLUMN, Shading, axes, band, color, heatmap, legend, line_key, marked_line, mesh, span, svg,
+    text,
 };
 use super::{DrawError, Figure};
 use crate::delta::{flops_chunked, flops_recurrent, flops_softmax};
@@ -68,8 +69,9 @@ fn token_weights_figure() -> Result<String, DrawError> {
         s.extend(a);
         d.extend(b);
     }
-    svg(1020, 360, |root| {
-        let panels = root.split_evenly((1, 3));
+    svg(COLUMN, 700, |root| {
+        let (maps, scatter) = root.split_vertically(360);
+        let panels = maps.split_evenly((1, 2));
         heatmap(
             &panels[0],
             &w.similarity,
@@ -87,7 +89,7 @@ fn token_weights_figure() -> Result<String, DrawError> {
             "t",
         )?;
         let mut chart = axes(
-            &panels[2],
+            &scatter,
             format!("every causal pair, {} seeds", setup.picture_seeds),
             span(s.iter().cloned(), 0.05),
             span(d.iter().cloned(), 0.05),
@@ -114,7 +116,7 @@ fn capacity() -> Result<String, DrawError> {
     let (capacity_d, capacity_n) = (capacity::BOOK.d, capacity::BOOK.pairs);
     let xs: Vec<f64> = capacity_n.iter().map(|&n| n as f64).collect();
     let top = f.at(Write::Additive, *capacity_n.last().unwrap_or(&1));
-    svg(760, 400, |root| {
+    svg(COLUMN, 400, |root| {
         let mut chart = axes(
             root,
             format!(
@@ -177,7 +179,7 @@ fn decay() -> Result<String, DrawError> {
             .map(|a| format!("{a}"))
             .unwrap_or_default()
     };
-    svg(1000, 440, |root| {
+    svg(COLUMN, 440, |root| {
         let panels = root.split_evenly((1, 2));
         let best_row = alphas.iter().position(|&a| a == a_s).unwrap_or(n - 1);
         let top = f
@@ -273,7 +275,7 @@ fn decay() -> Result<String, DrawError> {
 fn chunk_matrices_figure() -> Result<String, DrawError> {
     let m = chunkwise::chunk_picture(chunkwise::BOOK);
     let range = m.a_kk.amax().max(m.t.amax()).max(m.a_qk.amax());
-    svg(1020, 360, |root| {
+    svg(COLUMN, 360, |root| {
         let panels = root.split_evenly((1, 3));
         heatmap(
             &panels[0],
@@ -307,7 +309,7 @@ fn stability() -> Result<String, DrawError> {
     let f = stability::book();
     let floor = 1e-17;
     let nan_at = 1e3;
-    svg(760, 400, |root| {
+    svg(COLUMN, 400, |root| {
         let mut chart = ChartBuilder::on(root)
             .caption(
                 "chunks of 64 against the recurrence, constant decay g = −s per step",
@@ -373,7 +375,7 @@ fn cost() -> Result<String, DrawError> {
     ];
     let x = cost::BOOK.crossover() as f64;
     let (lo, hi) = (ts[0] as f64, ts[ts.len() - 1] as f64);
-    svg(760, 420, |root| {
+    svg(COLUMN, 420, |root| {
         let mut chart = ChartBuilder::on(root)
             .caption(
                 format!("counted flops per head and layer, K = V = {d}"),

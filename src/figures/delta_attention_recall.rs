@@ -2,7 +2,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{axes, band, color, legend, line_key, marked_line, mesh, svg, text};
+use super::style::{COLUMN, axes, band, color, legend, line_key, marked_line, mesh, svg, text};
 use super::{DrawError, Figure};
 use crate::experiment::delta_attention::recall::{Variant, book, curve, setup};
 use crate::mixer::Mixer;
@@ -41,7 +41,7 @@ fn label(m: Mixer) -> &'static str {
 
 fn recall() -> Result<String, DrawError> {
     let (s, f) = (setup(), book());
-    svg(1040, 420, |root| {
+    svg(COLUMN, 420, |root| {
         let panels = root.split_evenly((1, 2));
         let by_pairs: Vec<(usize, usize)> = s.pairs.iter().map(|&p| (p, s.state)).collect();
         let by_state: Vec<(usize, usize)> = s.states.iter().map(|&k| (s.fixed_pairs, k)).collect();
@@ -112,7 +112,7 @@ fn recall() -> Result<String, DrawError> {
 fn curves() -> Result<String, DrawError> {
     let (s, f) = (setup(), book());
     let last = s.pairs[s.pairs.len() - 1];
-    svg(1040, 380, |root| {
+    svg(COLUMN, 380, |root| {
         let panels = root.split_evenly((1, Variant::ALL.len()));
         for (panel, v) in panels.iter().zip(Variant::ALL) {
             let caption = match v {
@@ -128,6 +128,7 @@ fn curves() -> Result<String, DrawError> {
             )?;
             mesh(&mut chart, "training step", "held-out accuracy")
                 .disable_mesh()
+                .x_labels(4)
                 .draw()?;
             for m in v.mixers() {
                 let c = color(m);
@@ -161,7 +162,7 @@ fn gates() -> Result<String, DrawError> {
         .position(|&m| m == Mixer::GatedDeltaNet)
         .unwrap_or(3);
     let floor = 1e-5;
-    svg(1040, 420, |root| {
+    svg(COLUMN, 420, |root| {
         let panels = root.split_evenly((1, 2));
         let mut chart = ChartBuilder::on(&panels[0])
             .caption(

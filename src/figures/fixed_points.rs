@@ -3,7 +3,7 @@
 use plotters::prelude::*;
 
 use super::style::{
-    axes, band, bar, box_key, color, legend, line_key, marked_line, mesh, svg, text,
+    COLUMN, axes, band, bar, box_key, color, legend, line_key, marked_line, mesh, svg, text,
 };
 use super::{DrawError, Figure};
 use crate::absorption::Mechanism;
@@ -54,7 +54,7 @@ fn log_trace(
     title: &str,
     y: &str,
 ) -> Result<String, DrawError> {
-    svg(760, 400, |root| {
+    svg(COLUMN, 400, |root| {
         let len = series(&f.variant(Variant::Attention)[0]).len();
         let mut chart = ChartBuilder::on(root)
             .caption(title, text(16))
@@ -126,7 +126,7 @@ fn collapse() -> Result<String, DrawError> {
 fn hopfield() -> Result<String, DrawError> {
     let f = experiment::energy::book();
     let shown = 20;
-    svg(960, 380, |root| {
+    svg(COLUMN, 380, |root| {
         let panels = root.split_evenly((1, 2));
         for (p, (runs, title)) in [
             (&f.tied, "tied: M = W Wᵀ"),
@@ -174,8 +174,8 @@ fn absorption() -> Result<String, DrawError> {
         "two tied layers",
         "untied head",
     ];
-    svg(960, 400, |root| {
-        let (left, right) = root.split_horizontally(600);
+    svg(COLUMN, 760, |root| {
+        let (left, right) = root.split_vertically(400);
         let mut chart = axes(
             &left,
             format!("hand-set weights, mean ± sd over {SEEDS} token draws"),
@@ -264,7 +264,7 @@ fn trained() -> Result<String, DrawError> {
     let (task, schedule) = (f.setup.task, f.setup.schedule);
     let (train_seeds, train_early) = (f.setup.seeds, f.setup.early);
     let chance = 1.0 / task.vocab as f64;
-    svg(760, 500, |root| {
+    svg(COLUMN, 500, |root| {
         let mut chart = axes(
             root,
             format!(

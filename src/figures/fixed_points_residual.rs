@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{axes, band, color, legend, line_key, mesh, span, svg};
+use super::style::{COLUMN, axes, band, color, legend, line_key, mesh, span, svg};
 use super::{DrawError, Figure};
 use crate::experiment::fixed_points::trained_absorption::{self as experiment, CHAPTER};
 use crate::stats::Summary;
@@ -31,8 +31,8 @@ fn residual() -> Result<String, DrawError> {
             r.residual.turn.iter().chain(null).cloned()
         })
         .fold(0.0, f64::max);
-    svg(960, 420, |root| {
-        let (left, right) = root.split_horizontally(540);
+    svg(COLUMN, 800, |root| {
+        let (left, right) = root.split_vertically(420);
         let mut chart = axes(
             &left,
             format!("turn residual, mean ± sd over {seeds} seeds; dashed: shuffled labels"),

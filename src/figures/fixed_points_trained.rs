@@ -3,7 +3,7 @@
 use super::relations_trained::{Series, lines};
 use plotters::prelude::SeriesLabelPosition;
 
-use super::style::{color, svg};
+use super::style::{COLUMN, color, svg};
 use super::{DrawError, Figure};
 use crate::experiment::fixed_points::trained::{Iteration, ModelFindings, book};
 use crate::pretrained::corpus::Model;
@@ -52,7 +52,7 @@ fn stream() -> Result<String, DrawError> {
             points: pts(&|l| r.cosine(l)),
         });
     }
-    svg(1000, 400, |root| {
+    svg(COLUMN, 400, |root| {
         let p = root.split_evenly((1, 2));
         lines(
             &p[0],
@@ -95,7 +95,7 @@ fn decoder_stream() -> Result<String, DrawError> {
         update.push(series(S::Update, 1));
         cosine.push(series(S::Cosine, 0));
     }
-    svg(1000, 400, |root| {
+    svg(COLUMN, 400, |root| {
         let p = root.split_evenly((1, 2));
         lines(
             &p[0],
@@ -159,7 +159,7 @@ fn iterate() -> Result<String, DrawError> {
         }
     }
     let steps = f.minilm.trained.layer[0][0][0].residual.len() as f64;
-    svg(1000, 400, |root| {
+    svg(COLUMN, 400, |root| {
         let p = root.split_evenly((1, 2));
         lines(
             &p[0],

@@ -2,7 +2,9 @@
 
 use plotters::prelude::*;
 
-use super::style::{Canvas, Chart, axes, band, color, error_bar, legend, line_key, mesh, svg};
+use super::style::{
+    COLUMN, Canvas, Chart, axes, band, color, error_bar, legend, line_key, mesh, svg,
+};
 use super::{DrawError, Figure};
 use crate::experiment::learning_cost::arm::{Arm, Run, Variant};
 use crate::experiment::learning_cost::steps::book;
@@ -40,7 +42,7 @@ pub const FIGURES: &[Figure] = &[
 fn steps_ecdf() -> Result<String, DrawError> {
     let f = book();
     let s = f.setup;
-    svg(960, 380, |root: &Canvas| {
+    svg(COLUMN, 380, |root: &Canvas| {
         for (area, relation) in root.split_evenly((1, 2)).iter().zip(Relation::ALL) {
             let mut chart = axes(
                 area,
@@ -120,7 +122,7 @@ fn loss_curves() -> Result<String, DrawError> {
     let f = book();
     let s = f.setup;
     let top = (s.vocab as f64).ln() * 1.25;
-    svg(960, 380, |root: &Canvas| {
+    svg(COLUMN, 380, |root: &Canvas| {
         for (area, relation) in root.split_evenly((1, 2)).iter().zip(Relation::ALL) {
             let mut chart = axes(
                 area,
@@ -163,7 +165,7 @@ fn examples() -> Result<String, DrawError> {
         s.examples[1].to_string(),
         "fresh every step".to_string(),
     ];
-    svg(760, 400, |root: &Canvas| {
+    svg(COLUMN, 400, |root: &Canvas| {
         let mut chart = axes(
             root,
             format!(
@@ -237,7 +239,7 @@ fn geometry() -> Result<String, DrawError> {
             0.3..1.05,
         ),
     ];
-    svg(960, 640, |root: &Canvas| {
+    svg(COLUMN, 640, |root: &Canvas| {
         let areas = root.split_evenly((2, 2));
         for (k, area) in areas.iter().enumerate() {
             let (row, relation) = (&rows[k / 2], Relation::ALL[k % 2]);
