@@ -10,6 +10,7 @@
 
 pub mod attend;
 pub mod bench;
+pub mod heatmap;
 pub mod key;
 pub mod style;
 

@@ -4,7 +4,6 @@
 use std::ops::Range;
 use std::sync::Once;
 
-use nalgebra::DMatrix;
 use plotters::chart::MeshStyle;
 use plotters::coord::CoordTranslate;
 use plotters::coord::Shift;
@@ -12,6 +11,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use super::DrawError;
+pub use super::heatmap::{BAR, Shading, heatmap};
 use crate::stats::Summary;
 
 /// DejaVu Sans, embedded so that text is measured the same on every machine.
@@ -292,66 +292,6 @@ pub fn bar(chart: &mut Chart, x: f64, half: f64, s: Summary, c: RGBColor) -> Res
         half / 3.0,
         BLACK.stroke_width(1),
     ))?;
-    Ok(())
-}
-
-/// How a heat map colours its cells.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Shading {
-    /// White at 0, the colour at the largest entry (for non-negative data).
-    Sequential(RGBColor),
-    /// Blue above 0, vermillion below, white at 0; full colour at `|x| = top`.
-    Diverging(f64),
-}
-
-/// `c` faded towards white by `1 − t`, `t ∈ [0, 1]`.
-fn fade(c: RGBColor, t: f64) -> RGBColor {
-    let t = t.clamp(0.0, 1.0);
-    let mix = |a: u8| (255.0 - t * (255.0 - a as f64)).round() as u8;
-    RGBColor(mix(c.0), mix(c.1), mix(c.2))
-}
-
-/// Draw `m` as a heat map on `area`, row 0 at the top, columns along x.
-pub fn heatmap(
-    area: &Canvas,
-    m: &DMatrix<f64>,
-    title: &str,
-    shading: Shading,
-    x_desc: &str,
-    y_desc: &str,
-) -> Result<(), DrawError> {
-    let (rows, cols) = m.shape();
-    let fill = |x: f64| match shading {
-        Shading::Sequential(c) => {
-            let top = m.iter().cloned().fold(0.0, f64::max).max(1e-300);
-            fade(c, x / top)
-        }
-        Shading::Diverging(top) if x >= 0.0 => fade(color(0), x / top),
-        Shading::Diverging(top) => fade(color(1), -x / top),
-    };
-    let mut chart = ChartBuilder::on(area)
-        .caption(title, text(LABEL))
-        .margin(6)
-        .x_label_area_size(34)
-        .y_label_area_size(34)
-        .build_cartesian_2d(0.0..cols as f64, rows as f64..0.0)?;
-    chart
-        .configure_mesh()
-        .disable_mesh()
-        .x_desc(x_desc)
-        .y_desc(y_desc)
-        .label_style(text(SMALL))
-        .axis_desc_style(text(SMALL))
-        .x_labels(cols.min(9))
-        .y_labels(rows.min(9))
-        .x_label_formatter(&|v| format!("{v:.0}"))
-        .y_label_formatter(&|v| format!("{v:.0}"))
-        .draw()?;
-    let cells = (0..rows).flat_map(|i| (0..cols).map(move |j| (i, j)));
-    chart.draw_series(cells.map(|(i, j)| {
-        let corners = [(j as f64, i as f64), (j as f64 + 1.0, i as f64 + 1.0)];
-        Rectangle::new(corners, fill(m[(i, j)]).filled())
-    }))?;
     Ok(())
 }
 
