@@ -5,7 +5,7 @@
 use plotters::prelude::*;
 
 use super::DrawError;
-use super::style::{COLUMN, color, legend, svg, text};
+use super::style::{COLUMN, color, legend, svg, text, tick};
 use crate::bench::{Machine, Mixer, Row};
 
 /// Left: median time per call against `T` (log–log), one line per mixer and
@@ -61,6 +61,8 @@ pub fn draw(rows: &[Row], machine: &Machine) -> Result<String, DrawError> {
             .configure_mesh()
             .x_desc("sequence length T")
             .y_desc("median time (ms)")
+            .x_label_formatter(&tick)
+            .y_label_formatter(&tick)
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;
@@ -82,7 +84,8 @@ pub fn draw(rows: &[Row], machine: &Machine) -> Result<String, DrawError> {
             .configure_mesh()
             .x_desc("sequence length T")
             .y_desc("bound / measured time (%)")
-            .y_label_formatter(&|y| format!("{y:.0}"))
+            .x_label_formatter(&tick)
+            .y_label_formatter(&tick)
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;

@@ -2,6 +2,7 @@
 
 use plotters::prelude::*;
 
+use super::palette;
 use super::style::{
     COLUMN, Canvas, axes, band, color, error_bar, legend, line_key, mesh, span, svg,
 };
@@ -89,12 +90,7 @@ fn token_cloud() -> Result<String, DrawError> {
 
 fn score_vs_similarity() -> Result<String, DrawError> {
     svg(COLUMN, 340, |root| {
-        for (i, (area, c)) in root
-            .split_evenly((1, 3))
-            .iter()
-            .zip(Coupling::ALL)
-            .enumerate()
-        {
+        for (area, c) in root.split_evenly((1, 3)).iter().zip(Coupling::ALL) {
             let Scatter { raw, score, rho } = scatter(BOOK, c, 0);
             let mut chart = axes(
                 area,
@@ -108,7 +104,7 @@ fn score_vs_similarity() -> Result<String, DrawError> {
             chart.draw_series(
                 raw.iter()
                     .zip(&score)
-                    .map(|(&a, &b)| Circle::new((a, b), 1, color(i).mix(0.5).filled())),
+                    .map(|(&a, &b)| Circle::new((a, b), 1, palette::coupling(c).mix(0.5).filled())),
             )?;
         }
         Ok(())
@@ -154,11 +150,17 @@ fn agreement() -> Result<String, DrawError> {
             for (mi, (_, field)) in metrics.iter().enumerate() {
                 let sum = s.summary(*field);
                 let x = mi as f64 + x0;
-                let bar = Rectangle::new([(x - 0.1, 0.0), (x + 0.1, sum.mean)], color(ci).filled());
+                let bar = Rectangle::new(
+                    [(x - 0.1, 0.0), (x + 0.1, sum.mean)],
+                    palette::coupling(*c).filled(),
+                );
                 let series = chart.draw_series([bar])?;
                 if mi == 0 {
                     series.label(c.name()).legend(move |(x, y)| {
-                        Rectangle::new([(x, y - 5), (x + 10, y + 5)], color(ci).filled())
+                        Rectangle::new(
+                            [(x, y - 5), (x + 10, y + 5)],
+                            palette::coupling(*c).filled(),
+                        )
                     });
                 }
                 chart.draw_series(error_bar(
@@ -251,8 +253,8 @@ fn bilinear_spectrum() -> Result<String, DrawError> {
             vec![(0.5, 0.0), (BOOK.d as f64 + 0.5, 0.0)],
             BLACK.stroke_width(1),
         )])?;
-        for (i, (c, s)) in couplings.iter().zip(&spectra).enumerate() {
-            let col = color(i);
+        for (c, s) in couplings.iter().zip(&spectra) {
+            let col = palette::coupling(*c);
             let xs: Vec<f64> = (1..=s.len()).map(|x| x as f64).collect();
             let lo: Vec<f64> = s.iter().map(|v| v.mean - v.sd).collect();
             let hi: Vec<f64> = s.iter().map(|v| v.mean + v.sd).collect();

@@ -2,6 +2,7 @@
 
 use plotters::prelude::*;
 
+use super::palette;
 use super::style::{COLUMN, Canvas, axes, color, error_bar, legend, mesh, svg};
 use super::{DrawError, Figure};
 use crate::experiment::coordinate_mismatch::trained::{Weights, book};
@@ -55,7 +56,7 @@ fn weights_panel(area: &Canvas, w: &Weights, q: &Quantity) -> Result<(), DrawErr
         .draw()?;
     let rand = Summary::of(&r.values(q.field));
     let (lo, hi) = (rand.mean - 2.0 * rand.sd, rand.mean + 2.0 * rand.sd);
-    let grey = color(6);
+    let grey = palette::RANDOM;
     chart
         .draw_series([Rectangle::new(
             [(-0.6, lo), (layers - 0.4, hi)],
@@ -77,7 +78,7 @@ fn weights_panel(area: &Canvas, w: &Weights, q: &Quantity) -> Result<(), DrawErr
             .label("½ + 1/(2d)")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 12, y)], BLACK.stroke_width(1)));
     }
-    let blue = color(0);
+    let blue = palette::TRAINED;
     let heads = t.heads[0].len() as f64;
     chart
         .draw_series(t.heads.iter().enumerate().flat_map(|(l, hs)| {
@@ -177,7 +178,11 @@ fn agreement() -> Result<String, DrawError> {
                     PathElement::new(vec![(x, y), (x + 12, y)], BLACK.stroke_width(1))
                 });
             for (vi, v) in Variant::ALL.iter().enumerate() {
-                let c = color(vi);
+                let c = match v {
+                    Variant::Trained => palette::TRAINED,
+                    Variant::Random => palette::RANDOM,
+                    Variant::Tied => palette::TIED,
+                };
                 let dx = 0.15 * (vi as f64 - 1.0);
                 let sums: Vec<(f64, Summary)> = (0..layers as usize)
                     .map(|l| (l as f64 + dx, t.layer(tokens, *v, stat, l)))

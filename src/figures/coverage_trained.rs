@@ -4,6 +4,7 @@
 use plotters::prelude::*;
 
 use super::key::{self, Swatch};
+use super::palette;
 use super::style::{COLUMN, Chart, axes, band, bar, color, legend, line_key, mesh, svg};
 use super::{DrawError, Figure};
 use crate::experiment::coverage::sensitivity::Keys;
@@ -145,7 +146,7 @@ fn locality() -> Result<String, DrawError> {
         .disable_mesh()
         .draw()?;
         for (m, model) in Model::BOTH.iter().enumerate() {
-            let c = color(m);
+            let c = palette::MODELS[m];
             let s: Vec<_> = (0..EPSILONS.len())
                 .map(|k| f.error(*model, None, k))
                 .collect();
@@ -222,7 +223,7 @@ fn counterfactuals() -> Result<String, DrawError> {
                 BLACK.stroke_width(1),
             )])?;
             for (m, model) in Model::BOTH.iter().enumerate() {
-                let c = color(m);
+                let c = palette::MODELS[m];
                 for (i, cf) in Counterfactual::ALL.iter().enumerate() {
                     for (j, keys) in Keys::ALL.iter().enumerate() {
                         let x = (2 * i + j) as f64 + (m as f64 - 0.5) * 0.36;

@@ -2,9 +2,10 @@
 
 use plotters::prelude::*;
 
+use super::palette;
 use super::style::{
-    COLUMN, Shading, axes, band, color, heatmap, legend, line_key, marked_line, mesh, span, svg,
-    text,
+    COLUMN, LABEL, SMALL, Shading, axes, band, color, heatmap, legend, line_key, marked_line, mesh,
+    span, svg, text, tick,
 };
 use super::{DrawError, Figure};
 use crate::delta::{flops_chunked, flops_recurrent, flops_softmax};
@@ -146,7 +147,7 @@ fn capacity() -> Result<String, DrawError> {
             let sums: Vec<Summary> = capacity_n.iter().map(|&n| f.at(*w, n)).collect();
             let lo: Vec<f64> = sums.iter().map(|s| s.mean - s.sd).collect();
             let hi: Vec<f64> = sums.iter().map(|s| s.mean + s.sd).collect();
-            let c = color(i);
+            let c = [palette::LINEAR, palette::DELTANET][i];
             chart.draw_series([band(&xs, &lo, &hi, c)])?;
             let label = match w {
                 Write::Additive => "additive (linear attention)",
@@ -214,7 +215,7 @@ fn decay() -> Result<String, DrawError> {
             ),
         ];
         for (i, (name, errs)) in curves.iter().enumerate() {
-            let c = color(i + 2);
+            let c = [palette::GATED_DELTANET, palette::KDA][i];
             chart
                 .draw_series(LineSeries::new(
                     errs.iter()
@@ -324,7 +325,8 @@ fn stability() -> Result<String, DrawError> {
             .disable_mesh()
             .x_desc("per-step decay s (the chunk decays by e^(−64 s))")
             .y_desc("largest |error| of the outputs")
-            .y_label_formatter(&|y| format!("{y:.0e}"))
+            .x_label_formatter(&tick)
+            .y_label_formatter(&tick)
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;
@@ -389,20 +391,30 @@ fn cost() -> Result<String, DrawError> {
             .configure_mesh()
             .x_desc("sequence length T")
             .y_desc("flops (multiply-add = 2)")
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| format!("{y:.0e}"))
-            .label_style(text(12))
-            .axis_desc_style(text(13))
+            .x_label_formatter(&tick)
+            .y_label_formatter(&tick)
+            .label_style(text(SMALL))
+            .axis_desc_style(text(LABEL))
             .draw()?;
+        // KDA's two forms in its colour: recurrent solid, chunked dashed
         for (i, (name, f)) in series.iter().enumerate() {
-            let col = color(i);
-            chart
-                .draw_series(LineSeries::new(
-                    ts.iter().map(|&t| (t as f64, f(t))),
-                    col.stroke_width(2),
-                ))?
-                .label(*name)
-                .legend(line_key(col, 2));
+            let col = [palette::SOFTMAX, palette::KDA, palette::KDA][i];
+            let pts: Vec<(f64, f64)> = ts.iter().map(|&t| (t as f64, f(t))).collect();
+            if i == 2 {
+                chart
+                    .draw_series(DashedLineSeries::new(pts, 8, 5, col.stroke_width(2)))?
+                    .label(*name)
+                    .legend(move |(x, y)| {
+                        EmptyElement::at((x, y))
+                            + PathElement::new(vec![(0, 0), (5, 0)], col.stroke_width(2))
+                            + PathElement::new(vec![(9, 0), (14, 0)], col.stroke_width(2))
+                    });
+            } else {
+                chart
+                    .draw_series(LineSeries::new(pts, col.stroke_width(2)))?
+                    .label(*name)
+                    .legend(line_key(col, 2));
+            }
         }
         marked_line(
             &mut chart,

@@ -2,7 +2,9 @@
 
 use plotters::prelude::*;
 
-use super::style::{COLUMN, axes, band, color, legend, line_key, marked_line, mesh, svg, text};
+use super::style::{
+    COLUMN, axes, band, color, legend, line_key, marked_line, mesh, svg, text, tick,
+};
 use super::{DrawError, Figure};
 use crate::experiment::delta_attention::recall::{Variant, book, curve, setup};
 use crate::mixer::Mixer;
@@ -178,6 +180,8 @@ fn gates() -> Result<String, DrawError> {
             .disable_mesh()
             .x_desc("key channel, slowest to fastest")
             .y_desc("−g  (per-step retention e^g)")
+            .x_label_formatter(&tick)
+            .y_label_formatter(&tick)
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;

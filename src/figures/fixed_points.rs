@@ -2,8 +2,9 @@
 
 use plotters::prelude::*;
 
+use super::palette;
 use super::style::{
-    COLUMN, axes, band, bar, box_key, color, legend, line_key, marked_line, mesh, svg, text,
+    COLUMN, axes, band, bar, box_key, color, legend, line_key, marked_line, mesh, svg, text, tick,
 };
 use super::{DrawError, Figure};
 use crate::absorption::Mechanism;
@@ -68,7 +69,7 @@ fn log_trace(
             .x_desc("iteration k")
             .x_label_formatter(&|x| format!("{x:.0}"))
             .y_desc(y)
-            .y_label_formatter(&|v| format!("{v:.0e}"))
+            .y_label_formatter(&tick)
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;
@@ -233,7 +234,7 @@ fn absorption() -> Result<String, DrawError> {
         .iter()
         .enumerate()
         {
-            let col = color(h * 3);
+            let col = [palette::TIED, palette::UNTIED][h];
             let shares: Vec<f64> = levels
                 .iter()
                 .map(|&l| {
@@ -289,7 +290,7 @@ fn trained() -> Result<String, DrawError> {
                 Summary::of(&runs.iter().map(|h| h.accuracy_at(step)).collect::<Vec<_>>())
             };
             let sums: Vec<Summary> = grid.iter().map(|&s| at(s)).collect();
-            let col = color(a);
+            let col = palette::ARCHITECTURES[a];
             let mean = xs.iter().cloned().zip(sums.iter().map(|s| s.mean));
             if a == BARE {
                 // the control: a dashed mean, no band

@@ -3,7 +3,8 @@
 
 use plotters::prelude::*;
 
-use super::style::{COLUMN, axes, band, color, legend, line_key, mesh, span, svg};
+use super::palette;
+use super::style::{COLUMN, axes, band, legend, line_key, mesh, span, svg};
 use super::{DrawError, Figure};
 use crate::experiment::fixed_points::trained_absorption::{self as experiment, CHAPTER};
 use crate::stats::Summary;
@@ -51,7 +52,7 @@ fn residual() -> Result<String, DrawError> {
                 .collect();
             let lo: Vec<f64> = sums.iter().map(|s| s.mean - s.sd).collect();
             let hi: Vec<f64> = sums.iter().map(|s| s.mean + s.sd).collect();
-            let col = color(a);
+            let col = palette::ARCHITECTURES[a];
             chart.draw_series([band(&xs, &lo, &hi, col)])?;
             chart
                 .draw_series(LineSeries::new(
@@ -85,7 +86,7 @@ fn residual() -> Result<String, DrawError> {
             .disable_mesh()
             .draw()?;
         for &a in &CHAPTER {
-            let col = color(a);
+            let col = palette::ARCHITECTURES[a];
             chart.draw_series(
                 f.runs[a]
                     .iter()

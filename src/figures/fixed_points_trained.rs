@@ -3,6 +3,7 @@
 use super::relations_trained::{Series, lines};
 use plotters::prelude::SeriesLabelPosition;
 
+use super::palette;
 use super::style::{COLUMN, color, svg};
 use super::{DrawError, Figure};
 use crate::experiment::fixed_points::trained::{Iteration, ModelFindings, book};
@@ -41,13 +42,13 @@ fn stream() -> Result<String, DrawError> {
             |g: &dyn Fn(usize) -> Summary| (0..LAYERS).map(|l| ((l + 1) as f64, g(l))).collect();
         update.push(Series {
             label: model.name().to_string(),
-            color: color(k),
+            color: palette::MODELS[k],
             dashed: k == 1,
             points: pts(&|l| r.update(l)),
         });
         cosine.push(Series {
             label: model.name().to_string(),
-            color: color(k),
+            color: palette::MODELS[k],
             dashed: k == 1,
             points: pts(&|l| r.cosine(l)),
         });
@@ -86,7 +87,7 @@ fn decoder_stream() -> Result<String, DrawError> {
         let blocks = s.update.len();
         let series = |series: S, from: usize| Series {
             label: model.name().to_string(),
-            color: color(k),
+            color: palette::MODELS[k],
             dashed: k == 1,
             points: (from..blocks)
                 .map(|l| ((l + 1) as f64, s.summary(series, l)))

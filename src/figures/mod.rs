@@ -12,6 +12,7 @@ pub mod attend;
 pub mod bench;
 pub mod heatmap;
 pub mod key;
+pub mod palette;
 pub mod style;
 
 mod coordinate_mismatch;

@@ -4,7 +4,7 @@ use plotters::prelude::*;
 
 use super::style::{
     COLUMN, Shading, axes, band, bar, color, heatmap, legend, line_key, marked_line, mesh, svg,
-    text,
+    text, tick,
 };
 use super::{DrawError, Figure};
 use crate::experiment::relations::cost::{self, Arm};
@@ -213,6 +213,7 @@ fn relations_cost() -> Result<String, DrawError> {
             .x_label_formatter(&|x| format!("{}", 2f64.powf(x.round()) as usize))
             .x_desc("number of relations k (one head of fixed width)")
             .y_desc("Adam steps (log scale)")
+            .y_label_formatter(&tick)
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;

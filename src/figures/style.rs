@@ -209,7 +209,14 @@ fn superscript(e: i32) -> String {
 /// (`10⁻⁵`) or `m×10ᵏ` outside it.
 pub fn tick(v: &f64) -> String {
     let a = v.abs();
-    if a < 1e-12 {
+    if a == 0.0 {
+        return "0".into();
+    }
+    let e = a.log10().floor() as i32;
+    let m = v / 10f64.powi(e);
+    let power = (m.abs() - 1.0).abs() < 1e-6;
+    // a linear axis's zero may come out as float noise (5.6e-17)
+    if a < 1e-12 && !power {
         return "0".into();
     }
     if (1e-3..1e6).contains(&a) {
@@ -223,10 +230,8 @@ pub fn tick(v: &f64) -> String {
         };
         return s.replace('-', "−");
     }
-    let e = a.log10().floor() as i32;
-    let m = v / 10f64.powi(e);
     let sign = if *v < 0.0 { "−" } else { "" };
-    if (m.abs() - 1.0).abs() < 1e-6 {
+    if power {
         format!("{sign}10{}", superscript(e))
     } else {
         format!("{}×10{}", tick(&m), superscript(e))
@@ -304,7 +309,8 @@ mod tests {
         let cases = [
             (0.0, "0"),
             (-0.0, "0"),
-            (-1e-17, "0"),
+            (-5.551115123125783e-17, "0"),
+            (1e-15, "10⁻¹⁵"),
             (50.0, "50"),
             (1000.0, "1000"),
             (2.5, "2.5"),
