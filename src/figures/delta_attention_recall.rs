@@ -2,6 +2,8 @@
 
 use plotters::prelude::*;
 
+use super::key::{self, Swatch};
+use super::palette;
 use super::style::{
     COLUMN, axes, band, color, legend, line_key, marked_line, mesh, svg, text, tick,
 };
@@ -43,8 +45,11 @@ fn label(m: Mixer) -> &'static str {
 
 fn recall() -> Result<String, DrawError> {
     let (s, f) = (setup(), book());
-    svg(COLUMN, 420, |root| {
-        let panels = root.split_evenly((1, 2));
+    let entries = mixer_key();
+    svg(COLUMN, 420 + key::height(entries.len(), 3), |root| {
+        let (top, strip) = root.split_vertically(420);
+        key::key(&strip, &entries, 3, 60)?;
+        let panels = top.split_evenly((1, 2));
         let by_pairs: Vec<(usize, usize)> = s.pairs.iter().map(|&p| (p, s.state)).collect();
         let by_state: Vec<(usize, usize)> = s.states.iter().map(|&k| (s.fixed_pairs, k)).collect();
         let pair_xs: Vec<usize> = by_pairs.iter().map(|p| p.0).collect();
@@ -103,10 +108,17 @@ fn recall() -> Result<String, DrawError> {
                     .legend(line_key(c, 2));
                 chart.draw_series(pts.iter().map(|p| Circle::new((p.0, p.1), 3, c.filled())))?;
             }
-            legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
         }
         Ok(())
     })
+}
+
+/// A key of the five mixers in their colours.
+fn mixer_key() -> Vec<(Swatch, &'static str)> {
+    Mixer::ALL
+        .into_iter()
+        .map(|m| (Swatch::Line(palette::mixer(m)), label(m)))
+        .collect()
 }
 
 /// Every run's held-out accuracy curve at the most pairs: one panel per
@@ -114,8 +126,11 @@ fn recall() -> Result<String, DrawError> {
 fn curves() -> Result<String, DrawError> {
     let (s, f) = (setup(), book());
     let last = s.pairs[s.pairs.len() - 1];
-    svg(COLUMN, 380, |root| {
-        let panels = root.split_evenly((1, Variant::ALL.len()));
+    let entries = mixer_key();
+    svg(COLUMN, 380 + key::height(entries.len(), 3), |root| {
+        let (top, strip) = root.split_vertically(380);
+        key::key(&strip, &entries, 3, 60)?;
+        let panels = top.split_evenly((1, Variant::ALL.len()));
         for (panel, v) in panels.iter().zip(Variant::ALL) {
             let caption = match v {
                 Variant::Book => "book layers",
@@ -147,7 +162,6 @@ fn curves() -> Result<String, DrawError> {
                     }
                 }
             }
-            legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         }
         Ok(())
     })
