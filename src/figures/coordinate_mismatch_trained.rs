@@ -2,6 +2,7 @@
 
 use plotters::prelude::*;
 
+use super::key::{self, Swatch};
 use super::palette;
 use super::style::{COLUMN, Canvas, axes, color, error_bar, legend, mesh, svg};
 use super::{DrawError, Figure};
@@ -144,8 +145,19 @@ fn agreement() -> Result<String, DrawError> {
         (Statistic::RhoRows, "per-row Spearman ρ, raw vs score"),
         (Statistic::Knn, "k-NN overlap, raw vs score"),
     ];
-    svg(COLUMN, 680, |root| {
-        let panels = root.split_evenly((2, 2));
+    let entries = [
+        (Swatch::Line(palette::TRAINED), "trained heads"),
+        (Swatch::Line(palette::RANDOM), "random heads"),
+        (Swatch::Line(palette::TIED), "tied heads"),
+        (
+            Swatch::Line(BLACK),
+            "ρ = 0 (top), chance k/(n − 1) (bottom)",
+        ),
+    ];
+    svg(COLUMN, 680 + key::height(entries.len(), 3), |root| {
+        let (top, strip) = root.split_vertically(680);
+        key::key(&strip, &entries, 3, 60)?;
+        let panels = top.split_evenly((2, 2));
         for (i, area) in panels.iter().enumerate() {
             let (stat, label) = rows[i / 2];
             let (ti, tokens) = (i % 2, Tokens::ALL[i % 2]);
@@ -205,9 +217,6 @@ fn agreement() -> Result<String, DrawError> {
                         c.stroke_width(1),
                     ))?;
                 }
-            }
-            if i == 0 || i == 2 {
-                legend(&mut chart, SeriesLabelPosition::UpperRight)?;
             }
         }
         Ok(())

@@ -2,6 +2,7 @@
 
 use plotters::prelude::*;
 
+use super::key::{self, Swatch};
 use super::palette;
 use super::style::{
     COLUMN, LABEL, SMALL, Shading, axes, band, color, heatmap, legend, line_key, marked_line, mesh,
@@ -180,8 +181,9 @@ fn decay() -> Result<String, DrawError> {
             .map(|a| format!("{a}"))
             .unwrap_or_default()
     };
-    svg(COLUMN, 440, |root| {
-        let panels = root.split_evenly((1, 2));
+    svg(COLUMN, 440 + key::height(2, 2), |root| {
+        let (top, strip) = root.split_vertically(440);
+        let panels = top.split_evenly((1, 2));
         let best_row = alphas.iter().position(|&a| a == a_s).unwrap_or(n - 1);
         let top = f
             .scalar
@@ -237,7 +239,15 @@ fn decay() -> Result<String, DrawError> {
             6,
             color(2).filled(),
         )])?;
-        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        let entries: Vec<(Swatch, &str)> = curves
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _))| {
+                let c = [palette::GATED_DELTANET, palette::KDA][i];
+                (Swatch::Line(c), name.as_str())
+            })
+            .collect();
+        key::key(&strip, &entries, 2, 60)?;
 
         let mut chart = axes(
             &panels[1],

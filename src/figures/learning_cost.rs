@@ -86,7 +86,7 @@ fn steps_ecdf() -> Result<String, DrawError> {
                     ))
                     .legend(line_key(color(i), 3));
             }
-            legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+            legend(&mut chart, SeriesLabelPosition::MiddleRight)?;
         }
         Ok(())
     })

@@ -186,6 +186,8 @@ pub fn axes<'a, 'b>(
     Ok(ChartBuilder::on(area)
         .caption(caption.as_ref(), text(TITLE))
         .margin(10)
+        // room for the last x tick label, centred on the frame's right edge
+        .margin_right(22)
         .x_label_area_size(40)
         .y_label_area_size(50)
         .build_cartesian_2d(x, y)?)
