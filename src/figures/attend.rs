@@ -1,6 +1,7 @@
 //! The `attend` command's figure: attention weights of a reader's sentence as heat maps
 //! labelled with the tokens (queries down the left, keys across the top), one panel
-//! per head in a grid of four columns, as bertviz's head view shows them.
+//! per head in a grid of three columns, as bertviz's head view shows them, under
+//! a colour bar.
 //!
 //! Not a registered figure (its sentence is the reader's); it draws an
 //! [`AttentionMap`] that the library computed.
@@ -13,42 +14,44 @@ use super::style::{self, Canvas};
 use crate::pretrained::attention_map::AttentionMap;
 
 /// Panels per row of the grid.
-const COLUMNS: usize = 4;
+const COLUMNS: usize = 3;
 
 /// Pixel sizes of one panel.
 struct Layout {
     /// Side of one cell.
     cell: i32,
-    /// Font size of the token labels (0: no labels, the cells are too small).
-    font: u32,
+    /// Whether the cells are large enough (12 px) to carry token labels.
+    labelled: bool,
     /// Room for the longest label, left and top.
     label: i32,
 }
 
 impl Layout {
-    /// Cells that fill about `side` pixels, at most `max_cell`; up to 60 tokens the
-    /// cells stay large enough (7 pixels) to carry labels.
-    fn new(map: &AttentionMap, side: i32, max_cell: i32) -> Self {
+    /// Cells that fill a panel `width` px wide, at most `max_cell` each; labels
+    /// in [`style::SMALL`] text where a cell is at least 12 px.
+    fn new(map: &AttentionMap, width: i32, max_cell: i32) -> Self {
         let n = map.tokens.len() as i32;
-        let min_cell = if n <= 60 { 7 } else { 1 };
-        let cell = (side / n).clamp(min_cell, max_cell);
-        let font = if cell >= 7 {
-            (cell as u32 - 1).min(13)
-        } else {
-            0
-        };
         let longest = map
             .tokens
             .iter()
             .map(|t| t.chars().count())
             .max()
             .unwrap_or(1) as i32;
-        let label = if font > 0 {
-            longest * font as i32 * 6 / 10 + 6
-        } else {
-            0
-        };
-        Layout { cell, font, label }
+        // a DejaVu Sans glyph is about 0.6 em wide; plotters' em is size / 1.24
+        let label = longest * style::SMALL as i32 / 2 + 8;
+        let cell = ((width - label - 16) / n).clamp(1, max_cell);
+        if cell >= 12 {
+            return Layout {
+                cell,
+                labelled: true,
+                label,
+            };
+        }
+        Layout {
+            cell: ((width - 16) / n).clamp(1, max_cell),
+            labelled: false,
+            label: 0,
+        }
     }
 
     /// Width and height of one panel, title included.
@@ -59,25 +62,27 @@ impl Layout {
 }
 
 /// Height of a panel's title.
-const TITLE: i32 = 20;
-/// Height of the figure's header.
-const HEADER: i32 = 44;
+const TITLE: i32 = 22;
+/// Height of the figure's header: title, note and colour bar.
+const HEADER: i32 = 84;
 
-/// Draw `map`: one large panel for a single head, else a grid of small ones.
+/// Draw `map` at most [`style::COLUMN`] wide: one large panel for a single
+/// head, else a grid of smaller ones, under a colour bar for the weights.
 ///
 /// # Errors
 /// If plotters fails to draw.
 pub fn draw(map: &AttentionMap) -> Result<String, DrawError> {
     let single = map.heads.len() == 1;
+    let cols = map.heads.len().min(COLUMNS) as i32;
+    let budget = (style::COLUMN as i32 - 20) / cols;
     let layout = match single {
-        true => Layout::new(map, 560, 28),
-        false => Layout::new(map, 220, 14),
+        true => Layout::new(map, budget, 28),
+        false => Layout::new(map, budget, 20),
     };
     let n = map.tokens.len();
     let (pw, ph) = layout.panel(n);
-    let cols = map.heads.len().min(COLUMNS) as i32;
     let rows = map.heads.len().div_ceil(COLUMNS) as i32;
-    let width = (cols * pw + 20).max(560) as u32;
+    let width = (cols * pw + 20).clamp(560, style::COLUMN as i32) as u32;
     let height = (HEADER + rows * ph + 10) as u32;
     style::svg(width, height, |root| {
         let heads = match single {
@@ -92,9 +97,10 @@ pub fn draw(map: &AttentionMap) -> Result<String, DrawError> {
             "{}, layer {}, {heads}: attention weights",
             map.model, map.layer
         );
-        root.draw(&Text::new(title, (10, 8), style::text(15)))?;
-        let note = "rows: queries, columns: keys; colour from white (0) to blue (1); layers and heads 0-based";
-        root.draw(&Text::new(note, (10, 27), style::text(11)))?;
+        root.draw(&Text::new(title, (10, 8), style::text(style::TITLE)))?;
+        let note = "rows: queries, columns: keys; layers and heads 0-based";
+        root.draw(&Text::new(note, (10, 30), style::text(style::SMALL)))?;
+        weight_bar(root, (10, 56))?;
         for (i, (head, weights)) in map.heads.iter().enumerate() {
             let x = 10 + (i % COLUMNS) as i32 * pw;
             let y = HEADER + (i / COLUMNS) as i32 * ph;
@@ -109,6 +115,33 @@ pub fn draw(map: &AttentionMap) -> Result<String, DrawError> {
         }
         Ok(())
     })
+}
+
+/// The weights' colour bar, white (0) to blue (1), 240 px wide, its left end
+/// at `at` (the bar's middle line).
+fn weight_bar(root: &Canvas, at: (i32, i32)) -> Result<(), DrawError> {
+    let (x0, y) = (at.0 + 60, at.1);
+    let left = style::text(style::SMALL).pos(Pos::new(HPos::Left, VPos::Center));
+    root.draw(&Text::new("weight", (at.0, y), left.clone()))?;
+    let blue = style::color(0);
+    for k in 0..240 {
+        let w = (k as f64 + 0.5) / 240.0;
+        root.draw(&Rectangle::new(
+            [(x0 + k, y - 7), (x0 + k + 1, y + 7)],
+            blue.mix(w).filled(),
+        ))?;
+    }
+    root.draw(&Rectangle::new(
+        [(x0, y - 7), (x0 + 240, y + 7)],
+        BLACK.mix(0.4),
+    ))?;
+    let below = style::text(style::SMALL).pos(Pos::new(HPos::Center, VPos::Top));
+    for (t, label) in [(0.0, "0"), (0.5, "0.5"), (1.0, "1")] {
+        let x = x0 + (240.0 * t) as i32;
+        root.draw(&PathElement::new(vec![(x, y + 7), (x, y + 10)], BLACK))?;
+        root.draw(&Text::new(label, (x, y + 11), below.clone()))?;
+    }
+    Ok(())
 }
 
 /// One head's heat map with its title and token labels, top-left corner at `origin`.
@@ -127,7 +160,7 @@ fn panel(
     root.draw(&Text::new(
         title.to_string(),
         (x0 + c * n / 2, origin.1),
-        style::text(13).pos(centre),
+        style::text(style::SMALL).pos(centre),
     ))?;
     let blue = style::color(0);
     for i in 0..n {
@@ -144,11 +177,11 @@ fn panel(
         [(x0, y0), (x0 + c * n, y0 + c * n)],
         BLACK.mix(0.4),
     ))?;
-    if layout.font == 0 {
+    if !layout.labelled {
         return Ok(());
     }
-    let left = style::text(layout.font).pos(Pos::new(HPos::Right, VPos::Center));
-    let up = style::text(layout.font)
+    let left = style::text(style::SMALL).pos(Pos::new(HPos::Right, VPos::Center));
+    let up = style::text(style::SMALL)
         .transform(FontTransform::Rotate270)
         .pos(Pos::new(HPos::Left, VPos::Center));
     for (i, t) in tokens.iter().enumerate() {

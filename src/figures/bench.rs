@@ -5,7 +5,8 @@
 use plotters::prelude::*;
 
 use super::DrawError;
-use super::style::{color, legend, svg, text};
+use super::key::{self, Swatch};
+use super::style::{COLUMN, color, svg, text, tick};
 use crate::bench::{Machine, Mixer, Row};
 
 /// Left: median time per call against `T` (log–log), one line per mixer and
@@ -40,8 +41,21 @@ pub fn draw(rows: &[Row], machine: &Machine) -> Result<String, DrawError> {
         }
         out
     };
-    svg(1100, 460, |root| {
-        let (left, right) = root.split_horizontally(560);
+    let widths = format!(
+        "thin: K = V = {}, thick: {}",
+        ds.first().copied().unwrap_or(0),
+        ds.last().copied().unwrap_or(0)
+    );
+    let mut entries: Vec<(Swatch, &str)> = Mixer::ALL
+        .iter()
+        .enumerate()
+        .map(|(mi, m)| (Swatch::Line(color(mi)), m.name()))
+        .collect();
+    entries.push((Swatch::Note, widths.as_str()));
+    svg(COLUMN, 860 + key::height(entries.len(), 3), |root| {
+        let (panels, strip) = root.split_vertically(860);
+        key::key(&strip, &entries, 3, 60)?;
+        let (left, right) = panels.split_vertically(430);
         let mut chart = ChartBuilder::on(&left)
             .caption(
                 format!(
@@ -61,6 +75,8 @@ pub fn draw(rows: &[Row], machine: &Machine) -> Result<String, DrawError> {
             .configure_mesh()
             .x_desc("sequence length T")
             .y_desc("median time (ms)")
+            .x_label_formatter(&tick)
+            .y_label_formatter(&tick)
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;
@@ -71,7 +87,6 @@ pub fn draw(rows: &[Row], machine: &Machine) -> Result<String, DrawError> {
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style));
             chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color(mi).filled())))?;
         }
-        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         let mut chart = ChartBuilder::on(&right)
             .caption("share of the kernel's roofline bound", text(16))
             .margin(12)
@@ -82,7 +97,8 @@ pub fn draw(rows: &[Row], machine: &Machine) -> Result<String, DrawError> {
             .configure_mesh()
             .x_desc("sequence length T")
             .y_desc("bound / measured time (%)")
-            .y_label_formatter(&|y| format!("{y:.0}"))
+            .x_label_formatter(&tick)
+            .y_label_formatter(&tick)
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;
@@ -92,4 +108,86 @@ pub fn draw(rows: &[Row], machine: &Machine) -> Result<String, DrawError> {
         }
         Ok(())
     })
+}
+
+/// The rows and the machine that a bench report (`figures/bench-delta.txt`,
+/// [`crate::bench::report`]) prints, read back from its text: its first line
+/// ends in the matrix-product rate, its second lists `K = V = d (…): b GB/s`,
+/// and its table has one row `mixer T K=V median-ms …` per run. `None` if the
+/// text is not such a report.
+pub fn read_report(text: &str) -> Option<(Vec<Row>, Machine)> {
+    let mut lines = text.lines();
+    let number = |s: &str| s.trim().parse::<f64>().ok();
+    let gemm = number(
+        lines
+            .next()?
+            .strip_suffix(" GFLOP/s")?
+            .rsplit(": ")
+            .next()?,
+    )?;
+    // "…: K = V = 64 (32 KiB): 184.8 GB/s, K = V = 128 (128 KiB): 108.2 GB/s"
+    let bandwidth = lines
+        .next()?
+        .split("K = V = ")
+        .skip(1)
+        .map(|piece| {
+            let d = piece.split_whitespace().next()?.parse().ok()?;
+            let gbs = piece.rsplit(": ").next()?.split(" GB/s").next()?;
+            Some((d, number(gbs)?))
+        })
+        .collect::<Option<Vec<(usize, f64)>>>()?;
+    let rows: Vec<Row> = lines
+        .filter_map(|line| {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let mixer = Mixer::ALL
+                .into_iter()
+                .find(|m| Some(&m.name()) == f.first())?;
+            let (t, d) = (f.get(1)?.parse().ok()?, f.get(2)?.parse().ok()?);
+            let seconds = number(f.get(3)?)? / 1e3;
+            let flops = mixer.flops(t, d);
+            Some(Row {
+                mixer,
+                t,
+                d,
+                seconds,
+                flops,
+            })
+        })
+        .collect();
+    if rows.is_empty() || bandwidth.is_empty() {
+        return None;
+    }
+    let machine = Machine {
+        gemm_gflops: gemm,
+        bandwidth,
+    };
+    Some((rows, machine))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_report;
+    use crate::bench::Mixer;
+
+    #[test]
+    fn a_report_reads_back_as_rows_and_machine() {
+        let text = "matrix product (512 × 512 × 512, nalgebra gemm): 26.60 GFLOP/s
+state read-modify-write (x ← a x + b): K = V = 64 (32 KiB): 184.8 GB/s, K = V = 128 (128 KiB): 108.2 GB/s
+vector units: AVX2 and FMA, detected at run time
+mixer             T  K=V  median ms  GFLOP/s  bound ms  bound  of bound
+softmax         256   64      3.364     2.50     0.317  flops        9%
+kda_chunked   16384  128    123.437    17.51    81.245  flops       66%
+kda_chunked by chunk size at T = 4096, K = V = 128: 16: 34.6 ms
+";
+        let (rows, machine) = read_report(text).unwrap();
+        assert_eq!(machine.gemm_gflops, 26.6);
+        assert_eq!(machine.bandwidth, vec![(64, 184.8), (128, 108.2)]);
+        assert_eq!(rows.len(), 2);
+        assert_eq!(
+            (rows[1].mixer, rows[1].t, rows[1].d),
+            (Mixer::KdaChunked, 16384, 128)
+        );
+        assert!((rows[0].seconds - 3.364e-3).abs() < 1e-12);
+        assert!(read_report("not a report").is_none());
+    }
 }

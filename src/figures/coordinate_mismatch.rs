@@ -2,7 +2,10 @@
 
 use plotters::prelude::*;
 
-use super::style::{Canvas, axes, band, color, error_bar, legend, line_key, mesh, span, svg};
+use super::palette;
+use super::style::{
+    COLUMN, Canvas, axes, band, color, error_bar, legend, line_key, mesh, span, svg,
+};
 use super::{DrawError, Figure};
 use crate::experiment::coordinate_mismatch::{
     BOOK, Coupling, SEEDS, Scatter, Trial, book, plane, scatter, spectrum,
@@ -44,7 +47,7 @@ pub const FIGURES: &[Figure] = &[
 
 fn token_cloud() -> Result<String, DrawError> {
     let p = plane(24, 7);
-    svg(960, 340, |root| {
+    svg(COLUMN, 340, |root| {
         let panels = root.split_evenly((1, 3));
         let views = [
             ("tokens x (colour: angle)", &p.x, 0),
@@ -86,13 +89,8 @@ fn token_cloud() -> Result<String, DrawError> {
 }
 
 fn score_vs_similarity() -> Result<String, DrawError> {
-    svg(960, 340, |root| {
-        for (i, (area, c)) in root
-            .split_evenly((1, 3))
-            .iter()
-            .zip(Coupling::ALL)
-            .enumerate()
-        {
+    svg(COLUMN, 340, |root| {
+        for (area, c) in root.split_evenly((1, 3)).iter().zip(Coupling::ALL) {
             let Scatter { raw, score, rho } = scatter(BOOK, c, 0);
             let mut chart = axes(
                 area,
@@ -106,7 +104,7 @@ fn score_vs_similarity() -> Result<String, DrawError> {
             chart.draw_series(
                 raw.iter()
                     .zip(&score)
-                    .map(|(&a, &b)| Circle::new((a, b), 1, color(i).mix(0.5).filled())),
+                    .map(|(&a, &b)| Circle::new((a, b), 1, palette::coupling(c).mix(0.5).filled())),
             )?;
         }
         Ok(())
@@ -128,7 +126,7 @@ fn agreement() -> Result<String, DrawError> {
         BOOK.k as f64 / (BOOK.n - 1) as f64,
         1.0 / BOOK.n as f64,
     ];
-    svg(760, 380, |root: &Canvas| {
+    svg(COLUMN, 380, |root: &Canvas| {
         let mut chart = axes(
             root,
             format!("raw similarity vs score, mean ± sd over {SEEDS} seeds"),
@@ -152,11 +150,17 @@ fn agreement() -> Result<String, DrawError> {
             for (mi, (_, field)) in metrics.iter().enumerate() {
                 let sum = s.summary(*field);
                 let x = mi as f64 + x0;
-                let bar = Rectangle::new([(x - 0.1, 0.0), (x + 0.1, sum.mean)], color(ci).filled());
+                let bar = Rectangle::new(
+                    [(x - 0.1, 0.0), (x + 0.1, sum.mean)],
+                    palette::coupling(*c).filled(),
+                );
                 let series = chart.draw_series([bar])?;
                 if mi == 0 {
                     series.label(c.name()).legend(move |(x, y)| {
-                        Rectangle::new([(x, y - 5), (x + 10, y + 5)], color(ci).filled())
+                        Rectangle::new(
+                            [(x, y - 5), (x + 10, y + 5)],
+                            palette::coupling(*c).filled(),
+                        )
                     });
                 }
                 chart.draw_series(error_bar(
@@ -194,7 +198,7 @@ fn rank_shift() -> Result<String, DrawError> {
         .map(|(_, xs)| histogram(xs, 0.0, 1.0, 40))
         .collect();
     let top = hists.iter().flatten().map(|b| b.2).fold(0.0, f64::max) * 1.08;
-    svg(760, 380, |root| {
+    svg(COLUMN, 380, |root| {
         let mut chart = axes(
             root,
             format!("pairwise-distance rank shift under one projection ({SEEDS} seeds)"),
@@ -235,7 +239,7 @@ fn bilinear_spectrum() -> Result<String, DrawError> {
         .iter()
         .flatten()
         .flat_map(|s| [s.mean - s.sd, s.mean + s.sd]);
-    svg(760, 380, |root| {
+    svg(COLUMN, 380, |root| {
         let mut chart = axes(
             root,
             format!("eigenvalues of (W_QK + W_QKᵀ)/2, mean ± sd over {SEEDS} seeds"),
@@ -249,8 +253,8 @@ fn bilinear_spectrum() -> Result<String, DrawError> {
             vec![(0.5, 0.0), (BOOK.d as f64 + 0.5, 0.0)],
             BLACK.stroke_width(1),
         )])?;
-        for (i, (c, s)) in couplings.iter().zip(&spectra).enumerate() {
-            let col = color(i);
+        for (c, s) in couplings.iter().zip(&spectra) {
+            let col = palette::coupling(*c);
             let xs: Vec<f64> = (1..=s.len()).map(|x| x as f64).collect();
             let lo: Vec<f64> = s.iter().map(|v| v.mean - v.sd).collect();
             let hi: Vec<f64> = s.iter().map(|v| v.mean + v.sd).collect();

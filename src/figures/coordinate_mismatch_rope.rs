@@ -3,8 +3,9 @@
 
 use plotters::prelude::*;
 
+use super::palette;
 use super::relations_trained::{Series, lines};
-use super::style::{axes, bar, box_key, color, legend, mesh, svg};
+use super::style::{axes, bar, box_key, legend, mesh, svg};
 use super::{DrawError, Figure};
 use crate::experiment::coordinate_mismatch::rotating::{EXPLANATIONS, Keys, book};
 use crate::pretrained::corpus::Model;
@@ -25,7 +26,7 @@ fn rope() -> Result<String, DrawError> {
         let distances = r.share[0].len();
         shares.push(Series {
             label: model.name().to_string(),
-            color: color(k),
+            color: palette::MODELS[k],
             dashed: k == 1,
             points: (0..distances)
                 .step_by(4)
@@ -59,13 +60,13 @@ fn rope() -> Result<String, DrawError> {
                     i as f64 + 0.2 * (2.0 * k as f64 - 1.0),
                     0.18,
                     s,
-                    color(k),
+                    palette::MODELS[k],
                 )?;
             }
             chart
                 .draw_series(std::iter::empty::<Circle<(f64, f64), u32>>())?
                 .label(model.name())
-                .legend(box_key(color(k)));
+                .legend(box_key(palette::MODELS[k]));
         }
         legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         lines(

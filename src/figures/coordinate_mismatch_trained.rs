@@ -2,7 +2,9 @@
 
 use plotters::prelude::*;
 
-use super::style::{Canvas, axes, color, error_bar, legend, mesh, svg};
+use super::key::{self, Swatch};
+use super::palette;
+use super::style::{COLUMN, Canvas, axes, color, error_bar, legend, mesh, svg};
 use super::{DrawError, Figure};
 use crate::experiment::coordinate_mismatch::trained::{Weights, book};
 use crate::experiment::coordinate_mismatch::trained_text::{Statistic, Tokens, Variant};
@@ -55,7 +57,7 @@ fn weights_panel(area: &Canvas, w: &Weights, q: &Quantity) -> Result<(), DrawErr
         .draw()?;
     let rand = Summary::of(&r.values(q.field));
     let (lo, hi) = (rand.mean - 2.0 * rand.sd, rand.mean + 2.0 * rand.sd);
-    let grey = color(6);
+    let grey = palette::RANDOM;
     chart
         .draw_series([Rectangle::new(
             [(-0.6, lo), (layers - 0.4, hi)],
@@ -77,7 +79,7 @@ fn weights_panel(area: &Canvas, w: &Weights, q: &Quantity) -> Result<(), DrawErr
             .label("½ + 1/(2d)")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 12, y)], BLACK.stroke_width(1)));
     }
-    let blue = color(0);
+    let blue = palette::TRAINED;
     let heads = t.heads[0].len() as f64;
     chart
         .draw_series(t.heads.iter().enumerate().flat_map(|(l, hs)| {
@@ -110,7 +112,7 @@ fn weights_panel(area: &Canvas, w: &Weights, q: &Quantity) -> Result<(), DrawErr
 
 fn weights_figure(q: Quantity) -> Result<String, DrawError> {
     let f = book();
-    svg(1000, 380, |root| {
+    svg(COLUMN, 380, |root| {
         let panels = root.split_evenly((1, 2));
         for (area, w) in panels.iter().zip(&f.weights) {
             weights_panel(area, w, &q)?;
@@ -143,8 +145,19 @@ fn agreement() -> Result<String, DrawError> {
         (Statistic::RhoRows, "per-row Spearman ρ, raw vs score"),
         (Statistic::Knn, "k-NN overlap, raw vs score"),
     ];
-    svg(1000, 680, |root| {
-        let panels = root.split_evenly((2, 2));
+    let entries = [
+        (Swatch::Line(palette::TRAINED), "trained heads"),
+        (Swatch::Line(palette::RANDOM), "random heads"),
+        (Swatch::Line(palette::TIED), "tied heads"),
+        (
+            Swatch::Line(BLACK),
+            "ρ = 0 (top), chance k/(n − 1) (bottom)",
+        ),
+    ];
+    svg(COLUMN, 680 + key::height(entries.len(), 3), |root| {
+        let (top, strip) = root.split_vertically(680);
+        key::key(&strip, &entries, 3, 60)?;
+        let panels = top.split_evenly((2, 2));
         for (i, area) in panels.iter().enumerate() {
             let (stat, label) = rows[i / 2];
             let (ti, tokens) = (i % 2, Tokens::ALL[i % 2]);
@@ -177,7 +190,11 @@ fn agreement() -> Result<String, DrawError> {
                     PathElement::new(vec![(x, y), (x + 12, y)], BLACK.stroke_width(1))
                 });
             for (vi, v) in Variant::ALL.iter().enumerate() {
-                let c = color(vi);
+                let c = match v {
+                    Variant::Trained => palette::TRAINED,
+                    Variant::Random => palette::RANDOM,
+                    Variant::Tied => palette::TIED,
+                };
                 let dx = 0.15 * (vi as f64 - 1.0);
                 let sums: Vec<(f64, Summary)> = (0..layers as usize)
                     .map(|l| (l as f64 + dx, t.layer(tokens, *v, stat, l)))
@@ -200,9 +217,6 @@ fn agreement() -> Result<String, DrawError> {
                         c.stroke_width(1),
                     ))?;
                 }
-            }
-            if i == 0 || i == 2 {
-                legend(&mut chart, SeriesLabelPosition::UpperRight)?;
             }
         }
         Ok(())

@@ -3,7 +3,8 @@
 use plotters::prelude::*;
 
 use super::style::{
-    Shading, axes, band, bar, box_key, color, error_bar, heatmap, legend, line_key, mesh, span, svg,
+    COLUMN, Shading, axes, band, bar, box_key, color, error_bar, heatmap, legend, line_key, mesh,
+    span, svg,
 };
 use super::{DrawError, Figure};
 use crate::experiment::coverage::attribution::{
@@ -61,8 +62,9 @@ fn linear_pieces() -> Result<String, DrawError> {
     let (nets, piece_seeds, lattice) = (setup.nets, setup.seeds, setup.grid);
     let shown = [1usize, 3];
     let grid = 96;
-    svg(1080, 360, |root| {
-        let panels = root.split_evenly((1, 3));
+    svg(COLUMN, 680, |root| {
+        let (maps, bars) = root.split_vertically(370);
+        let panels = maps.split_evenly((1, 2));
         for (area, &k) in panels.iter().zip(&shown) {
             let p = pieces::pieces(pieces::Setup { grid, ..setup }, nets[k], 0);
             let step = (p.hi - p.lo) / (grid - 1) as f64;
@@ -99,7 +101,7 @@ fn linear_pieces() -> Result<String, DrawError> {
         let counts: Vec<Summary> = (0..nets.len()).map(|k| f.count(k)).collect();
         let top = counts.iter().map(|s| s.mean + s.sd).fold(0.0, f64::max) * 1.1;
         let mut chart = axes(
-            &panels[2],
+            &bars,
             format!("pieces in [-3, 3]², mean ± sd, {piece_seeds} seeds"),
             -0.5f64..(nets.len() as f64 - 0.5),
             0.0..top,
@@ -127,7 +129,7 @@ fn linear_pieces() -> Result<String, DrawError> {
 
 fn physical_coverage() -> Result<String, DrawError> {
     let t = two_prompts(SMALL, 0);
-    svg(760, 700, |root| {
+    svg(COLUMN, 700, |root| {
         let cells = root.split_evenly((2, 2));
         for p in 0..2 {
             let name = ["prompt A", "prompt B"][p];
@@ -162,7 +164,7 @@ fn jacobian_drift() -> Result<String, DrawError> {
         let v: Vec<f64> = runs.iter().map(|r| r[e].max(1e-6).log10()).collect();
         (quantile(&v, 0.25), quantile(&v, 0.5), quantile(&v, 0.75))
     };
-    svg(960, 380, |root| {
+    svg(COLUMN, 380, |root| {
         let panels = root.split_evenly((1, 2));
         let mut chart = axes(
             &panels[0],
@@ -237,7 +239,7 @@ fn attribution() -> Result<String, DrawError> {
         ("ρ(‖αv‖, LOO)", |t| t.norm_loo),
         ("same top token", |t| t.top_agree),
     ];
-    svg(1000, 400, |root| {
+    svg(COLUMN, 400, |root| {
         let panels = root.split_evenly((1, 2));
         let mut chart = axes(
             &panels[0],
@@ -310,7 +312,7 @@ fn equivalent_patterns() -> Result<String, DrawError> {
     let (a, b, oa, ob) = equivalent_example(BOOK, 0, 0);
     let n = a.len();
     let top = a.iter().chain(&b).cloned().fold(0.0, f64::max) * 1.15;
-    svg(960, 380, |root| {
+    svg(COLUMN, 380, |root| {
         let panels = root.split_evenly((1, 2));
         let mut chart = axes(
             &panels[0],

@@ -3,7 +3,9 @@
 
 use plotters::prelude::*;
 
-use super::style::{Chart, axes, band, bar, color, legend, line_key, mesh, svg, text};
+use super::key::{self, Swatch};
+use super::palette;
+use super::style::{COLUMN, Chart, axes, band, bar, color, legend, line_key, mesh, svg};
 use super::{DrawError, Figure};
 use crate::experiment::coverage::sensitivity::Keys;
 use crate::experiment::coverage::trained::{EPSILONS, HeadStats, book};
@@ -58,12 +60,16 @@ fn attribution() -> Result<String, DrawError> {
         ("ρ(‖αf‖, leave-one-out)", |s| s.rho[2]),
         ("ρ(α, ‖αf‖)", |s| s.rho[0]),
     ];
-    svg(1140, 380, |root| {
-        let panels = root.split_evenly((1, 3));
+    // two bar panels, their key, the share panel, its key
+    svg(COLUMN, 780, |root| {
+        let (bars, rest) = root.split_vertically(340);
+        let (bar_key, rest) = rest.split_vertically(key::height(3, 3));
+        let (share, share_key) = rest.split_vertically(356);
+        let panels = bars.split_evenly((1, 2));
         for (p, model) in Model::BOTH.iter().enumerate() {
-            let title = format!("{} MiniLM: mean ± sd over heads × sentences", model.name());
+            let title = format!("{} MiniLM", model.name());
             let mut chart = layer_axes(&panels[p], &title, "Spearman ρ over keys", 0.0)?;
-            for (k, (label, field)) in series.iter().enumerate() {
+            for (k, (_, field)) in series.iter().enumerate() {
                 for l in 0..LAYERS {
                     let x = l as f64 + (k as f64 - 1.0) * 0.27;
                     bar(
@@ -74,18 +80,16 @@ fn attribution() -> Result<String, DrawError> {
                         color(k),
                     )?;
                 }
-                let c = color(k);
-                chart
-                    .draw_series([Rectangle::new([(-9.0, -9.0), (-9.0, -9.0)], c.filled())])?
-                    .label(*label)
-                    .legend(move |(x, y)| {
-                        Rectangle::new([(x, y - 5), (x + 10, y + 5)], c.filled())
-                    });
             }
-            legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         }
+        let entries: Vec<(Swatch, &str)> = series
+            .iter()
+            .enumerate()
+            .map(|(k, (label, _))| (Swatch::Square(color(k)), *label))
+            .collect();
+        key::key(&bar_key, &entries, 3, 60)?;
         let mut chart = layer_axes(
-            &panels[2],
+            &share,
             "[CLS], [SEP], punctuation: share received",
             "share",
             0.0,
@@ -94,17 +98,16 @@ fn attribution() -> Result<String, DrawError> {
             ("weight", |s| s.special_weight),
             ("carried norm", |s| s.special_norm),
         ];
+        let mut labels = Vec::new();
         for (m, model) in Model::BOTH.iter().enumerate() {
             for (k, (label, field)) in shares.iter().enumerate() {
                 let c = color(2 * m + k);
                 let pts: Vec<(f64, f64)> = (0..LAYERS)
                     .map(|l| (l as f64, f.summary(*model, Some(l), *field).mean))
                     .collect();
-                chart
-                    .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))?
-                    .label(format!("{} {label}", model.name()))
-                    .legend(line_key(c, 2));
+                chart.draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))?;
                 chart.draw_series(pts.iter().map(|&q| Circle::new(q, 3, c.filled())))?;
+                labels.push((c, format!("{} {label}", model.name())));
             }
         }
         let tokens = f.summary(Model::Trained, None, |s| s.special_tokens).mean;
@@ -112,12 +115,12 @@ fn attribution() -> Result<String, DrawError> {
             vec![(-0.5, tokens), (LAYERS as f64 - 0.5, tokens)],
             BLACK.stroke_width(1),
         )])?;
-        chart.draw_series([Text::new(
-            "their share of tokens",
-            (0.0, tokens + 0.03),
-            text(10),
-        )])?;
-        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        let mut entries: Vec<(Swatch, &str)> = labels
+            .iter()
+            .map(|(c, l)| (Swatch::Line(*c), l.as_str()))
+            .collect();
+        entries.push((Swatch::Line(BLACK), "their share of tokens"));
+        key::key(&share_key, &entries, 3, 60)?;
         Ok(())
     })
 }
@@ -143,7 +146,7 @@ fn locality() -> Result<String, DrawError> {
         .disable_mesh()
         .draw()?;
         for (m, model) in Model::BOTH.iter().enumerate() {
-            let c = color(m);
+            let c = palette::MODELS[m];
             let s: Vec<_> = (0..EPSILONS.len())
                 .map(|k| f.error(*model, None, k))
                 .collect();
@@ -220,7 +223,7 @@ fn counterfactuals() -> Result<String, DrawError> {
                 BLACK.stroke_width(1),
             )])?;
             for (m, model) in Model::BOTH.iter().enumerate() {
-                let c = color(m);
+                let c = palette::MODELS[m];
                 for (i, cf) in Counterfactual::ALL.iter().enumerate() {
                     for (j, keys) in Keys::ALL.iter().enumerate() {
                         let x = (2 * i + j) as f64 + (m as f64 - 0.5) * 0.36;

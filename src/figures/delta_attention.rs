@@ -2,8 +2,11 @@
 
 use plotters::prelude::*;
 
+use super::key::{self, Swatch};
+use super::palette;
 use super::style::{
-    Shading, axes, band, color, heatmap, legend, line_key, marked_line, mesh, span, svg, text,
+    COLUMN, LABEL, SMALL, Shading, axes, band, color, heatmap, legend, line_key, marked_line, mesh,
+    span, svg, text, tick,
 };
 use super::{DrawError, Figure};
 use crate::delta::{flops_chunked, flops_recurrent, flops_softmax};
@@ -68,8 +71,9 @@ fn token_weights_figure() -> Result<String, DrawError> {
         s.extend(a);
         d.extend(b);
     }
-    svg(1020, 360, |root| {
-        let panels = root.split_evenly((1, 3));
+    svg(COLUMN, 700, |root| {
+        let (maps, scatter) = root.split_vertically(360);
+        let panels = maps.split_evenly((1, 2));
         heatmap(
             &panels[0],
             &w.similarity,
@@ -87,7 +91,7 @@ fn token_weights_figure() -> Result<String, DrawError> {
             "t",
         )?;
         let mut chart = axes(
-            &panels[2],
+            &scatter,
             format!("every causal pair, {} seeds", setup.picture_seeds),
             span(s.iter().cloned(), 0.05),
             span(d.iter().cloned(), 0.05),
@@ -114,7 +118,7 @@ fn capacity() -> Result<String, DrawError> {
     let (capacity_d, capacity_n) = (capacity::BOOK.d, capacity::BOOK.pairs);
     let xs: Vec<f64> = capacity_n.iter().map(|&n| n as f64).collect();
     let top = f.at(Write::Additive, *capacity_n.last().unwrap_or(&1));
-    svg(760, 400, |root| {
+    svg(COLUMN, 400, |root| {
         let mut chart = axes(
             root,
             format!(
@@ -144,7 +148,7 @@ fn capacity() -> Result<String, DrawError> {
             let sums: Vec<Summary> = capacity_n.iter().map(|&n| f.at(*w, n)).collect();
             let lo: Vec<f64> = sums.iter().map(|s| s.mean - s.sd).collect();
             let hi: Vec<f64> = sums.iter().map(|s| s.mean + s.sd).collect();
-            let c = color(i);
+            let c = [palette::LINEAR, palette::DELTANET][i];
             chart.draw_series([band(&xs, &lo, &hi, c)])?;
             let label = match w {
                 Write::Additive => "additive (linear attention)",
@@ -177,8 +181,9 @@ fn decay() -> Result<String, DrawError> {
             .map(|a| format!("{a}"))
             .unwrap_or_default()
     };
-    svg(1000, 440, |root| {
-        let panels = root.split_evenly((1, 2));
+    svg(COLUMN, 440 + key::height(2, 2), |root| {
+        let (top, strip) = root.split_vertically(440);
+        let panels = top.split_evenly((1, 2));
         let best_row = alphas.iter().position(|&a| a == a_s).unwrap_or(n - 1);
         let top = f
             .scalar
@@ -212,7 +217,7 @@ fn decay() -> Result<String, DrawError> {
             ),
         ];
         for (i, (name, errs)) in curves.iter().enumerate() {
-            let c = color(i + 2);
+            let c = [palette::GATED_DELTANET, palette::KDA][i];
             chart
                 .draw_series(LineSeries::new(
                     errs.iter()
@@ -234,7 +239,15 @@ fn decay() -> Result<String, DrawError> {
             6,
             color(2).filled(),
         )])?;
-        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        let entries: Vec<(Swatch, &str)> = curves
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _))| {
+                let c = [palette::GATED_DELTANET, palette::KDA][i];
+                (Swatch::Line(c), name.as_str())
+            })
+            .collect();
+        key::key(&strip, &entries, 2, 60)?;
 
         let mut chart = axes(
             &panels[1],
@@ -273,7 +286,7 @@ fn decay() -> Result<String, DrawError> {
 fn chunk_matrices_figure() -> Result<String, DrawError> {
     let m = chunkwise::chunk_picture(chunkwise::BOOK);
     let range = m.a_kk.amax().max(m.t.amax()).max(m.a_qk.amax());
-    svg(1020, 360, |root| {
+    svg(COLUMN, 360, |root| {
         let panels = root.split_evenly((1, 3));
         heatmap(
             &panels[0],
@@ -307,7 +320,7 @@ fn stability() -> Result<String, DrawError> {
     let f = stability::book();
     let floor = 1e-17;
     let nan_at = 1e3;
-    svg(760, 400, |root| {
+    svg(COLUMN, 400, |root| {
         let mut chart = ChartBuilder::on(root)
             .caption(
                 "chunks of 64 against the recurrence, constant decay g = −s per step",
@@ -322,7 +335,8 @@ fn stability() -> Result<String, DrawError> {
             .disable_mesh()
             .x_desc("per-step decay s (the chunk decays by e^(−64 s))")
             .y_desc("largest |error| of the outputs")
-            .y_label_formatter(&|y| format!("{y:.0e}"))
+            .x_label_formatter(&tick)
+            .y_label_formatter(&tick)
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;
@@ -373,7 +387,7 @@ fn cost() -> Result<String, DrawError> {
     ];
     let x = cost::BOOK.crossover() as f64;
     let (lo, hi) = (ts[0] as f64, ts[ts.len() - 1] as f64);
-    svg(760, 420, |root| {
+    svg(COLUMN, 420, |root| {
         let mut chart = ChartBuilder::on(root)
             .caption(
                 format!("counted flops per head and layer, K = V = {d}"),
@@ -387,20 +401,30 @@ fn cost() -> Result<String, DrawError> {
             .configure_mesh()
             .x_desc("sequence length T")
             .y_desc("flops (multiply-add = 2)")
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| format!("{y:.0e}"))
-            .label_style(text(12))
-            .axis_desc_style(text(13))
+            .x_label_formatter(&tick)
+            .y_label_formatter(&tick)
+            .label_style(text(SMALL))
+            .axis_desc_style(text(LABEL))
             .draw()?;
+        // KDA's two forms in its colour: recurrent solid, chunked dashed
         for (i, (name, f)) in series.iter().enumerate() {
-            let col = color(i);
-            chart
-                .draw_series(LineSeries::new(
-                    ts.iter().map(|&t| (t as f64, f(t))),
-                    col.stroke_width(2),
-                ))?
-                .label(*name)
-                .legend(line_key(col, 2));
+            let col = [palette::SOFTMAX, palette::KDA, palette::KDA][i];
+            let pts: Vec<(f64, f64)> = ts.iter().map(|&t| (t as f64, f(t))).collect();
+            if i == 2 {
+                chart
+                    .draw_series(DashedLineSeries::new(pts, 8, 5, col.stroke_width(2)))?
+                    .label(*name)
+                    .legend(move |(x, y)| {
+                        EmptyElement::at((x, y))
+                            + PathElement::new(vec![(0, 0), (5, 0)], col.stroke_width(2))
+                            + PathElement::new(vec![(9, 0), (14, 0)], col.stroke_width(2))
+                    });
+            } else {
+                chart
+                    .draw_series(LineSeries::new(pts, col.stroke_width(2)))?
+                    .label(*name)
+                    .legend(line_key(col, 2));
+            }
         }
         marked_line(
             &mut chart,

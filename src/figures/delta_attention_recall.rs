@@ -2,7 +2,11 @@
 
 use plotters::prelude::*;
 
-use super::style::{axes, band, color, legend, line_key, marked_line, mesh, svg, text};
+use super::key::{self, Swatch};
+use super::palette;
+use super::style::{
+    COLUMN, axes, band, color, legend, line_key, marked_line, mesh, svg, text, tick,
+};
 use super::{DrawError, Figure};
 use crate::experiment::delta_attention::recall::{Variant, book, curve, setup};
 use crate::mixer::Mixer;
@@ -41,8 +45,11 @@ fn label(m: Mixer) -> &'static str {
 
 fn recall() -> Result<String, DrawError> {
     let (s, f) = (setup(), book());
-    svg(1040, 420, |root| {
-        let panels = root.split_evenly((1, 2));
+    let entries = mixer_key();
+    svg(COLUMN, 420 + key::height(entries.len(), 3), |root| {
+        let (top, strip) = root.split_vertically(420);
+        key::key(&strip, &entries, 3, 60)?;
+        let panels = top.split_evenly((1, 2));
         let by_pairs: Vec<(usize, usize)> = s.pairs.iter().map(|&p| (p, s.state)).collect();
         let by_state: Vec<(usize, usize)> = s.states.iter().map(|&k| (s.fixed_pairs, k)).collect();
         let pair_xs: Vec<usize> = by_pairs.iter().map(|p| p.0).collect();
@@ -101,10 +108,17 @@ fn recall() -> Result<String, DrawError> {
                     .legend(line_key(c, 2));
                 chart.draw_series(pts.iter().map(|p| Circle::new((p.0, p.1), 3, c.filled())))?;
             }
-            legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
         }
         Ok(())
     })
+}
+
+/// A key of the five mixers in their colours.
+fn mixer_key() -> Vec<(Swatch, &'static str)> {
+    Mixer::ALL
+        .into_iter()
+        .map(|m| (Swatch::Line(palette::mixer(m)), label(m)))
+        .collect()
 }
 
 /// Every run's held-out accuracy curve at the most pairs: one panel per
@@ -112,8 +126,11 @@ fn recall() -> Result<String, DrawError> {
 fn curves() -> Result<String, DrawError> {
     let (s, f) = (setup(), book());
     let last = s.pairs[s.pairs.len() - 1];
-    svg(1040, 380, |root| {
-        let panels = root.split_evenly((1, Variant::ALL.len()));
+    let entries = mixer_key();
+    svg(COLUMN, 380 + key::height(entries.len(), 3), |root| {
+        let (top, strip) = root.split_vertically(380);
+        key::key(&strip, &entries, 3, 60)?;
+        let panels = top.split_evenly((1, Variant::ALL.len()));
         for (panel, v) in panels.iter().zip(Variant::ALL) {
             let caption = match v {
                 Variant::Book => "book layers",
@@ -128,6 +145,7 @@ fn curves() -> Result<String, DrawError> {
             )?;
             mesh(&mut chart, "training step", "held-out accuracy")
                 .disable_mesh()
+                .x_labels(4)
                 .draw()?;
             for m in v.mixers() {
                 let c = color(m);
@@ -144,7 +162,6 @@ fn curves() -> Result<String, DrawError> {
                     }
                 }
             }
-            legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         }
         Ok(())
     })
@@ -161,7 +178,7 @@ fn gates() -> Result<String, DrawError> {
         .position(|&m| m == Mixer::GatedDeltaNet)
         .unwrap_or(3);
     let floor = 1e-5;
-    svg(1040, 420, |root| {
+    svg(COLUMN, 420, |root| {
         let panels = root.split_evenly((1, 2));
         let mut chart = ChartBuilder::on(&panels[0])
             .caption(
@@ -177,6 +194,8 @@ fn gates() -> Result<String, DrawError> {
             .disable_mesh()
             .x_desc("key channel, slowest to fastest")
             .y_desc("−g  (per-step retention e^g)")
+            .x_label_formatter(&tick)
+            .y_label_formatter(&tick)
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;

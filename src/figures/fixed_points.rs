@@ -2,8 +2,9 @@
 
 use plotters::prelude::*;
 
+use super::palette;
 use super::style::{
-    axes, band, bar, box_key, color, legend, line_key, marked_line, mesh, svg, text,
+    COLUMN, axes, band, bar, box_key, color, legend, line_key, marked_line, mesh, svg, text, tick,
 };
 use super::{DrawError, Figure};
 use crate::absorption::Mechanism;
@@ -54,7 +55,7 @@ fn log_trace(
     title: &str,
     y: &str,
 ) -> Result<String, DrawError> {
-    svg(760, 400, |root| {
+    svg(COLUMN, 400, |root| {
         let len = series(&f.variant(Variant::Attention)[0]).len();
         let mut chart = ChartBuilder::on(root)
             .caption(title, text(16))
@@ -68,7 +69,7 @@ fn log_trace(
             .x_desc("iteration k")
             .x_label_formatter(&|x| format!("{x:.0}"))
             .y_desc(y)
-            .y_label_formatter(&|v| format!("{v:.0e}"))
+            .y_label_formatter(&tick)
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;
@@ -126,7 +127,7 @@ fn collapse() -> Result<String, DrawError> {
 fn hopfield() -> Result<String, DrawError> {
     let f = experiment::energy::book();
     let shown = 20;
-    svg(960, 380, |root| {
+    svg(COLUMN, 380, |root| {
         let panels = root.split_evenly((1, 2));
         for (p, (runs, title)) in [
             (&f.tied, "tied: M = W Wᵀ"),
@@ -174,8 +175,8 @@ fn absorption() -> Result<String, DrawError> {
         "two tied layers",
         "untied head",
     ];
-    svg(960, 400, |root| {
-        let (left, right) = root.split_horizontally(600);
+    svg(COLUMN, 760, |root| {
+        let (left, right) = root.split_vertically(400);
         let mut chart = axes(
             &left,
             format!("hand-set weights, mean ± sd over {SEEDS} token draws"),
@@ -233,7 +234,7 @@ fn absorption() -> Result<String, DrawError> {
         .iter()
         .enumerate()
         {
-            let col = color(h * 3);
+            let col = [palette::TIED, palette::UNTIED][h];
             let shares: Vec<f64> = levels
                 .iter()
                 .map(|&l| {
@@ -264,7 +265,7 @@ fn trained() -> Result<String, DrawError> {
     let (task, schedule) = (f.setup.task, f.setup.schedule);
     let (train_seeds, train_early) = (f.setup.seeds, f.setup.early);
     let chance = 1.0 / task.vocab as f64;
-    svg(760, 500, |root| {
+    svg(COLUMN, 500, |root| {
         let mut chart = axes(
             root,
             format!(
@@ -289,7 +290,7 @@ fn trained() -> Result<String, DrawError> {
                 Summary::of(&runs.iter().map(|h| h.accuracy_at(step)).collect::<Vec<_>>())
             };
             let sums: Vec<Summary> = grid.iter().map(|&s| at(s)).collect();
-            let col = color(a);
+            let col = palette::ARCHITECTURES[a];
             let mean = xs.iter().cloned().zip(sums.iter().map(|s| s.mean));
             if a == BARE {
                 // the control: a dashed mean, no band

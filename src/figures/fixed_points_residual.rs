@@ -3,7 +3,9 @@
 
 use plotters::prelude::*;
 
-use super::style::{axes, band, color, legend, line_key, mesh, span, svg};
+use super::key::{self, Swatch};
+use super::palette;
+use super::style::{COLUMN, axes, band, line_key, mesh, span, svg};
 use super::{DrawError, Figure};
 use crate::experiment::fixed_points::trained_absorption::{self as experiment, CHAPTER};
 use crate::stats::Summary;
@@ -31,8 +33,16 @@ fn residual() -> Result<String, DrawError> {
             r.residual.turn.iter().chain(null).cloned()
         })
         .fold(0.0, f64::max);
-    svg(960, 420, |root| {
-        let (left, right) = root.split_horizontally(540);
+    // the key between the panels: it names the colours of both
+    let rows = key::height(CHAPTER.len(), 3);
+    svg(COLUMN, 800 + rows, |root| {
+        let (left, rest) = root.split_vertically(420);
+        let (strip, right) = rest.split_vertically(rows);
+        let entries: Vec<(Swatch, &str)> = CHAPTER
+            .iter()
+            .map(|&a| (Swatch::Line(palette::ARCHITECTURES[a]), names[a].0))
+            .collect();
+        key::key(&strip, &entries, 3, 60)?;
         let mut chart = axes(
             &left,
             format!("turn residual, mean ± sd over {seeds} seeds; dashed: shuffled labels"),
@@ -51,7 +61,7 @@ fn residual() -> Result<String, DrawError> {
                 .collect();
             let lo: Vec<f64> = sums.iter().map(|s| s.mean - s.sd).collect();
             let hi: Vec<f64> = sums.iter().map(|s| s.mean + s.sd).collect();
-            let col = color(a);
+            let col = palette::ARCHITECTURES[a];
             chart.draw_series([band(&xs, &lo, &hi, col)])?;
             chart
                 .draw_series(LineSeries::new(
@@ -73,7 +83,6 @@ fn residual() -> Result<String, DrawError> {
                 .collect();
             chart.draw_series(DashedLineSeries::new(mean, 6, 4, col.stroke_width(1)))?;
         }
-        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         let last = |r: &experiment::Run| r.residual.turn[r.residual.turn.len() - 1];
         let mut chart = axes(
             &right,
@@ -85,7 +94,7 @@ fn residual() -> Result<String, DrawError> {
             .disable_mesh()
             .draw()?;
         for &a in &CHAPTER {
-            let col = color(a);
+            let col = palette::ARCHITECTURES[a];
             chart.draw_series(
                 f.runs[a]
                     .iter()

@@ -3,7 +3,8 @@
 use super::relations_trained::{Series, lines};
 use plotters::prelude::SeriesLabelPosition;
 
-use super::style::{color, svg};
+use super::palette;
+use super::style::{COLUMN, color, svg};
 use super::{DrawError, Figure};
 use crate::experiment::fixed_points::trained::{Iteration, ModelFindings, book};
 use crate::pretrained::corpus::Model;
@@ -41,18 +42,18 @@ fn stream() -> Result<String, DrawError> {
             |g: &dyn Fn(usize) -> Summary| (0..LAYERS).map(|l| ((l + 1) as f64, g(l))).collect();
         update.push(Series {
             label: model.name().to_string(),
-            color: color(k),
+            color: palette::MODELS[k],
             dashed: k == 1,
             points: pts(&|l| r.update(l)),
         });
         cosine.push(Series {
             label: model.name().to_string(),
-            color: color(k),
+            color: palette::MODELS[k],
             dashed: k == 1,
             points: pts(&|l| r.cosine(l)),
         });
     }
-    svg(1000, 400, |root| {
+    svg(COLUMN, 400, |root| {
         let p = root.split_evenly((1, 2));
         lines(
             &p[0],
@@ -86,7 +87,7 @@ fn decoder_stream() -> Result<String, DrawError> {
         let blocks = s.update.len();
         let series = |series: S, from: usize| Series {
             label: model.name().to_string(),
-            color: color(k),
+            color: palette::MODELS[k],
             dashed: k == 1,
             points: (from..blocks)
                 .map(|l| ((l + 1) as f64, s.summary(series, l)))
@@ -95,7 +96,7 @@ fn decoder_stream() -> Result<String, DrawError> {
         update.push(series(S::Update, 1));
         cosine.push(series(S::Cosine, 0));
     }
-    svg(1000, 400, |root| {
+    svg(COLUMN, 400, |root| {
         let p = root.split_evenly((1, 2));
         lines(
             &p[0],
@@ -159,7 +160,7 @@ fn iterate() -> Result<String, DrawError> {
         }
     }
     let steps = f.minilm.trained.layer[0][0][0].residual.len() as f64;
-    svg(1000, 400, |root| {
+    svg(COLUMN, 400, |root| {
         let p = root.split_evenly((1, 2));
         lines(
             &p[0],

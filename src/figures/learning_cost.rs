@@ -2,7 +2,10 @@
 
 use plotters::prelude::*;
 
-use super::style::{Canvas, Chart, axes, band, color, error_bar, legend, line_key, mesh, svg};
+use super::key::{self, Swatch};
+use super::style::{
+    COLUMN, Canvas, Chart, axes, band, color, error_bar, legend, line_key, mesh, svg,
+};
 use super::{DrawError, Figure};
 use crate::experiment::learning_cost::arm::{Arm, Run, Variant};
 use crate::experiment::learning_cost::steps::book;
@@ -40,7 +43,7 @@ pub const FIGURES: &[Figure] = &[
 fn steps_ecdf() -> Result<String, DrawError> {
     let f = book();
     let s = f.setup;
-    svg(960, 380, |root: &Canvas| {
+    svg(COLUMN, 380, |root: &Canvas| {
         for (area, relation) in root.split_evenly((1, 2)).iter().zip(Relation::ALL) {
             let mut chart = axes(
                 area,
@@ -83,10 +86,20 @@ fn steps_ecdf() -> Result<String, DrawError> {
                     ))
                     .legend(line_key(color(i), 3));
             }
-            legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+            legend(&mut chart, SeriesLabelPosition::MiddleRight)?;
         }
         Ok(())
     })
+}
+
+/// A key of the arms `names` in their colours, then `reference` (a black line).
+fn arm_key<'a>(names: &[&'a str], reference: Option<&'a str>) -> Vec<(Swatch, &'a str)> {
+    let arms = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (Swatch::Line(color(i)), *n));
+    arms.chain(reference.map(|r| (Swatch::Line(BLACK), r)))
+        .collect()
 }
 
 /// A per-evaluation curve of a run.
@@ -120,34 +133,41 @@ fn loss_curves() -> Result<String, DrawError> {
     let f = book();
     let s = f.setup;
     let top = (s.vocab as f64).ln() * 1.25;
-    svg(960, 380, |root: &Canvas| {
-        for (area, relation) in root.split_evenly((1, 2)).iter().zip(Relation::ALL) {
-            let mut chart = axes(
-                area,
-                format!(
-                    "{} task: training loss (mean, 10–90% band)",
-                    relation.name()
-                ),
-                0f64..s.cap as f64,
-                0f64..top,
-            )?;
-            mesh(&mut chart, "Adam step", "cross-entropy (nats)").draw()?;
-            for (i, qk) in Qk::ALL.iter().enumerate() {
-                let arm = f.arm(relation, *qk, Variant::Clean);
-                draw_curve(&mut chart, arm, |r| &r.history.train_loss, i, qk.name())?;
+    let names: Vec<&str> = Qk::ALL.iter().map(|qk| qk.name()).collect();
+    let entries = arm_key(&names, Some("ln(vocab): a uniform guess"));
+    svg(
+        COLUMN,
+        380 + key::height(entries.len(), 3),
+        |root: &Canvas| {
+            let (panels, strip) = root.split_vertically(380);
+            key::key(&strip, &entries, 3, 60)?;
+            for (area, relation) in panels.split_evenly((1, 2)).iter().zip(Relation::ALL) {
+                let mut chart = axes(
+                    area,
+                    format!(
+                        "{} task: training loss (mean, 10–90% band)",
+                        relation.name()
+                    ),
+                    0f64..s.cap as f64,
+                    0f64..top,
+                )?;
+                mesh(&mut chart, "Adam step", "cross-entropy (nats)").draw()?;
+                for (i, qk) in Qk::ALL.iter().enumerate() {
+                    let arm = f.arm(relation, *qk, Variant::Clean);
+                    draw_curve(&mut chart, arm, |r| &r.history.train_loss, i, qk.name())?;
+                }
+                let chance = (s.vocab as f64).ln();
+                chart
+                    .draw_series([PathElement::new(
+                        vec![(0.0, chance), (s.cap as f64, chance)],
+                        BLACK.stroke_width(1),
+                    )])?
+                    .label("ln(vocab): a uniform guess")
+                    .legend(line_key(BLACK, 1));
             }
-            let chance = (s.vocab as f64).ln();
-            chart
-                .draw_series([PathElement::new(
-                    vec![(0.0, chance), (s.cap as f64, chance)],
-                    BLACK.stroke_width(1),
-                )])?
-                .label("ln(vocab): a uniform guess")
-                .legend(line_key(BLACK, 1));
-            legend(&mut chart, SeriesLabelPosition::UpperRight)?;
-        }
-        Ok(())
-    })
+            Ok(())
+        },
+    )
 }
 
 fn examples() -> Result<String, DrawError> {
@@ -163,7 +183,7 @@ fn examples() -> Result<String, DrawError> {
         s.examples[1].to_string(),
         "fresh every step".to_string(),
     ];
-    svg(760, 400, |root: &Canvas| {
+    svg(COLUMN, 400, |root: &Canvas| {
         let mut chart = axes(
             root,
             format!(
@@ -237,28 +257,35 @@ fn geometry() -> Result<String, DrawError> {
             0.3..1.05,
         ),
     ];
-    svg(960, 640, |root: &Canvas| {
-        let areas = root.split_evenly((2, 2));
-        for (k, area) in areas.iter().enumerate() {
-            let (row, relation) = (&rows[k / 2], Relation::ALL[k % 2]);
-            let mut chart = axes(
-                area,
-                format!("{} task", relation.name()),
-                0f64..s.cap as f64,
-                row.2.clone(),
-            )?;
-            mesh(&mut chart, "Adam step", row.0).draw()?;
-            for (i, qk) in Qk::ALL.iter().enumerate() {
-                draw_curve(
-                    &mut chart,
-                    f.arm(relation, *qk, Variant::Clean),
-                    row.1,
-                    i,
-                    qk.name(),
+    let names: Vec<&str> = Qk::ALL.iter().map(|qk| qk.name()).collect();
+    let entries = arm_key(&names, None);
+    svg(
+        COLUMN,
+        640 + key::height(entries.len(), 4),
+        |root: &Canvas| {
+            let (top, strip) = root.split_vertically(640);
+            key::key(&strip, &entries, 4, 60)?;
+            let areas = top.split_evenly((2, 2));
+            for (k, area) in areas.iter().enumerate() {
+                let (row, relation) = (&rows[k / 2], Relation::ALL[k % 2]);
+                let mut chart = axes(
+                    area,
+                    format!("{} task", relation.name()),
+                    0f64..s.cap as f64,
+                    row.2.clone(),
                 )?;
+                mesh(&mut chart, "Adam step", row.0).draw()?;
+                for (i, qk) in Qk::ALL.iter().enumerate() {
+                    draw_curve(
+                        &mut chart,
+                        f.arm(relation, *qk, Variant::Clean),
+                        row.1,
+                        i,
+                        qk.name(),
+                    )?;
+                }
             }
-            legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
-        }
-        Ok(())
-    })
+            Ok(())
+        },
+    )
 }

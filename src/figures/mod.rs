@@ -11,6 +11,9 @@
 pub mod attend;
 pub mod bench;
 pub mod explorer;
+pub mod heatmap;
+pub mod key;
+pub mod palette;
 pub mod style;
 
 mod coordinate_mismatch;
@@ -111,9 +114,15 @@ pub fn select(names: &[String]) -> Result<Vec<Figure>, String> {
 }
 
 /// Draw `figures` and write each changed one into `dir`. Every figure is drawn before
-/// any is written, so a failing figure leaves the directory untouched.
+/// any is written, so a failing figure leaves the directory untouched. Where `dir`
+/// holds a bench report (`bench-delta.txt`), its figure is redrawn from it too.
 pub fn write_all(figures: &[Figure], dir: &Path) -> Result<(), String> {
-    let drawn = draw_all(figures)?;
+    let mut drawn = draw_all(figures)?;
+    let mut figures = figures.to_vec();
+    if let Some(svg) = bench_from_report(dir)? {
+        figures.push(BENCH);
+        drawn.push(svg);
+    }
     fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     for (f, svg) in figures.iter().zip(drawn) {
         let path = dir.join(f.file_name());
@@ -125,6 +134,31 @@ pub fn write_all(figures: &[Figure], dir: &Path) -> Result<(), String> {
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())
+}
+
+/// The benchmark appendix's figure: not registered, as it is drawn from a
+/// run of `cargo run --release -- bench` (see [`bench`]).
+const BENCH: Figure = Figure {
+    name: "bench-delta",
+    chapter: 0,
+    about: "the bench report's times and shares of the roofline bound",
+    draw: || Err("drawn from a bench report".into()),
+};
+
+/// The bench figure redrawn from the report in `dir`, if there is one.
+fn bench_from_report(dir: &Path) -> Result<Option<String>, String> {
+    let Ok(text) = fs::read_to_string(dir.join("bench-delta.txt")) else {
+        return Ok(None);
+    };
+    let (rows, machine) = bench::read_report(&text).ok_or_else(|| {
+        format!(
+            "{} is not a bench report",
+            dir.join("bench-delta.txt").display()
+        )
+    })?;
+    bench::draw(&rows, &machine)
+        .map(Some)
+        .map_err(|e| format!("the bench figure failed to draw: {e}"))
 }
 
 /// Draw every figure in memory.

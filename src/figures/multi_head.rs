@@ -3,7 +3,8 @@
 use plotters::prelude::*;
 
 use super::style::{
-    Chart, Shading, axes, band, color, error_bar, heatmap, legend, line_key, marked_line, mesh, svg,
+    COLUMN, Chart, Shading, axes, band, color, error_bar, heatmap, legend, line_key, marked_line,
+    mesh, svg,
 };
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::bottleneck::{self, Task, total_widths};
@@ -52,8 +53,8 @@ fn head_patterns() -> Result<String, DrawError> {
         (&p[0][2], "layer 1, head 2: random"),
         (&p[1][0], "layer 2, head 0: induction"),
     ];
-    svg(1200, 330, |root| {
-        for (k, (area, (m, title))) in root.split_evenly((1, 4)).iter().zip(shown).enumerate() {
+    svg(COLUMN, 660, |root| {
+        for (k, (area, (m, title))) in root.split_evenly((2, 2)).iter().zip(shown).enumerate() {
             heatmap(
                 area,
                 m,
@@ -103,7 +104,7 @@ fn rank_bottleneck() -> Result<String, DrawError> {
     let ranks: Vec<f64> = (1..=relation_n).map(|r| r as f64).collect();
     let widths = total_widths(bottleneck::BOOK);
     let wx: Vec<f64> = widths.iter().map(|&d| d as f64).collect();
-    svg(1040, 400, |root| {
+    svg(COLUMN, 400, |root| {
         let panels = root.split_evenly((1, 2));
         let mut chart = axes(
             &panels[0],
@@ -200,8 +201,8 @@ fn ablation() -> Result<String, DrawError> {
     let random: Vec<Summary> = (0..random_heads)
         .map(|k| Summary::of(&f.random_shares.iter().map(|s| s[k]).collect::<Vec<_>>()))
         .collect();
-    svg(1040, 400, |root| {
-        let panels = root.split_evenly((1, 2));
+    svg(COLUMN, 760, |root| {
+        let panels = root.split_evenly((2, 1));
         let mut chart = axes(
             &panels[0],
             format!("induction accuracy, one head removed ({SEEDS} seeds)"),

@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{Canvas, Chart, PALETTE, axes, color, legend, mesh, svg, text};
+use super::style::{Canvas, Chart, PALETTE, axes, color, legend, mesh, svg, text, tick};
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::induction_heads::verdict::names;
 use crate::experiment::multi_head::induction_heads::{BOOK, book};
@@ -66,7 +66,7 @@ fn colour_bar(area: &Canvas, cs: &[RGBColor]) -> Result<(), DrawError> {
         .disable_x_axis()
         .label_style(text(11))
         .y_labels(6)
-        .y_label_formatter(&|v| format!("{v:.1}"))
+        .y_label_formatter(&tick)
         .draw()?;
     let steps = 100;
     for (k, &c) in cs.iter().enumerate() {

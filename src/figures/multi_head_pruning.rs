@@ -3,6 +3,7 @@
 
 use plotters::prelude::*;
 
+use super::palette;
 use super::style::{Canvas, axes, color, legend, marked_line, mesh, model_line, svg};
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::pruning::{BOOK, Side, Tally, book};
@@ -54,14 +55,14 @@ fn panel(
     model_line(
         &mut chart,
         points(t, &t.curve, value),
-        color(0),
+        palette::TRAINED,
         false,
         "trained, least important first".into(),
     )?;
     model_line(
         &mut chart,
         points(r, &r.curve, value),
-        color(1),
+        palette::RANDOM,
         true,
         "random weights, same order rule".into(),
     )?;

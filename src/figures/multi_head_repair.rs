@@ -3,7 +3,8 @@
 
 use plotters::prelude::*;
 
-use super::style::{axes, color, legend, mesh, model_line, span, svg};
+use super::palette;
+use super::style::{axes, legend, mesh, model_line, span, svg};
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::repair::verdict::SMOLLM2_READS;
 use crate::experiment::multi_head::repair::{HEAD_ZEROED, LAYER_RESAMPLE, book};
@@ -52,7 +53,13 @@ fn decoder_self_repair() -> Result<String, DrawError> {
                     .enumerate()
                     .map(|(l, &v)| (l as f64, v))
                     .collect();
-                model_line(&mut chart, pts, color(k), k == 1, model.name().to_string())?;
+                model_line(
+                    &mut chart,
+                    pts,
+                    palette::MODELS[k],
+                    k == 1,
+                    model.name().to_string(),
+                )?;
             }
             legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         }

@@ -4,7 +4,8 @@
 use nalgebra::DMatrix;
 use plotters::prelude::*;
 
-use super::style::{Shading, axes, color, heatmap, legend, line_key, mesh, span, svg};
+use super::key::{self, Swatch};
+use super::style::{COLUMN, Shading, axes, color, heatmap, legend, line_key, mesh, span, svg};
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::trained::{book, importance};
 use crate::pretrained::corpus::Model;
@@ -27,8 +28,11 @@ pub const FIGURES: &[Figure] = &[
 
 fn self_repair() -> Result<String, DrawError> {
     let f = book();
-    svg(1140, 400, |root| {
-        let panels = root.split_evenly((1, 3));
+    // two scatter panels, their key, the share bars
+    svg(COLUMN, 800, |root| {
+        let (top, rest) = root.split_vertically(360);
+        let (strip, bottom) = rest.split_vertically(key::height(LAYERS + 1, 4));
+        let panels = top.split_evenly((1, 2));
         for (p, model) in Model::BOTH.iter().enumerate() {
             let all = f.all(*model);
             let pts: Vec<(f64, f64)> = all.iter().map(|a| (a.direct, a.total)).collect();
@@ -45,29 +49,32 @@ fn self_repair() -> Result<String, DrawError> {
                 "total effect along it",
             )
             .disable_mesh()
-            .x_label_formatter(&|v| format!("{v:.2e}"))
-            .y_label_formatter(&|v| format!("{v:.2e}"))
+            .x_labels(4)
             .draw()?;
-            chart
-                .draw_series([PathElement::new(
-                    vec![(0.0, 0.0), (top, top)],
-                    BLACK.stroke_width(1),
-                )])?
-                .label("total = direct (no repair)")
-                .legend(line_key(BLACK, 1));
+            chart.draw_series([PathElement::new(
+                vec![(0.0, 0.0), (top, top)],
+                BLACK.stroke_width(1),
+            )])?;
             for l in 0..LAYERS {
                 let c = color(l);
-                chart
-                    .draw_series(
-                        all.iter()
-                            .filter(|a| a.layer == l)
-                            .map(|a| Circle::new((a.direct, a.total), 2, c.filled())),
-                    )?
-                    .label(format!("layer {l}"))
-                    .legend(move |(x, y)| Circle::new((x + 5, y), 3, c.filled()));
+                chart.draw_series(
+                    all.iter()
+                        .filter(|a| a.layer == l)
+                        .map(|a| Circle::new((a.direct, a.total), 2, c.filled())),
+                )?;
             }
-            legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         }
+        let layers: Vec<String> = (0..LAYERS).map(|l| format!("layer {l}")).collect();
+        let entries: Vec<(Swatch, &str)> =
+            std::iter::once((Swatch::Line(BLACK), "total = direct (no repair)"))
+                .chain(
+                    layers
+                        .iter()
+                        .enumerate()
+                        .map(|(l, n)| (Swatch::Dot(color(l)), n.as_str())),
+                )
+                .collect();
+        key::key(&strip, &entries, 4, 60)?;
         // mean share c_k of each later sublayer, trained, heads of layers 0–4
         let all: Vec<_> = f
             .all(Model::Trained)
@@ -78,7 +85,7 @@ fn self_repair() -> Result<String, DrawError> {
             .map(|k| all.iter().map(|a| a.shares[k]).sum::<f64>() / all.len() as f64)
             .collect();
         let mut chart = axes(
-            &panels[2],
+            &bottom,
             "trained: who compensates (mean share c_k)",
             -0.5f64..(2 * LAYERS) as f64 - 0.5,
             span(shares.iter().cloned().chain([0.0]), 0.1),
@@ -119,9 +126,9 @@ fn heads() -> Result<String, DrawError> {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    svg(1140, 620, |root| {
-        let (top, bottom) = root.split_vertically(300);
-        let cells = top.split_evenly((1, 4));
+    svg(COLUMN, 900, |root| {
+        let (top, bottom) = root.split_vertically(560);
+        let cells = top.split_evenly((2, 2));
         let maps = [
             ("importance: mean 1 − cos", &imp),
             ("previous token: mean α_i,i−1", &p.previous),

@@ -3,7 +3,8 @@
 use plotters::prelude::*;
 
 use super::style::{
-    Shading, axes, band, bar, color, heatmap, legend, line_key, marked_line, mesh, svg, text,
+    COLUMN, Shading, axes, band, bar, color, heatmap, legend, line_key, marked_line, mesh, svg,
+    text, tick,
 };
 use super::{DrawError, Figure};
 use crate::experiment::relations::cost::{self, Arm};
@@ -44,8 +45,8 @@ pub const FIGURES: &[Figure] = &[
 
 fn composition() -> Result<String, DrawError> {
     let Composition { weights, rollout } = relations::composition(BOOK, 0);
-    svg(1000, 290, |root| {
-        let panels = root.split_evenly((1, 4));
+    svg(COLUMN, 640, |root| {
+        let panels = root.split_evenly((2, 2));
         for (l, a) in weights.iter().enumerate() {
             heatmap(
                 &panels[l],
@@ -105,8 +106,8 @@ fn boundary() -> Result<String, DrawError> {
     let f = book();
     let layers = BOOK.layers;
     let chance = 1.0 - 1.0 / (BOOK.n - BOOK.prefix) as f64;
-    svg(960, 380, |root| {
-        let (left, right) = root.split_horizontally(560);
+    svg(COLUMN, 760, |root| {
+        let (left, right) = root.split_vertically(380);
         let labels: Vec<String> = (1..=layers)
             .map(|l| format!("layer {l}"))
             .chain(["rollout".to_string()])
@@ -164,7 +165,7 @@ fn boundary() -> Result<String, DrawError> {
 
 fn delta_weights() -> Result<String, DrawError> {
     let (linear, delta) = relations::delta_weights(0);
-    svg(760, 380, |root| {
+    svg(COLUMN, 380, |root| {
         let panels = root.split_evenly((1, 2));
         heatmap(
             &panels[0],
@@ -190,7 +191,7 @@ fn relations_cost() -> Result<String, DrawError> {
     let s = f.setup;
     let xs: Vec<f64> = s.ks.iter().map(|&k| (k as f64).log2()).collect();
     let beyond = (s.steps + s.eval_every) as f64;
-    svg(760, 420, |root| {
+    svg(COLUMN, 420, |root| {
         let mut chart = ChartBuilder::on(root)
             .caption(
                 format!(
@@ -212,6 +213,7 @@ fn relations_cost() -> Result<String, DrawError> {
             .x_label_formatter(&|x| format!("{}", 2f64.powf(x.round()) as usize))
             .x_desc("number of relations k (one head of fixed width)")
             .y_desc("Adam steps (log scale)")
+            .y_label_formatter(&tick)
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;

@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{Canvas, axes, color, error_bar, legend, mesh, svg};
+use super::style::{COLUMN, Canvas, axes, color, error_bar, legend, mesh, svg};
 use super::{DrawError, Figure};
 use crate::experiment::relations::trained::{Attribution, Change, ModelFindings, book};
 use crate::pretrained::corpus::Model;
@@ -132,7 +132,7 @@ fn attribution() -> Result<String, DrawError> {
             per_layer(r, |a| &a.tv_uniform),
         ));
     }
-    svg(1000, 420, |root| {
+    svg(COLUMN, 420, |root| {
         let p = root.split_evenly((1, 2));
         lines(
             &p[0],
@@ -198,7 +198,7 @@ fn context() -> Result<String, DrawError> {
             per_pair(&r.unrelated, 1..LAYERS + 1, p),
         ));
     }
-    svg(1000, 420, |root| {
+    svg(COLUMN, 420, |root| {
         let p = root.split_evenly((1, 2));
         lines(
             &p[0],

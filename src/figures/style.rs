@@ -4,7 +4,6 @@
 use std::ops::Range;
 use std::sync::Once;
 
-use nalgebra::DMatrix;
 use plotters::chart::MeshStyle;
 use plotters::coord::CoordTranslate;
 use plotters::coord::Shift;
@@ -12,6 +11,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use super::DrawError;
+pub use super::heatmap::{BAR, Shading, heatmap};
 use crate::stats::Summary;
 
 /// DejaVu Sans, embedded so that text is measured the same on every machine.
@@ -48,17 +48,35 @@ fn register_font() {
     });
 }
 
-/// Text style of `size` pixels.
+/// The width of the book's text column, px: every figure is drawn at most
+/// this wide, so that it is shown at the size it was drawn.
+pub const COLUMN: u32 = 750;
+
+/// The smallest text size a figure uses: tick labels, legends, cell labels.
+/// plotters writes `font-size = size / 1.24`, so 14 reads as 11.3 px.
+pub const SMALL: u32 = 14;
+
+/// Axis descriptions.
+pub const LABEL: u32 = 15;
+
+/// Panel titles.
+pub const TITLE: u32 = 16;
+
+/// Text style of `size` (plotters units), never smaller than [`SMALL`].
 pub fn text(size: u32) -> TextStyle<'static> {
-    (FAMILY, size).into_font().into()
+    (FAMILY, size.max(SMALL)).into_font().into()
 }
 
-/// Draw on a white `width × height` SVG canvas and return the SVG.
+/// Draw on a white `width × height` SVG canvas and return the SVG; a canvas
+/// wider than the [`COLUMN`] is an error.
 pub fn svg(
     width: u32,
     height: u32,
     draw: impl FnOnce(&Canvas) -> Result<(), DrawError>,
 ) -> Result<String, DrawError> {
+    if width > COLUMN {
+        return Err(format!("a {width}-px canvas is wider than the {COLUMN}-px column").into());
+    }
     register_font();
     let mut out = String::new();
     {
@@ -166,44 +184,77 @@ pub fn axes<'a, 'b>(
     y: Range<f64>,
 ) -> Result<Chart<'a, 'b>, DrawError> {
     Ok(ChartBuilder::on(area)
-        .caption(caption.as_ref(), text(16))
+        .caption(caption.as_ref(), text(TITLE))
         .margin(10)
+        // room for the last x tick label, centred on the frame's right edge
+        .margin_right(22)
         .x_label_area_size(40)
         .y_label_area_size(50)
         .build_cartesian_2d(x, y)?)
 }
 
-/// A tick value as an integer.
-fn integer(v: &f64) -> String {
-    format!("{v:.0}")
+/// Superscript digits and minus for a power of ten.
+fn superscript(e: i32) -> String {
+    const DIGITS: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+    let sign = if e < 0 { "⁻" } else { "" };
+    let digits: String = e
+        .unsigned_abs()
+        .to_string()
+        .bytes()
+        .map(|b| DIGITS[(b - b'0') as usize])
+        .collect();
+    format!("{sign}{digits}")
 }
 
-/// Whether an axis over `range` has whole ticks: it spans at least 5 units,
-/// so plotters puts its ticks on integers.
-fn whole(range: &Range<f64>) -> bool {
-    range.end - range.start >= 5.0
+/// A tick value as a reader writes it: the shortest decimal between 0.001
+/// and 10⁶ (`50`, `0.25`, `1000`, never `-0` or `50.0`), a power of ten
+/// (`10⁻⁵`) or `m×10ᵏ` outside it.
+pub fn tick(v: &f64) -> String {
+    let a = v.abs();
+    if a == 0.0 {
+        return "0".into();
+    }
+    let e = a.log10().floor() as i32;
+    let m = v / 10f64.powi(e);
+    let power = (m.abs() - 1.0).abs() < 1e-6;
+    // a linear axis's zero may come out as float noise (5.6e-17)
+    if a < 1e-12 && !power {
+        return "0".into();
+    }
+    if (1e-3..1e6).contains(&a) {
+        // six significant digits hide float noise (0.30000000000000004)
+        let decimals = (5 - a.log10().floor() as i32).clamp(0, 9) as usize;
+        let s = format!("{v:.decimals$}");
+        let s = if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.')
+        } else {
+            &s
+        };
+        return s.replace('-', "−");
+    }
+    let sign = if *v < 0.0 { "−" } else { "" };
+    if power {
+        format!("{sign}10{}", superscript(e))
+    } else {
+        format!("{}×10{}", tick(&m), superscript(e))
+    }
 }
 
-/// The mesh of `chart` in the book's style: the axis descriptions, 12-px
-/// tick labels, 13-px descriptions, and ticks of an axis spanning at least 5
-/// units printed as integers (`50`, not `50.0`). Add to it, then `.draw()`.
+/// The mesh of `chart` in the book's style: the axis descriptions, [`SMALL`]
+/// tick labels written by [`tick`], [`LABEL`] descriptions. Add to it, then
+/// `.draw()`.
 pub fn mesh<'a, 'c, 'b>(
     chart: &'c mut Chart<'a, 'b>,
     x_desc: impl Into<String>,
     y_desc: impl Into<String>,
 ) -> Mesh<'a, 'c, 'b> {
-    let (x, y) = (chart.x_range(), chart.y_range());
     let mut mesh = chart.configure_mesh();
     mesh.x_desc(x_desc)
         .y_desc(y_desc)
-        .label_style(text(12))
-        .axis_desc_style(text(13));
-    if whole(&x) {
-        mesh.x_label_formatter(&integer);
-    }
-    if whole(&y) {
-        mesh.y_label_formatter(&integer);
-    }
+        .label_style(text(SMALL))
+        .axis_desc_style(text(LABEL))
+        .x_label_formatter(&tick)
+        .y_label_formatter(&tick);
     mesh
 }
 
@@ -228,7 +279,7 @@ pub fn legend<'a, 'b: 'a, CT: CoordTranslate>(
     chart
         .configure_series_labels()
         .position(position)
-        .label_font(text(12))
+        .label_font(text(SMALL))
         .border_style(BLACK)
         .background_style(WHITE)
         .draw()?;
@@ -251,62 +302,29 @@ pub fn bar(chart: &mut Chart, x: f64, half: f64, s: Summary, c: RGBColor) -> Res
     Ok(())
 }
 
-/// How a heat map colours its cells.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Shading {
-    /// White at 0, the colour at the largest entry (for non-negative data).
-    Sequential(RGBColor),
-    /// Blue above 0, vermillion below, white at 0; full colour at `|x| = top`.
-    Diverging(f64),
-}
+#[cfg(test)]
+mod tests {
+    use super::tick;
 
-/// `c` faded towards white by `1 − t`, `t ∈ [0, 1]`.
-fn fade(c: RGBColor, t: f64) -> RGBColor {
-    let t = t.clamp(0.0, 1.0);
-    let mix = |a: u8| (255.0 - t * (255.0 - a as f64)).round() as u8;
-    RGBColor(mix(c.0), mix(c.1), mix(c.2))
-}
-
-/// Draw `m` as a heat map on `area`, row 0 at the top, columns along x.
-pub fn heatmap(
-    area: &Canvas,
-    m: &DMatrix<f64>,
-    title: &str,
-    shading: Shading,
-    x_desc: &str,
-    y_desc: &str,
-) -> Result<(), DrawError> {
-    let (rows, cols) = m.shape();
-    let fill = |x: f64| match shading {
-        Shading::Sequential(c) => {
-            let top = m.iter().cloned().fold(0.0, f64::max).max(1e-300);
-            fade(c, x / top)
+    #[test]
+    fn ticks_read_as_numbers() {
+        let cases = [
+            (0.0, "0"),
+            (-0.0, "0"),
+            (-5.551115123125783e-17, "0"),
+            (1e-15, "10⁻¹⁵"),
+            (50.0, "50"),
+            (1000.0, "1000"),
+            (2.5, "2.5"),
+            (0.30000000000000004, "0.3"),
+            (-0.2, "−0.2"),
+            (0.001, "0.001"),
+            (1e-5, "10⁻⁵"),
+            (1e15, "10¹⁵"),
+            (2.5e-7, "2.5×10⁻⁷"),
+        ];
+        for (v, s) in cases {
+            assert_eq!(tick(&v), s, "{v}");
         }
-        Shading::Diverging(top) if x >= 0.0 => fade(color(0), x / top),
-        Shading::Diverging(top) => fade(color(1), -x / top),
-    };
-    let mut chart = ChartBuilder::on(area)
-        .caption(title, text(14))
-        .margin(6)
-        .x_label_area_size(34)
-        .y_label_area_size(34)
-        .build_cartesian_2d(0.0..cols as f64, rows as f64..0.0)?;
-    chart
-        .configure_mesh()
-        .disable_mesh()
-        .x_desc(x_desc)
-        .y_desc(y_desc)
-        .label_style(text(10))
-        .axis_desc_style(text(11))
-        .x_labels(cols.min(9))
-        .y_labels(rows.min(9))
-        .x_label_formatter(&|v| format!("{v:.0}"))
-        .y_label_formatter(&|v| format!("{v:.0}"))
-        .draw()?;
-    let cells = (0..rows).flat_map(|i| (0..cols).map(move |j| (i, j)));
-    chart.draw_series(cells.map(|(i, j)| {
-        let corners = [(j as f64, i as f64), (j as f64 + 1.0, i as f64 + 1.0)];
-        Rectangle::new(corners, fill(m[(i, j)]).filled())
-    }))?;
-    Ok(())
+    }
 }

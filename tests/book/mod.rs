@@ -4,6 +4,7 @@
 mod browser;
 mod explorer;
 mod figures;
+mod legibility;
 mod quotes;
 mod referee;
 mod rendered;
