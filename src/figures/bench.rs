@@ -112,7 +112,7 @@ pub fn draw(rows: &[Row], machine: &Machine) -> Result<String, DrawError> {
 
 /// The rows and the machine that a bench report (`figures/bench-delta.txt`,
 /// [`crate::bench::report`]) prints, read back from its text: its first line
-/// ends in the matrix-product rate, its second lists `K = V = d (…): b GB/s`,
+/// ends in the matrix-product rate, the next lines list `K = V = d (…): b GB/s`,
 /// and its table has one row `mixer T K=V median-ms …` per run. `None` if the
 /// text is not such a report.
 pub fn read_report(text: &str) -> Option<(Vec<Row>, Machine)> {
@@ -125,9 +125,16 @@ pub fn read_report(text: &str) -> Option<(Vec<Row>, Machine)> {
             .rsplit(": ")
             .next()?,
     )?;
-    // "…: K = V = 64 (32 KiB): 184.8 GB/s, K = V = 128 (128 KiB): 108.2 GB/s"
-    let bandwidth = lines
-        .next()?
+    // "state read-modify-write (…):" then one "  K = V = 64 (32 KiB): 184.8 GB/s" per width
+    let mut rates = String::new();
+    for line in lines.by_ref() {
+        if line.starts_with("vector units") {
+            break;
+        }
+        rates.push_str(line);
+        rates.push(' ');
+    }
+    let bandwidth = rates
         .split("K = V = ")
         .skip(1)
         .map(|piece| {
@@ -171,8 +178,10 @@ mod tests {
 
     #[test]
     fn a_report_reads_back_as_rows_and_machine() {
-        let text = "matrix product (512 × 512 × 512, nalgebra gemm): 26.60 GFLOP/s
-state read-modify-write (x ← a x + b): K = V = 64 (32 KiB): 184.8 GB/s, K = V = 128 (128 KiB): 108.2 GB/s
+        let text = "matrix product (512³, nalgebra gemm): 26.60 GFLOP/s
+state read-modify-write (x ← a x + b):
+  K = V = 64 (32 KiB): 184.8 GB/s
+  K = V = 128 (128 KiB): 108.2 GB/s
 vector units: AVX2 and FMA, detected at run time
 mixer             T  K=V  median ms  GFLOP/s  bound ms  bound  of bound
 softmax         256   64      3.364     2.50     0.317  flops        9%
