@@ -76,6 +76,11 @@ fn counts(claims: &[&Claim]) -> String {
     parts.join(", ")
 }
 
+/// `claims` split into the essay's and the book's own, each in order.
+fn by_source<'a>(claims: &[&'a Claim]) -> (Vec<&'a Claim>, Vec<&'a Claim>) {
+    claims.iter().partition(|c| c.source == Source::Essay)
+}
+
 /// The introduction's scorecard: per chapter, the essay's claims counted by
 /// verdict, and the book's own claims (lemmas, controls, side findings) beside them.
 /// `chapters` gives each chapter's number, title and page.
@@ -86,16 +91,7 @@ pub fn scorecard(claims: &[Claim], chapters: &[(u8, String, String)]) -> String 
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
     let mut rows = Vec::new();
     let mut row = |label: String, of: Vec<&Claim>| {
-        let essay: Vec<&Claim> = of
-            .iter()
-            .copied()
-            .filter(|c| c.source == Source::Essay)
-            .collect();
-        let book: Vec<&Claim> = of
-            .iter()
-            .copied()
-            .filter(|c| c.source == Source::Book)
-            .collect();
+        let (essay, book) = by_source(&of);
         let mut r = vec![label];
         for v in COUNTED {
             let n = essay.iter().filter(|c| c.verdict() == v).count();
@@ -175,16 +171,7 @@ pub fn registry(claims: &[Claim], chapters: &[(u8, String, String)], pages: &dyn
 /// counted. Consistent with the cards by construction: both read the claims.
 pub fn found(claims: &[Claim], chapter: u8, pages: &dyn Pages) -> String {
     let of: Vec<&Claim> = claims.iter().filter(|c| c.chapter == chapter).collect();
-    let essay: Vec<&Claim> = of
-        .iter()
-        .copied()
-        .filter(|c| c.source == Source::Essay)
-        .collect();
-    let book: Vec<&Claim> = of
-        .iter()
-        .copied()
-        .filter(|c| c.source == Source::Book)
-        .collect();
+    let (essay, book) = by_source(&of);
     let mut out = String::from("<div class=\"found\">\n\n");
     for c in &essay {
         out.push_str(&format!("- {}\n", headline(c, pages)));
