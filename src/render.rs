@@ -102,8 +102,12 @@ fn explorer_data() -> std::result::Result<String, String> {
 /// `{{measure KEY}}` (a number), `{{claim ID}}` (the claim's card),
 /// `{{verdict ID}}` (its verdict word), `{{headline ID}}` (the claim in a
 /// line, linked to its card), `{{found N}}` (chapter N's claims and verdicts,
-/// its "What this chapter found" box), `{{scorecard}}` (verdicts counted per chapter)
-/// and `{{claims}}` (the registry of every claim, linked to the cards).
+/// its "What this chapter found" box), `{{scorecard}}` (verdicts counted per chapter),
+/// `{{claims}}` (the registry of every claim, linked to the cards) and
+/// `{{figure NAME}}` ("Figure N.M", an HTML link to the figure, so it
+/// works in markdown and inside HTML such as a fold's summary). Every figure
+/// `![alt](figures/NAME.svg)` is numbered in book order within its chapter
+/// and gets an anchor and the label in its alt text.
 /// mdBook's own `{{#…}}` markers are left alone.
 struct Quotes {
     measures: Vec<Measure>,
@@ -141,8 +145,13 @@ impl Quotes {
             "claims" if arg.is_empty() => {
                 Ok(text::registry(&self.claims, &places.chapters, places))
             }
+            "figure" => places
+                .figures
+                .get(arg)
+                .map(|f| format!("<a href=\"{}#{arg}\">Figure {}</a>", html(&f.page), f.label))
+                .ok_or_else(|| format!("figure '{arg}' is shown on no page")),
             _ => Err(format!(
-                "unknown marker '{{{{{marker}}}}}'; valid: measure KEY, claim ID, verdict ID, headline ID, found N, scorecard, claims"
+                "unknown marker '{{{{{marker}}}}}'; valid: measure KEY, claim ID, verdict ID, headline ID, found N, figure NAME, scorecard, claims"
             )),
         }
     }
@@ -176,14 +185,16 @@ impl Preprocessor for Quotes {
 
     fn run(&self, _: &PreprocessorContext, mut book: Book) -> Result<Book> {
         let mut places = Places::default();
-        book.for_each_chapter_mut(|ch| {
+        // in reading order: a chapter, then its sub-pages
+        for ch in book.chapters() {
             if let Some(path) = &ch.path {
-                places.read(&ch.name, &path.to_string_lossy(), &ch.content);
+                let top = ch.parent_names.is_empty();
+                places.read(&ch.name, &path.to_string_lossy(), top, &ch.content);
             }
-        });
+        }
         let mut errors = Vec::new();
         book.for_each_chapter_mut(|ch| match self.fill(&ch.content, &places) {
-            Ok(filled) => ch.content = filled,
+            Ok(filled) => ch.content = places.number(&filled),
             Err(e) => errors.push(format!("{}: {e}", ch.name)),
         });
         match errors.is_empty() {
@@ -200,12 +211,47 @@ struct Places {
     cards: std::collections::HashMap<String, String>,
     /// The page holding `{{claims}}`.
     registry: Option<String>,
-    /// `(number, title, page)` of each numbered chapter (`NN-name.md`).
+    /// `(number, title, page)` of each numbered chapter (`NN-name.md`; its
+    /// sub-pages, `NN-name-part.md`, sit below it in `SUMMARY.md`).
     chapters: Vec<(u8, String, String)>,
+    /// Figure name → its label and page.
+    figures: std::collections::HashMap<String, Shown>,
+    /// Figures numbered so far, per chapter label.
+    counts: std::collections::HashMap<String, usize>,
+}
+
+/// Where a figure is shown: `3.7` on `03-multi-head.md`.
+struct Shown {
+    label: String,
+    page: String,
+}
+
+/// The names of the figures an image shows, `![alt](figures/NAME.svg)`, with
+/// the byte range of the image's markdown.
+fn images(content: &str) -> Vec<(std::ops::Range<usize>, &str)> {
+    const OPEN: &str = "](figures/";
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some(at) = content[from..].find(OPEN).map(|i| from + i) {
+        let name_at = at + OPEN.len();
+        let start = content[..at].rfind("![");
+        let end = content[name_at..].find(".svg)").map(|i| name_at + i);
+        if let (Some(start), Some(end)) = (start, end) {
+            found.push((start..end + ".svg)".len(), &content[name_at..end]));
+        }
+        from = name_at;
+    }
+    found
+}
+
+/// `page.md` → `page.html`.
+fn html(page: &str) -> String {
+    format!("{}.html", page.trim_end_matches(".md"))
 }
 
 impl Places {
-    fn read(&mut self, title: &str, page: &str, content: &str) {
+    /// Read one page, in book order; `top` says it is not a sub-page.
+    fn read(&mut self, title: &str, page: &str, top: bool, content: &str) {
         for marker in content.split("{{").skip(1) {
             let marker = marker.split("}}").next().unwrap_or("").trim();
             match marker.split_once(' ') {
@@ -217,10 +263,37 @@ impl Places {
             }
         }
         let number = page.split_once('-').and_then(|(n, _)| n.parse::<u8>().ok());
-        if let Some(n) = number {
+        if let (Some(n), true) = (number, top) {
             self.chapters.push((n, title.to_string(), page.to_string()));
             self.chapters.sort();
         }
+        // a chapter's figures are N.1, N.2, … over its pages; the appendices' A.1, …
+        let label = number.map_or("A".to_string(), |n| n.to_string());
+        for (_, name) in images(content) {
+            let count = self.counts.entry(label.clone()).or_default();
+            *count += 1;
+            let shown = Shown {
+                label: format!("{label}.{count}"),
+                page: page.to_string(),
+            };
+            self.figures.entry(name.to_string()).or_insert(shown);
+        }
+    }
+
+    /// `content` with each figure's image anchored at its name and its alt
+    /// text opening with its label: `<a id="NAME"></a>![Figure N.M: alt](…)`.
+    fn number(&self, content: &str) -> String {
+        let mut out = String::with_capacity(content.len());
+        let mut rest = 0;
+        for (range, name) in images(content) {
+            out.push_str(&content[rest..range.start]);
+            let label = &self.figures[name].label;
+            let image = &content[range.start + 2..range.end];
+            out.push_str(&format!("<a id=\"{name}\"></a>![Figure {label}: {image}"));
+            rest = range.end;
+        }
+        out.push_str(&content[rest..]);
+        out
     }
 }
 

@@ -5,6 +5,7 @@ mod browser;
 mod explorer;
 mod figures;
 mod legibility;
+mod length;
 mod quotes;
 mod referee;
 mod rendered;

@@ -221,7 +221,7 @@ mod tests {
         // the runs that ended at chance are mostly where the pairs are twice the state
         let low = |c| 6 * seeds - left_chance(f, &ARMS[1..], c);
         assert!(low(bind) > low(free));
-        // where pairs are written by hand (Figure 7.2), the delta rule's error at 2K is below additive's
+        // where pairs are written by hand (figure `ch07-capacity`), the delta rule's error at 2K is below additive's
         {
             use crate::experiment::delta_attention::capacity::{BOOK, Write, book};
             let at = |w| book().at(w, 2 * BOOK.d).mean;

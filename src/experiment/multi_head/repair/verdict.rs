@@ -343,7 +343,7 @@ mod tests {
         }
     }
 
-    /// Figure 3.7's caption: at layer 0 the later blocks' response dwarfs the
+    /// The caption of `ch03-decoder-self-repair`: at layer 0 the later blocks' response dwarfs the
     /// change and is nearly orthogonal to it, and the first token's state is
     /// not where κ turns negative.
     #[test]

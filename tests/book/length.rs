@@ -1,0 +1,68 @@
+//! Pages a reader finishes: no page of the book holds more than about 3,500
+//! words of prose. Code, tables, figures, math and folded detail are not
+//! prose; a quoted number (`{{measure KEY}}`) is one word.
+
+use std::fs;
+
+/// The most words of prose one page may hold.
+const MOST: usize = 3500;
+
+/// `text` with every span from `open` to the next `close` replaced by `with`.
+fn cut(text: &str, open: &str, close: &str, with: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(open) {
+        out.push_str(&rest[..at]);
+        out.push_str(with);
+        let after = &rest[at + open.len()..];
+        rest = after
+            .find(close)
+            .map_or("", |end| &after[end + close.len()..]);
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The words of prose in a page's markdown.
+fn prose_words(markdown: &str) -> usize {
+    let mut text = cut(markdown, "```", "```", "");
+    text = cut(&text, "<details>", "</details>", "");
+    text = cut(&text, "$$", "$$", "");
+    text = cut(&text, "$", "$", "");
+    text = cut(&text, "{{", "}}", "1");
+    text.lines()
+        .map(str::trim_start)
+        .filter(|l| !l.starts_with('|') && !l.starts_with("!["))
+        .map(|l| cut(l, "<", ">", ""))
+        .map(|l| {
+            l.split_whitespace()
+                .filter(|w| w.chars().any(char::is_alphanumeric))
+                .count()
+        })
+        .sum()
+}
+
+#[test]
+fn counting_leaves_out_what_is_not_prose() {
+    let page = "One two three.\n\n```rust\nlet x = 1;\n```\n\n| a | b |\n\n\
+                <details>\nfolded words\n</details>\n\n$x + y$ and {{measure k}}.\n";
+    assert_eq!(prose_words(page), 5); // One two three. and 1.
+}
+
+#[test]
+fn no_page_holds_more_than_about_3500_words_of_prose() {
+    let mut long = Vec::new();
+    for entry in fs::read_dir("chapters").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            let words = prose_words(&fs::read_to_string(&path).unwrap());
+            if words > MOST {
+                long.push(format!("{}: {words}", path.display()));
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "pages above {MOST} words of prose (move per-model detail to a sub-page): {long:?}"
+    );
+}
