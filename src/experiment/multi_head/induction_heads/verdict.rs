@@ -6,7 +6,7 @@
 use super::ablation::{Ablations, Heads};
 use super::{BOOK, INDUCTION_AT, Lead, ORDINARY, Scores, book};
 use crate::claim::{Claim, Evidence, Test};
-use crate::measure::{Measure, fixed, pm, table_of};
+use crate::measure::{Measure, fixed, number, pm, table_of};
 use crate::pretrained::corpus::Model;
 use crate::stats::{Summary, mean, share};
 
@@ -135,7 +135,7 @@ pub fn measures() -> Vec<Measure> {
         ),
         Measure::new(
             "ind_direct_random",
-            fixed(
+            number(
                 largest(
                     &f.scores
                         .random
