@@ -98,7 +98,7 @@ fn score_vs_similarity() -> Result<String, DrawError> {
                 span(raw.iter().cloned(), 0.05),
                 span(score.iter().cloned(), 0.05),
             )?;
-            mesh(&mut chart, "raw dot product x_i·x_j", "score q_i·k_j/√d_k")
+            mesh(&mut chart, "raw dot product xᵢ·xⱼ", "score qᵢ·kⱼ/√dₖ")
                 .disable_mesh()
                 .draw()?;
             chart.draw_series(
@@ -187,9 +187,9 @@ fn agreement() -> Result<String, DrawError> {
 fn rank_shift() -> Result<String, DrawError> {
     let f = book();
     let sets = [
-        (format!("d_k = d = {}", BOOK.d), &f.shift_full),
+        (format!("dₖ = d = {}", BOOK.d), &f.shift_full),
         (
-            format!("d_k = {} (collapse)", BOOK.d / 4),
+            format!("dₖ = {} (collapse)", BOOK.d / 4),
             &f.shift_collapsed,
         ),
     ];

@@ -72,7 +72,7 @@ fn rope() -> Result<String, DrawError> {
         lines(
             &p[1],
             "symmetric share of the turned form",
-            ("distance i − j (tokens)", "‖sym M(Δ)‖² / ‖M(Δ)‖²"),
+            ("distance i − j (tokens)", "‖W_sym(Δ)‖² / ‖W_QK(Δ)‖²"),
             -2.0..last + 2.0,
             0.45..0.75,
             &shares,

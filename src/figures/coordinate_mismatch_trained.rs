@@ -102,7 +102,7 @@ fn weights_panel(area: &Canvas, w: &Weights, q: &Quantity) -> Result<(), DrawErr
             .collect();
         chart
             .draw_series(LineSeries::new(points.clone(), red.stroke_width(2)))?
-            .label("layer sum Σ_h W_QK^h")
+            .label("layer sum Σₕ W_QKʰ")
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 12, y)], red.stroke_width(2)));
         chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, red.filled())))?;
     }
@@ -124,7 +124,7 @@ fn weights_figure(q: Quantity) -> Result<String, DrawError> {
 fn symmetry() -> Result<String, DrawError> {
     weights_figure(Quantity {
         field: |g| g.symmetric_share,
-        label: "symmetric share ‖S‖²/‖W_QK‖²",
+        label: "symmetric share ‖W_sym‖²/‖W_QK‖²",
         range: 0.35..1.0,
         layer_line: true,
     })
@@ -133,7 +133,7 @@ fn symmetry() -> Result<String, DrawError> {
 fn negative_mass() -> Result<String, DrawError> {
     weights_figure(Quantity {
         field: |g| g.negative_mass,
-        label: "negative mass Σ|λ₋| / Σ|λ| of S",
+        label: "negative mass Σ|λ₋| / Σ|λ| of W_sym",
         range: 0.0..0.9,
         layer_line: false,
     })

@@ -136,7 +136,7 @@ fn physical_coverage() -> Result<String, DrawError> {
             heatmap(
                 &cells[p],
                 &t.weights[p],
-                &format!("{name}: attention α_ij"),
+                &format!("{name}: attention αᵢⱼ"),
                 Shading::Sequential(color(0)),
                 "key j",
                 "query i",
@@ -144,7 +144,7 @@ fn physical_coverage() -> Result<String, DrawError> {
             heatmap(
                 &cells[2 + p],
                 &t.influence[p],
-                &format!("{name}: ‖∂o_i/∂x_m‖"),
+                &format!("{name}: ‖∂oᵢ/∂xₘ‖"),
                 Shading::Sequential(color(1)),
                 "input token m",
                 "output i",
@@ -249,8 +249,8 @@ fn attribution() -> Result<String, DrawError> {
         )?;
         mesh(
             &mut chart,
-            "attention weight α_ij",
-            "leave-one-out effect ‖o_i − o_i⁽⁻ʲ⁾‖",
+            "attention weight αᵢⱼ",
+            "leave-one-out effect ‖oᵢ − oᵢ⁽⁻ʲ⁾‖",
         )
         .disable_mesh()
         .draw()?;
@@ -263,7 +263,7 @@ fn attribution() -> Result<String, DrawError> {
         let mut chart = axes(
             &panels[1],
             format!(
-                "mean ± sd over {SEEDS} seeds (n = {}, d_v = {})",
+                "mean ± sd over {SEEDS} seeds (n = {}, dᵥ = {})",
                 BOOK.n, BOOK.d_head
             ),
             -0.5f64..3.5,

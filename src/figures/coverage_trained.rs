@@ -24,7 +24,7 @@ pub const FIGURES: &[Figure] = &[
     Figure {
         name: "ch02-minilm-counterfactuals",
         chapter: 2,
-        about: "the gap ρ(‖αf‖, E) − ρ(α, E) under three counterfactuals, two targets, with and without each head's sink, trained vs random MiniLM",
+        about: "the gap ρ(‖αf‖, ℰ) − ρ(α, ℰ) under three counterfactuals, two targets, with and without each head's sink, trained vs random MiniLM",
         draw: counterfactuals,
     },
     Figure {
@@ -208,7 +208,7 @@ fn counterfactuals() -> Result<String, DrawError> {
             mesh(
                 &mut chart,
                 "counterfactual (every key | without the sink)",
-                "ρ(‖αf‖, E) − ρ(α, E)",
+                "ρ(‖αf‖, ℰ) − ρ(α, ℰ)",
             )
             .disable_x_mesh()
             .x_labels(6)

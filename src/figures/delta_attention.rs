@@ -37,7 +37,7 @@ pub const FIGURES: &[Figure] = &[
     Figure {
         name: "ch07-chunk-matrices",
         chapter: 7,
-        about: "the matrices of one chunk: A_kk, its inverse T and A_qk",
+        about: "the matrices of one chunk: A_kk, the UT transform (I + A_kk)⁻¹ and A_qk",
         draw: chunk_matrices_figure,
     },
     Figure {
@@ -77,7 +77,7 @@ fn token_weights_figure() -> Result<String, DrawError> {
         heatmap(
             &panels[0],
             &w.similarity,
-            "linear attention: q_t·k_j",
+            "linear attention: qₜ·kⱼ",
             Shading::Diverging(range),
             "j",
             "t",
@@ -96,7 +96,7 @@ fn token_weights_figure() -> Result<String, DrawError> {
             span(s.iter().cloned(), 0.05),
             span(d.iter().cloned(), 0.05),
         )?;
-        mesh(&mut chart, "similarity q_t·k_j", "DeltaNet weight W[t, j]")
+        mesh(&mut chart, "similarity qₜ·kⱼ", "DeltaNet weight wₜⱼ")
             .disable_mesh()
             .draw()?;
         let flip = |a: f64, b: f64| a.signum() != b.signum();
@@ -122,7 +122,7 @@ fn capacity() -> Result<String, DrawError> {
         let mut chart = axes(
             root,
             format!(
-                "retrieval error after storing n pairs, K = V = {capacity_d}, mean ± sd over {SEEDS} seeds"
+                "retrieval error after storing n pairs, dₖ = dᵥ = {capacity_d}, mean ± sd over {SEEDS} seeds"
             ),
             0f64..xs[xs.len() - 1] * 1.02,
             0f64..(top.mean + top.sd) * 1.05,
@@ -130,7 +130,7 @@ fn capacity() -> Result<String, DrawError> {
         mesh(
             &mut chart,
             "stored key–value pairs n",
-            "Σ‖Sᵀk_i − v_i‖² / Σ‖v_i‖²",
+            "Σ‖Sᵀkᵢ − vᵢ‖² / Σ‖vᵢ‖²",
         )
         .disable_mesh()
         .draw()?;
@@ -140,7 +140,7 @@ fn capacity() -> Result<String, DrawError> {
             (k, 0.0),
             (k, (top.mean + top.sd) * 1.05),
             BLACK.stroke_width(1),
-            "n = K",
+            "n = dₖ",
             (k + 1.0, 0.1),
             12,
         )?;
@@ -291,7 +291,7 @@ fn chunk_matrices_figure() -> Result<String, DrawError> {
         heatmap(
             &panels[0],
             &m.a_kk,
-            "A_kk (strictly lower, rows × β_r)",
+            "A_kk (strictly lower, rows × βᵣ)",
             Shading::Diverging(range),
             "j",
             "r",
@@ -299,7 +299,7 @@ fn chunk_matrices_figure() -> Result<String, DrawError> {
         heatmap(
             &panels[1],
             &m.t,
-            "T = (I + A_kk)⁻¹",
+            "UT transform (I + A_kk)⁻¹",
             Shading::Diverging(range),
             "j",
             "r",
@@ -333,7 +333,7 @@ fn stability() -> Result<String, DrawError> {
         chart
             .configure_mesh()
             .disable_mesh()
-            .x_desc("per-step decay s (the chunk decays by e^(−64 s))")
+            .x_desc("per-step decay |g| (the chunk decays by e^(−64|g|))")
             .y_desc("largest |error| of the outputs")
             .x_label_formatter(&tick)
             .y_label_formatter(&tick)
@@ -341,8 +341,8 @@ fn stability() -> Result<String, DrawError> {
             .axis_desc_style(text(13))
             .draw()?;
         let forms: [(&str, StabilityField); 2] = [
-            ("difference form exp(Γ_r − Γ_j)", |s| s.1),
-            ("factorised exp(Γ_r)·exp(−Γ_j)", |s| s.2),
+            ("difference form exp(Γᵣ − Γⱼ)", |s| s.1),
+            ("factorised exp(Γᵣ)·exp(−Γⱼ)", |s| s.2),
         ];
         for (i, (name, field)) in forms.iter().enumerate() {
             let c = color(i);
@@ -373,7 +373,7 @@ fn cost() -> Result<String, DrawError> {
     let (d, c) = (cost::BOOK.d, cost::BOOK.chunk);
     let series: [(&str, Count); 3] = [
         (
-            "softmax attention, T(T+1)(K+V)",
+            "softmax attention, T(T+1)(dₖ+dᵥ)",
             Box::new(move |t| flops_softmax(t, d, d)),
         ),
         (
@@ -390,7 +390,7 @@ fn cost() -> Result<String, DrawError> {
     svg(COLUMN, 420, |root| {
         let mut chart = ChartBuilder::on(root)
             .caption(
-                format!("counted flops per head and layer, K = V = {d}"),
+                format!("counted flops per head and layer, dₖ = dᵥ = {d}"),
                 text(15),
             )
             .margin(10)

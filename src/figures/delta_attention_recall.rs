@@ -57,7 +57,7 @@ fn recall() -> Result<String, DrawError> {
             (
                 by_pairs.clone(),
                 pair_xs,
-                format!("K = V = {}: accuracy against stored pairs", s.state),
+                format!("dₖ = dᵥ = {}: accuracy against stored pairs", s.state),
                 "stored key–value pairs".to_string(),
                 true,
             ),
@@ -65,7 +65,7 @@ fn recall() -> Result<String, DrawError> {
                 by_state,
                 s.states.clone(),
                 format!("{} pairs: accuracy against state size", s.fixed_pairs),
-                "K = V (state K × V)".to_string(),
+                "dₖ = dᵥ (state dₖ × dᵥ)".to_string(),
                 false,
             ),
         ];

@@ -111,7 +111,7 @@ fn residual() -> Result<String, DrawError> {
         experiment::collapse::book(),
         |t| &t.residual,
         &format!("weight-tied layer: median and 10–90% band over {SEEDS} seeds"),
-        "‖f(Z_k) − Z_k‖ / ‖Z_k‖",
+        "‖f(Zₖ) − Zₖ‖ / ‖Zₖ‖",
     )
 }
 
@@ -120,7 +120,7 @@ fn collapse() -> Result<String, DrawError> {
         experiment::collapse::book(),
         |t| &t.collapse,
         &format!("rank collapse: median and 10–90% band over {SEEDS} seeds"),
-        "‖Z_k − 1 z̄ᵀ‖ / ‖Z_k‖",
+        "‖Zₖ − 1 z̄ᵀ‖ / ‖Zₖ‖",
     )
 }
 
@@ -131,7 +131,7 @@ fn hopfield() -> Result<String, DrawError> {
         let panels = root.split_evenly((1, 2));
         for (p, (runs, title)) in [
             (&f.tied, "tied: M = W Wᵀ"),
-            (&f.untied, "untied: M = W_Q W_Kᵀ"),
+            (&f.untied, "untied: W_QK = W_Q W_Kᵀ"),
         ]
         .iter()
         .enumerate()
@@ -150,7 +150,7 @@ fn hopfield() -> Result<String, DrawError> {
                 0f64..experiment::energy::BOOK.steps as f64,
                 (lo - pad)..(hi + pad),
             )?;
-            mesh(&mut chart, "retrieval step k", "E(ξ_k) − E(ξ_0)")
+            mesh(&mut chart, "retrieval step k", "E(ξₖ) − E(ξ₀)")
                 .disable_mesh()
                 .draw()?;
             for tr in &traces {

@@ -58,7 +58,7 @@ fn stream() -> Result<String, DrawError> {
         lines(
             &p[0],
             "relative update",
-            ("layer l + 1", "‖h_{l+1} − h_l‖ / ‖h_l‖"),
+            ("layer l + 1", "‖zₗ₊₁ − zₗ‖ / ‖zₗ‖"),
             0.5..6.5,
             0.0..1.4,
             &update,
@@ -67,7 +67,7 @@ fn stream() -> Result<String, DrawError> {
         lines(
             &p[1],
             "consecutive layers",
-            ("layer l + 1", "cos(h_l, h_{l+1})"),
+            ("layer l + 1", "cos(zₗ, zₗ₊₁)"),
             0.5..6.5,
             0.0..1.1,
             &cosine,
@@ -101,7 +101,7 @@ fn decoder_stream() -> Result<String, DrawError> {
         lines(
             &p[0],
             "relative update, blocks 2–30",
-            ("block l + 1", "‖h_{l+1} − h_l‖ / ‖h_l‖"),
+            ("block l + 1", "‖zₗ₊₁ − zₗ‖ / ‖zₗ‖"),
             1.5..30.5,
             0.0..2.4,
             &update,
@@ -110,7 +110,7 @@ fn decoder_stream() -> Result<String, DrawError> {
         lines(
             &p[1],
             "consecutive states",
-            ("block l + 1", "cos(h_l, h_{l+1})"),
+            ("block l + 1", "cos(zₗ, zₗ₊₁)"),
             0.5..30.5,
             0.0..1.1,
             &cosine,

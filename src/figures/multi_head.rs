@@ -114,7 +114,7 @@ fn rank_bottleneck() -> Result<String, DrawError> {
         )?;
         mesh(
             &mut chart,
-            "rank r of the head's logits (its d_k)",
+            "rank r of the head's logits (its dₖ)",
             "pattern error (mean total variation)",
         )
         .disable_mesh()
@@ -329,7 +329,7 @@ fn trained_split() -> Result<String, DrawError> {
         )?;
         mesh(
             &mut chart,
-            "heads h × width per head d_k (total width 8)",
+            "heads H × width per head dₖ (total width 8)",
             "test accuracy at the plateau",
         )
         .disable_mesh()

@@ -45,7 +45,7 @@ fn self_repair() -> Result<String, DrawError> {
             )?;
             mesh(
                 &mut chart,
-                "direct effect ‖g(Δ_dir)‖",
+                "direct effect's turn ‖(Δ_dir)⊥‖",
                 "total effect along it",
             )
             .disable_mesh()
@@ -131,8 +131,8 @@ fn heads() -> Result<String, DrawError> {
         let cells = top.split_evenly((2, 2));
         let maps = [
             ("importance: mean 1 − cos", &imp),
-            ("previous token: mean α_i,i−1", &p.previous),
-            ("next token: mean α_i,i+1", &p.next),
+            ("previous token: mean αᵢ,ᵢ₋₁", &p.previous),
+            ("next token: mean αᵢ,ᵢ₊₁", &p.next),
             (sink_title.as_str(), &p.sink),
         ];
         for (k, (title, v)) in maps.iter().enumerate() {

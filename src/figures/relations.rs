@@ -170,7 +170,7 @@ fn delta_weights() -> Result<String, DrawError> {
         heatmap(
             &panels[0],
             &linear,
-            "linear attention q_t·k_j",
+            "linear attention qₜ·kⱼ",
             Shading::Diverging(linear.abs().max()),
             "key j",
             "query i",
@@ -178,7 +178,7 @@ fn delta_weights() -> Result<String, DrawError> {
         heatmap(
             &panels[1],
             &delta,
-            "delta rule w_tj (vermillion: negative)",
+            "delta rule wₜⱼ (vermillion: negative)",
             Shading::Diverging(delta.abs().max()),
             "key j",
             "query i",

@@ -137,7 +137,7 @@ fn attribution() -> Result<String, DrawError> {
         lines(
             &p[0],
             "agreement with the leave-one-out effect",
-            ("layer m", "Spearman ρ with the effect on h_m"),
+            ("layer m", "Spearman ρ with the effect on zₘ"),
             0.5..6.5,
             -0.3..1.5,
             &rho,
@@ -203,7 +203,7 @@ fn context() -> Result<String, DrawError> {
         lines(
             &p[0],
             "the word's hidden state",
-            ("depth l (0: embeddings)", "1 − cos(h_l in A, h_l in B)"),
+            ("depth l (0: embeddings)", "1 − cos(zₗ in A, zₗ in B)"),
             -0.5..6.5,
             0.0..1.6,
             &state,
