@@ -6,6 +6,7 @@ mod explorer;
 mod figures;
 mod legibility;
 mod length;
+mod paths;
 mod quotes;
 mod referee;
 mod rendered;
