@@ -95,11 +95,11 @@ fn predictions(c: &Claim) -> String {
 }
 
 /// Names of the choices whose core holds (`true`) or fails (`false`),
-/// the default first.
+/// the default first, each in quotes (a name may itself contain `;`).
 fn choices_where(c: &Claim, holds: bool) -> Vec<String> {
     let default = match c.default_choice.as_str() {
         "" => "the default".to_string(),
-        d => d.to_string(),
+        d => format!("“{d}”"),
     };
     let mut out = Vec::new();
     if c.core_holds() == holds {
@@ -109,9 +109,18 @@ fn choices_where(c: &Claim, holds: bool) -> Vec<String> {
         c.choices
             .iter()
             .filter(|ch| ch.holds() == holds)
-            .map(|ch| ch.name.clone()),
+            .map(|ch| format!("“{}”", ch.name)),
     );
     out
+}
+
+/// Names as a list a sentence can hold: joined by commas and a final "and".
+fn named(names: &[String]) -> String {
+    match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 /// One plain sentence saying what the verdict means, from the tests alone.
@@ -129,11 +138,22 @@ pub fn meaning(c: &Claim) -> String {
         Verdict::Qualified if !c.capped.iter().all(Test::passes) => {
             "Most runs of a trained arm hit the step cap or never left chance: the measurement cannot decide the claim.".into()
         }
-        Verdict::Qualified if !c.core_everywhere() => format!(
-            "The core prediction holds under {} and fails under {}: the answer depends on that choice.",
-            choices_where(c, true).join("; "),
-            choices_where(c, false).join("; ")
-        ),
+        Verdict::Qualified if !c.core_everywhere() => {
+            let (holds, fails) = (choices_where(c, true), choices_where(c, false));
+            match holds.len() + fails.len() {
+                // a long list reads as a count; the card's list marks each
+                n if n > 4 => format!(
+                    "The core prediction holds under {} of the {n} settings tried (the default and every choice varied; ✓ marks a choice where it holds) and fails under {}: the answer depends on that choice.",
+                    holds.len(),
+                    fails.len()
+                ),
+                _ => format!(
+                    "The core prediction holds under {} and fails under {}: the answer depends on that choice.",
+                    named(&holds),
+                    named(&fails)
+                ),
+            }
+        }
         Verdict::Qualified => {
             let failed: Vec<String> = c
                 .scope
@@ -282,7 +302,7 @@ mod tests {
             .under("target: block", vec![Test::holds("core", false)]);
         assert_eq!(
             meaning(&c),
-            "The core prediction holds under target: head and fails under target: block: the answer depends on that choice."
+            "The core prediction holds under “target: head” and fails under “target: block”: the answer depends on that choice."
         );
         let b = Claim::theorem("t", "s")
             .source(Source::Book)

@@ -2,6 +2,7 @@
 
 use plotters::prelude::*;
 
+use super::key::{self, Swatch};
 use super::style::{
     COLUMN, Shading, axes, band, bar, box_key, color, error_bar, heatmap, legend, line_key, mesh,
     span, svg,
@@ -237,10 +238,11 @@ fn attribution() -> Result<String, DrawError> {
         ("ρ(α, ‖αv‖)", |t| t.weight_norm),
         ("ρ(α, LOO)", |t| t.weight_loo),
         ("ρ(‖αv‖, LOO)", |t| t.norm_loo),
-        ("same top token", |t| t.top_agree),
+        ("same top", |t| t.top_agree),
     ];
-    svg(COLUMN, 400, |root| {
-        let panels = root.split_evenly((1, 2));
+    svg(COLUMN, 400 + key::height(2, 2), |root| {
+        let (top, strip) = root.split_vertically(400);
+        let panels = top.split_evenly((1, 2));
         let mut chart = axes(
             &panels[0],
             "one head, varied token norms (seed 0): every pair (i, j)",
@@ -283,17 +285,10 @@ fn attribution() -> Result<String, DrawError> {
             for (mi, (_, field)) in metrics.iter().enumerate() {
                 let s = f.summary(*tokens, *field);
                 let x = mi as f64 + ti as f64 * 0.3 - 0.15;
-                let series = chart.draw_series([Rectangle::new(
+                chart.draw_series([Rectangle::new(
                     [(x - 0.13, 0.0), (x + 0.13, s.mean)],
                     color(ti).filled(),
                 )])?;
-                if mi == 0 {
-                    series
-                        .label(format!("{} tokens", tokens.name()))
-                        .legend(move |(x, y)| {
-                            Rectangle::new([(x, y - 5), (x + 10, y + 5)], color(ti).filled())
-                        });
-                }
                 chart.draw_series(error_bar(
                     x,
                     s.mean - s.sd,
@@ -303,7 +298,16 @@ fn attribution() -> Result<String, DrawError> {
                 ))?;
             }
         }
-        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        let names: Vec<String> = Tokens::ALL
+            .iter()
+            .map(|t| format!("{} tokens", t.name()))
+            .collect();
+        let entries: Vec<(Swatch, &str)> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (Swatch::Square(color(i)), n.as_str()))
+            .collect();
+        key::key(&strip, &entries, 2, 60)?;
         Ok(())
     })
 }

@@ -8,7 +8,7 @@ use std::fs;
 const MOST: usize = 3500;
 
 /// `text` with every span from `open` to the next `close` replaced by `with`.
-fn cut(text: &str, open: &str, close: &str, with: &str) -> String {
+pub(crate) fn cut(text: &str, open: &str, close: &str, with: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find(open) {

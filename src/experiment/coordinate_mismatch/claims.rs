@@ -72,20 +72,20 @@ pub fn claims() -> Vec<Claim> {
         )),
         Claim::theorem(
             "tied-is-a-similarity",
-            "with W_Q = W_K the score is a similarity: W_Q W_Qᵀ is symmetric and positive semi-definite",
+            "with $W_Q = W_K$ the score is a similarity: $W_Q W_Q^\\top$ is symmetric and positive semi-definite",
         )
         .source(Source::Book)
         .evidence(Evidence::Random)
         .setting(setting.clone())
         .core(Test::near(
-            "symmetric share of W_QK, tied",
+            "symmetric share of $W_{QK}$, tied",
             tied.summary(|t| t.symmetric_share).mean,
             1.0,
             1e-12,
             3,
         ))
         .core(Test::near(
-            "share of negative eigenvalues of S, tied",
+            "share of negative eigenvalues of $S$, tied",
             tied.summary(|t| t.negative_eigenvalues).mean,
             0.0,
             0.0,
@@ -93,7 +93,7 @@ pub fn claims() -> Vec<Claim> {
         )),
         Claim::construction(
             "identity-is-raw",
-            "with W_Q = W_K = I the score is the raw dot product",
+            "with $W_Q = W_K = I$ the score is the raw dot product",
         )
         .source(Source::Book)
         .evidence(Evidence::Random)
@@ -115,20 +115,20 @@ pub fn claims() -> Vec<Claim> {
         // E‖S‖² / E‖W_QK‖² = (d² + d)/(2d²) for independent Gaussian factors.
         Claim::theorem(
             "untied-is-indefinite",
-            "an untied W_QK is an indefinite, half-antisymmetric bilinear form",
+            "an untied $W_{QK}$ is an indefinite, half-antisymmetric bilinear form",
         )
         .source(Source::Book)
         .evidence(Evidence::Random)
         .setting(setting.clone())
         .core(Test::near(
-            "symmetric share of W_QK, untied (theory ½ + 1/(2d))",
+            "symmetric share of $W_{QK}$, untied (theory $\\tfrac12 + \\tfrac1{2d}$)",
             untied.summary(|t| t.symmetric_share).mean,
             (d * d + d) / (2.0 * d * d),
             0.02,
             3,
         ))
         .core(Test::near(
-            "share of negative eigenvalues of S, untied",
+            "share of negative eigenvalues of $S$, untied",
             untied.summary(|t| t.negative_eigenvalues).mean,
             0.5,
             0.05,
@@ -136,13 +136,13 @@ pub fn claims() -> Vec<Claim> {
         )),
         Claim::theorem(
             "only-the-product-is-identifiable",
-            "Q and K live in two coordinate systems — but only W_Q W_Kᵀ enters a score, so the two systems are not identifiable",
+            "Q and K live in two coordinate systems — but only $W_Q W_K^\\top$ enters a score, so the two systems are not identifiable",
         )
         .source(Source::Book)
         .evidence(Evidence::Random)
         .setting(setting)
         .core(Test::below(
-            "largest relative score change under W_Q → W_Q A, W_K → W_K A^{-T}",
+            "largest relative score change under $W_Q \\to W_Q A$, $W_K \\to W_K A^{-\\top}$",
             f.regauge_change.iter().copied().fold(0.0, f64::max),
             1e-9,
             3,

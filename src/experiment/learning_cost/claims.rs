@@ -109,7 +109,7 @@ pub fn claims() -> Vec<Claim> {
             .setting(format!("{trained}; the match task with {} training examples", BOOK.examples[0]))
             .default_choice("baseline: the tied head")
             .core(gap(Qk::Tied, scarce))
-            .under("baseline: the mimetic head (untied, initialised at W_QK ≈ I)", vec![gap(Qk::Mimetic, scarce)]),
+            .under("baseline: the mimetic head (untied, initialised at $W_{QK} \\approx I$)", vec![gap(Qk::Mimetic, scarce)]),
             &[
                 (m, Qk::Untied, scarce),
                 (m, Qk::Tied, scarce),

@@ -89,7 +89,7 @@ pub fn claims() -> Vec<Claim> {
         )
         .evidence(Evidence::Random)
         .setting(stack.clone())
-        .default_choice(format!("query sharpness {} (W_Q scaled)", BOOK.sharpness))
+        .default_choice(format!("query sharpness {} ($W_Q$ scaled)", BOOK.sharpness))
         .core(Test::above(
             "lower 95% bound of Spearman ρ(rollout, effect) − ρ(raw last layer, effect)",
             gain.ci95().0,
@@ -142,7 +142,7 @@ pub fn claims() -> Vec<Claim> {
             0.0,
             2,
         ))
-        .default_choice(format!("query sharpness {} (W_Q scaled)", BOOK.sharpness))
+        .default_choice(format!("query sharpness {} ($W_Q$ scaled)", BOOK.sharpness))
         .under(
             format!("query sharpness {} (flatter attention)", super::FLAT.sharpness),
             vec![
@@ -240,7 +240,7 @@ fn relations_cost() -> Claim {
     .setting(format!(
         "k = {:?} relations key = q + r (r < k) over {} keys, context of {} keys q … q + {}, \
          one untied head of width {} (query: the pair's own embedding) against the \
-         relations' structure given (query: the key the relation names, W_QK = I); \
+         relations' structure given (query: the key the relation names, $W_{{QK}} = I$); \
          {} seeds per (arm, k), each at the rate tuned on {} other seeds over {:?}; \
          steps to test accuracy {} read off the curve; every run to a plateau (accuracy rose < 0.01 over the last fifth, none before step {}) with a cap of {} steps (unreached counted as {})",
         s.ks,

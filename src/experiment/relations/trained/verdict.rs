@@ -39,7 +39,7 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("tr_effect_rows", rows.to_string()),
         Measure::new("tr_heads", (LAYERS * HEADS).to_string()),
     ];
-    let mut attribution = Vec::new();
+    let (mut agreement, mut composition) = (Vec::new(), Vec::new());
     let (mut partners, mut states) = (vec![Vec::new(); LAYERS], vec![Vec::new(); LAYERS + 1]);
     for model in Model::BOTH {
         let (r, name) = (f.model(model), model.name());
@@ -57,11 +57,14 @@ pub fn measures() -> Vec<Measure> {
                 ("tv_rollout", |a| &a.tv_rollout),
                 ("tv_uniform", |a| &a.tv_uniform),
             ];
-            let row = cells
+            let mut row: Vec<Measure> = cells
                 .iter()
                 .map(|&(key, g)| Measure::new(format!("tr_{key}_{name}_l{k}"), s(g)))
                 .collect();
-            attribution.push((format!("{name}, layer {k}"), row));
+            // two tables that fit the column: ρ with the effect, then TV
+            let tv = row.split_off(4);
+            agreement.push((format!("{name}, layer {k}"), row));
+            composition.push((format!("{name}, layer {k}"), tv));
             partner_row.extend([
                 Measure::new(
                     format!("tr_partner_context_{name}_l{k}"),
@@ -110,15 +113,14 @@ pub fn measures() -> Vec<Measure> {
     }
     let header = [
         "weights, layer",
-        "ρ(raw, effect)",
-        "ρ(rollout, effect)",
-        "ρ(raw, effect), words",
-        "ρ(rollout, effect), words",
-        "TV(composite, measured)",
-        "TV(rollout, measured)",
-        "TV(uniform, measured)",
+        "raw",
+        "rollout",
+        "raw, words",
+        "rollout, words",
     ];
-    m.extend(table_of("tr_attribution", &header, attribution));
+    m.extend(table_of("tr_agreement", &header, agreement));
+    let header = ["weights, layer", "composite", "rollout", "uniform"];
+    m.extend(table_of("tr_composition", &header, composition));
     m.extend(protocol_measures());
     let by = [
         "trained, other sense",
