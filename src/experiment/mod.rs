@@ -10,6 +10,7 @@ pub mod cache;
 pub mod coordinate_mismatch;
 pub mod coverage;
 pub mod delta_attention;
+pub mod example;
 pub mod fixed_points;
 pub mod learning_cost;
 pub mod multi_head;
@@ -101,7 +102,12 @@ pub fn measures() -> Vec<Measure> {
     };
     let mut all: Vec<Measure> = CHAPTERS
         .iter()
-        .flat_map(|c| prefixed(c.prefix(), (c.measures)()))
+        .flat_map(|c| {
+            let mut ms = (c.measures)();
+            // the running example's numbers, quoted in chapters 1–5
+            ms.extend(example::measures(c.number));
+            prefixed(c.prefix(), ms)
+        })
         .collect();
     all.extend(prefixed("bench".into(), crate::bench::measures()));
     all

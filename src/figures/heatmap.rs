@@ -4,7 +4,9 @@
 use std::ops::Range;
 
 use nalgebra::DMatrix;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::DrawError;
 use super::style::{Canvas, LABEL, SMALL, color, text, tick};
@@ -91,21 +93,117 @@ pub fn heatmap(
         .x_label_formatter(&cell)
         .y_label_formatter(&cell)
         .draw()?;
+    cells(&mut chart, m, shading, &range)?;
+    colour_bar(&bar, shading, range, (30, 46))
+}
+
+/// Every cell of `m` on `chart`, coloured on `range`.
+fn cells(
+    chart: &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    m: &DMatrix<f64>,
+    shading: Shading,
+    range: &Range<f64>,
+) -> Result<(), DrawError> {
+    let (rows, cols) = m.shape();
     let cells = (0..rows).flat_map(|i| (0..cols).map(move |j| (i, j)));
     chart.draw_series(cells.map(|(i, j)| {
         let (x, y) = (j as f64, i as f64);
         let corners = [(x - 0.5, y - 0.5), (x + 0.5, y + 0.5)];
-        Rectangle::new(corners, shading.fill(m[(i, j)], &range).filled())
+        Rectangle::new(corners, shading.fill(m[(i, j)], range).filled())
     }))?;
-    colour_bar(&bar, shading, range)
+    Ok(())
+}
+
+/// A heat map's labels in words: one per column (read upwards under the
+/// cells), one per row (an empty one leaves its row unlabelled), and a column
+/// to outline.
+#[derive(Clone, Copy, Debug)]
+pub struct Labels<'a> {
+    pub columns: &'a [String],
+    pub rows: &'a [String],
+    /// A column framed in black (the word a figure follows).
+    pub mark: Option<usize>,
+}
+
+/// Width of `label` in [`SMALL`] text, px (a DejaVu Sans glyph is about 0.6
+/// em; plotters' em is size / 1.24).
+fn width(label: &str) -> i32 {
+    (label.chars().count() as f64 * 0.6 * SMALL as f64 / 1.24).ceil() as i32
+}
+
+/// Draw `m` as a heat map on `area` as [`heatmap`] does, its columns and rows
+/// labelled with words instead of indices.
+///
+/// # Panics
+/// If the labels do not match `m`'s shape.
+pub fn labelled(
+    area: &Canvas,
+    m: &DMatrix<f64>,
+    title: &str,
+    shading: Shading,
+    labels: Labels,
+) -> Result<(), DrawError> {
+    let (rows, cols) = m.shape();
+    assert_eq!(
+        (labels.rows.len(), labels.columns.len()),
+        (rows, cols),
+        "labelled: labels do not match the map"
+    );
+    let longest = |ls: &[String]| ls.iter().map(|l| width(l)).max().unwrap_or(0);
+    let (below, left) = (longest(labels.columns) + 10, longest(labels.rows) + 10);
+    let (w, _) = area.dim_in_pixel();
+    let (map, bar) = area.split_horizontally(w.saturating_sub(BAR));
+    let range = shading.range(m);
+    let mut chart = ChartBuilder::on(&map)
+        .caption(title, text(LABEL))
+        .margin(6)
+        .x_label_area_size(below)
+        .y_label_area_size(left)
+        .build_cartesian_2d(-0.5..cols as f64 - 0.5, rows as f64 - 0.5..-0.5)?;
+    cells(&mut chart, m, shading, &range)?;
+    let frame = |j0: f64, j1: f64| {
+        Rectangle::new([(j0, -0.5), (j1, rows as f64 - 0.5)], BLACK.stroke_width(1))
+    };
+    chart.draw_series([frame(-0.5, cols as f64 - 0.5)])?;
+    if let Some(j) = labels.mark {
+        let j = j as f64;
+        chart.draw_series([Rectangle::new(
+            [(j - 0.5, -0.5), (j + 0.5, rows as f64 - 0.5)],
+            BLACK.stroke_width(3),
+        )])?;
+    }
+    // labels in the map's own pixels: the chart's backend position less the map's
+    let (x0, y0) = map.get_base_pixel();
+    let at = |x: f64, y: f64| {
+        let (px, py) = chart.backend_coord(&(x, y));
+        (px - x0, py - y0)
+    };
+    let up = text(SMALL)
+        .transform(FontTransform::Rotate270)
+        .pos(Pos::new(HPos::Right, VPos::Center));
+    for (j, l) in labels.columns.iter().enumerate() {
+        let (x, y) = at(j as f64, rows as f64 - 0.5);
+        map.draw(&Text::new(l.clone(), (x, y + 4), up.clone()))?;
+    }
+    let beside = text(SMALL).pos(Pos::new(HPos::Right, VPos::Center));
+    for (i, l) in labels.rows.iter().enumerate() {
+        let (x, y) = at(-0.5, i as f64);
+        map.draw(&Text::new(l.clone(), (x - 4, y), beside.clone()))?;
+    }
+    colour_bar(&bar, shading, range, (30, below + 6))
 }
 
 /// A vertical colour bar for `shading` over `range`, tick labels on its right,
 /// aligned with a [`heatmap`]'s cells.
-fn colour_bar(area: &Canvas, shading: Shading, range: Range<f64>) -> Result<(), DrawError> {
+fn colour_bar(
+    area: &Canvas,
+    shading: Shading,
+    range: Range<f64>,
+    (top, bottom): (i32, i32),
+) -> Result<(), DrawError> {
     let mut chart = ChartBuilder::on(area)
-        .margin_top(30)
-        .margin_bottom(46)
+        .margin_top(top)
+        .margin_bottom(bottom)
         .margin_right(2)
         .right_y_label_area_size(BAR as i32 - 20)
         .build_cartesian_2d(0.0..1.0, range.clone())?;

@@ -25,6 +25,7 @@ mod coverage_trained;
 mod delta_attention;
 mod delta_attention_large;
 mod delta_attention_recall;
+mod example;
 mod fixed_points;
 mod fixed_points_lens;
 mod fixed_points_residual;
@@ -72,6 +73,7 @@ pub fn registry() -> Vec<Figure> {
         coordinate_mismatch::FIGURES,
         coordinate_mismatch_trained::FIGURES,
         coordinate_mismatch_rope::FIGURES,
+        example::FIGURES,
         coverage::FIGURES,
         coverage_trained::FIGURES,
         coverage_decoder::FIGURES,
