@@ -14,7 +14,7 @@ pub const FIGURES: &[Figure] = &[Figure {
     name: "ch04-idea-composition",
     chapter: 4,
     about: "tokens per layer, each layer's M_l as arrows between columns, one composed path, and R = M_3 M_2 M_1",
-    draw: draw,
+    draw,
 }];
 
 /// Tokens, layers, and the last-layer token whose path is followed.
@@ -84,10 +84,10 @@ fn columns(root: &Canvas, m: &[DMatrix<f64>], path: &[usize]) -> Result<(), Draw
             Anchor::Centre,
         )?;
     }
-    for l in 0..=L {
+    for (l, &on_path) in path.iter().enumerate() {
         for i in 0..N {
             let p = node(l, i);
-            let on = path[l] == i;
+            let on = on_path == i;
             root.draw(&Circle::new(p, 13, WHITE.filled()))?;
             let edge = if on { palette::PATH } else { BLACK };
             root.draw(&Circle::new(p, 13, edge.stroke_width(2)))?;

@@ -13,7 +13,7 @@ pub const FIGURES: &[Figure] = &[Figure {
     name: "ch01-idea-coordinates",
     chapter: 1,
     about: "four tokens and the frames W_Q, W_K and W_V move them into: q_i·k_j is not x_i·x_j",
-    draw: draw,
+    draw,
 }];
 
 /// Four tokens in the plane, one per row.
@@ -182,4 +182,19 @@ fn draw() -> Result<String, DrawError> {
         }
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_caption_holds_token_1_scores_itself_negatively_and_ranks_token_2_first() {
+        let (x, head) = (tokens(), head());
+        let raw = scores(&x, &x, 1.0);
+        let score = scores(&(&x * &head.w_q), &(&x * &head.w_k), 1.0);
+        let first = |m: &DMatrix<f64>| m.row(0).transpose().argmax().0;
+        assert!(score[(0, 0)] < 0.0 && raw[(0, 0)] > 0.0);
+        assert_eq!((first(&raw), first(&score)), (0, 1));
+    }
 }

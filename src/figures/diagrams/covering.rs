@@ -15,7 +15,7 @@ pub const FIGURES: &[Figure] = &[Figure {
     name: "ch02-idea-covering",
     chapter: 2,
     about: "one query's covering of the tokens: the weights α_ij beside the norms ‖α_ij v_j‖ they carry",
-    draw: draw,
+    draw,
 }];
 
 /// The query token's row.
@@ -93,4 +93,22 @@ fn draw() -> Result<String, DrawError> {
             20,
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_caption_holds_the_most_weighted_key_carries_less_than_two_others() {
+        let (x, head) = (tokens(), head());
+        let pass = head.forward(&x, Mask::Full);
+        let carried = carried_norms(&pass.weights, &(&x * &head.w_v));
+        let top = pass.weights.row(QUERY).transpose().argmax().0;
+        let more = (0..x.nrows())
+            .filter(|&j| carried[(QUERY, j)] > carried[(QUERY, top)])
+            .filter(|&j| pass.weights[(QUERY, j)] < pass.weights[(QUERY, top)])
+            .count();
+        assert!(top != QUERY && more >= 2, "{more}");
+    }
 }

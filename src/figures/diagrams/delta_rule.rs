@@ -13,7 +13,7 @@ pub const FIGURES: &[Figure] = &[Figure {
     name: "ch07-idea-delta-rule",
     chapter: 7,
     about: "one KDA step on a 4 × 3 state: per-channel decay, the erase of the old answer for k_t, the write of v_t",
-    draw: draw,
+    draw,
 }];
 
 /// One step's inputs: the state before it, the key, the value, the
@@ -142,4 +142,22 @@ fn draw() -> Result<String, DrawError> {
         )?;
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_caption_holds_only_the_rows_k_touches_change_beyond_the_decay() {
+        let x = step();
+        let decayed = x.after(&x.v, 0.0);
+        let written = x.after(&x.v, x.beta);
+        for c in 0..x.k.ncols() {
+            let moved = (written.row(c) - decayed.row(c)).amax() > 1e-12;
+            assert_eq!(moved, x.k[(0, c)] != 0.0, "channel {c}");
+        }
+        assert_eq!(x.alpha.argmax().0, 2);
+        assert_eq!(x.alpha.argmin().0, 3);
+    }
 }

@@ -15,7 +15,7 @@ pub const FIGURES: &[Figure] = &[Figure {
     name: "ch05-idea-fixed-point",
     chapter: 5,
     about: "the input-injected layer iterated from Z_0 = X: the tokens spiral into Z*, the residual falls like c^k",
-    draw: draw,
+    draw,
 }];
 
 /// Iterations drawn.
@@ -26,8 +26,8 @@ fn tokens() -> DMatrix<f64> {
     dmatrix![1.2, 0.6; 0.4, 1.3; 0.9, -0.1]
 }
 
-/// A tied layer on the plane whose `W_V` turns by 45° and whose `γ` sets
-/// the contraction `c = γ ‖W_V‖₂`.
+/// A tied layer on the plane whose `W_V` turns by 45° and whose `η` (`gamma`) sets
+/// the contraction `c = η ‖W_V‖₂`.
 fn layer() -> TiedLayer {
     let (cos, sin) = (0.5f64.sqrt(), 0.5f64.sqrt());
     TiedLayer {
@@ -59,7 +59,7 @@ fn draw() -> Result<String, DrawError> {
         let (xs, ys) = (coordinate(0), coordinate(1));
         let centre = ((xs.start + xs.end) / 2.0, (ys.start + ys.end) / 2.0);
         let half = (xs.end - xs.start).max(ys.end - ys.start) / 2.0;
-        let title = "Z_{k+1} = X + γ A(X) Z_k W_V, Z_0 = X";
+        let title = "Z_{k+1} = X + η A(X) Z_k W_V, Z_0 = X";
         let chart = plane(&left, title, centre, half)?;
         for i in 0..x.nrows() {
             let pts: Vec<_> = zs
@@ -126,7 +126,7 @@ fn draw() -> Result<String, DrawError> {
         // the contraction's bound on the rate: r_0 c^k
         let bound = ks.map(|k| (k, r[0] * c.powf(k)));
         chart.draw_series(DashedLineSeries::new(bound, 6, 4, BLACK.stroke_width(1)))?;
-        let note = format!("dashed: r_0 cᵏ, rate c = γ ‖W_V‖₂ = {}", decimal(c, 2));
+        let note = format!("dashed: r_0 cᵏ, rate c = η ‖W_V‖₂ = {}", decimal(c, 2));
         let (x0, y0) = right.get_base_pixel();
         label(root, (x0 + 90, y0 + 60), &note, SMALL, BLACK, Anchor::Left)?;
         Ok(())

@@ -16,7 +16,7 @@ pub const FIGURES: &[Figure] = &[Figure {
     name: "ch03-idea-heads",
     chapter: 3,
     about: "a multi-head layer as blocks: per-head projections, per-head softmax coverings, concatenation, W_O",
-    draw: draw,
+    draw,
 }];
 
 /// Tokens, heads, and the query whose row of each `A_t` is drawn.
@@ -129,8 +129,8 @@ fn draw() -> Result<String, DrawError> {
         arrow(root, &[(mid, 468), (mid, 496)], grey, 2)?;
         block(root, (mid - 90, 496), (180, 36), &["out  (n × d)"], grey)?;
         let formulas = [
-            "A_t = softmax(X W_Qᵗ (X W_Kᵗ)ᵀ / √d_k): each head normalises its own covering",
-            "out = [A_1 X W_V¹ ⋯ A_h X W_Vʰ] W_O = Σ_t A_t X W_Vᵗ W_Oᵗ",
+            "A_h = softmax(X W_Qʰ (X W_Kʰ)ᵀ / √d_k): each head normalises its own covering",
+            "out = [A_1 X W_V¹ ⋯ A_H X W_Vᴴ] W_O = Σ_h A_h X W_Vʰ W_Oʰ",
         ];
         for (i, s) in formulas.iter().enumerate() {
             label(
