@@ -25,6 +25,7 @@ mod coverage_trained;
 mod delta_attention;
 mod delta_attention_large;
 mod delta_attention_recall;
+mod diagrams;
 mod example;
 mod fixed_points;
 mod fixed_points_lens;
@@ -70,27 +71,33 @@ impl Figure {
 /// Every figure of the book, in chapter order.
 pub fn registry() -> Vec<Figure> {
     [
+        diagrams::COORDINATES,
         coordinate_mismatch::FIGURES,
         coordinate_mismatch_trained::FIGURES,
         coordinate_mismatch_rope::FIGURES,
         example::FIGURES,
+        diagrams::COVERING,
         coverage::FIGURES,
         coverage_trained::FIGURES,
         coverage_decoder::FIGURES,
+        diagrams::HEADS,
         multi_head::FIGURES,
         multi_head_composition::FIGURES,
         multi_head_trained::FIGURES,
         multi_head_induction::FIGURES,
         multi_head_repair::FIGURES,
         multi_head_pruning::FIGURES,
+        diagrams::COMPOSITION,
         relations::FIGURES,
         relations_trained::FIGURES,
         relations_decoder::FIGURES,
+        diagrams::FIXED_POINT,
         fixed_points::FIGURES,
         fixed_points_residual::FIGURES,
         fixed_points_trained::FIGURES,
         fixed_points_lens::FIGURES,
         learning_cost::FIGURES,
+        diagrams::DELTA_RULE,
         delta_attention::FIGURES,
         delta_attention_recall::FIGURES,
         delta_attention_large::FIGURES,

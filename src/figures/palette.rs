@@ -62,3 +62,18 @@ pub fn mixer(m: Mixer) -> RGBColor {
 /// tied heads, two tied layers, untied head, two bare tied heads (control).
 pub const ARCHITECTURES: [RGBColor; 6] =
     [TIED, PALETTE[4], PALETTE[2], PALETTE[3], UNTIED, PALETTE[5]];
+
+/// Queries `q = x W_Q` (the diagrams of the ideas).
+pub const QUERY: RGBColor = PALETTE[0];
+/// Keys `k = x W_K`.
+pub const KEY: RGBColor = PALETTE[1];
+/// Values `v = x W_V`, and what they carry, `‖α_ij v_j‖`.
+pub const VALUE: RGBColor = PALETTE[2];
+/// Attention weight `α_ij`: where Q and K place weight.
+pub const WEIGHT: RGBColor = PALETTE[4];
+/// The heads `t = 1, 2, 3` of chapter 3's diagram.
+pub const HEADS: [RGBColor; 3] = [PALETTE[3], PALETTE[4], PALETTE[5]];
+/// A composed path of arrows through the layers (chapter 4's diagram).
+pub const PATH: RGBColor = PALETTE[1];
+/// The input-injected weight-tied layer (chapter 5; third of its variants).
+pub const INJECTED: RGBColor = PALETTE[2];
