@@ -4,7 +4,7 @@ use plotters::prelude::*;
 
 use super::key::{self, Swatch};
 use super::palette;
-use super::style::{COLUMN, Canvas, axes, color, error_bar, legend, mesh, svg};
+use super::style::{COLUMN, Canvas, axes, color, error_bar, mesh, svg};
 use super::{DrawError, Figure};
 use crate::experiment::coordinate_mismatch::trained::{Weights, book};
 use crate::experiment::coordinate_mismatch::trained_text::{Statistic, Tokens, Variant};
@@ -58,39 +58,28 @@ fn weights_panel(area: &Canvas, w: &Weights, q: &Quantity) -> Result<(), DrawErr
     let rand = Summary::of(&r.values(q.field));
     let (lo, hi) = (rand.mean - 2.0 * rand.sd, rand.mean + 2.0 * rand.sd);
     let grey = palette::RANDOM;
-    chart
-        .draw_series([Rectangle::new(
-            [(-0.6, lo), (layers - 0.4, hi)],
-            grey.mix(0.35).filled(),
-        )])?
-        .label("random heads, mean ± 2 sd")
-        .legend(move |(x, y)| {
-            Rectangle::new([(x, y - 5), (x + 10, y + 5)], grey.mix(0.35).filled())
-        });
+    chart.draw_series([Rectangle::new(
+        [(-0.6, lo), (layers - 0.4, hi)],
+        grey.mix(0.35).filled(),
+    )])?;
     if q.layer_line {
         let theory = w.theory();
-        chart
-            .draw_series(DashedLineSeries::new(
-                [(-0.6, theory), (layers - 0.4, theory)],
-                6,
-                4,
-                BLACK.stroke_width(1),
-            ))?
-            .label("½ + 1/(2d)")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 12, y)], BLACK.stroke_width(1)));
+        chart.draw_series(DashedLineSeries::new(
+            [(-0.6, theory), (layers - 0.4, theory)],
+            6,
+            4,
+            BLACK.stroke_width(1),
+        ))?;
     }
     let blue = palette::TRAINED;
     let heads = t.heads[0].len() as f64;
-    chart
-        .draw_series(t.heads.iter().enumerate().flat_map(|(l, hs)| {
-            hs.iter().enumerate().map(move |(h, g)| {
-                // spread a layer's heads over ±0.3 around it
-                let x = l as f64 + 0.6 * ((h as f64 + 0.5) / heads - 0.5);
-                Circle::new((x, (q.field)(g)), 2, blue.mix(0.8).filled())
-            })
-        }))?
-        .label("trained heads")
-        .legend(move |(x, y)| Circle::new((x + 5, y), 3, blue.filled()));
+    chart.draw_series(t.heads.iter().enumerate().flat_map(|(l, hs)| {
+        hs.iter().enumerate().map(move |(h, g)| {
+            // spread a layer's heads over ±0.3 around it
+            let x = l as f64 + 0.6 * ((h as f64 + 0.5) / heads - 0.5);
+            Circle::new((x, (q.field)(g)), 2, blue.mix(0.8).filled())
+        })
+    }))?;
     if q.layer_line {
         let red = color(1);
         // the layer sum's share is (1 + s)/2 for Saponati's score s
@@ -100,20 +89,26 @@ fn weights_panel(area: &Canvas, w: &Weights, q: &Quantity) -> Result<(), DrawErr
             .enumerate()
             .map(|(l, s)| (l as f64, 0.5 * (1.0 + s)))
             .collect();
-        chart
-            .draw_series(LineSeries::new(points.clone(), red.stroke_width(2)))?
-            .label("layer sum Σₕ W_QKʰ")
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 12, y)], red.stroke_width(2)));
+        chart.draw_series(LineSeries::new(points.clone(), red.stroke_width(2)))?;
         chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, red.filled())))?;
     }
-    legend(&mut chart, SeriesLabelPosition::UpperRight)?;
     Ok(())
 }
 
 fn weights_figure(q: Quantity) -> Result<String, DrawError> {
     let f = book();
-    svg(COLUMN, 380, |root| {
-        let panels = root.split_evenly((1, 2));
+    let mut entries = vec![
+        (Swatch::Square(palette::RANDOM), "random heads, mean ± 2 sd"),
+        (Swatch::Dot(palette::TRAINED), "trained heads"),
+    ];
+    if q.layer_line {
+        entries.push((Swatch::Dashed(BLACK), "½ + 1/(2d)"));
+        entries.push((Swatch::Line(color(1)), "layer sum Σₕ W_QKʰ"));
+    }
+    svg(COLUMN, 380 + key::height(entries.len(), 2), |root| {
+        let (top, strip) = root.split_vertically(380);
+        key::key(&strip, &entries, 2, 60)?;
+        let panels = top.split_evenly((1, 2));
         for (area, w) in panels.iter().zip(&f.weights) {
             weights_panel(area, w, &q)?;
         }
