@@ -67,6 +67,17 @@ fn sense(e: &Example, r: &Reading) -> &'static str {
     }
 }
 
+/// A panel's title: model, sentence, and the head the example reads.
+fn head_title(arch: Architecture, e: &Example, r: &Reading) -> String {
+    format!(
+        "{}, {}: layer {}, head {}",
+        model(arch),
+        sense(e, r),
+        e.layer,
+        e.head
+    )
+}
+
 /// One panel: a matrix over the sentence's first tokens (as many as it has
 /// columns: those the word sees, or all), its rows' labels.
 struct Panel {
@@ -133,28 +144,25 @@ fn ranked(row: &[f64]) -> Vec<f64> {
     ranks(row).iter().map(|r| (r - 1.0) / (n - 1.0)).collect()
 }
 
+/// [`grid`] on one sequential scale, nothing below the panels.
+fn heat_grid(
+    title: &str,
+    panels: Vec<(Panel, &Reading)>,
+    height: u32,
+) -> Result<String, DrawError> {
+    let shading = |_: &DMatrix<f64>| Shading::Sequential(palette::TRAINED);
+    grid(title, panels, shading, height, 0, |_| Ok(()))
+}
+
 /// Chapter 1: bank's raw cosine with each token against one head's score.
 fn similarity() -> Result<String, DrawError> {
     let ps = panels(|arch, e, r| Panel {
-        title: format!(
-            "{}, {}: layer {}, head {}",
-            model(arch),
-            sense(e, r),
-            e.layer,
-            e.head
-        ),
+        title: head_title(arch, e, r),
         m: matrix(&[ranked(&r.raw), ranked(&r.score)]),
         rows: vec!["raw cos".into(), "score".into()],
     });
     let title = "bank's query: raw cosine and score, each ranked in its row (1: largest)";
-    grid(
-        title,
-        ps,
-        |_| Shading::Sequential(palette::TRAINED),
-        190,
-        0,
-        |_| Ok(()),
-    )
+    heat_grid(title, ps, 190)
 }
 
 /// Chapter 2: one head's weight on each token beside the norm it carries.
@@ -163,26 +171,13 @@ fn coverage() -> Result<String, DrawError> {
         let total: f64 = r.carried.iter().sum();
         let share: Vec<f64> = r.carried.iter().map(|c| c / total).collect();
         Panel {
-            title: format!(
-                "{}, {}: layer {}, head {}",
-                model(arch),
-                sense(e, r),
-                e.layer,
-                e.head
-            ),
+            title: head_title(arch, e, r),
             m: matrix(&[r.weight.clone(), share]),
             rows: vec!["weight".into(), "norm share".into()],
         }
     });
     let title = "bank's query: the weight each token gets, the share of the norm it carries";
-    grid(
-        title,
-        ps,
-        |_| Shading::Sequential(palette::TRAINED),
-        190,
-        0,
-        |_| Ok(()),
-    )
+    heat_grid(title, ps, 190)
 }
 
 /// Chapter 3: every head of the layer, its weights over the tokens.
@@ -193,14 +188,7 @@ fn heads() -> Result<String, DrawError> {
         rows: (0..r.heads.len()).map(|h| format!("head {h}")).collect(),
     });
     let title = "bank's query in every head of one layer: the weight on each token";
-    grid(
-        title,
-        ps,
-        |_| Shading::Sequential(palette::TRAINED),
-        340,
-        0,
-        |_| Ok(()),
-    )
+    heat_grid(title, ps, 340)
 }
 
 /// Chapter 4: the last layer's raw attention beside rollout.
@@ -216,14 +204,7 @@ fn relations() -> Result<String, DrawError> {
         rows: vec!["last layer".into(), "rollout".into()],
     });
     let title = "bank's row: raw attention of the last layer (head mean) and rollout";
-    grid(
-        title,
-        ps,
-        |_| Shading::Sequential(palette::TRAINED),
-        190,
-        0,
-        |_| Ok(()),
-    )
+    heat_grid(title, ps, 190)
 }
 
 /// Chapter 5: every token's relative update per layer (log₁₀), then how far
