@@ -1,9 +1,9 @@
 //! `attention-geometry`: regenerate the book's figures and render the book.
 //!
 //! ```text
-//! attention-geometry [build]                 figures, then the book (default)
+//! attention-geometry [build] [--open]        figures, then the book (default); --open opens it
 //! attention-geometry figures [NAME…] [--check]
-//! attention-geometry render
+//! attention-geometry render [--open]
 //! attention-geometry list
 //! attention-geometry verdicts [--tsv|--json] every claim of the book with its computed verdict
 //! attention-geometry measures [--tsv]        every registered number: key, value, the text shown
@@ -19,7 +19,7 @@
 //!                                            core); writes findings/mqar-large.json
 //! ```
 //! Every command takes `-h`/`--help`, the binary `-V`/`--version`, and `-q`/`--quiet` (no status
-//! lines). Data goes to standard output, status lines and errors to standard error. A usage
+//! lines). Commands that read or compute experiments' findings print a line per experiment. Data goes to standard output, status lines and errors to standard error. A usage
 //! error exits with 2, a failure with 1, each with one line on standard error.
 
 mod cli;
@@ -106,13 +106,14 @@ pub(crate) fn root() -> PathBuf {
 
 fn run(m: &ArgMatches) -> Result<(), Stop> {
     let (command, args) = m.subcommand().unwrap_or(("build", m));
+    cli::progress::show(false);
     match command {
         "build" => {
             book::write_figures(&figures::registry())?;
-            book::render()
+            book::render(args.get_flag("open"))
         }
         "figures" => book::figures(args),
-        "render" => book::render(),
+        "render" => book::render(args.get_flag("open")),
         "list" => {
             for f in figures::registry() {
                 println!("{:<32} chapter {}  {}", f.name, f.chapter, f.about);

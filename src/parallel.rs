@@ -2,17 +2,16 @@
 //! the machine's threads, and the results come back in seed order.
 //! Introduced in chapter 2.
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use rayon::prelude::*;
 
-/// `f` over `seeds`, on up to `std::thread::available_parallelism` threads,
-/// results in seed order.
+/// `f` over `seeds` on rayon's one pool (a thread per core, shared by every
+/// caller and nested map), results in seed order.
 ///
 /// ```text
 /// map(a..b, f) = [f(a), f(a + 1), …, f(b − 1)]
 /// ```
 ///
-/// Each thread takes the next seed not yet taken, so runs of unequal cost
+/// Idle threads steal the seeds not yet started, so runs of unequal cost
 /// share the threads evenly; each result depends only on its seed, so the
 /// output is the same as the sequential map's on any machine.
 ///
@@ -25,34 +24,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// assert_eq!(squares, vec![9, 16, 25, 36]);
 /// ```
 pub fn map<T: Send>(seeds: std::ops::Range<u64>, f: impl Fn(u64) -> T + Sync) -> Vec<T> {
-    let n = seeds.end.saturating_sub(seeds.start);
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |t| t.get() as u64)
-        .min(n);
-    if threads <= 1 {
-        return seeds.map(f).collect();
-    }
-    let next = AtomicU64::new(seeds.start);
-    let done: Mutex<Vec<(u64, T)>> = Mutex::new(Vec::with_capacity(n as usize));
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| {
-                loop {
-                    let seed = next.fetch_add(1, Ordering::Relaxed);
-                    if seed >= seeds.end {
-                        break;
-                    }
-                    let result = f(seed);
-                    done.lock()
-                        .expect("no worker panicked")
-                        .push((seed, result));
-                }
-            });
-        }
-    });
-    let mut done = done.into_inner().expect("no worker panicked");
-    done.sort_by_key(|&(seed, _)| seed);
-    done.into_iter().map(|(_, r)| r).collect()
+    let n = seeds.end.saturating_sub(seeds.start) as usize;
+    // one seed per task, so a long run never holds short ones behind it
+    (0..n)
+        .into_par_iter()
+        .with_max_len(1)
+        .map(|i| f(seeds.start + i as u64))
+        .collect()
 }
 
 #[cfg(test)]

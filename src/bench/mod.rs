@@ -2,7 +2,7 @@
 //! softmax attention, the reference and fused recurrences of KDA and chunked
 //! KDA against sequence length, each held to the bound the machine's measured
 //! matrix-product rate and cache bandwidth set for it ([`machine`]), written
-//! up as a report ([`report`]). Timing only; the figure is drawn in `figures`.
+//! up as a report ([`report()`]). Timing only; the figure is drawn in `figures`.
 //! Introduced in chapter 7.
 
 pub mod decoder;

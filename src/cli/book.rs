@@ -44,6 +44,7 @@ pub fn figures(args: &ArgMatches) -> Result<(), Stop> {
         return write_figures(&selected);
     }
     // a check recomputes every experiment, cached or not
+    crate::cli::progress::show(true);
     attention_geometry::experiment::cache::recompute();
     let stale = figures::stale(&selected, &figures_dir())?;
     if !stale.is_empty() {
@@ -124,25 +125,63 @@ fn figures_dir() -> PathBuf {
 }
 
 pub fn write_figures(selected: &[Figure]) -> Result<(), Stop> {
-    figures::write_all(selected, &figures_dir())?;
-    status(&format!(
-        "wrote {} figures to {}",
-        selected.len(),
-        figures_dir().display()
-    ));
+    let written = figures::write_all(selected, &figures_dir())?;
+    status(&match written {
+        0 => format!(
+            "{} figures up to date in {}",
+            selected.len(),
+            figures_dir().display()
+        ),
+        n => format!(
+            "wrote {n} of {} figures to {}",
+            selected.len(),
+            figures_dir().display()
+        ),
+    });
     Ok(())
 }
 
-/// Render the book; its index page's path goes to standard output.
+/// Render the book; its index page's path goes to standard output. With
+/// `open`, the page opens in the default browser.
 #[cfg(feature = "render")]
-pub fn render() -> Result<(), Stop> {
+pub fn render(open: bool) -> Result<(), Stop> {
     let index = attention_geometry::render::render(&root(), None)?;
     println!("{}", index.display());
+    if open {
+        browse(&index)?;
+    }
     Ok(())
+}
+
+/// Open `page` in the default browser, as `mdbook build --open` does.
+#[cfg(feature = "render")]
+fn browse(page: &std::path::Path) -> Result<(), Stop> {
+    use std::process::Command;
+    let mut opener = match std::env::consts::OS {
+        "macos" => Command::new("open"),
+        "windows" => {
+            let mut c = Command::new("cmd");
+            c.args(["/C", "start", ""]);
+            c
+        }
+        _ => Command::new("xdg-open"),
+    };
+    let program = opener.get_program().to_string_lossy().into_owned();
+    match opener.arg(page).status() {
+        Ok(s) if s.success() => Ok(()),
+        Ok(s) => Err(Stop::Failed(format!(
+            "{program} could not open {}: {s}",
+            page.display()
+        ))),
+        Err(e) => Err(Stop::Failed(format!(
+            "cannot run {program} to open {}: {e}",
+            page.display()
+        ))),
+    }
 }
 
 #[cfg(not(feature = "render"))]
-pub fn render() -> Result<(), Stop> {
+pub fn render(_open: bool) -> Result<(), Stop> {
     Err(Stop::Failed(
         "this binary was built without the `render` feature; rebuild with default features".into(),
     ))

@@ -1,9 +1,11 @@
 //! The command line's parts: its grammar ([`command`]), the commands that
-//! build and check the book ([`book`]), and those that run a pretrained model
-//! on the reader's text ([`models`]).
+//! build and check the book ([`book`]), those that run a pretrained model
+//! on the reader's text ([`models`]), and the progress lines of long work
+//! ([`progress`]).
 
 pub mod book;
 pub mod models;
+pub mod progress;
 
 use std::path::PathBuf;
 
@@ -24,6 +26,12 @@ pub fn command() -> Command {
             .value_name(if name == "layer" { "L" } else { "H" })
             .value_parser(move |v: &str| models::number(v, name))
     };
+    let open = || {
+        Arg::new("open")
+            .long("open")
+            .action(ArgAction::SetTrue)
+            .help("Open the rendered book in the default web browser")
+    };
     let model = || {
         Arg::new("model")
             .long("model")
@@ -42,7 +50,8 @@ pub fn command() -> Command {
                 .action(ArgAction::SetTrue)
                 .help("Print no status lines (errors still go to standard error)"),
         )
-        .subcommand(Command::new("build").about("Regenerate every figure, then render the book (the default)"))
+        .arg(open())
+        .subcommand(Command::new("build").about("Regenerate every figure, then render the book (the default)").arg(open()))
         .subcommand(
             Command::new("figures")
                 .about("Regenerate the figures (all, or those named); with --check, compare instead")
@@ -54,7 +63,7 @@ pub fn command() -> Command {
                         .help("Recompute every experiment and fail if a committed figure or finding differs"),
                 ),
         )
-        .subcommand(Command::new("render").about("Render the book into target/book (figures as committed)"))
+        .subcommand(Command::new("render").about("Render the book into target/book (figures as committed)").arg(open()))
         .subcommand(Command::new("list").about("List every figure: name, chapter, what it shows"))
         .subcommand(
             Command::new("verdicts")

@@ -21,6 +21,9 @@
 //! every recomputed finding that differs from the committed one;
 //! `figures --check`, and so CI, calls it and fails on [`stale`] findings, so
 //! a key that misses a dependency cannot hide stale findings for long.
+//!
+//! The cache prints nothing: it tells a [`Progress`] to the listener the
+//! command line installs with [`listen`] (one line per experiment there).
 
 use std::fmt::Debug;
 use std::fs;
@@ -35,6 +38,39 @@ use crate::file::write_atomic;
 
 static FRESH: AtomicBool = AtomicBool::new(false);
 static STALE: Mutex<Vec<String>> = Mutex::new(Vec::new());
+static LISTENER: OnceLock<fn(&Progress)> = OnceLock::new();
+
+/// What happened to one experiment's findings (`stem`: its file name in
+/// `findings/`, without extension).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Progress<'a> {
+    /// Read from `findings/`: the key is current.
+    Read { stem: &'a str },
+    /// About to be computed: the key changed, or [`recompute`] was called.
+    Computing { stem: &'a str },
+    /// Computed, in `seconds` of wall time.
+    Computed { stem: &'a str, seconds: f64 },
+}
+
+/// Tell `f` every [`Progress`] from now on; the first listener stays.
+pub fn listen(f: fn(&Progress)) {
+    let _ = LISTENER.set(f);
+}
+
+fn tell(p: Progress) {
+    if let Some(f) = LISTENER.get() {
+        f(&p);
+    }
+}
+
+/// How many experiments have findings in `findings/` (one `.key` each).
+pub fn count() -> usize {
+    fs::read_dir(dir()).map_or(0, |d| {
+        d.filter_map(Result::ok)
+            .filter(|e| e.path().extension().is_some_and(|x| x == "key"))
+            .count()
+    })
+}
 
 /// From now on, this process recomputes every experiment instead of reading
 /// its committed findings, and records those whose committed bytes differ.
@@ -119,29 +155,33 @@ fn in_key(rel: &str) -> bool {
 /// process; `None` if one is unreadable.
 fn sources() -> Option<u64> {
     static HASH: OnceLock<Option<u64>> = OnceLock::new();
-    *HASH.get_or_init(|| {
-        let root = root();
-        let mut paths = vec![root.join("Cargo.lock")];
-        files(&root.join("src"), &mut paths).ok()?;
-        files(&root.join("models"), &mut paths).ok()?;
-        paths.sort();
-        let mut h = 0xcbf2_9ce4_8422_2325;
-        for p in paths {
-            let rel = p
-                .strip_prefix(root)
-                .ok()?
-                .to_string_lossy()
-                .replace('\\', "/");
-            if !in_key(&rel) {
-                continue;
-            }
-            h = fnv(h, rel.as_bytes());
-            if p.extension().is_none_or(|e| e != "safetensors") {
-                h = fnv(h, &fs::read(&p).ok()?);
-            }
+    *HASH.get_or_init(|| tree_hash(root()))
+}
+
+/// The hash of `Cargo.lock`, `src/` and `models/` under `root`, over the
+/// files [`in_key`] keeps (a weight file by its path: its checksum is hashed
+/// through `SHA256SUMS`).
+fn tree_hash(root: &Path) -> Option<u64> {
+    let mut paths = vec![root.join("Cargo.lock")];
+    files(&root.join("src"), &mut paths).ok()?;
+    files(&root.join("models"), &mut paths).ok()?;
+    paths.sort();
+    let mut h = 0xcbf2_9ce4_8422_2325;
+    for p in paths {
+        let rel = p
+            .strip_prefix(root)
+            .ok()?
+            .to_string_lossy()
+            .replace('\\', "/");
+        if !in_key(&rel) {
+            continue;
         }
-        Some(h)
-    })
+        h = fnv(h, rel.as_bytes());
+        if p.extension().is_none_or(|e| e != "safetensors") {
+            h = fnv(h, &fs::read(&p).ok()?);
+        }
+    }
+    Some(h)
 }
 
 /// The file stem of experiment `name` (its module path): `experiment.chapter.part`.
@@ -176,12 +216,16 @@ pub fn load_or_run<F: Serialize + DeserializeOwned>(
         .flatten()
         .and_then(|bytes| postcard::from_bytes(&bytes).ok());
     if let Some(f) = stored {
+        tell(Progress::Read { stem: &stem });
         return f;
     }
-    if !fresh {
-        eprintln!("computing {stem} (its key changed: commit findings/{stem}.*)");
-    }
+    tell(Progress::Computing { stem: &stem });
+    let start = std::time::Instant::now();
     let f = run();
+    tell(Progress::Computed {
+        stem: &stem,
+        seconds: start.elapsed().as_secs_f64(),
+    });
     let Ok(bytes) = postcard::to_allocvec(&f) else {
         return f;
     };
@@ -233,6 +277,63 @@ mod tests {
         assert!(ran);
         for ext in ["bin", "key"] {
             let _ = fs::remove_file(dir().join(format!("{name}.{ext}")));
+        }
+    }
+
+    /// A copy of the book's `src/` and `Cargo.lock` (its `models/` linked):
+    /// the same hash as the book, and an edit changes it only where a
+    /// finding can change.
+    #[cfg(unix)]
+    #[test]
+    fn editing_a_figure_keeps_every_key_and_editing_the_maths_changes_them() {
+        fn copy(from: &Path, to: &Path) {
+            fs::create_dir_all(to).unwrap();
+            for entry in fs::read_dir(from).unwrap() {
+                let path = entry.unwrap().path();
+                let target = to.join(path.file_name().unwrap());
+                if path.is_dir() {
+                    copy(&path, &target);
+                } else {
+                    fs::copy(&path, &target).unwrap();
+                }
+            }
+        }
+        let tree = tempfile::tempdir().unwrap();
+        let at = tree.path();
+        copy(&root().join("src"), &at.join("src"));
+        fs::copy(root().join("Cargo.lock"), at.join("Cargo.lock")).unwrap();
+        std::os::unix::fs::symlink(root().join("models"), at.join("models")).unwrap();
+        let book = tree_hash(root()).unwrap();
+        assert_eq!(tree_hash(at), Some(book));
+        let edit = |rel: &str| {
+            let path = at.join(rel);
+            let mut text = fs::read_to_string(&path).unwrap();
+            text.push_str("\n// an edit\n");
+            fs::write(&path, text).unwrap();
+            tree_hash(at).unwrap()
+        };
+        for presentation in [
+            "src/figures/palette.rs",
+            "src/claim/mod.rs",
+            "src/cli/mod.rs",
+            "src/render.rs",
+            "src/experiment/coverage/claims.rs",
+        ] {
+            assert_eq!(
+                edit(presentation),
+                book,
+                "{presentation} re-keyed the findings"
+            );
+        }
+        let mut before = book;
+        for maths in [
+            "src/stats.rs",
+            "src/attention.rs",
+            "src/experiment/coverage/trained.rs",
+        ] {
+            let after = edit(maths);
+            assert_ne!(after, before, "{maths} left the findings' keys alone");
+            before = after;
         }
     }
 

@@ -111,7 +111,7 @@ pub fn draw(rows: &[Row], machine: &Machine) -> Result<String, DrawError> {
 }
 
 /// The rows and the machine that a bench report (`figures/bench-delta.txt`,
-/// [`crate::bench::report`]) prints, read back from its text: its first line
+/// [`crate::bench::report()`]) prints, read back from its text: its first line
 /// ends in the matrix-product rate, the next lines list `K = V = d (…): b GB/s`,
 /// and its table has one row `mixer T K=V median-ms …` per run. `None` if the
 /// text is not such a report.

@@ -125,7 +125,8 @@ pub fn select(names: &[String]) -> Result<Vec<Figure>, String> {
 /// Draw `figures` and write each changed one into `dir`. Every figure is drawn before
 /// any is written, so a failing figure leaves the directory untouched. Where `dir`
 /// holds a bench report (`bench-delta.txt`), its figure is redrawn from it too.
-pub fn write_all(figures: &[Figure], dir: &Path) -> Result<(), String> {
+/// Returns how many files it wrote.
+pub fn write_all(figures: &[Figure], dir: &Path) -> Result<usize, String> {
     let mut drawn = draw_all(figures)?;
     let mut figures = figures.to_vec();
     if let Some(svg) = bench_from_report(dir)? {
@@ -133,6 +134,7 @@ pub fn write_all(figures: &[Figure], dir: &Path) -> Result<(), String> {
         drawn.push(svg);
     }
     fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let mut written = 0;
     for (f, svg) in figures.iter().zip(drawn) {
         let path = dir.join(f.file_name());
         // an unchanged figure is left alone, so its modification time stays
@@ -141,8 +143,9 @@ pub fn write_all(figures: &[Figure], dir: &Path) -> Result<(), String> {
         }
         crate::file::write_atomic(&path, svg.as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        written += 1;
     }
-    Ok(())
+    Ok(written)
 }
 
 /// The benchmark appendix's figure: not registered, as it is drawn from a

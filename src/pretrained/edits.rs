@@ -1,5 +1,5 @@
 //! One input row edited, many times over: the fast paths behind
-//! [`Transformer::run_edits`](super::transformer::Transformer::run_edits).
+//! [`Transformer::run_edits`].
 //!
 //! ```text
 //! edit (j, r):   x' = x with row j ← r          (x: the stream entering block 0)

@@ -2,7 +2,7 @@
 //! residual stream, the one measurement behind chapter 3's self-repair and
 //! chapter 5's absorption (after McGrath et al. 2023, "The Hydra Effect",
 //! arXiv:2307.15771), asked of either model through
-//! [`Transformer::effects`](super::transformer::Transformer::effects).
+//! [`Transformer::effects`].
 //!
 //! ```text
 //! change δ enters layer ℓ's attention sum    u = x^ℓ + attn^ℓ + δ

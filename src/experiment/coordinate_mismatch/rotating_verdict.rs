@@ -29,7 +29,7 @@ impl ModelFindings {
         sum / rows as f64
     }
 
-    /// 95% percentile interval of [`Self::rho_over`] resampling the sentences ([`BOOTSTRAP`]).
+    /// 95% percentile interval of [`Self::rho_over`] resampling the sentences (`BOOTSTRAP`: draws and seed).
     pub fn rho_interval(&self, keys: Keys) -> (f64, f64) {
         let n = self.by_sentence[0].len();
         let mut rng = seeded(BOOTSTRAP.1);

@@ -142,7 +142,7 @@ pub struct Cell {
     pub keys: Keys,
     pub raw: f64,
     pub rollout: f64,
-    /// Attention flow ([`flow`]), Abnar & Zuidema's second measure.
+    /// Attention flow ([`flow`](super::flow::flow)), Abnar & Zuidema's second measure.
     pub flow: f64,
     /// The objects alone: cosine similarity of the target's and the key's embeddings `h_0`.
     pub object: f64,
