@@ -18,6 +18,16 @@ pub(crate) enum Decay<'a> {
 }
 
 impl Decay<'_> {
+    /// The log-decay of step `t`, channel `d`.
+    #[inline(always)]
+    pub(crate) fn log_decay(&self, t: usize, d: usize) -> f64 {
+        match *self {
+            Decay::None => 0.0,
+            Decay::Scalar(s) => s[t],
+            Decay::Channel(m) => m[(t, d)],
+        }
+    }
+
     /// The log-decays of step `t` into `g: [K]`.
     pub(crate) fn log_decays(&self, t: usize, g: &mut [f64]) {
         match *self {

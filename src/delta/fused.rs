@@ -119,44 +119,113 @@ unsafe fn columns_avx2(x: &Args, j0: usize, s: &mut [f64], out: &mut [f64]) {
     columns_with::<super::lanes::avx2::Avx2>(x, j0, s, out)
 }
 
+/// Steps per block. The inputs are column-major (`q[d T + t]`), so one step
+/// reads `K` scattered entries of each of `q, k, g` and `n` of `v`, and writes
+/// `n` of `out`: each in its own cache line, missed afresh once the state's
+/// sweep has evicted it. A block gathers `STEPS` steps' entries into
+/// step-major buffers first (each line read once, whole), and scatters the
+/// outputs once at its end.
+const STEPS: usize = 16;
+
+/// One block's inputs, step-major: row `i` is step `t0 + i`.
+struct Block {
+    /// `[STEPS, K]`: α, k, k ⊙ α, sq ⊙ α.
+    alpha: Vec<f64>,
+    k: Vec<f64>,
+    ka: Vec<f64>,
+    qa: Vec<f64>,
+    /// `[STEPS]`: sq · k.
+    qk: [f64; STEPS],
+    /// `[n, STEPS]`: the block's values `v_t[j0 + j]`, then its outputs.
+    v: Vec<f64>,
+    out: Vec<f64>,
+}
+
+impl Block {
+    fn new(kd: usize, n: usize) -> Block {
+        let rows = || vec![0.0; STEPS * kd];
+        Block {
+            alpha: rows(),
+            k: rows(),
+            ka: rows(),
+            qa: rows(),
+            qk: [0.0; STEPS],
+            v: vec![0.0; n * STEPS],
+            out: vec![0.0; n * STEPS],
+        }
+    }
+
+    /// Gather steps `t0..t0 + len` (the same arithmetic, in the same order per
+    /// step, as one step at a time).
+    #[inline(always)]
+    fn gather<V: Lanes>(&mut self, x: &Args, j0: usize, t0: usize, len: usize) {
+        let (t_len, kd, _) = x.dims();
+        let (q, k, v) = (x.q.as_slice(), x.k.as_slice(), x.v.as_slice());
+        self.qk = [0.0; STEPS];
+        for d in 0..kd {
+            for i in 0..len {
+                let (t, r) = (t0 + i, i * kd + d);
+                let (qd, kd_) = (x.scale * q[d * t_len + t], k[d * t_len + t]);
+                let alpha = x.decay.log_decay(t, d).exp();
+                (self.alpha[r], self.k[r]) = (alpha, kd_);
+                (self.ka[r], self.qa[r]) = (kd_ * alpha, qd * alpha);
+                self.qk[i] = V::mul_add1(qd, kd_, self.qk[i]);
+            }
+        }
+        for (j, row) in self.v.chunks_mut(STEPS).enumerate() {
+            row[..len].copy_from_slice(&v[(j0 + j) * t_len + t0..][..len]);
+        }
+    }
+
+    /// Scatter the block's outputs into `out: [T, n]` at steps `t0..t0 + len`.
+    fn scatter(&self, out: &mut [f64], t_len: usize, t0: usize, len: usize) {
+        for (j, row) in self.out.chunks(STEPS).enumerate() {
+            out[j * t_len + t0..][..len].copy_from_slice(&row[..len]);
+        }
+    }
+}
+
+/// Row `i` of a step-major `[STEPS, K]` buffer.
+#[inline(always)]
+fn step(m: &[f64], i: usize, kd: usize) -> &[f64] {
+    &m[i * kd..][..kd]
+}
+
 /// The time loop over a block of value channels (see the module comment).
 #[inline(always)]
 fn columns_with<V: Lanes>(x: &Args, j0: usize, s: &mut [f64], out: &mut [f64]) {
     let (t_len, kd, _) = x.dims();
     let n = s.len() / kd;
     let beta = x.beta.expect("KDA is a delta rule: beta is given");
-    let (q, k, v) = (x.q.as_slice(), x.k.as_slice(), x.v.as_slice());
-    // [K]: the log-decays of step t; α and k of the write still pending; α, k, k ⊙ α, sq ⊙ α of step t
-    let mut g = vec![0.0; kd];
+    let mut block = Block::new(kd, n);
+    // [K]: α and k of the write still pending from the previous block's last step
     let (mut alpha_prev, mut k_prev) = (vec![1.0; kd], vec![0.0; kd]);
-    let (mut alpha, mut k_t) = (vec![0.0; kd], vec![0.0; kd]);
-    let (mut ka, mut qa) = (vec![0.0; kd], vec![0.0; kd]);
     // [n]: the pending corrections c, and the dot products (k ⊙ α)·s_j, (sq ⊙ α)·s_j
     let (mut c, mut a, mut b) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-    for t in 0..t_len {
-        x.decay.log_decays(t, &mut g);
-        let mut qk = 0.0;
-        for d in 0..kd {
-            let (qd, kd_) = (x.scale * q[d * t_len + t], k[d * t_len + t]);
-            alpha[d] = g[d].exp();
-            k_t[d] = kd_;
-            ka[d] = kd_ * alpha[d];
-            qa[d] = qd * alpha[d];
-            qk = V::mul_add1(qd, kd_, qk);
+    for t0 in (0..t_len).step_by(STEPS) {
+        let len = STEPS.min(t_len - t0);
+        block.gather::<V>(x, j0, t0, len);
+        for i in 0..len {
+            let (pa, pk) = match i {
+                0 => (&alpha_prev[..], &k_prev[..]),
+                _ => (step(&block.alpha, i - 1, kd), step(&block.k, i - 1, kd)),
+            };
+            // finish step t − 1's write (α = 1, c = 0 before the first step) and read for step t
+            let shared = Shared::new([pa, pk, step(&block.ka, i, kd), step(&block.qa, i, kd)]);
+            sweep::<V>(s, kd, &shared, &c, (&mut a, &mut b));
+            let bt = beta[t0 + i];
+            for j in 0..n {
+                // c_j = β_t (v_t[j] − (k ⊙ α)·s_j),  o_t[j] = (sq ⊙ α)·s_j + c_j (sq · k)
+                c[j] = bt * (block.v[j * STEPS + i] - a[j]);
+                block.out[j * STEPS + i] = V::mul_add1(c[j], block.qk[i], b[j]);
+            }
         }
-        // finish step t − 1's write (α = 1, c = 0 before the first step) and read for step t
-        let shared = Shared::new([&alpha_prev, &k_prev, &ka, &qa]);
-        sweep::<V>(s, kd, &shared, &c, (&mut a, &mut b));
-        for j in 0..n {
-            // c_j = β_t (v_t[j] − (k ⊙ α)·s_j),  o_t[j] = (sq ⊙ α)·s_j + c_j (sq · k)
-            c[j] = beta[t] * (v[(j0 + j) * t_len + t] - a[j]);
-            out[j * t_len + t] = V::mul_add1(c[j], qk, b[j]);
-        }
-        std::mem::swap(&mut alpha_prev, &mut alpha);
-        std::mem::swap(&mut k_prev, &mut k_t);
+        block.scatter(out, t_len, t0, len);
+        alpha_prev.copy_from_slice(&block.alpha[(len - 1) * kd..][..kd]);
+        k_prev.copy_from_slice(&block.k[(len - 1) * kd..][..kd]);
     }
-    // the last write, S_T = Diag(α_T) S' + k_T cᵀ
-    let shared = Shared::new([&alpha_prev, &k_prev, &ka, &qa]);
+    // the last write, S_T = Diag(α_T) S' + k_T cᵀ (its dot products unused)
+    let shared = Shared::new([&alpha_prev, &k_prev, &block.ka[..kd], &block.qa[..kd]]);
     sweep::<V>(s, kd, &shared, &c, (&mut a, &mut b));
 }
 
@@ -178,10 +247,17 @@ impl<'a> Shared<'a> {
     }
 }
 
+/// Columns swept together: two share each load of the `[K]` vectors and keep
+/// four independent chains of multiply-adds in flight; four need more
+/// registers than AVX2 has, and ran slower (appendix "How fast").
+const GROUP: usize = 2;
+
 /// One pass over the columns of `s: [K, n]`: `s_j ← α ⊙ s_j + c_j k`, then
-/// `a_j = (k ⊙ α)'·s_j`, `b_j = (sq ⊙ α)'·s_j` on the new values, two columns
-/// at a time (they share the loads of `α, k, k ⊙ α, sq ⊙ α`). Each column's
-/// arithmetic is the same alone or in a pair, so results do not depend on the grouping.
+/// `a_j = (k ⊙ α)'·s_j`, `b_j = (sq ⊙ α)'·s_j` on the new values, [`GROUP`]
+/// columns at a time (they share the loads of `α, k, k ⊙ α, sq ⊙ α`, and
+/// their `2 GROUP` running sums are independent chains of multiply-adds).
+/// Each column's arithmetic is the same alone or in a group, so results do
+/// not depend on the grouping.
 #[inline(always)]
 fn sweep<V: Lanes>(
     s: &mut [f64],
@@ -190,37 +266,50 @@ fn sweep<V: Lanes>(
     c: &[f64],
     (a, b): (&mut [f64], &mut [f64]),
 ) {
-    let [alpha, k, ka, qa] = shared.chunks;
-    for (p, pair) in s.chunks_mut(2 * kd).enumerate() {
-        let j = 2 * p;
-        if pair.len() == 2 * kd {
-            let (s0, s1) = pair.split_at_mut(kd);
-            let (mut acc0, mut acc1) = (Acc::new(c[j]), Acc::new(c[j + 1]));
-            let ((m0, t0), (m1, t1)) = (s0.as_chunks_mut::<L>(), s1.as_chunks_mut::<L>());
-            for ((((x0, x1), al), kk), (kal, qal)) in m0
-                .iter_mut()
-                .zip(m1.iter_mut())
-                .zip(alpha)
-                .zip(k)
-                .zip(ka.iter().zip(qa))
-            {
-                let sh = [al, kk, kal, qal].map(V::load);
-                acc0.lanes(x0, sh);
-                acc1.lanes(x1, sh);
-            }
-            (a[j], b[j]) = acc0.finish(t0, shared);
-            (a[j + 1], b[j + 1]) = acc1.finish(t1, shared);
-        } else {
-            let mut acc = Acc::new(c[j]);
-            let (m0, t0) = pair.as_chunks_mut::<L>();
-            for (((x0, al), kk), (kal, qal)) in
-                m0.iter_mut().zip(alpha).zip(k).zip(ka.iter().zip(qa))
-            {
-                acc.lanes(x0, [al, kk, kal, qal].map(V::load));
-            }
-            (a[j], b[j]) = acc.finish(t0, shared);
+    const G: usize = GROUP;
+    let done = s.len() / kd / G * G;
+    let mut groups = s.chunks_exact_mut(G * kd);
+    for (p, cols) in groups.by_ref().enumerate() {
+        let j = G * p;
+        let sums = group::<V, G>(cols, kd, shared, std::array::from_fn(|g| c[j + g]));
+        for (g, (x, y)) in sums.into_iter().enumerate() {
+            (a[j + g], b[j + g]) = (x, y);
         }
     }
+    for (i, col) in groups.into_remainder().chunks_mut(kd).enumerate() {
+        let j = done + i;
+        [(a[j], b[j])] = group::<V, 1>(col, kd, shared, [c[j]]);
+    }
+}
+
+/// `G` adjacent columns `cols: [K, G]` of the state through one step.
+#[inline(always)]
+fn group<V: Lanes, const G: usize>(
+    cols: &mut [f64],
+    kd: usize,
+    shared: &Shared,
+    c: [f64; G],
+) -> [(f64, f64); G] {
+    let [alpha, k, ka, qa] = shared.chunks;
+    let mut acc = c.map(Acc::<V>::new);
+    let mut split = cols.chunks_exact_mut(kd);
+    let mut m: [_; G] =
+        std::array::from_fn(|_| split.next().expect("G columns").as_chunks_mut::<L>());
+    let n = alpha.len();
+    for (x, _) in &m {
+        assert_eq!(x.len(), n);
+    }
+    for i in 0..n {
+        let sh = [&alpha[i], &k[i], &ka[i], &qa[i]].map(V::load);
+        for g in 0..G {
+            acc[g].lanes(&mut m[g].0[i], sh);
+        }
+    }
+    let mut out = [(0.0, 0.0); G];
+    for (g, (acc, (_, tail))) in acc.into_iter().zip(m.iter_mut()).enumerate() {
+        out[g] = acc.finish(tail, shared);
+    }
+    out
 }
 
 /// One column's correction `c` and the lane sums of its two dot products.

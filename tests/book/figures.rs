@@ -176,3 +176,43 @@ fn the_command_line_has_help_and_a_version() {
         format!("attention-geometry {}", env!("CARGO_PKG_VERSION"))
     );
 }
+
+#[test]
+fn reading_the_findings_prints_a_line_per_experiment_on_standard_error() {
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_attention-geometry"))
+            .args(args)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (table, progress) = run(&["verdicts", "--tsv"]);
+    let stems: Vec<&str> = progress
+        .lines()
+        .filter(|l| !l.starts_with("computing ")) // the banner, if a key changed
+        .map(|l| {
+            let l = l.trim_start();
+            let rest = l
+                .strip_prefix("cached   ")
+                .or_else(|| l.strip_prefix("computed "))
+                .unwrap_or_else(|| panic!("not a progress line: {l:?}"));
+            rest.split(' ').next().unwrap()
+        })
+        .collect();
+    assert!(stems.len() >= 20, "{progress}");
+    for stem in &stems {
+        assert!(
+            Path::new("findings").join(format!("{stem}.bin")).is_file(),
+            "{stem}: no such findings"
+        );
+    }
+    // the data alone on standard output; nothing on standard error with --quiet
+    assert!(table.lines().all(|l| l.contains('\t')));
+    let (quiet_table, quiet) = run(&["verdicts", "--tsv", "--quiet"]);
+    assert_eq!((quiet_table, quiet), (table, String::new()));
+}
