@@ -43,6 +43,7 @@ pub fn measures() -> Vec<Measure> {
     vec![
         Measure::new("chunk", CHUNK.to_string()),
         Measure::new("chunk_sweep", list(&CHUNK_SWEEP)),
+        Measure::new("fused_block", crate::delta::FUSED_STEPS.to_string()),
         Measure::new("lengths", list(&LENGTHS)),
         Measure::new("widths", list(&WIDTHS)),
         Measure::new("goal_t", report::GOAL_SIZE.0.to_string()),
