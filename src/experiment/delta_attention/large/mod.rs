@@ -190,6 +190,8 @@ pub fn run_and_write(root: &Path) -> Result<Findings, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mixer::Schedule;
+    use crate::mixer::stack::Training;
 
     #[test]
     fn a_tiny_run_fills_every_cell_of_every_arm() {
@@ -199,10 +201,16 @@ mod tests {
             rates: vec![0.01, 0.03],
             tune_steps: 2,
             seeds: 2,
-            batch: 1,
-            test: 2,
-            cap: 4,
-            every: 2,
+            training: Training {
+                schedule: Schedule {
+                    steps: 4,
+                    batch: 1,
+                    lr: 0.0,
+                    test: 2,
+                },
+                every: 2,
+                ..setup().training
+            },
             ..setup()
         };
         let f = run::run(&tiny, "h".into(), |_| {});
