@@ -11,13 +11,10 @@ pub mod trained_verdict;
 
 pub use claims::claims;
 
-use std::sync::OnceLock;
-
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
 use crate::attention::Head;
-use crate::experiment::cache;
 use crate::measure::{Measure, fixed, pm};
 use crate::projection::{
     distances, knn_overlap, off_diagonal, rank_shift, regauge, self_match_rate, symmetric_share,
@@ -317,23 +314,14 @@ impl Findings {
     }
 }
 
-/// The book-size findings, read or computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| {
-        cache::load_or_run(module_path!(), &(BOOK, SEEDS), || {
-            Findings::run(BOOK, SEEDS)
-        })
-    })
+findings! {
+    /// The book-size findings, read or computed once per process.
+    pub fn book() -> Findings = cached((BOOK, SEEDS) => Findings::run(BOOK, SEEDS))
 }
 
-/// The findings at [`LARGER`], read or computed once per process.
-pub fn larger() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| {
-        let name = concat!(module_path!(), "::larger");
-        cache::load_or_run(name, &(LARGER, SEEDS), || Findings::run(LARGER, SEEDS))
-    })
+findings! {
+    /// The findings at [`LARGER`], read or computed once per process.
+    pub fn larger() -> Findings = cached("larger", (LARGER, SEEDS) => Findings::run(LARGER, SEEDS))
 }
 
 /// The numbers chapter 1's prose quotes.

@@ -10,10 +10,6 @@
 //!                J z = (F(x + hz) − F(x − hz)) / 2h,  F one layer, x a real sentence's input
 //! ```
 
-use std::sync::OnceLock;
-
-use crate::experiment::cache;
-
 use crate::experiment::relations::trained::contexts;
 use crate::parallel;
 use crate::pretrained::corpus::{ByModel, Model};
@@ -282,8 +278,7 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = cached(BOOK => Findings::run(BOOK))
 }

@@ -3,10 +3,6 @@
 //! forms, on a symmetric and a directional recall task, over many seeds,
 //! each form at its own tuned learning rate.
 
-use std::sync::OnceLock;
-
-use crate::experiment::cache;
-
 use crate::measure::{Measure, fixed, pm, table_of};
 use crate::parallel;
 use crate::train::{Plateau, Qk, Relation};
@@ -142,10 +138,9 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = cached(BOOK => Findings::run(BOOK))
 }
 
 /// Steps as text: `"> cap"` beyond the cap.

@@ -2,8 +2,6 @@
 //! removing a head is concentrated in the two heads of the circuit; in a
 //! random layer it is spread over every head.
 
-use std::sync::OnceLock;
-
 use nalgebra::DMatrix;
 
 use crate::attention::Mask;
@@ -143,10 +141,9 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = Findings::run(BOOK)
 }
 
 /// The numbers chapter 3 quotes from this experiment.

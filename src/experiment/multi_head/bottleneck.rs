@@ -3,8 +3,6 @@
 //! head or two narrow heads of the same total width express a task that
 //! needs two relations at once.
 
-use std::sync::OnceLock;
-
 use nalgebra::DMatrix;
 use rand::RngExt;
 
@@ -195,10 +193,9 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = Findings::run(BOOK)
 }
 
 /// The numbers chapter 3 quotes from this experiment: the rank curves of the

@@ -15,11 +15,8 @@
 //! (sums over test examples). Baseline: the same models at initialisation,
 //! on the same test set. Introduced in chapter 3.
 
-use std::sync::OnceLock;
-
 use nalgebra::DMatrix;
 
-use crate::experiment::cache;
 use crate::measure::{Measure, fixed, pm};
 use crate::parallel;
 use crate::stats::{Summary, share};
@@ -300,10 +297,9 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = cached(BOOK => Findings::run(BOOK))
 }
 
 /// The numbers chapter 3 quotes from this experiment.

@@ -18,10 +18,7 @@ pub mod verdict;
 
 pub use verdict::{claims, measures};
 
-use std::sync::OnceLock;
-
 use super::pruning::curve::{levels, prunable};
-use crate::experiment::cache;
 
 use nalgebra::{DMatrix, DVector};
 use patterns::{Patterns, patterns};
@@ -282,10 +279,9 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = cached(BOOK => Findings::run(BOOK))
 }
 
 fn repair(a: &Ablation) -> f64 {

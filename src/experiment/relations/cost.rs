@@ -3,11 +3,8 @@
 //! head of fixed width against a model given the relations' structure, each
 //! arm at its own tuned learning rate.
 
-use std::sync::OnceLock;
-
 use rand::RngExt;
 
-use crate::experiment::cache;
 use crate::experiment::learning_cost::tuning::grid;
 use crate::measure::{Measure, fixed};
 use crate::parallel;
@@ -289,10 +286,9 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = cached(BOOK => Findings::run(BOOK))
 }
 
 /// Steps as text: `"> budget"` beyond the budget.

@@ -69,7 +69,6 @@ pub use report::measures;
 pub use run::{Arm, Cell, Findings, Record, Setup, Tuned, setup};
 
 use std::path::Path;
-use std::sync::OnceLock;
 
 use sha2::{Digest, Sha256};
 
@@ -158,16 +157,14 @@ fn without_root_package(lock: &str) -> String {
         .join("\n[[package]]\n")
 }
 
-/// The committed findings (compiled in).
-///
-/// # Panics
-/// If the committed file does not parse.
-pub fn findings() -> &'static Findings {
-    static F: OnceLock<Findings> = OnceLock::new();
-    F.get_or_init(|| {
+findings! {
+    /// The committed findings (compiled in).
+    ///
+    /// # Panics
+    /// If the committed file does not parse.
+    pub fn findings() -> Findings =
         serde_json::from_str(include_str!("../../../../findings/mqar-large.json"))
             .unwrap_or_else(|e| panic!("{FINDINGS} does not parse ({e}); rerun `{COMMAND}`"))
-    })
 }
 
 /// Run the experiment and write [`FINDINGS`] under `root`, logging progress to stderr.

@@ -10,15 +10,12 @@
 //! every expensive experiment's, the findings are cached
 //! ([`crate::experiment::cache`]).
 
-use std::sync::OnceLock;
-
 mod claims;
 pub mod inside;
 mod report;
 mod tally;
 mod variant;
 
-use crate::experiment::cache;
 use crate::mixer::{Config, Mixer, Schedule, train_to_plateau};
 use crate::parallel;
 use crate::recall::Mqar;
@@ -349,9 +346,7 @@ pub fn curve(
         .collect()
 }
 
-/// The book's findings, computed (or read from the cache) once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    let setup = setup();
-    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &setup, || Findings::run(&setup)))
+findings! {
+    /// The book's findings, computed (or read from the cache) once per process.
+    pub fn book() -> Findings = cached(setup() => Findings::run(&setup()))
 }
