@@ -265,7 +265,7 @@ fn gates() -> Result<String, DrawError> {
             let ins = f.inside(Variant::Book, m);
             let summary =
                 |x: fn(&crate::experiment::delta_attention::recall::inside::Inside) -> f64| {
-                    crate::stats::Summary::of(&ins.iter().map(|i| x(i)).collect::<Vec<_>>())
+                    crate::stats::Summary::over(ins.iter().map(|i| x(i)))
                 };
             let at = i as f64;
             super::style::bar(

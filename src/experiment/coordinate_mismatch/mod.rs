@@ -191,7 +191,7 @@ impl Survey {
 
     /// Summary of one field over the seeds, e.g. `survey.summary(|t| t.rho)`.
     pub fn summary(&self, field: fn(&Trial) -> f64) -> Summary {
-        Summary::of(&self.trials.iter().map(field).collect::<Vec<_>>())
+        Summary::over(self.trials.iter().map(field))
     }
 }
 
@@ -215,7 +215,7 @@ pub fn spectrum(setup: Setup, coupling: Coupling, seeds: u64) -> Vec<Summary> {
         .map(|s| symmetric_spectrum(&sample(setup, coupling, s).1.w_qk()))
         .collect();
     (0..setup.d)
-        .map(|i| Summary::of(&spectra.iter().map(|e| e[i]).collect::<Vec<_>>()))
+        .map(|i| Summary::over(spectra.iter().map(|e| e[i])))
         .collect()
 }
 

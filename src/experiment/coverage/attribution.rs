@@ -173,7 +173,7 @@ impl Findings {
 
     /// Summary of one trial field over seeds for one token distribution.
     pub fn summary(&self, tokens: Tokens, field: TrialField) -> Summary {
-        Summary::of(&self.of(tokens).iter().map(field).collect::<Vec<_>>())
+        Summary::over(self.of(tokens).iter().map(field))
     }
 
     /// The largest value of one trial field over seeds (0 when all are ≤ 0).

@@ -99,10 +99,7 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("head_changed_small", fixed(head_small, 2)),
         Measure::new(
             "head_drift_small",
-            pm(
-                Summary::of(&f.head.iter().map(|r| r[small]).collect::<Vec<_>>()),
-                3,
-            ),
+            pm(Summary::over(f.head.iter().map(|r| r[small])), 3),
         ),
     ]
 }

@@ -192,13 +192,12 @@ impl Side {
         layers: std::ops::Range<usize>,
         g: impl Fn(&HeadStats) -> f64,
     ) -> Summary {
-        let xs: Vec<f64> = self
-            .heads(start)
-            .iter()
-            .filter(|s| layers.contains(&s.layer))
-            .map(g)
-            .collect();
-        Summary::of(&xs)
+        Summary::over(
+            self.heads(start)
+                .iter()
+                .filter(|s| layers.contains(&s.layer))
+                .map(g),
+        )
     }
 }
 
@@ -237,14 +236,13 @@ impl Findings {
 
     /// Summary of `f` over heads and sentences of `model`, in `layer` or every layer.
     pub fn summary(&self, model: Model, layer: Option<usize>, f: fn(&HeadStats) -> f64) -> Summary {
-        let xs: Vec<f64> = self
-            .side(model)
-            .heads
-            .iter()
-            .filter(|s| layer.is_none_or(|l| s.layer == l))
-            .map(f)
-            .collect();
-        Summary::of(&xs)
+        Summary::over(
+            self.side(model)
+                .heads
+                .iter()
+                .filter(|s| layer.is_none_or(|l| s.layer == l))
+                .map(f),
+        )
     }
 
     /// `err(ε_k)` over sentences and layers of `model` (or one layer).
@@ -265,16 +263,12 @@ impl Findings {
             Direction::Spread => &side.locality,
             Direction::OneToken => &side.locality_token,
         };
-        let xs: Vec<f64> = runs
-            .iter()
-            .flat_map(|s| {
-                s.iter()
-                    .enumerate()
-                    .filter(|(l, _)| layer.is_none_or(|x| x == *l))
-                    .map(|(_, e)| e[k])
-            })
-            .collect();
-        Summary::of(&xs)
+        Summary::over(runs.iter().flat_map(|s| {
+            s.iter()
+                .enumerate()
+                .filter(|(l, _)| layer.is_none_or(|x| x == *l))
+                .map(|(_, e)| e[k])
+        }))
     }
 }
 

@@ -110,7 +110,7 @@ impl Findings {
 
     /// Summary of one weight statistic over the seeds.
     pub fn summary(&self, field: fn(&WeightStats) -> f64) -> Summary {
-        Summary::of(&self.weights.iter().map(field).collect::<Vec<_>>())
+        Summary::over(self.weights.iter().map(field))
     }
 }
 

@@ -90,7 +90,7 @@ impl Findings {
 
     /// Summary of one number per seed.
     pub fn summary(&self, field: impl Fn(&Absorption) -> f64) -> Summary {
-        Summary::of(&self.seeds.iter().map(field).collect::<Vec<_>>())
+        Summary::over(self.seeds.iter().map(field))
     }
 
     /// The share of seeds whose random head of this kind follows the cycle on every token.

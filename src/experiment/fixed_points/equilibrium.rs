@@ -73,7 +73,7 @@ impl Findings {
 
     /// Summary of one field over the seeds.
     pub fn summary(&self, field: fn(&Equilibrium) -> f64) -> Summary {
-        Summary::of(&self.equilibria.iter().map(field).collect::<Vec<_>>())
+        Summary::over(self.equilibria.iter().map(field))
     }
 
     /// The largest value of one field over the seeds (0 when all are ≤ 0).

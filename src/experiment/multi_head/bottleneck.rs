@@ -186,9 +186,7 @@ impl Findings {
     /// `(wide, narrow)` error summaries of `task` at total-width index `w`.
     pub fn width(&self, task: Task, w: usize) -> (Summary, Summary) {
         let runs = &self.widths[task.index()];
-        let pick = |f: fn(&(f64, f64)) -> f64| {
-            Summary::of(&runs.iter().map(|s| f(&s[w])).collect::<Vec<_>>())
-        };
+        let pick = |f: fn(&(f64, f64)) -> f64| Summary::over(runs.iter().map(|s| f(&s[w])));
         (pick(|p| p.0), pick(|p| p.1))
     }
 }

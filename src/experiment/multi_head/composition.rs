@@ -293,7 +293,7 @@ impl Findings {
 
     /// Accuracy of the two-layer model, over seeds.
     pub fn accuracy(&self) -> Summary {
-        Summary::of(&self.runs.iter().map(|r| r.accuracy).collect::<Vec<_>>())
+        Summary::over(self.runs.iter().map(|r| r.accuracy))
     }
 }
 
@@ -323,10 +323,7 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("hop_acc_two", pm(f.accuracy(), 2)),
         Measure::new(
             "hop_acc_one",
-            pm(
-                Summary::of(&f.one_layer.iter().map(|r| r.0).collect::<Vec<_>>()),
-                2,
-            ),
+            pm(Summary::over(f.one_layer.iter().map(|r| r.0)), 2),
         ),
         Measure::new("hop_cap", BOOK.schedule.steps.to_string()),
         Measure::new("hop_budget", BOOK.budget.to_string()),

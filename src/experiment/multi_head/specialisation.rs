@@ -223,7 +223,7 @@ impl Findings {
 
 /// Accuracy summary of a model's runs.
 pub fn accuracy(runs: &[Trained]) -> Summary {
-    Summary::of(&runs.iter().map(|t| t.accuracy).collect::<Vec<_>>())
+    Summary::over(runs.iter().map(|t| t.accuracy))
 }
 
 findings! {

@@ -236,7 +236,7 @@ impl Findings {
     /// Summary of `f` over every ablation of `model` in layers before the last
     /// (a last-layer head has no later layer to respond but its own FFN).
     pub fn summary(&self, model: Model, f: fn(&Ablation) -> f64) -> Summary {
-        Summary::of(&self.all(model).iter().map(|a| f(a)).collect::<Vec<_>>())
+        Summary::over(self.all(model).iter().map(|a| f(a)))
     }
 
     /// Most heads removed with top-1 still within `drop` of the clean model's.

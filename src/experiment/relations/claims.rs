@@ -27,8 +27,7 @@ pub fn claims() -> Vec<Claim> {
     };
     let gain = gain_of(&f.trials);
     let flat = super::flat();
-    let flat_turnover =
-        |l: usize| Summary::of(&flat.iter().map(|t| t.turnover[l]).collect::<Vec<_>>());
+    let flat_turnover = |l: usize| Summary::over(flat.iter().map(|t| t.turnover[l]));
     // relations alone (the better of raw and rollout) against objects alone
     // (the better of raw similarity and value norm), per seed
     let relations_first = |trials: &[super::Trial]| {

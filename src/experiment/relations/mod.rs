@@ -259,12 +259,12 @@ impl Findings {
 
     /// Summary of one number per trial.
     pub fn summary(&self, field: impl Fn(&Trial) -> f64) -> Summary {
-        Summary::of(&self.trials.iter().map(field).collect::<Vec<_>>())
+        Summary::over(self.trials.iter().map(field))
     }
 
     /// Summary of one number per delta trial.
     pub fn delta_summary(&self, field: impl Fn(&DeltaTrial) -> f64) -> Summary {
-        Summary::of(&self.delta.iter().map(field).collect::<Vec<_>>())
+        Summary::over(self.delta.iter().map(field))
     }
 }
 

@@ -237,12 +237,12 @@ impl ModelFindings {
 
     /// Summary over sentences of one per-sentence number.
     pub fn over_sentences(&self, f: impl Fn(&Attribution) -> f64) -> Summary {
-        Summary::of(&self.attribution.iter().map(f).collect::<Vec<_>>())
+        Summary::over(self.attribution.iter().map(f))
     }
 
     /// Summary over pairs of one number of a change.
     pub fn over_pairs(changes: &[Change], f: impl Fn(&Change) -> f64) -> Summary {
-        Summary::of(&changes.iter().map(f).collect::<Vec<_>>())
+        Summary::over(changes.iter().map(f))
     }
 
     /// Summary over kept pairs of `1 − cos` at depth `l`, context or unrelated.
