@@ -140,7 +140,7 @@ fn curves() -> Result<String, DrawError> {
             let mut chart = axes(
                 panel,
                 format!("{caption}, {last} pairs"),
-                0f64..s.cap as f64,
+                0f64..s.schedule.steps as f64,
                 0f64..1.05,
             )?;
             mesh(&mut chart, "training step", "held-out accuracy")

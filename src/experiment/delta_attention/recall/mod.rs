@@ -32,17 +32,15 @@ pub struct Setup {
     pub vocab: usize,
     /// Embedding width `d`.
     pub d: usize,
-    /// The step cap of every reported run.
-    pub cap: usize,
+    /// The schedule of every reported run: its `steps` the cap, its `lr`
+    /// unused (each arm trains at its tuned rate).
+    pub schedule: Schedule,
     /// No plateau is declared before this step.
     pub min_steps: usize,
     /// Held-out accuracy is evaluated every this many steps.
     pub every: usize,
     /// Steps of every tuning run.
     pub tune_steps: usize,
-    pub batch: usize,
-    /// Held-out sequences per run.
-    pub test: usize,
     /// Stored pairs of the first sweep (at `K = V = state`).
     pub pairs: Vec<usize>,
     /// `K = V` of the second sweep (at `fixed_pairs`).
@@ -69,12 +67,15 @@ pub fn setup() -> Setup {
     Setup {
         vocab: 32,
         d: 16,
-        cap: 1200,
+        schedule: Schedule {
+            steps: 1200,
+            batch: 16,
+            lr: 0.0,
+            test: 64,
+        },
         min_steps: 300,
         every: 50,
         tune_steps: 300,
-        batch: 16,
-        test: 64,
         pairs: vec![2, 4, 8, 12],
         states: vec![2, 8, 16],
         fixed_pairs: 8,
@@ -117,12 +118,12 @@ impl Setup {
         Plateau::BOOK.after(self.min_steps)
     }
 
-    fn schedule(&self, steps: usize, lr: f64) -> Schedule {
+    /// The schedule of `steps` steps at rate `lr`.
+    fn schedule_at(&self, steps: usize, lr: f64) -> Schedule {
         Schedule {
             steps,
-            batch: self.batch,
             lr,
-            test: self.test,
+            ..self.schedule
         }
     }
 
@@ -268,7 +269,7 @@ impl Findings {
             let seeds = TUNE_BASE..TUNE_BASE + s.tune_seeds;
             let loss = |&m: &usize, lr: f64, seed: u64| {
                 let cfg = s.config(Mixer::ALL[m], s.state);
-                let cap = s.schedule(s.tune_steps, lr);
+                let cap = s.schedule_at(s.tune_steps, lr);
                 let layer = v.layer(s.horizon());
                 train_to_plateau(cfg, layer, tune_task, cap, None, s.tune_steps, seed).loss
             };
@@ -307,7 +308,7 @@ impl Findings {
                 s.config(Mixer::ALL[m], k),
                 v.layer(s.horizon()),
                 s.task(p),
-                s.schedule(s.cap, partial.rate(v, m)),
+                s.schedule_at(s.schedule.steps, partial.rate(v, m)),
                 Some(s.plateau()),
                 s.every,
                 seed,
