@@ -226,13 +226,18 @@ impl Findings {
     }
 }
 
-/// How the rates are tuned: steps of ×√10 (the starting grid's, rounded to
-/// one digit), a best rate at an edge extended by one more step, at most
-/// three times per arm.
+/// The ratio of neighbouring rates tried: √10 (the starting grid's, rounded
+/// to one digit there).
+fn step() -> f64 {
+    10f64.sqrt()
+}
+
+/// How a grid grows: a best rate at an edge adds one more [`step`] past it,
+/// at most three times per arm.
 pub fn extend() -> Extend {
     Extend {
         times: 3,
-        factor: Some(10f64.sqrt()),
+        factor: Some(step()),
     }
 }
 
@@ -282,7 +287,7 @@ impl Findings {
             tuning[Variant::Book.index()][m] = t.grid;
         }
         // the output-norm layers on the book's rate and one step either side
-        let step = 10f64.sqrt();
+        let step = step();
         for m in Variant::OutputNorm.mixers() {
             let r = chosen(&tuning[Variant::Book.index()][m]);
             let t = tune(Variant::OutputNorm, &[m], &[r / step, r, r * step]);
