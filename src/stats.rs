@@ -42,6 +42,23 @@ impl Summary {
         }
     }
 
+    /// [`Summary::of`] the values `xs` yields, in order: for values computed
+    /// on the way, with no vector to build at the call site.
+    ///
+    /// # Panics
+    /// If `xs` yields nothing.
+    ///
+    /// ```
+    /// use attention_geometry::stats::Summary;
+    /// let runs = [(1.0, "a"), (2.0, "b"), (3.0, "c")];
+    /// let s = Summary::over(runs.iter().map(|r| r.0));
+    /// assert_eq!(s, Summary::of(&[1.0, 2.0, 3.0]));
+    /// assert_eq!((s.mean, s.sd, s.n), (2.0, 1.0, 3));
+    /// ```
+    pub fn over(xs: impl IntoIterator<Item = f64>) -> Summary {
+        Summary::of(&xs.into_iter().collect::<Vec<_>>())
+    }
+
     /// The normal-approximation 95% interval of the mean, `mean ± 1.96 sd/√n`.
     ///
     /// ```

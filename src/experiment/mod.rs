@@ -4,7 +4,59 @@
 //! Each module runs its chapter's claims over many seeds at a fixed book
 //! size, returns plain data (no plotting), and lists the numbers its prose
 //! quotes as [`crate::measure::Measure`]s. Figures and prose read the same
-//! run, computed once per process.
+//! run, computed once per process (through the `findings!` macro).
+
+/// `fn name() -> &'static T`, whose value is computed at most once per
+/// process: read from the findings cache ([`cache::load_or_run`]) or run.
+///
+/// ```text
+/// fn f() -> T = run                          f() = once(run)
+/// fn f() -> T = cached(setup => run)         f() = once(load_or_run(module, setup, run))
+/// fn f() -> T = cached("part", setup => run) f() = once(load_or_run(module::part, setup, run))
+/// fn f() -> T = cached(setup => run).map(g)  f() = once(g(load_or_run(module, setup, run)))
+/// ```
+/// (each inside `findings! { /// doc … }`; `once(x)` is `x` evaluated at the
+/// first call, the same `&'static T` returned at every call).
+/// `module` is the path of the module that calls the macro (`module_path!()`
+/// expands there), so `experiment::coverage::trained`'s findings stay in
+/// `findings/experiment.coverage.trained.*`. `.map(g)` caches only the part
+/// `run` returns (say, the part that serialises) and builds `T` from it.
+/// A macro rather than a generic function, since a `static` inside a generic
+/// function is one static shared by every type.
+macro_rules! findings {
+    (@cached $stem:expr; $(#[$attr:meta])* $vis:vis fn $name:ident() -> $t:ty
+        = ($setup:expr => $run:expr) $(.map($then:expr))?) => {
+        findings! {
+            $(#[$attr])* $vis fn $name() -> $t = {
+                let found = $crate::experiment::cache::load_or_run($stem, &$setup, || $run);
+                // an array's `map`, so that `then`'s argument type is inferred
+                $(let [found] = [found].map($then);)?
+                found
+            }
+        }
+    };
+    ($(#[$attr:meta])* $vis:vis fn $name:ident() -> $t:ty
+        = cached($part:literal, $setup:expr => $run:expr) $(.map($then:expr))?) => {
+        findings! {
+            @cached concat!(module_path!(), "::", $part);
+            $(#[$attr])* $vis fn $name() -> $t = ($setup => $run) $(.map($then))?
+        }
+    };
+    ($(#[$attr:meta])* $vis:vis fn $name:ident() -> $t:ty
+        = cached($setup:expr => $run:expr) $(.map($then:expr))?) => {
+        findings! {
+            @cached module_path!();
+            $(#[$attr])* $vis fn $name() -> $t = ($setup => $run) $(.map($then))?
+        }
+    };
+    ($(#[$attr:meta])* $vis:vis fn $name:ident() -> $t:ty = $run:expr) => {
+        $(#[$attr])*
+        $vis fn $name() -> &'static $t {
+            static CELL: ::std::sync::OnceLock<$t> = ::std::sync::OnceLock::new();
+            CELL.get_or_init(|| $run)
+        }
+    };
+}
 
 pub mod cache;
 pub mod coordinate_mismatch;

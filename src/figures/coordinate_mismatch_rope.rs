@@ -30,10 +30,7 @@ fn rope() -> Result<String, DrawError> {
             dashed: k == 1,
             points: (0..distances)
                 .step_by(4)
-                .map(|d| {
-                    let at: Vec<f64> = r.share.iter().map(|s| s[d]).collect();
-                    (d as f64, Summary::of(&at))
-                })
+                .map(|d| (d as f64, Summary::over(r.share.iter().map(|s| s[d]))))
                 .collect(),
         });
     }

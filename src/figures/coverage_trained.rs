@@ -186,16 +186,10 @@ fn counterfactuals() -> Result<String, DrawError> {
     let f = book();
     // gap per head × sentence under one choice
     let gap = |model: Model, t: Target, cf: Counterfactual, k: Keys| {
-        let xs: Vec<f64> = f
-            .side(model)
-            .heads
-            .iter()
-            .map(|s| {
-                let [w, n] = s.sensitivity.rho(t, cf, k);
-                n - w
-            })
-            .collect();
-        Summary::of(&xs)
+        Summary::over(f.side(model).heads.iter().map(|s| {
+            let [w, n] = s.sensitivity.rho(t, cf, k);
+            n - w
+        }))
     };
     svg(750, 360, |root| {
         let panels = root.split_evenly((1, 2));

@@ -27,7 +27,7 @@ fn curves() -> Result<String, DrawError> {
             let mut chart = axes(
                 panel,
                 cell_name((k, p)),
-                0f64..f.setup.cap as f64,
+                0f64..f.setup.training.schedule.steps as f64,
                 0f64..1.05,
             )?;
             mesh(&mut chart, "training step", "held-out accuracy")
@@ -36,7 +36,10 @@ fn curves() -> Result<String, DrawError> {
                 .draw()?;
             let chance = 2.0 / f.setup.vocab as f64;
             chart.draw_series(DashedLineSeries::new(
-                [(0.0, chance), (f.setup.cap as f64, chance)],
+                [
+                    (0.0, chance),
+                    (f.setup.training.schedule.steps as f64, chance),
+                ],
                 6,
                 4,
                 BLACK.stroke_width(1),

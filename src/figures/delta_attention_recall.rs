@@ -140,7 +140,7 @@ fn curves() -> Result<String, DrawError> {
             let mut chart = axes(
                 panel,
                 format!("{caption}, {last} pairs"),
-                0f64..s.cap as f64,
+                0f64..s.schedule.steps as f64,
                 0f64..1.05,
             )?;
             mesh(&mut chart, "training step", "held-out accuracy")
@@ -265,7 +265,7 @@ fn gates() -> Result<String, DrawError> {
             let ins = f.inside(Variant::Book, m);
             let summary =
                 |x: fn(&crate::experiment::delta_attention::recall::inside::Inside) -> f64| {
-                    crate::stats::Summary::of(&ins.iter().map(|i| x(i)).collect::<Vec<_>>())
+                    crate::stats::Summary::over(ins.iter().map(|i| x(i)))
                 };
             let at = i as f64;
             super::style::bar(

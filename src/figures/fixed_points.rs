@@ -286,9 +286,7 @@ fn trained() -> Result<String, DrawError> {
         let xs: Vec<f64> = grid.iter().map(|&s| s as f64).collect();
         for (a, (name, _)) in architectures(task).iter().enumerate() {
             let runs: Vec<&History> = f.histories(a).collect();
-            let at = |step: usize| {
-                Summary::of(&runs.iter().map(|h| h.accuracy_at(step)).collect::<Vec<_>>())
-            };
+            let at = |step: usize| Summary::over(runs.iter().map(|h| h.accuracy_at(step)));
             let sums: Vec<Summary> = grid.iter().map(|&s| at(s)).collect();
             let col = palette::ARCHITECTURES[a];
             let mean = xs.iter().cloned().zip(sums.iter().map(|s| s.mean));

@@ -57,7 +57,7 @@ fn residual() -> Result<String, DrawError> {
             let runs = &f.runs[a];
             let curves: Vec<Vec<f64>> = runs.iter().map(|r| held(&r.residual.turn, n)).collect();
             let sums: Vec<Summary> = (0..n)
-                .map(|k| Summary::of(&curves.iter().map(|c| c[k]).collect::<Vec<_>>()))
+                .map(|k| Summary::over(curves.iter().map(|c| c[k])))
                 .collect();
             let lo: Vec<f64> = sums.iter().map(|s| s.mean - s.sd).collect();
             let hi: Vec<f64> = sums.iter().map(|s| s.mean + s.sd).collect();

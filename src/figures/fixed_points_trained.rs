@@ -130,7 +130,7 @@ fn per_step(
         .map(|k| {
             (
                 k as f64 + offset,
-                Summary::of(&runs.iter().map(|r| g(r)[k]).collect::<Vec<_>>()),
+                Summary::over(runs.iter().map(|r| g(r)[k])),
             )
         })
         .collect()

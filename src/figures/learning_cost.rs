@@ -53,7 +53,7 @@ fn steps_ecdf() -> Result<String, DrawError> {
             )?;
             mesh(
                 &mut chart,
-                format!("steps to test accuracy ≥ {}", s.threshold),
+                format!("steps to test accuracy ≥ {}", s.schedule.threshold),
                 "fraction of seeds",
             )
             .draw()?;
@@ -114,7 +114,7 @@ fn draw_curve(
     label: &str,
 ) -> Result<(), DrawError> {
     let c = arm.curve(field);
-    let every = book().setup.eval_every;
+    let every = book().setup.schedule.eval_every;
     let xs: Vec<f64> = (0..c.len()).map(|k| (k * every) as f64).collect();
     let lo: Vec<f64> = c.iter().map(|p| p.1).collect();
     let hi: Vec<f64> = c.iter().map(|p| p.2).collect();

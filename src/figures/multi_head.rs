@@ -199,7 +199,7 @@ fn ablation() -> Result<String, DrawError> {
     let mut model_sorted: Vec<f64> = shares.iter().map(|s| s.mean).collect();
     model_sorted.sort_by(|a, b| b.total_cmp(a));
     let random: Vec<Summary> = (0..random_heads)
-        .map(|k| Summary::of(&f.random_shares.iter().map(|s| s[k]).collect::<Vec<_>>()))
+        .map(|k| Summary::over(f.random_shares.iter().map(|s| s[k])))
         .collect();
     svg(COLUMN, 760, |root| {
         let panels = root.split_evenly((2, 1));

@@ -190,13 +190,13 @@ fn relations_cost() -> Result<String, DrawError> {
     let f = cost::book();
     let s = f.setup;
     let xs: Vec<f64> = s.ks.iter().map(|&k| (k as f64).log2()).collect();
-    let beyond = (s.steps + s.eval_every) as f64;
+    let beyond = cost::beyond(s);
     svg(COLUMN, 420, |root| {
         let mut chart = ChartBuilder::on(root)
             .caption(
                 format!(
                     "steps to test accuracy ≥ {}: median and 25–75% band over {} seeds",
-                    s.threshold, s.seeds
+                    s.schedule.threshold, s.seeds
                 ),
                 text(15),
             )

@@ -91,7 +91,7 @@ pub struct Config {
 }
 
 /// How long and how fast to train.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Schedule {
     /// Adam steps, each on a fresh batch.
     pub steps: usize,

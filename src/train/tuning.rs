@@ -6,7 +6,8 @@
 //! ```text
 //! runs[arm][rate][seed] = run(arm, lr, seed)       seeds disjoint from the reported ones
 //! lr*(arm) = argbest_rate score(runs[arm][rate])   (the first best wins ties)
-//! lr* on an edge → add the next rate beyond it (same ratio) and choose again
+//! lr* on an edge → add the next rate beyond it (the grid's end ratio, or a
+//!                  fixed factor) and choose again
 //! ```
 //! Introduced in chapter 6; shared by chapters 3 to 6. [`tune_steps`] is the
 //! steps-to-threshold score chapters 5 and 6 use.
@@ -64,6 +65,17 @@ pub fn best<S>(scores: &[S], better: impl Fn(&S, &S) -> bool) -> usize {
     (1..scores.len()).fold(0, |k, i| if better(&scores[k], &scores[i]) { i } else { k })
 }
 
+/// [`best`]'s rule for a loss: `b` beats `a` when it is lower, and any
+/// number beats NaN (a diverged run is never chosen over one that is not).
+///
+/// ```
+/// use attention_geometry::train::tuning::{best, lower};
+/// assert_eq!(best(&[f64::NAN, 0.3, 0.1, 0.1], lower), 2);
+/// ```
+pub fn lower(a: &f64, b: &f64) -> bool {
+    b < a || (a.is_nan() && !b.is_nan())
+}
+
 /// One arm's tuning: every rate tried with its score, and the chosen rate.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Tuned<S> {
@@ -82,21 +94,63 @@ impl<S> Tuned<S> {
     }
 }
 
+/// How [`tune`] grows a grid whose best rate lies on one of its edges: at
+/// most `times` rates per arm, each one step beyond that edge.
+///
+/// ```text
+/// beyond lo = lo / step,   beyond hi = hi · step
+/// step = factor, or the grid's end ratio (grid[1] / grid[0] at lo, grid[n-1] / grid[n-2] at hi)
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Extend {
+    pub times: usize,
+    /// The step past an edge; `None`: the grid's own ratio at that edge.
+    pub factor: Option<f64>,
+}
+
+impl Extend {
+    /// At most `times` rates per arm, at the grid's own end ratio.
+    pub const fn end_ratio(times: usize) -> Extend {
+        Extend {
+            times,
+            factor: None,
+        }
+    }
+
+    /// The rate beyond the edge of `grid` (rates ascending) at which `lr` lies.
+    fn beyond<S>(&self, grid: &[(f64, S)], lr: f64) -> f64 {
+        let n = grid.len();
+        let (lo, hi) = (grid[0].0, grid[n - 1].0);
+        match (self.factor, lr == lo) {
+            (Some(f), true) => lo / f,
+            (Some(f), false) => hi * f,
+            (None, true) => lo * lo / grid[1].0,
+            (None, false) => hi * hi / grid[n - 2].0,
+        }
+    }
+}
+
 /// Tune every arm on `lrs` (ascending, at least two rates): [`sweep`] on
 /// `seeds`, score each rate's runs, choose by [`best`]; while an arm's best
-/// rate lies on an edge of its grid, add the next rate beyond that edge (the
-/// grid's end ratio) and choose again, at most `extend` times per arm.
+/// rate lies on an edge of its grid, add the next rate beyond that edge
+/// ([`Extend`]) and choose again, at most `extend.times` times per arm.
 ///
 /// ```
-/// use attention_geometry::train::tuning::tune;
+/// use attention_geometry::train::tuning::{Extend, tune};
 /// // the score peaks at lr = 3 for arm 0 and beyond the grid's top for arm 1
 /// let peak = [3.0, 30.0];
-/// let t = tune(&[0, 1], &[0.1, 0.3, 1.0, 3.0, 10.0], 0..2, 3, |&a, lr, _| {
+/// let t = tune(&[0, 1], &[0.1, 0.3, 1.0, 3.0, 10.0], 0..2, Extend::end_ratio(3), |&a, lr, _| {
 ///     -(lr.ln() - f64::ln(peak[a])).powi(2)
 /// }, |r| r.iter().sum::<f64>(), |a, b| b > a);
 /// assert_eq!(t[0].lr, 3.0);
 /// assert!(!t[0].at_edge() && t[0].grid.len() == 5);
 /// assert!(t[1].lr > 10.0 && !t[1].at_edge() && t[1].grid.len() == 7);
+/// // a fixed factor: 10 · 4 = 40, then 160 (the score falls past 30)
+/// let by_4 = Extend { times: 3, factor: Some(4.0) };
+/// let t = tune(&[1], &[1.0, 10.0], 0..1, by_4, |&a, lr, _| {
+///     -(lr.ln() - f64::ln(peak[a])).powi(2)
+/// }, |r| r[0], |a, b| b > a);
+/// assert_eq!((t[0].lr, t[0].grid.len()), (40.0, 4));
 /// ```
 ///
 /// # Panics
@@ -105,7 +159,7 @@ pub fn tune<A: Sync, R: Send, S: Clone>(
     arms: &[A],
     lrs: &[f64],
     seeds: Range<u64>,
-    extend: usize,
+    extend: Extend,
     run: impl Fn(&A, f64, u64) -> R + Sync,
     score: impl Fn(&[R]) -> S,
     better: impl Fn(&S, &S) -> bool + Copy,
@@ -126,21 +180,13 @@ pub fn tune<A: Sync, R: Send, S: Clone>(
             choose(grid, better)
         })
         .collect();
-    for _ in 0..extend {
+    for _ in 0..extend.times {
         // the arms whose best rate is on an edge, and the rate beyond it
         let beyond: Vec<(usize, f64)> = tuned
             .iter()
             .enumerate()
             .filter(|(_, t)| t.at_edge())
-            .map(|(a, t)| {
-                let n = t.grid.len();
-                let (lo, hi) = (t.grid[0].0, t.grid[n - 1].0);
-                if t.lr == lo {
-                    (a, lo * lo / t.grid[1].0)
-                } else {
-                    (a, hi * hi / t.grid[n - 2].0)
-                }
-            })
+            .map(|(a, t)| (a, extend.beyond(&t.grid, t.lr)))
             .collect();
         if beyond.is_empty() {
             break;
@@ -238,7 +284,7 @@ pub fn tune_steps(
         &[()],
         lrs,
         seeds,
-        extend,
+        Extend::end_ratio(extend),
         |_, lr, seed| run(lr, seed),
         |runs| Rate::of(0.0, runs),
         |a, b| b.beats(a),

@@ -11,13 +11,10 @@ pub mod trained_verdict;
 
 pub use claims::claims;
 
-use std::sync::OnceLock;
-
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
 use crate::attention::Head;
-use crate::experiment::cache;
 use crate::measure::{Measure, fixed, pm};
 use crate::projection::{
     distances, knn_overlap, off_diagonal, rank_shift, regauge, self_match_rate, symmetric_share,
@@ -194,7 +191,7 @@ impl Survey {
 
     /// Summary of one field over the seeds, e.g. `survey.summary(|t| t.rho)`.
     pub fn summary(&self, field: fn(&Trial) -> f64) -> Summary {
-        Summary::of(&self.trials.iter().map(field).collect::<Vec<_>>())
+        Summary::over(self.trials.iter().map(field))
     }
 }
 
@@ -218,7 +215,7 @@ pub fn spectrum(setup: Setup, coupling: Coupling, seeds: u64) -> Vec<Summary> {
         .map(|s| symmetric_spectrum(&sample(setup, coupling, s).1.w_qk()))
         .collect();
     (0..setup.d)
-        .map(|i| Summary::of(&spectra.iter().map(|e| e[i]).collect::<Vec<_>>()))
+        .map(|i| Summary::over(spectra.iter().map(|e| e[i])))
         .collect()
 }
 
@@ -317,23 +314,14 @@ impl Findings {
     }
 }
 
-/// The book-size findings, read or computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| {
-        cache::load_or_run(module_path!(), &(BOOK, SEEDS), || {
-            Findings::run(BOOK, SEEDS)
-        })
-    })
+findings! {
+    /// The book-size findings, read or computed once per process.
+    pub fn book() -> Findings = cached((BOOK, SEEDS) => Findings::run(BOOK, SEEDS))
 }
 
-/// The findings at [`LARGER`], read or computed once per process.
-pub fn larger() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| {
-        let name = concat!(module_path!(), "::larger");
-        cache::load_or_run(name, &(LARGER, SEEDS), || Findings::run(LARGER, SEEDS))
-    })
+findings! {
+    /// The findings at [`LARGER`], read or computed once per process.
+    pub fn larger() -> Findings = cached("larger", (LARGER, SEEDS) => Findings::run(LARGER, SEEDS))
 }
 
 /// The numbers chapter 1's prose quotes.

@@ -20,12 +20,9 @@
 //!
 //! Introduced in chapter 1.
 
-use std::sync::OnceLock;
-
 use nalgebra::DMatrix;
 
 use super::row_ranks::{random_heads, row_rhos, variant_scores};
-use crate::experiment::cache;
 use crate::experiment::relations::trained::contexts;
 use crate::pretrained::corpus::{ByModel, Model};
 use crate::pretrained::rotary::symmetric_shares;
@@ -353,13 +350,10 @@ fn explain(pairs: &[Pair]) -> Explained {
 /// The decoder's findings, trained and random.
 pub type Findings = ByModel<ModelFindings>;
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| {
-        cache::load_or_run(module_path!(), &BOOK, || {
-            ByModel::run(|model| ModelFindings::run(model, BOOK))
-        })
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = cached(BOOK => {
+        ByModel::run(|model| ModelFindings::run(model, BOOK))
     })
 }
 

@@ -6,10 +6,6 @@
 //! activations ([`super::trained_text`]): raw similarity against score on
 //! real hidden states. Computed once per process.
 
-use std::sync::OnceLock;
-
-use crate::experiment::cache;
-
 use super::trained_text::{self, Text};
 use crate::pretrained::folded;
 use crate::pretrained::heads::{Model, Survey};
@@ -113,8 +109,7 @@ impl Findings {
     }
 }
 
-/// The findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
+findings! {
+    /// The findings, computed once per process.
+    pub fn book() -> Findings = cached(BOOK => Findings::run(BOOK))
 }

@@ -162,10 +162,7 @@ impl Text {
 
     /// Mean ± sd over every head of every layer.
     pub fn summary(&self, v: Variant, t: Tokens, s: Statistic) -> Summary {
-        let all: Vec<f64> = (0..LAYERS)
-            .flat_map(|l| self.heads(t, v, s, l).to_vec())
-            .collect();
-        Summary::of(&all)
+        Summary::over((0..LAYERS).flat_map(|l| self.heads(t, v, s, l).to_vec()))
     }
 
     /// The mean over every head of every layer.

@@ -2,14 +2,11 @@
 //! against carried norms and leave-one-out effects, swapping the OV circuit,
 //! and visibly different patterns with the same output.
 
-use std::sync::OnceLock;
-
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 
 use crate::attention::{Head, Mask};
 use crate::attribution::{carried_norms, equivalent_weights, leave_one_out, swap_ov};
-use crate::experiment::cache;
 use crate::measure::{Measure, pm, sci};
 use crate::parallel;
 use crate::random::seeded;
@@ -176,7 +173,7 @@ impl Findings {
 
     /// Summary of one trial field over seeds for one token distribution.
     pub fn summary(&self, tokens: Tokens, field: TrialField) -> Summary {
-        Summary::of(&self.of(tokens).iter().map(field).collect::<Vec<_>>())
+        Summary::over(self.of(tokens).iter().map(field))
     }
 
     /// The largest value of one trial field over seeds (0 when all are ≤ 0).
@@ -185,10 +182,9 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = cached(BOOK => Findings::run(BOOK))
 }
 
 /// The numbers chapter 2 quotes from this experiment.

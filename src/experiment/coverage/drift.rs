@@ -1,8 +1,6 @@
 //! Chapter 2: how the local linear map changes under a small move of the
 //! input — not at all inside a ReLU piece, always for an attention head.
 
-use std::sync::OnceLock;
-
 use crate::attention::Mask;
 use crate::coverage::{ReluNet, head_jacobian};
 use crate::measure::{Measure, fixed, pm};
@@ -84,10 +82,9 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = Findings::run(BOOK)
 }
 
 /// The numbers chapter 2 quotes from this experiment.
@@ -102,10 +99,7 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("head_changed_small", fixed(head_small, 2)),
         Measure::new(
             "head_drift_small",
-            pm(
-                Summary::of(&f.head.iter().map(|r| r[small]).collect::<Vec<_>>()),
-                3,
-            ),
+            pm(Summary::over(f.head.iter().map(|r| r[small])), 3),
         ),
     ]
 }

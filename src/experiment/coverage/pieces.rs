@@ -1,10 +1,7 @@
 //! Chapter 2: mathematical coverage — the linear pieces into which random
 //! ReLU networks on the plane cut a window of their input.
 
-use std::sync::OnceLock;
-
 use crate::coverage::{Pieces, ReluNet, linear_pieces};
-use crate::experiment::cache;
 use crate::measure::{Measure, fixed, pm};
 use crate::parallel;
 use crate::random::seeded;
@@ -123,18 +120,16 @@ impl Findings {
     }
 }
 
-/// The findings under each of [`VARIED`], read or computed once per process
-/// (the piece counts are cached; the setups are the constants).
-pub fn varied() -> &'static [Findings] {
-    static FINDINGS: OnceLock<Vec<Findings>> = OnceLock::new();
-    FINDINGS.get_or_init(|| {
-        let name = concat!(module_path!(), "::varied");
-        let counts: Vec<Vec<Vec<f64>>> = cache::load_or_run(name, &VARIED, || {
-            VARIED
-                .iter()
-                .map(|(_, s)| Findings::run(*s).counts)
-                .collect()
-        });
+findings! {
+    /// The findings under each of [`VARIED`], read or computed once per process
+    /// (the piece counts are cached; the setups are the constants).
+    pub fn varied() -> Vec<Findings> = cached("varied", VARIED => {
+        VARIED
+            .iter()
+            .map(|(_, s)| Findings::run(*s).counts)
+            .collect::<Vec<_>>()
+    })
+    .map(|counts: Vec<_>| {
         VARIED
             .iter()
             .zip(counts)
@@ -143,13 +138,11 @@ pub fn varied() -> &'static [Findings] {
     })
 }
 
-/// The book-size findings, read or computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings {
-        setup: BOOK,
-        counts: cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK).counts),
-    })
+findings! {
+    /// The book-size findings, read or computed once per process (the piece
+    /// counts are cached; the setup is the constant).
+    pub fn book() -> Findings = cached(BOOK => Findings::run(BOOK).counts)
+        .map(|counts| Findings { setup: BOOK, counts })
 }
 
 /// The numbers chapter 2 quotes from this experiment.

@@ -2,8 +2,6 @@
 //! prompts: each forward pass exposes its own pattern and its own local
 //! linear map.
 
-use std::sync::OnceLock;
-
 use nalgebra::DMatrix;
 
 use crate::attention::Mask;
@@ -91,10 +89,9 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = Findings::run(BOOK)
 }
 
 /// The numbers chapter 2 quotes from this experiment.

@@ -10,10 +10,6 @@
 //!                J z = (F(x + hz) − F(x − hz)) / 2h,  F one layer, x a real sentence's input
 //! ```
 
-use std::sync::OnceLock;
-
-use crate::experiment::cache;
-
 use crate::experiment::relations::trained::contexts;
 use crate::parallel;
 use crate::pretrained::corpus::{ByModel, Model};
@@ -196,13 +192,12 @@ impl Side {
         layers: std::ops::Range<usize>,
         g: impl Fn(&HeadStats) -> f64,
     ) -> Summary {
-        let xs: Vec<f64> = self
-            .heads(start)
-            .iter()
-            .filter(|s| layers.contains(&s.layer))
-            .map(g)
-            .collect();
-        Summary::of(&xs)
+        Summary::over(
+            self.heads(start)
+                .iter()
+                .filter(|s| layers.contains(&s.layer))
+                .map(g),
+        )
     }
 }
 
@@ -241,14 +236,13 @@ impl Findings {
 
     /// Summary of `f` over heads and sentences of `model`, in `layer` or every layer.
     pub fn summary(&self, model: Model, layer: Option<usize>, f: fn(&HeadStats) -> f64) -> Summary {
-        let xs: Vec<f64> = self
-            .side(model)
-            .heads
-            .iter()
-            .filter(|s| layer.is_none_or(|l| s.layer == l))
-            .map(f)
-            .collect();
-        Summary::of(&xs)
+        Summary::over(
+            self.side(model)
+                .heads
+                .iter()
+                .filter(|s| layer.is_none_or(|l| s.layer == l))
+                .map(f),
+        )
     }
 
     /// `err(ε_k)` over sentences and layers of `model` (or one layer).
@@ -269,21 +263,16 @@ impl Findings {
             Direction::Spread => &side.locality,
             Direction::OneToken => &side.locality_token,
         };
-        let xs: Vec<f64> = runs
-            .iter()
-            .flat_map(|s| {
-                s.iter()
-                    .enumerate()
-                    .filter(|(l, _)| layer.is_none_or(|x| x == *l))
-                    .map(|(_, e)| e[k])
-            })
-            .collect();
-        Summary::of(&xs)
+        Summary::over(runs.iter().flat_map(|s| {
+            s.iter()
+                .enumerate()
+                .filter(|(l, _)| layer.is_none_or(|x| x == *l))
+                .map(|(_, e)| e[k])
+        }))
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = cached(BOOK => Findings::run(BOOK))
 }

@@ -1,8 +1,6 @@
 //! Chapter 7: how many random key–value pairs an additive and a delta
 //! memory of width `K = V` hold before retrieval fails.
 
-use std::sync::OnceLock;
-
 use nalgebra::{DMatrix, DVector};
 
 use crate::delta::{delta_rule, linear_attention};
@@ -109,10 +107,9 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = Findings::run(BOOK)
 }
 
 /// The numbers chapter 7 quotes from this experiment.

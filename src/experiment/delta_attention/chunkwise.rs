@@ -2,8 +2,6 @@
 //! one chunk, and the largest difference between the two forms over random
 //! inputs, chunk sizes and decays.
 
-use std::sync::OnceLock;
-
 use nalgebra::{DMatrix, DVector};
 use rand::RngExt;
 
@@ -91,10 +89,9 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = Findings::run(BOOK)
 }
 
 /// The numbers chapter 7 quotes from this experiment.

@@ -8,8 +8,6 @@
 //! stream pairs, while the first `probes` stream keys, long stale, must read
 //! back nothing (fast).
 
-use std::sync::OnceLock;
-
 use nalgebra::{DMatrix, DVector};
 
 use crate::delta::{gated_delta_rule, kda};
@@ -188,10 +186,9 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = Findings::run(BOOK)
 }
 
 /// The numbers chapter 7 quotes from this experiment.

@@ -1,8 +1,6 @@
 //! Chapter 7: what an additive and a delta memory read back after a key is
 //! written again with a new value.
 
-use std::sync::OnceLock;
-
 use crate::measure::{Measure, pm};
 use crate::parallel;
 use crate::random::{seeded, unit_rows};
@@ -67,10 +65,9 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = Findings::run(BOOK)
 }
 
 /// The numbers chapter 7 quotes from this experiment.

@@ -1,8 +1,6 @@
 //! Chapter 7: under strong decay the chunkwise form's difference form stays
 //! finite and exact while the factorised form overflows.
 
-use std::sync::OnceLock;
-
 use nalgebra::DMatrix;
 
 use crate::delta::{DecayForm, DeltaInput, Gate};
@@ -78,10 +76,9 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = Findings::run(BOOK)
 }
 
 /// The numbers chapter 7 quotes from this experiment.

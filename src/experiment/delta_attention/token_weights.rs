@@ -1,8 +1,6 @@
 //! Chapter 7: how far DeltaNet's effective token weights are from the
 //! similarities `q_t · k_j` that linear attention weighs by.
 
-use std::sync::OnceLock;
-
 use nalgebra::{DMatrix, DVector};
 use rand::RngExt;
 
@@ -112,14 +110,13 @@ impl Findings {
 
     /// Summary of one weight statistic over the seeds.
     pub fn summary(&self, field: fn(&WeightStats) -> f64) -> Summary {
-        Summary::of(&self.weights.iter().map(field).collect::<Vec<_>>())
+        Summary::over(self.weights.iter().map(field))
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = Findings::run(BOOK)
 }
 
 /// The numbers chapter 7 quotes from this experiment.

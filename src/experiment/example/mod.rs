@@ -21,7 +21,6 @@
 
 use nalgebra::DMatrix;
 
-use crate::experiment::cache;
 use crate::experiment::fixed_points::trained::stream_of;
 use crate::experiment::relations::trained::importance::head_mean;
 use crate::experiment::relations::trained::{Sentence, cosine_distance, find, pairs};
@@ -228,14 +227,9 @@ impl Example {
     }
 }
 
-/// The example in both models, computed once per process (read from `findings/`).
-pub fn book() -> &'static ByArch<Example> {
-    static FINDINGS: std::sync::OnceLock<ByArch<Example>> = std::sync::OnceLock::new();
-    FINDINGS.get_or_init(|| {
-        cache::load_or_run(module_path!(), &BOOK, || {
-            ByArch::run(|arch| Example::run(arch, BOOK))
-        })
-    })
+findings! {
+    /// The example in both models, computed once per process (read from `findings/`).
+    pub fn book() -> ByArch<Example> = cached(BOOK => ByArch::run(|arch| Example::run(arch, BOOK)))
 }
 
 #[cfg(test)]

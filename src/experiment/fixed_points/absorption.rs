@@ -2,8 +2,6 @@
 //! of five hand-set constructions and of random tied and untied heads on
 //! three tokens.
 
-use std::sync::OnceLock;
-
 use nalgebra::DMatrix;
 
 use crate::absorption::{Mechanism, constructed, successor_accuracy};
@@ -92,7 +90,7 @@ impl Findings {
 
     /// Summary of one number per seed.
     pub fn summary(&self, field: impl Fn(&Absorption) -> f64) -> Summary {
-        Summary::of(&self.seeds.iter().map(field).collect::<Vec<_>>())
+        Summary::over(self.seeds.iter().map(field))
     }
 
     /// The share of seeds whose random head of this kind follows the cycle on every token.
@@ -101,10 +99,9 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = Findings::run(BOOK)
 }
 
 /// The numbers chapter 5 quotes from this experiment.

@@ -2,8 +2,6 @@
 //! variants — how fast the residual falls, and whether the tokens collapse
 //! to rank one on the way.
 
-use std::sync::OnceLock;
-
 use nalgebra::DMatrix;
 
 use crate::attention::Head;
@@ -156,10 +154,9 @@ pub fn median_last_residual(setup: Setup, variant: Variant) -> f64 {
     crate::stats::median(&last)
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = Findings::run(BOOK)
 }
 
 /// The numbers chapter 5 quotes from this experiment.

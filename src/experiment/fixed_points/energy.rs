@@ -1,8 +1,6 @@
 //! Chapter 5: the Hopfield energy along a retrieval run — never rising with
 //! a tied form `W Wᵀ`, free to rise with an untied one `W_Q W_Kᵀ`.
 
-use std::sync::OnceLock;
-
 use nalgebra::DVector;
 
 use crate::fixed_point::{hopfield_energy, hopfield_update};
@@ -116,10 +114,9 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = Findings::run(BOOK)
 }
 
 /// The numbers chapter 5 quotes from this experiment.

@@ -1,8 +1,6 @@
 //! Chapter 5: the data-level fixed point the essay's Lagrangian asks for
 //! against the hidden-state fixed point that the injected layer reaches.
 
-use std::sync::OnceLock;
-
 use crate::fixed_point::{Variant, lagrangian, residual, solve};
 use crate::measure::{Measure, fixed, pm, sci};
 use crate::parallel;
@@ -75,7 +73,7 @@ impl Findings {
 
     /// Summary of one field over the seeds.
     pub fn summary(&self, field: fn(&Equilibrium) -> f64) -> Summary {
-        Summary::of(&self.equilibria.iter().map(field).collect::<Vec<_>>())
+        Summary::over(self.equilibria.iter().map(field))
     }
 
     /// The largest value of one field over the seeds (0 when all are ≤ 0).
@@ -84,10 +82,9 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = Findings::run(BOOK)
 }
 
 /// The numbers chapter 5 quotes from this experiment.

@@ -13,12 +13,9 @@
 //!
 //! Introduced in chapter 5.
 
-use std::sync::OnceLock;
-
 use rand::seq::SliceRandom;
 
 use super::logit_lens::{ModelFindings, sentence_ids, tokens};
-use crate::experiment::cache;
 use crate::pretrained::corpus::Model;
 use crate::pretrained::smollm2::SmolLm2;
 use crate::pretrained::smollm2::forward::{block, embed};
@@ -94,10 +91,9 @@ pub fn pooled(orders: &[ModelFindings]) -> ModelFindings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Vec<ModelFindings> {
-    static FINDINGS: OnceLock<Vec<ModelFindings>> = OnceLock::new();
-    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || run(BOOK)))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Vec<ModelFindings> = cached(BOOK => run(BOOK))
 }
 
 #[cfg(test)]

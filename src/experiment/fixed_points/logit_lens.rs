@@ -22,11 +22,8 @@
 //!
 //! Introduced in chapter 5.
 
-use std::sync::OnceLock;
-
 use nalgebra::DMatrix;
 
-use crate::experiment::cache;
 use crate::experiment::relations::trained::contexts;
 use crate::pretrained::corpus::{ByModel, Model};
 use crate::pretrained::smollm2::SmolLm2;
@@ -250,13 +247,10 @@ impl ModelFindings {
 /// The lens on the decoder, trained and random.
 pub type Findings = ByModel<ModelFindings>;
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| {
-        cache::load_or_run(module_path!(), &BOOK, || {
-            ByModel::run(|model| ModelFindings::run(model, BOOK))
-        })
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = cached(BOOK => {
+        ByModel::run(|model| ModelFindings::run(model, BOOK))
     })
 }
 

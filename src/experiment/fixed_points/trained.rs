@@ -30,11 +30,8 @@ mod verdict;
 
 pub use verdict::{claims, measures};
 
-use std::sync::OnceLock;
-
 use nalgebra::DMatrix;
 
-use crate::experiment::cache;
 use crate::experiment::relations::trained::contexts;
 use crate::fixed_point::{collapse, residual};
 use crate::pretrained::corpus::{ByModel, Model};
@@ -281,13 +278,10 @@ impl ModelFindings {
 /// Chapter 5's trained-model findings: each architecture, trained and random.
 pub type Findings = ByArch<ByModel<ModelFindings>>;
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| {
-        cache::load_or_run(module_path!(), &BOOK, || {
-            ByArch::run(|arch| ByModel::run(|model| ModelFindings::run(arch, model, BOOK)))
-        })
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = cached(BOOK => {
+        ByArch::run(|arch| ByModel::run(|model| ModelFindings::run(arch, model, BOOK)))
     })
 }
 

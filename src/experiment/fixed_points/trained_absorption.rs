@@ -7,13 +7,10 @@
 //! evaluation ([`super::trained_residual`]) — and, as their null, the same
 //! seeds trained on shuffled labels (`train::null`).
 
-use std::sync::OnceLock;
-
 mod report;
 
 pub use report::measures;
 
-use crate::experiment::cache;
 use crate::parallel;
 use crate::stats::Summary;
 use crate::train::null::train_shuffled;
@@ -327,8 +324,7 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = cached(BOOK => Findings::run(BOOK))
 }

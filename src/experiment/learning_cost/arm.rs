@@ -62,15 +62,11 @@ pub fn config(setup: Setup, qk: Qk, variant: Variant) -> Config {
     }
 }
 
-/// The tuning schedule at learning rate `lr`: the fixed budget `setup.steps`.
+/// The tuning schedule at learning rate `lr`: the fixed budget `setup.schedule.steps`.
 pub fn schedule(setup: Setup, lr: f64) -> Schedule {
     Schedule {
-        steps: setup.steps,
-        batch: setup.batch,
         lr,
-        eval_every: setup.eval_every,
-        test: setup.test,
-        threshold: setup.threshold,
+        ..setup.schedule
     }
 }
 

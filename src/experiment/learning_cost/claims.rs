@@ -28,11 +28,11 @@ pub fn claims() -> Vec<Claim> {
         BOOK.cap,
         BOOK.tuning_seeds,
         BOOK.lrs,
-        BOOK.steps,
+        BOOK.schedule.steps,
         BOOK.d,
         BOOK.vocab,
         BOOK.context,
-        BOOK.threshold
+        BOOK.schedule.threshold
     );
     let reached = |r, qk| arm(r, qk, Variant::Clean).reached() as f64 / BOOK.seeds as f64;
     let cost = |v| {

@@ -3,13 +3,9 @@
 //! forms, on a symmetric and a directional recall task, over many seeds,
 //! each form at its own tuned learning rate.
 
-use std::sync::OnceLock;
-
-use crate::experiment::cache;
-
 use crate::measure::{Measure, fixed, pm, table_of};
 use crate::parallel;
-use crate::train::{Plateau, Qk, Relation};
+use crate::train::{Plateau, Qk, Relation, Schedule};
 
 use super::arm::{Arm, Variant, run};
 use super::tuning::{Tuning, tune};
@@ -23,19 +19,12 @@ pub struct Setup {
     pub vocab: usize,
     /// Context length.
     pub context: usize,
-    /// Adam steps of a tuning run (the same fixed budget for every arm).
-    pub steps: usize,
+    /// The schedule of a tuning run: its `steps` the same fixed budget for
+    /// every arm, its `lr` unused (each run is at the rate tried or tuned).
+    pub schedule: Schedule,
     /// Step cap of a reported run, which trains until `plateau` holds.
     pub cap: usize,
     pub plateau: Plateau,
-    /// Examples per step.
-    pub batch: usize,
-    /// Steps between evaluations.
-    pub eval_every: usize,
-    /// Held-out test examples.
-    pub test: usize,
-    /// Test accuracy that counts as learned.
-    pub threshold: f64,
     /// Measurement seeds `0..seeds`.
     pub seeds: u64,
     /// Tuning seeds `tuning_seed..tuning_seed + tuning_seeds`, disjoint from the measurement seeds.
@@ -53,16 +42,19 @@ pub const BOOK: Setup = Setup {
     d: 12,
     vocab: 12,
     context: 5,
-    steps: 240,
+    schedule: Schedule {
+        steps: 240,
+        batch: 16,
+        lr: 0.0,
+        eval_every: 10,
+        test: 96,
+        threshold: 0.8,
+    },
     cap: 720,
     plateau: Plateau {
         min_steps: 240,
         ..Plateau::BOOK
     },
-    batch: 16,
-    eval_every: 10,
-    test: 96,
-    threshold: 0.8,
     seeds: 20,
     tuning_seeds: 3,
     examples: [64, 256],
@@ -142,10 +134,9 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = cached(BOOK => Findings::run(BOOK))
 }
 
 /// Steps as text: `"> cap"` beyond the cap.
@@ -183,7 +174,7 @@ fn edge_rates(f: &Findings) -> String {
         .iter()
         .filter(|t| edges.contains(&t.lr))
         .map(|t| {
-            let learns = t.grid.iter().any(|g| g.1 <= f.setup.steps as f64);
+            let learns = t.grid.iter().any(|g| g.1 <= f.setup.schedule.steps as f64);
             let how = if learns {
                 "reaches the threshold on the grid: the grid should be extended"
             } else {
@@ -213,7 +204,7 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("d", s.d.to_string()),
         Measure::new("vocab", s.vocab.to_string()),
         Measure::new("context", s.context.to_string()),
-        Measure::new("steps", s.steps.to_string()),
+        Measure::new("steps", s.schedule.steps.to_string()),
         Measure::new("cap", s.cap.to_string()),
         Measure::new("min_steps", s.plateau.min_steps.to_string()),
         Measure::new(
@@ -221,10 +212,10 @@ pub fn measures() -> Vec<Measure> {
             f.arms.iter().map(Arm::capped).sum::<usize>().to_string(),
         ),
         Measure::new("runs", (f.arms.len() as u64 * s.seeds).to_string()),
-        Measure::new("batch", s.batch.to_string()),
-        Measure::new("eval_every", s.eval_every.to_string()),
-        Measure::new("test", s.test.to_string()),
-        Measure::new("threshold", fixed(s.threshold, 2)),
+        Measure::new("batch", s.schedule.batch.to_string()),
+        Measure::new("eval_every", s.schedule.eval_every.to_string()),
+        Measure::new("test", s.schedule.test.to_string()),
+        Measure::new("threshold", fixed(s.schedule.threshold, 2)),
         Measure::new("chance", fixed(1.0 / s.vocab as f64, 3)),
         Measure::new(
             "lrs",

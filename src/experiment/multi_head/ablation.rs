@@ -2,8 +2,6 @@
 //! removing a head is concentrated in the two heads of the circuit; in a
 //! random layer it is spread over every head.
 
-use std::sync::OnceLock;
-
 use nalgebra::DMatrix;
 
 use crate::attention::Mask;
@@ -107,7 +105,7 @@ impl Findings {
 
     /// Accuracy with head `k` removed, over seeds.
     pub fn without(&self, k: usize) -> Summary {
-        Summary::of(&self.without.iter().map(|w| w[k]).collect::<Vec<_>>())
+        Summary::over(self.without.iter().map(|w| w[k]))
     }
 
     /// Share of the total accuracy drop carried by each head `k`, over seeds
@@ -124,7 +122,7 @@ impl Findings {
             })
             .collect();
         (0..2 * H)
-            .map(|k| Summary::of(&shares.iter().map(|s| s[k]).collect::<Vec<_>>()))
+            .map(|k| Summary::over(shares.iter().map(|s| s[k])))
             .collect()
     }
 
@@ -139,14 +137,13 @@ impl Findings {
 
     /// The largest share of a random layer's ablation effect carried by one head, over seeds.
     pub fn top_random(&self) -> Summary {
-        Summary::of(&self.random_shares.iter().map(|s| s[0]).collect::<Vec<_>>())
+        Summary::over(self.random_shares.iter().map(|s| s[0]))
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = Findings::run(BOOK)
 }
 
 /// The numbers chapter 3 quotes from this experiment.

@@ -3,8 +3,6 @@
 //! head or two narrow heads of the same total width express a task that
 //! needs two relations at once.
 
-use std::sync::OnceLock;
-
 use nalgebra::DMatrix;
 use rand::RngExt;
 
@@ -188,17 +186,14 @@ impl Findings {
     /// `(wide, narrow)` error summaries of `task` at total-width index `w`.
     pub fn width(&self, task: Task, w: usize) -> (Summary, Summary) {
         let runs = &self.widths[task.index()];
-        let pick = |f: fn(&(f64, f64)) -> f64| {
-            Summary::of(&runs.iter().map(|s| f(&s[w])).collect::<Vec<_>>())
-        };
+        let pick = |f: fn(&(f64, f64)) -> f64| Summary::over(runs.iter().map(|s| f(&s[w])));
         (pick(|p| p.0), pick(|p| p.1))
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = Findings::run(BOOK)
 }
 
 /// The numbers chapter 3 quotes from this experiment: the rank curves of the

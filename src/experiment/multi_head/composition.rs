@@ -15,11 +15,8 @@
 //! (sums over test examples). Baseline: the same models at initialisation,
 //! on the same test set. Introduced in chapter 3.
 
-use std::sync::OnceLock;
-
 use nalgebra::DMatrix;
 
-use crate::experiment::cache;
 use crate::measure::{Measure, fixed, pm};
 use crate::parallel;
 use crate::stats::{Summary, share};
@@ -296,14 +293,13 @@ impl Findings {
 
     /// Accuracy of the two-layer model, over seeds.
     pub fn accuracy(&self) -> Summary {
-        Summary::of(&self.runs.iter().map(|r| r.accuracy).collect::<Vec<_>>())
+        Summary::over(self.runs.iter().map(|r| r.accuracy))
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = cached(BOOK => Findings::run(BOOK))
 }
 
 /// The numbers chapter 3 quotes from this experiment.
@@ -327,10 +323,7 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("hop_acc_two", pm(f.accuracy(), 2)),
         Measure::new(
             "hop_acc_one",
-            pm(
-                Summary::of(&f.one_layer.iter().map(|r| r.0).collect::<Vec<_>>()),
-                2,
-            ),
+            pm(Summary::over(f.one_layer.iter().map(|r| r.0)), 2),
         ),
         Measure::new("hop_cap", BOOK.schedule.steps.to_string()),
         Measure::new("hop_budget", BOOK.budget.to_string()),

@@ -23,12 +23,10 @@ pub mod copying;
 pub mod verdict;
 
 use std::ops::Range;
-use std::sync::OnceLock;
 
 use nalgebra::DMatrix;
 use rand::RngExt;
 
-use crate::experiment::cache;
 use crate::pretrained::corpus::{ByModel, Model};
 use crate::pretrained::smollm2::SmolLm2;
 use crate::pretrained::smollm2::forward::{self, Cache, Options};
@@ -349,10 +347,9 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = cached(BOOK => Findings::run(BOOK))
 }
 
 #[cfg(test)]

@@ -27,12 +27,9 @@ pub mod curve;
 pub mod direct;
 pub mod verdict;
 
-use std::sync::OnceLock;
-
 use nalgebra::DMatrix;
 use rand::seq::SliceRandom;
 
-use crate::experiment::cache;
 use crate::experiment::relations::trained::pairs;
 use crate::parallel;
 use crate::pretrained::corpus::{ByModel, Model};
@@ -341,14 +338,9 @@ impl Side {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| {
-        cache::load_or_run(module_path!(), &BOOK, || {
-            ByModel::run(|model| Side::run(model, BOOK))
-        })
-    })
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = cached(BOOK => ByModel::run(|model| Side::run(model, BOOK)))
 }
 
 #[cfg(test)]

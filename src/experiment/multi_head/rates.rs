@@ -8,7 +8,7 @@ use std::ops::Range;
 use crate::measure::Measure;
 use crate::stats::mean;
 use crate::train::History;
-use crate::train::tuning::{Tuned, tune};
+use crate::train::tuning::{Extend, Tuned, tune};
 
 /// The rate grid and tuning seeds every chapter-3 arm is tuned on.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -50,7 +50,7 @@ pub fn tune_arms<A: Sync>(
         arms,
         &grid.lrs,
         grid.seeds(),
-        grid.extend,
+        Extend::end_ratio(grid.extend),
         run,
         |hs: &[History]| {
             let acc: Vec<f64> = hs.iter().map(|h| h.final_accuracy).collect();

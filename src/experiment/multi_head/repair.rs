@@ -42,11 +42,8 @@ pub mod verdict;
 
 pub use setup::{MINILM, Means, SMOLLM2, Setup, Texts, setup};
 
-use std::sync::OnceLock;
-
 use nalgebra::{DMatrix, DVector};
 
-use crate::experiment::cache;
 use crate::parallel;
 use crate::pretrained::corpus::{ByModel, Model};
 use crate::pretrained::repair::{Effects, kept, mean_writes};
@@ -366,19 +363,24 @@ impl Findings {
     }
 }
 
+findings! {
+    fn minilm() -> Findings = cached("minilm", setup(Architecture::Minilm) => {
+        Findings::run(setup(Architecture::Minilm))
+    })
+}
+
+findings! {
+    fn smollm2() -> Findings = cached("smollm2", setup(Architecture::Smollm2) => {
+        Findings::run(setup(Architecture::Smollm2))
+    })
+}
+
 /// The book's findings of `arch`, computed once per process.
 pub fn book(arch: Architecture) -> &'static Findings {
-    static MINILM_FINDINGS: OnceLock<Findings> = OnceLock::new();
-    static SMOLLM2_FINDINGS: OnceLock<Findings> = OnceLock::new();
-    let cell = match arch {
-        Architecture::Minilm => &MINILM_FINDINGS,
-        Architecture::Smollm2 => &SMOLLM2_FINDINGS,
-    };
-    cell.get_or_init(|| {
-        let name = format!("{}::{}", module_path!(), arch.name());
-        let s = setup(arch);
-        cache::load_or_run(&name, &s, || Findings::run(s))
-    })
+    match arch {
+        Architecture::Minilm => minilm(),
+        Architecture::Smollm2 => smollm2(),
+    }
 }
 
 #[cfg(test)]

@@ -11,10 +11,6 @@
 //! ```
 //! Introduced in chapter 3.
 
-use std::sync::OnceLock;
-
-use crate::experiment::cache;
-
 use crate::measure::{Measure, fixed, pm};
 use crate::parallel;
 use crate::stats::Summary;
@@ -227,13 +223,12 @@ impl Findings {
 
 /// Accuracy summary of a model's runs.
 pub fn accuracy(runs: &[Trained]) -> Summary {
-    Summary::of(&runs.iter().map(|t| t.accuracy).collect::<Vec<_>>())
+    Summary::over(runs.iter().map(|t| t.accuracy))
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = cached(BOOK => Findings::run(BOOK))
 }
 
 /// The numbers chapter 3 quotes from this experiment.

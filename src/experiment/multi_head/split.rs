@@ -5,9 +5,6 @@
 //! that a narrow split that stays behind lacks capacity rather than learns
 //! slower.
 
-use std::sync::OnceLock;
-
-use crate::experiment::cache;
 use crate::measure::{Measure, pm};
 use crate::parallel;
 use crate::stats::{Summary, mean};
@@ -167,10 +164,9 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = cached(BOOK => Findings::run(BOOK))
 }
 
 /// The numbers chapter 3 quotes from this experiment.

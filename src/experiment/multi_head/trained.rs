@@ -18,10 +18,7 @@ pub mod verdict;
 
 pub use verdict::{claims, measures};
 
-use std::sync::OnceLock;
-
 use super::pruning::curve::{levels, prunable};
-use crate::experiment::cache;
 
 use nalgebra::{DMatrix, DVector};
 use patterns::{Patterns, patterns};
@@ -239,7 +236,7 @@ impl Findings {
     /// Summary of `f` over every ablation of `model` in layers before the last
     /// (a last-layer head has no later layer to respond but its own FFN).
     pub fn summary(&self, model: Model, f: fn(&Ablation) -> f64) -> Summary {
-        Summary::of(&self.all(model).iter().map(|a| f(a)).collect::<Vec<_>>())
+        Summary::over(self.all(model).iter().map(|a| f(a)))
     }
 
     /// Most heads removed with top-1 still within `drop` of the clean model's.
@@ -282,10 +279,9 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = cached(BOOK => Findings::run(BOOK))
 }
 
 fn repair(a: &Ablation) -> f64 {

@@ -27,8 +27,7 @@ pub fn claims() -> Vec<Claim> {
     };
     let gain = gain_of(&f.trials);
     let flat = super::flat();
-    let flat_turnover =
-        |l: usize| Summary::of(&flat.iter().map(|t| t.turnover[l]).collect::<Vec<_>>());
+    let flat_turnover = |l: usize| Summary::over(flat.iter().map(|t| t.turnover[l]));
     // relations alone (the better of raw and rollout) against objects alone
     // (the better of raw similarity and value norm), per seed
     let relations_first = |trials: &[super::Trial]| {
@@ -251,10 +250,10 @@ fn relations_cost() -> Claim {
         s.seeds,
         s.tuning_seeds,
         s.lrs,
-        s.threshold,
+        s.schedule.threshold,
         s.min_steps,
-        s.steps,
-        s.steps + s.eval_every
+        s.schedule.steps,
+        cost::beyond(s)
     ))
     .core(Test::above(
         format!("lower 95% bound of the learned head's median steps at k = {kmax} minus at k = {k1}"),
@@ -268,7 +267,7 @@ fn relations_cost() -> Claim {
         0.0,
         0,
     ))
-    .default_choice(format!("steps counted to test accuracy {}", s.threshold))
+    .default_choice(format!("steps counted to test accuracy {}", s.schedule.threshold))
     .under(
         format!("steps counted to test accuracy {}", cost::STRICT),
         vec![

@@ -3,16 +3,14 @@
 //! head of fixed width against a model given the relations' structure, each
 //! arm at its own tuned learning rate.
 
-use std::sync::OnceLock;
-
 use rand::RngExt;
 
-use crate::experiment::cache;
 use crate::experiment::learning_cost::tuning::grid;
 use crate::measure::{Measure, fixed};
 use crate::parallel;
 use crate::random::seeded;
 use crate::stats::{median, quantile};
+use crate::train::tuning::censored_steps;
 use crate::train::{Config, Cue, History, Plateau, Qk, Relation, Schedule, Task, train_to_plateau};
 
 /// Sizes and budgets of the experiment.
@@ -26,18 +24,12 @@ pub struct Setup {
     pub context: usize,
     /// The numbers of relations `k`.
     pub ks: [usize; 4],
-    /// The step cap of every run (each trains to [`Plateau::BOOK`], no plateau before `min_steps`).
-    pub steps: usize,
+    /// The schedule of every run: its `steps` the cap (each trains to
+    /// [`Plateau::BOOK`], no plateau before `min_steps`), its `lr` unused
+    /// (every (arm, k) trains at its tuned rate).
+    pub schedule: Schedule,
     /// No plateau is declared before this step (it guards against a stall before learning starts).
     pub min_steps: usize,
-    /// Examples per step.
-    pub batch: usize,
-    /// Steps between evaluations.
-    pub eval_every: usize,
-    /// Held-out test examples.
-    pub test: usize,
-    /// Test accuracy that counts as learned.
-    pub threshold: f64,
     /// Measurement seeds `0..seeds`.
     pub seeds: u64,
     /// Tuning seeds `tuning_seed..tuning_seed + tuning_seeds`, disjoint from the measurement seeds.
@@ -53,12 +45,15 @@ pub const BOOK: Setup = Setup {
     vocab: 8,
     context: 8,
     ks: [1, 2, 4, 8],
-    steps: 2400,
+    schedule: Schedule {
+        steps: 2400,
+        batch: 16,
+        lr: 0.0,
+        eval_every: 10,
+        test: 128,
+        threshold: 0.8,
+    },
     min_steps: 1200,
-    batch: 16,
-    eval_every: 10,
-    test: 128,
-    threshold: 0.8,
     seeds: 12,
     tuning_seeds: 3,
     tuning_seed: 1000,
@@ -118,12 +113,8 @@ pub fn config(setup: Setup, arm: Arm) -> Config {
 /// Train one seed of `arm` on `k` relations at rate `lr`, to a plateau or the cap.
 pub fn run(setup: Setup, arm: Arm, k: usize, lr: f64, seed: u64) -> History {
     let schedule = Schedule {
-        steps: setup.steps,
-        batch: setup.batch,
         lr,
-        eval_every: setup.eval_every,
-        test: setup.test,
-        threshold: setup.threshold,
+        ..setup.schedule
     };
     let plateau = Plateau::BOOK.after(setup.min_steps);
     train_to_plateau(
@@ -137,8 +128,7 @@ pub fn run(setup: Setup, arm: Arm, k: usize, lr: f64, seed: u64) -> History {
 
 /// Steps to threshold, an unreached threshold counted as `steps + eval_every`.
 pub fn censored(setup: Setup, h: &History) -> f64 {
-    h.steps_to_threshold
-        .map_or((setup.steps + setup.eval_every) as f64, |s| s as f64)
+    censored_steps(setup.schedule, h)
 }
 
 /// One (arm, k): its tuning and its measurement seeds.
@@ -160,6 +150,12 @@ pub struct Cell {
     pub steps_strict: Vec<f64>,
 }
 
+/// Where an unreached threshold is counted: `steps + eval_every`, beyond the cap.
+pub fn beyond(setup: Setup) -> f64 {
+    let s = setup.schedule;
+    (s.steps + s.eval_every) as f64
+}
+
 /// The stricter test accuracy a referee would ask the steps to be counted at.
 pub const STRICT: f64 = 0.95;
 
@@ -169,7 +165,7 @@ pub fn censored_at(setup: Setup, h: &History, threshold: f64) -> f64 {
         .iter()
         .zip(&h.accuracy)
         .find(|&(_, &a)| a >= threshold)
-        .map_or((setup.steps + setup.eval_every) as f64, |(&s, _)| s as f64)
+        .map_or(beyond(setup), |(&s, _)| s as f64)
 }
 
 impl Cell {
@@ -185,7 +181,10 @@ impl Cell {
 
     /// Share of seeds that reached the threshold.
     pub fn reached(&self, setup: Setup) -> f64 {
-        let n = self.steps.iter().filter(|&&s| s <= setup.steps as f64);
+        let n = self
+            .steps
+            .iter()
+            .filter(|&&s| s <= setup.schedule.steps as f64);
         n.count() as f64 / self.steps.len() as f64
     }
 }
@@ -289,16 +288,15 @@ impl Findings {
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &BOOK, || Findings::run(BOOK)))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = cached(BOOK => Findings::run(BOOK))
 }
 
 /// Steps as text: `"> budget"` beyond the budget.
 fn steps_text(setup: Setup, s: f64) -> String {
-    if s > setup.steps as f64 {
-        format!("> {}", setup.steps)
+    if s > setup.schedule.steps as f64 {
+        format!("> {}", setup.schedule.steps)
     } else {
         format!("{s:.0}")
     }
@@ -318,7 +316,7 @@ pub fn measures() -> Vec<Measure> {
             "cost_tuning_range",
             format!("{}–{}", s.tuning_seed, s.tuning_seed + s.tuning_seeds - 1),
         ),
-        Measure::new("cost_budget", s.steps.to_string()),
+        Measure::new("cost_budget", s.schedule.steps.to_string()),
         Measure::new("cost_min_steps", s.min_steps.to_string()),
         Measure::new(
             "cost_capped",
@@ -330,7 +328,7 @@ pub fn measures() -> Vec<Measure> {
                 .to_string(),
         ),
         Measure::new("cost_pairs", (s.ks[s.ks.len() - 1] * s.vocab).to_string()),
-        Measure::new("cost_threshold", fixed(s.threshold, 1)),
+        Measure::new("cost_threshold", fixed(s.schedule.threshold, 1)),
         Measure::new(
             "cost_lrs",
             s.lrs.map(|x| x.to_string()).join(", ").to_string(),

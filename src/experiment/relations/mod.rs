@@ -6,8 +6,6 @@
 mod claims;
 pub use claims::claims;
 
-use std::sync::OnceLock;
-
 use nalgebra::DMatrix;
 
 use crate::attention::Mask;
@@ -261,25 +259,23 @@ impl Findings {
 
     /// Summary of one number per trial.
     pub fn summary(&self, field: impl Fn(&Trial) -> f64) -> Summary {
-        Summary::of(&self.trials.iter().map(field).collect::<Vec<_>>())
+        Summary::over(self.trials.iter().map(field))
     }
 
     /// Summary of one number per delta trial.
     pub fn delta_summary(&self, field: impl Fn(&DeltaTrial) -> f64) -> Summary {
-        Summary::of(&self.delta.iter().map(field).collect::<Vec<_>>())
+        Summary::over(self.delta.iter().map(field))
     }
 }
 
-/// The book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| Findings::run(BOOK, SEEDS, INSTANCES))
+findings! {
+    /// The book-size findings, computed once per process.
+    pub fn book() -> Findings = Findings::run(BOOK, SEEDS, INSTANCES)
 }
 
-/// The stacked model's trials at [`FLAT`], computed once per process.
-pub fn flat() -> &'static [Trial] {
-    static TRIALS: OnceLock<Vec<Trial>> = OnceLock::new();
-    TRIALS.get_or_init(|| parallel::map(0..SEEDS, |seed| trial(FLAT, seed)))
+findings! {
+    /// The stacked model's trials at [`FLAT`], computed once per process.
+    pub fn flat() -> Vec<Trial> = parallel::map(0..SEEDS, |seed| trial(FLAT, seed))
 }
 
 /// The numbers chapter 4's prose quotes.

@@ -27,10 +27,6 @@ pub use importance::{Counterfactual, Importance, Keys, Target};
 
 pub use verdict::{claims, measures};
 
-use std::sync::OnceLock;
-
-use crate::experiment::cache;
-
 use crate::pretrained::corpus::{ByModel, Model};
 use crate::pretrained::minilm::Minilm;
 use crate::pretrained::transformer::{Architecture, Transformer};
@@ -241,12 +237,12 @@ impl ModelFindings {
 
     /// Summary over sentences of one per-sentence number.
     pub fn over_sentences(&self, f: impl Fn(&Attribution) -> f64) -> Summary {
-        Summary::of(&self.attribution.iter().map(f).collect::<Vec<_>>())
+        Summary::over(self.attribution.iter().map(f))
     }
 
     /// Summary over pairs of one number of a change.
     pub fn over_pairs(changes: &[Change], f: impl Fn(&Change) -> f64) -> Summary {
-        Summary::of(&changes.iter().map(f).collect::<Vec<_>>())
+        Summary::over(changes.iter().map(f))
     }
 
     /// Summary over kept pairs of `1 − cos` at depth `l`, context or unrelated.
@@ -281,23 +277,17 @@ impl ModelFindings {
 /// Chapter 4's trained-model findings for one architecture, trained and random.
 pub type Findings = ByModel<ModelFindings>;
 
-/// The encoder's book-size findings, computed once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| {
-        cache::load_or_run(module_path!(), &BOOK, || {
-            ByModel::run(|model| ModelFindings::run(model, BOOK))
-        })
+findings! {
+    /// The encoder's book-size findings, computed once per process.
+    pub fn book() -> Findings = cached(BOOK => {
+        ByModel::run(|model| ModelFindings::run(model, BOOK))
     })
 }
 
-/// The decoder's book-size findings, computed once per process.
-pub fn decoder() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    FINDINGS.get_or_init(|| {
-        cache::load_or_run(concat!(module_path!(), "::decoder"), &DECODER, || {
-            ByModel::run(|model| ModelFindings::run(model, DECODER))
-        })
+findings! {
+    /// The decoder's book-size findings, computed once per process.
+    pub fn decoder() -> Findings = cached("decoder", DECODER => {
+        ByModel::run(|model| ModelFindings::run(model, DECODER))
     })
 }
 

@@ -26,9 +26,9 @@ mod model;
 pub use block::{Block, BlockPass};
 pub use model::{Stack, StackPass};
 
-use crate::mixer::Mixer;
 use crate::mixer::layer::GateInit;
 use crate::mixer::objective::{self, Fit, fit, warm_then_constant};
+use crate::mixer::{Mixer, Schedule};
 use crate::random::seeded;
 use crate::recall::{Mqar, Sequence};
 use crate::train::{Plateau, Stop, TensorCheck};
@@ -69,16 +69,11 @@ pub(crate) mod mixer_name {
     }
 }
 
-/// How a run trains: a step cap, the batch, a peak rate, the held-out set,
-/// how often it is evaluated and the plateau rule.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// How a run trains: the schedule (its `steps` the cap), how often the
+/// held-out accuracy is evaluated, and the plateau rule.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Training {
-    /// The step cap.
-    pub cap: usize,
-    pub batch: usize,
-    pub lr: f64,
-    /// Held-out sequences.
-    pub test: usize,
+    pub schedule: Schedule,
     /// Held-out accuracy is evaluated every this many steps.
     pub every: usize,
     pub plateau: Plateau,
@@ -105,14 +100,15 @@ pub struct StackRun {
 /// `lr` (as [`crate::mixer::train_to_plateau`]).
 ///
 /// ```
-/// use attention_geometry::mixer::Mixer;
 /// use attention_geometry::mixer::layer::GateInit;
 /// use attention_geometry::mixer::stack::{Config, Training, train};
+/// use attention_geometry::mixer::{Mixer, Schedule};
 /// use attention_geometry::recall::Mqar;
 /// use attention_geometry::train::Plateau;
 /// let task = Mqar { vocab: 16, pairs: 2, len: 8 };
 /// let config = Config { mixer: Mixer::Softmax, vocab: 16, d: 16, k: 4, v: 4, layers: 2, conv: 4 };
-/// let t = Training { cap: 600, batch: 8, lr: 0.03, test: 32, every: 25, plateau: Plateau::BOOK.after(200) };
+/// let schedule = Schedule { steps: 600, batch: 8, lr: 0.03, test: 32 };
+/// let t = Training { schedule, every: 25, plateau: Plateau::BOOK.after(200) };
 /// let run = train(config, GateInit::Fla, task, t, 0);
 /// assert!(!run.stop.capped() && run.accuracy > 0.5); // chance is 1/8
 /// ```
@@ -139,13 +135,13 @@ pub fn train_observed(
     );
     assert!(t.every > 0, "stack::train: evaluate every ≥ 1 steps");
     let mut rng = seeded(seed);
-    let test = task.batch(&mut rng, t.test);
+    let test = task.batch(&mut rng, t.schedule.test);
     let mut model = Stack::init(config, gates, &mut rng);
     let initial = model.clone();
-    let rate = warm_then_constant(t.lr, t.cap);
+    let rate = warm_then_constant(t.schedule.lr, t.schedule.steps);
     let rule = Fit {
-        cap: t.cap,
-        batch: t.batch,
+        cap: t.schedule.steps,
+        batch: t.schedule.batch,
         rate: &rate,
         every: t.every,
         plateau: Some(t.plateau),

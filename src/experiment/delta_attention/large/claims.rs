@@ -59,9 +59,9 @@ pub fn claims() -> Vec<Claim> {
         s.tune_steps,
         s.tune_seed,
         s.seeds,
-        s.batch,
-        s.plateau.min_steps,
-        s.cap
+        s.training.schedule.batch,
+        s.training.plateau.min_steps,
+        s.training.schedule.steps
     );
     let over_linear = |arm: &str| {
         Test::above(

@@ -69,7 +69,6 @@ pub use report::measures;
 pub use run::{Arm, Cell, Findings, Record, Setup, Tuned, setup};
 
 use std::path::Path;
-use std::sync::OnceLock;
 
 use sha2::{Digest, Sha256};
 
@@ -158,16 +157,14 @@ fn without_root_package(lock: &str) -> String {
         .join("\n[[package]]\n")
 }
 
-/// The committed findings (compiled in).
-///
-/// # Panics
-/// If the committed file does not parse.
-pub fn findings() -> &'static Findings {
-    static F: OnceLock<Findings> = OnceLock::new();
-    F.get_or_init(|| {
+findings! {
+    /// The committed findings (compiled in).
+    ///
+    /// # Panics
+    /// If the committed file does not parse.
+    pub fn findings() -> Findings =
         serde_json::from_str(include_str!("../../../../findings/mqar-large.json"))
             .unwrap_or_else(|e| panic!("{FINDINGS} does not parse ({e}); rerun `{COMMAND}`"))
-    })
 }
 
 /// Run the experiment and write [`FINDINGS`] under `root`, logging progress to stderr.
@@ -190,6 +187,8 @@ pub fn run_and_write(root: &Path) -> Result<Findings, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mixer::Schedule;
+    use crate::mixer::stack::Training;
 
     #[test]
     fn a_tiny_run_fills_every_cell_of_every_arm() {
@@ -199,10 +198,16 @@ mod tests {
             rates: vec![0.01, 0.03],
             tune_steps: 2,
             seeds: 2,
-            batch: 1,
-            test: 2,
-            cap: 4,
-            every: 2,
+            training: Training {
+                schedule: Schedule {
+                    steps: 4,
+                    batch: 1,
+                    lr: 0.0,
+                    test: 2,
+                },
+                every: 2,
+                ..setup().training
+            },
             ..setup()
         };
         let f = run::run(&tiny, "h".into(), |_| {});

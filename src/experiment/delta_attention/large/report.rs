@@ -115,11 +115,11 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("large_d", s.d.to_string()),
         Measure::new("large_layers", s.layers.to_string()),
         Measure::new("large_conv", s.conv.to_string()),
-        Measure::new("large_batch", s.batch.to_string()),
-        Measure::new("large_test", s.test.to_string()),
-        Measure::new("large_cap", s.cap.to_string()),
-        Measure::new("large_min_steps", s.plateau.min_steps.to_string()),
-        Measure::new("large_every", s.every.to_string()),
+        Measure::new("large_batch", s.training.schedule.batch.to_string()),
+        Measure::new("large_test", s.training.schedule.test.to_string()),
+        Measure::new("large_cap", s.training.schedule.steps.to_string()),
+        Measure::new("large_min_steps", s.training.plateau.min_steps.to_string()),
+        Measure::new("large_every", s.training.every.to_string()),
         Measure::new("large_rates", rates.join(", ")),
         Measure::new("large_tune_steps", s.tune_steps.to_string()),
         Measure::new("large_tune_seed", s.tune_seed.to_string()),
@@ -297,7 +297,7 @@ pub fn left_chance(f: &Findings, arms: &[(&str, &str)], cell: (usize, usize)) ->
 pub fn floor_stops(f: &Findings, arms: &[(&str, &str)], cell: (usize, usize)) -> usize {
     arms.iter()
         .flat_map(|(a, _)| &f.cell(a, cell.0, cell.1).runs)
-        .filter(|r| r.stop == crate::train::Stop::Plateau(f.setup.plateau.min_steps))
+        .filter(|r| r.stop == crate::train::Stop::Plateau(f.setup.training.plateau.min_steps))
         .count()
 }
 

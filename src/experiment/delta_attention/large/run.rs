@@ -6,9 +6,9 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::mixer::Mixer;
 use crate::mixer::layer::GateInit;
 use crate::mixer::stack::{self, Config, StackRun, Training};
+use crate::mixer::{Mixer, Schedule};
 use crate::recall::Mqar;
 use crate::train::{Plateau, Stop};
 
@@ -35,14 +35,9 @@ pub struct Setup {
     pub tune_seed: u64,
     /// Reported seeds `0..seeds`.
     pub seeds: u64,
-    pub batch: usize,
-    /// Held-out sequences per run.
-    pub test: usize,
-    /// Step cap of every run (tuning and reported).
-    pub cap: usize,
-    /// Held-out accuracy is evaluated every this many steps.
-    pub every: usize,
-    pub plateau: Plateau,
+    /// How every reported run trains: its schedule's `steps` is the cap, its
+    /// `lr` unused (each arm runs at its tuned rate).
+    pub training: Training,
 }
 
 /// A trained arm: a mixer and how its gates start (`Fla` for the mixers without gates).
@@ -105,16 +100,17 @@ impl Setup {
         }
     }
 
-    /// How every run trains, at rate `lr`.
+    /// How every reported run trains, at rate `lr`.
     pub fn training(&self, lr: f64) -> Training {
-        Training {
-            cap: self.cap,
-            batch: self.batch,
-            lr,
-            test: self.test,
-            every: self.every,
-            plateau: self.plateau,
-        }
+        at(self.training, lr)
+    }
+}
+
+/// `t` at rate `lr`.
+fn at(t: Training, lr: f64) -> Training {
+    Training {
+        schedule: Schedule { lr, ..t.schedule },
+        ..t
     }
 }
 
@@ -225,7 +221,7 @@ fn timed(
     log(format!(
         "  {} K={state} pairs={pairs} lr={} seed={seed}: acc {:.3}, {:?} after {steps} steps, {ms:.1} ms/step",
         arm.name(),
-        t.lr,
+        t.schedule.lr,
         run.accuracy,
         run.stop
     ));
@@ -238,9 +234,12 @@ pub fn run(setup: &Setup, code_hash: String, mut log: impl FnMut(String)) -> Fin
     let mut tuning = Vec::new();
     let mut cells = Vec::new();
     let tune = Training {
-        cap: setup.tune_steps,
+        schedule: Schedule {
+            steps: setup.tune_steps,
+            ..setup.training.schedule
+        },
         plateau: Plateau::BOOK.after(usize::MAX),
-        ..setup.training(0.0)
+        ..setup.training
     };
     for arm in setup.arms() {
         log(format!(
@@ -253,7 +252,7 @@ pub fn run(setup: &Setup, code_hash: String, mut log: impl FnMut(String)) -> Fin
             .rates
             .iter()
             .map(|&lr| {
-                let t = Training { lr, ..tune };
+                let t = at(tune, lr);
                 let (run, _) = timed(setup, arm, setup.tune_cell, t, setup.tune_seed, &mut log);
                 Tuned {
                     lr,
@@ -321,10 +320,15 @@ pub fn setup() -> Setup {
         tune_steps: 1000,
         tune_seed: 1000,
         seeds: 3,
-        batch: 16,
-        test: 64,
-        cap: 3000,
-        every: 100,
-        plateau: Plateau::BOOK.after(1500),
+        training: Training {
+            schedule: Schedule {
+                steps: 3000,
+                batch: 16,
+                lr: 0.0,
+                test: 64,
+            },
+            every: 100,
+            plateau: Plateau::BOOK.after(1500),
+        },
     }
 }

@@ -10,18 +10,17 @@
 //! every expensive experiment's, the findings are cached
 //! ([`crate::experiment::cache`]).
 
-use std::sync::OnceLock;
-
 mod claims;
 pub mod inside;
 mod report;
 mod tally;
 mod variant;
 
-use crate::experiment::cache;
 use crate::mixer::{Config, Mixer, Schedule, train_to_plateau};
 use crate::parallel;
 use crate::recall::Mqar;
+use crate::stats::mean;
+use crate::train::tuning::{self, Extend};
 use crate::train::{Plateau, Stop};
 pub use claims::claims;
 pub use report::measures;
@@ -33,17 +32,15 @@ pub struct Setup {
     pub vocab: usize,
     /// Embedding width `d`.
     pub d: usize,
-    /// The step cap of every reported run.
-    pub cap: usize,
+    /// The schedule of every reported run: its `steps` the cap, its `lr`
+    /// unused (each arm trains at its tuned rate).
+    pub schedule: Schedule,
     /// No plateau is declared before this step.
     pub min_steps: usize,
     /// Held-out accuracy is evaluated every this many steps.
     pub every: usize,
     /// Steps of every tuning run.
     pub tune_steps: usize,
-    pub batch: usize,
-    /// Held-out sequences per run.
-    pub test: usize,
     /// Stored pairs of the first sweep (at `K = V = state`).
     pub pairs: Vec<usize>,
     /// `K = V` of the second sweep (at `fixed_pairs`).
@@ -70,12 +67,15 @@ pub fn setup() -> Setup {
     Setup {
         vocab: 32,
         d: 16,
-        cap: 1200,
+        schedule: Schedule {
+            steps: 1200,
+            batch: 16,
+            lr: 0.0,
+            test: 64,
+        },
         min_steps: 300,
         every: 50,
         tune_steps: 300,
-        batch: 16,
-        test: 64,
         pairs: vec![2, 4, 8, 12],
         states: vec![2, 8, 16],
         fixed_pairs: 8,
@@ -118,12 +118,12 @@ impl Setup {
         Plateau::BOOK.after(self.min_steps)
     }
 
-    fn schedule(&self, steps: usize, lr: f64) -> Schedule {
+    /// The schedule of `steps` steps at rate `lr`.
+    fn schedule_at(&self, steps: usize, lr: f64) -> Schedule {
         Schedule {
             steps,
-            batch: self.batch,
             lr,
-            test: self.test,
+            ..self.schedule
         }
     }
 
@@ -179,8 +179,8 @@ impl Findings {
     pub fn rate(&self, v: Variant, m: usize) -> f64 {
         let grid = &self.tuning[v.index()][m];
         match grid.is_empty() {
-            true => best(&self.tuning[Variant::Book.index()][m]).0,
-            false => best(grid).0,
+            true => chosen(&self.tuning[Variant::Book.index()][m]),
+            false => chosen(grid),
         }
     }
 
@@ -226,11 +226,25 @@ impl Findings {
     }
 }
 
-fn best(grid: &[(f64, f64)]) -> (f64, f64) {
-    grid.iter().copied().fold(
-        (f64::NAN, f64::INFINITY),
-        |b, x| if x.1 < b.1 { x } else { b },
-    )
+/// The ratio of neighbouring rates tried: √10 (the starting grid's, rounded
+/// to one digit there).
+fn step() -> f64 {
+    10f64.sqrt()
+}
+
+/// How a grid grows: a best rate at an edge adds one more [`step`] past it,
+/// at most three times per arm.
+pub fn extend() -> Extend {
+    Extend {
+        times: 3,
+        factor: Some(step()),
+    }
+}
+
+/// The rate of lowest mean held-out loss in `grid` (`(rate, loss)`; the first wins ties).
+fn chosen(grid: &[(f64, f64)]) -> f64 {
+    let losses: Vec<f64> = grid.iter().map(|g| g.1).collect();
+    grid[tuning::best(&losses, tuning::lower)].0
 }
 
 /// Run `jobs` on two threads, the costly and the cheap ones spread over both.
@@ -256,68 +270,28 @@ impl Findings {
     pub fn run(s: &Setup) -> Findings {
         let n_m = Mixer::ALL.len();
         let tune_task = s.task(s.fixed_pairs);
-        let tune = |v: Variant, m: usize, lr: f64| {
-            let losses: Vec<f64> = (0..s.tune_seeds)
-                .map(|i| {
-                    let cfg = s.config(Mixer::ALL[m], s.state);
-                    let cap = s.schedule(s.tune_steps, lr);
-                    let layer = v.layer(s.horizon());
-                    train_to_plateau(
-                        cfg,
-                        layer,
-                        tune_task,
-                        cap,
-                        None,
-                        s.tune_steps,
-                        TUNE_BASE + i,
-                    )
-                    .loss
-                })
-                .collect();
-            crate::stats::mean(&losses)
+        let tune = |v: Variant, arms: &[usize], rates: &[f64]| {
+            let seeds = TUNE_BASE..TUNE_BASE + s.tune_seeds;
+            let loss = |&m: &usize, lr: f64, seed: u64| {
+                let cfg = s.config(Mixer::ALL[m], s.state);
+                let cap = s.schedule_at(s.tune_steps, lr);
+                let layer = v.layer(s.horizon());
+                train_to_plateau(cfg, layer, tune_task, cap, None, s.tune_steps, seed).loss
+            };
+            tuning::tune(arms, rates, seeds, extend(), loss, mean, tuning::lower)
         };
         let mut tuning = vec![vec![Vec::new(); n_m]; Variant::ALL.len()];
-        // the book's layers on the starting grid, then the output-norm layers
-        // on the book's rate and one step of ×√10 either side
-        for v in [Variant::Book, Variant::OutputNorm] {
-            let jobs: Vec<(usize, f64)> = v
-                .mixers()
-                .into_iter()
-                .flat_map(|m| {
-                    let grid = match v {
-                        Variant::Book => s.rates.clone(),
-                        _ => {
-                            let r = best(&tuning[0][m]).0;
-                            vec![r / 10f64.sqrt(), r, r * 10f64.sqrt()]
-                        }
-                    };
-                    grid.into_iter().map(move |r| (m, r))
-                })
-                .collect();
-            let scores = run_all(&jobs, |&(m, r)| tune(v, m, r));
-            for (&(m, r), a) in jobs.iter().zip(scores) {
-                tuning[v.index()][m].push((r, a));
-            }
-            // a best rate at the grid's edge extends the grid by one step of ×√10
-            for (m, grid) in tuning[v.index()].iter_mut().enumerate() {
-                for _ in 0..3 {
-                    if grid.is_empty() {
-                        break;
-                    }
-                    let b = best(grid).0;
-                    let (lo, hi) = (grid[0].0, grid[grid.len() - 1].0);
-                    let next = if b == lo {
-                        lo / 10f64.sqrt()
-                    } else if b == hi {
-                        hi * 10f64.sqrt()
-                    } else {
-                        break;
-                    };
-                    let a = tune(v, m, next);
-                    grid.push((next, a));
-                    grid.sort_by(|x, y| x.0.total_cmp(&y.0));
-                }
-            }
+        // the book's layers on the starting grid
+        let book = Variant::Book.mixers();
+        for (&m, t) in book.iter().zip(tune(Variant::Book, &book, &s.rates)) {
+            tuning[Variant::Book.index()][m] = t.grid;
+        }
+        // the output-norm layers on the book's rate and one step either side
+        let step = step();
+        for m in Variant::OutputNorm.mixers() {
+            let r = chosen(&tuning[Variant::Book.index()][m]);
+            let t = tune(Variant::OutputNorm, &[m], &[r / step, r, r * step]);
+            tuning[Variant::OutputNorm.index()][m] = t.into_iter().flat_map(|t| t.grid).collect();
         }
         let partial = Findings {
             tuning,
@@ -339,7 +313,7 @@ impl Findings {
                 s.config(Mixer::ALL[m], k),
                 v.layer(s.horizon()),
                 s.task(p),
-                s.schedule(s.cap, partial.rate(v, m)),
+                s.schedule_at(s.schedule.steps, partial.rate(v, m)),
                 Some(s.plateau()),
                 s.every,
                 seed,
@@ -378,9 +352,7 @@ pub fn curve(
         .collect()
 }
 
-/// The book's findings, computed (or read from the cache) once per process.
-pub fn book() -> &'static Findings {
-    static FINDINGS: OnceLock<Findings> = OnceLock::new();
-    let setup = setup();
-    FINDINGS.get_or_init(|| cache::load_or_run(module_path!(), &setup, || Findings::run(&setup)))
+findings! {
+    /// The book's findings, computed (or read from the cache) once per process.
+    pub fn book() -> Findings = cached(setup() => Findings::run(&setup()))
 }

@@ -24,7 +24,7 @@ pub(super) fn over_seeds(
     m: usize,
     field: impl Fn(&Inside) -> f64,
 ) -> Summary {
-    Summary::of(&f.inside(v, m).into_iter().map(field).collect::<Vec<_>>())
+    Summary::over(f.inside(v, m).into_iter().map(field))
 }
 
 /// Median over every channel of every seed of `ln(trained rate / initial rate)`.

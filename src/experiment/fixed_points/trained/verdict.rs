@@ -66,10 +66,10 @@ pub fn measures() -> Vec<Measure> {
         let (l, k) = iteration_rows("tr", &format!("MiniLM {name}"), name, r);
         layer.extend(l);
         stack.extend(k);
-        let start: Vec<f64> = r.layer_runs(0).iter().map(|i| i.collapse[0]).collect();
+        let start = Summary::over(r.layer_runs(0).iter().map(|i| i.collapse[0]));
         m.push(Measure::new(
             format!("tr_collapse_start_{name}"),
-            pm(Summary::of(&start), 2),
+            pm(start, 2),
         ));
     }
     let stream = stream
@@ -103,10 +103,12 @@ pub fn measures() -> Vec<Measure> {
 /// and `{tag}_stack_…_{name}`.
 pub(super) fn iteration_rows(tag: &str, who: &str, name: &str, r: &ModelFindings) -> (Rows, Rows) {
     let (mut layer, mut stack) = (Vec::new(), Vec::new());
-    let over = |xs: Vec<f64>| pm(Summary::of(&xs), 2);
+    fn over(xs: impl Iterator<Item = f64>) -> String {
+        pm(Summary::over(xs), 2)
+    }
     for (p, key) in ["residual", "none"].iter().enumerate().take(r.layer.len()) {
         let runs = r.layer_runs(p);
-        let last = |g: fn(&Iteration) -> f64| over(runs.iter().map(|i| g(i)).collect());
+        let last = |g: fn(&Iteration) -> f64| over(runs.iter().map(|i| g(i)));
         let path = format!("{who}, {} residual paths", ["with", "without"][p]);
         layer.push((
             path.clone(),
@@ -122,7 +124,7 @@ pub(super) fn iteration_rows(tag: &str, who: &str, name: &str, r: &ModelFindings
                 Measure::new(format!("{tag}_layer_drift_{key}_{name}"), last(|i| i.drift)),
             ],
         ));
-        let looped = |g: fn(&Iteration) -> f64| over(r.stack[p].iter().map(g).collect());
+        let looped = |g: fn(&Iteration) -> f64| over(r.stack[p].iter().map(g));
         stack.push((
             path,
             vec![
@@ -149,7 +151,7 @@ pub fn claims() -> Vec<Claim> {
     let (t, r) = (&f.trained, &f.random);
     let last = LAYERS - 1;
     let final_of = |x: &ModelFindings, p: usize, g: fn(&Iteration) -> f64| {
-        Summary::of(&x.layer_runs(p).iter().map(|i| g(i)).collect::<Vec<_>>()).mean
+        Summary::over(x.layer_runs(p).iter().map(|i| g(i))).mean
     };
     let res = |i: &Iteration| *i.residual.last().expect("steps > 0");
     let col = |i: &Iteration| *i.collapse.last().expect("steps > 0");
@@ -174,7 +176,7 @@ pub fn claims() -> Vec<Claim> {
         ]
     };
     let [u, c] = <[Test; 2]>::try_from(settles(LAYERS)).unwrap_or_else(|_| unreachable!());
-    let stack_res = Summary::of(&t.stack[0].iter().map(res).collect::<Vec<_>>()).mean;
+    let stack_res = Summary::over(t.stack[0].iter().map(res)).mean;
     let rep = repair::book(crate::pretrained::transformer::Architecture::Minilm);
     let absorbs = with_repair(
         Claim::empirical(

@@ -113,7 +113,7 @@ pub fn measures() -> Vec<Measure> {
     let f = book();
     let (t, r) = (&f.trained, &f.random);
     let first = |c: &[Tally]| c[1];
-    let random_first: Vec<f64> = t.random.iter().map(|c| first(c).agreement()).collect();
+    let random_first = Summary::over(t.random.iter().map(|c| first(c).agreement()));
     vec![
         Measure::new("pr_heads", t.order.len().to_string()),
         Measure::new("pr_paragraphs", BOOK.paragraphs.to_string()),
@@ -133,10 +133,7 @@ pub fn measures() -> Vec<Measure> {
             "pr_trained_prunable",
             t.prunable(Task::Agreement, &t.curve, BOOK.drop).to_string(),
         ),
-        Measure::new(
-            "pr_random_order_agree_first",
-            pm(Summary::of(&random_first), 2),
-        ),
+        Measure::new("pr_random_order_agree_first", pm(random_first, 2)),
         Measure::new("pr_trained_loss", fixed(t.curve[0].mean_loss(), 2)),
         Measure::new(
             "pr_trained_loss_first",
