@@ -125,7 +125,7 @@ unsafe fn columns_avx2(x: &Args, j0: usize, s: &mut [f64], out: &mut [f64]) {
 /// sweep has evicted it. A block gathers `STEPS` steps' entries into
 /// step-major buffers first (each line read once, whole), and scatters the
 /// outputs once at its end.
-pub const STEPS: usize = 16;
+pub const STEPS: usize = 64;
 
 /// One block's inputs, step-major: row `i` is step `t0 + i`.
 struct Block {
