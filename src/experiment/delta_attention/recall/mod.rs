@@ -232,7 +232,7 @@ fn step() -> f64 {
     10f64.sqrt()
 }
 
-/// How a grid grows: a best rate at an edge adds one more [`step`] past it,
+/// How a grid grows: a best rate at an edge adds one more `step` past it,
 /// at most three times per arm.
 pub fn extend() -> Extend {
     Extend {
