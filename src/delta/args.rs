@@ -30,17 +30,9 @@ impl Decay<'_> {
 
     /// The log-decays of step `t` into `g: [K]`.
     pub(crate) fn log_decays(&self, t: usize, g: &mut [f64]) {
-        match *self {
-            Decay::None => g.fill(0.0),
-            Decay::Scalar(s) => g.fill(s[t]),
-            Decay::Channel(m) => {
-                let n = m.nrows();
-                let all = m.as_slice();
-                g.iter_mut()
-                    .enumerate()
-                    .for_each(|(d, x)| *x = all[d * n + t]);
-            }
-        }
+        g.iter_mut()
+            .enumerate()
+            .for_each(|(d, x)| *x = self.log_decay(t, d));
     }
 }
 
