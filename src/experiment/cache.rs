@@ -286,21 +286,15 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn editing_a_figure_keeps_every_key_and_editing_the_maths_changes_them() {
-        fn copy(from: &Path, to: &Path) {
-            fs::create_dir_all(to).unwrap();
-            for entry in fs::read_dir(from).unwrap() {
-                let path = entry.unwrap().path();
-                let target = to.join(path.file_name().unwrap());
-                if path.is_dir() {
-                    copy(&path, &target);
-                } else {
-                    fs::copy(&path, &target).unwrap();
-                }
-            }
-        }
         let tree = tempfile::tempdir().unwrap();
         let at = tree.path();
-        copy(&root().join("src"), &at.join("src"));
+        let mut sources = Vec::new();
+        files(&root().join("src"), &mut sources).unwrap();
+        for from in sources {
+            let to = at.join(from.strip_prefix(root()).unwrap());
+            fs::create_dir_all(to.parent().unwrap()).unwrap();
+            fs::copy(&from, &to).unwrap();
+        }
         fs::copy(root().join("Cargo.lock"), at.join("Cargo.lock")).unwrap();
         std::os::unix::fs::symlink(root().join("models"), at.join("models")).unwrap();
         let book = tree_hash(root()).unwrap();
