@@ -120,8 +120,10 @@ fn root() -> &'static Path {
 /// files by path, and every experiment file whose name ends in `claims.rs`,
 /// `report.rs`, `verdict.rs` or `tally.rs` (they read findings into measures
 /// and claims).
-const PRESENTATION: [&str; 10] = [
+const PRESENTATION: [&str; 12] = [
     "src/file.rs",
+    "src/edition.rs",
+    "src/glossary.rs",
     "src/cli/",
     "src/figures/",
     "src/claim/",
