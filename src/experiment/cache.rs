@@ -122,7 +122,7 @@ fn root() -> &'static Path {
 /// and claims).
 const PRESENTATION: [&str; 12] = [
     "src/file.rs",
-    "src/edition.rs",
+    "src/edition/",
     "src/glossary.rs",
     "src/cli/",
     "src/figures/",

@@ -31,3 +31,5 @@ impl Lang {
         }
     }
 }
+
+pub mod phrases;
