@@ -15,6 +15,8 @@
 //! a link `page.md#chNN.slug` lands on it; the colours are `chapters/book.css`'s.
 
 use super::{Claim, Kind, Relation, Source, Test, Verdict};
+use crate::edition::Lang;
+use crate::edition::words::{Words, fill};
 use crate::measure::{number, table};
 
 /// Where the book shows each claim, for the cards' and the registry's links.
@@ -30,9 +32,12 @@ pub fn registry_anchor(id: &str) -> String {
     format!("registry-{id}")
 }
 
-/// A verdict as a coloured badge.
-pub fn badge(v: Verdict) -> String {
-    format!("<span class=\"verdict verdict-{v}\">{v}</span>")
+/// A verdict as a coloured badge, in the edition's word.
+pub fn badge(v: Verdict, w: &Words) -> String {
+    format!(
+        "<span class=\"verdict verdict-{v}\">{}</span>",
+        w.verdict(v)
+    )
 }
 
 /// `quantity relation bound`'s margin: how far the value is inside (+) or
@@ -59,10 +64,10 @@ fn minus(text: String) -> String {
 }
 
 /// The measured value alone: the number, or yes/no for a statement.
-fn value(t: &Test) -> String {
+fn value(t: &Test, w: &Words) -> String {
     match t.relation {
-        Relation::Holds if t.passes() => "yes".into(),
-        Relation::Holds => "no".into(),
+        Relation::Holds if t.passes() => w.yes.into(),
+        Relation::Holds => w.no.into(),
         _ => minus(number(t.value, t.digits)),
     }
 }
@@ -75,12 +80,12 @@ fn mark(held: bool) -> &'static str {
 }
 
 /// The card's table: one row per core and scope test.
-fn predictions(c: &Claim) -> String {
+fn predictions(c: &Claim, w: &Words) -> String {
     let row = |role: &str, t: &Test| {
         vec![
             role.to_string(),
             t.prediction(),
-            value(t),
+            value(t, w),
             margin(t),
             mark(t.passes()).to_string(),
         ]
@@ -88,18 +93,18 @@ fn predictions(c: &Claim) -> String {
     let rows: Vec<Vec<String>> = c
         .core
         .iter()
-        .map(|t| row("core", t))
-        .chain(c.scope.iter().map(|t| row("scope", t)))
+        .map(|t| row(w.core, t))
+        .chain(c.scope.iter().map(|t| row(w.scope, t)))
         .collect();
-    table(&["", "prediction", "measured", "margin", "held"], &rows)
+    table(&w.card_columns, &rows)
 }
 
 /// Names of the choices whose core holds (`true`) or fails (`false`),
 /// the default first, each in quotes (a name may itself contain `;`).
-fn choices_where(c: &Claim, holds: bool) -> Vec<String> {
+fn choices_where(c: &Claim, holds: bool, w: &Words) -> Vec<String> {
     let default = match c.default_choice.as_str() {
-        "" => "the default".to_string(),
-        d => format!("“{d}”"),
+        "" => w.the_default.to_string(),
+        d => fill(w.quoted, &[d]),
     };
     let mut out = Vec::new();
     if c.core_holds() == holds {
@@ -109,149 +114,175 @@ fn choices_where(c: &Claim, holds: bool) -> Vec<String> {
         c.choices
             .iter()
             .filter(|ch| ch.holds() == holds)
-            .map(|ch| format!("“{}”", ch.name)),
+            .map(|ch| fill(w.quoted, &[&ch.name])),
     );
     out
 }
 
-/// Names as a list a sentence can hold: joined by commas and a final "and".
-fn named(names: &[String]) -> String {
-    match names.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-        None => String::new(),
-    }
-}
-
 /// One plain sentence saying what the verdict means, from the tests alone.
-pub fn meaning(c: &Claim) -> String {
+pub fn meaning(c: &Claim, w: &Words) -> String {
     let varied = !c.choices.is_empty();
     match c.verdict() {
-        Verdict::Supported if varied => {
-            "Every prediction held, under the default and under every choice varied.".into()
-        }
-        Verdict::Supported => "Every prediction held.".into(),
-        Verdict::Contradicted if varied => {
-            "The core prediction failed, under the default and under every choice varied.".into()
-        }
-        Verdict::Contradicted => "The core prediction failed.".into(),
-        Verdict::Qualified if !c.capped.iter().all(Test::passes) => {
-            "Most runs of a trained arm hit the step cap or never left chance: the measurement cannot decide the claim.".into()
-        }
+        Verdict::Supported if varied => w.held_everywhere.into(),
+        Verdict::Supported => w.held.into(),
+        Verdict::Contradicted if varied => w.failed_everywhere.into(),
+        Verdict::Contradicted => w.failed.into(),
+        Verdict::Qualified if !c.capped.iter().all(Test::passes) => w.undecided.into(),
         Verdict::Qualified if !c.core_everywhere() => {
-            let (holds, fails) = (choices_where(c, true), choices_where(c, false));
+            let (holds, fails) = (choices_where(c, true, w), choices_where(c, false, w));
             match holds.len() + fails.len() {
                 // a long list reads as a count; the card's list marks each
-                n if n > 4 => format!(
-                    "The core prediction holds under {} of the {n} settings tried (the default and every choice varied; ✓ marks a choice where it holds) and fails under {}: the answer depends on that choice.",
-                    holds.len(),
-                    fails.len()
+                n if n > 4 => fill(
+                    w.flips_counted,
+                    &[
+                        &holds.len().to_string(),
+                        &n.to_string(),
+                        &fails.len().to_string(),
+                    ],
                 ),
-                _ => format!(
-                    "The core prediction holds under {} and fails under {}: the answer depends on that choice.",
-                    named(&holds),
-                    named(&fails)
-                ),
+                _ => fill(w.flips_named, &[&w.list(&holds), &w.list(&fails)]),
             }
         }
         Verdict::Qualified => {
-            let failed: Vec<String> = c
+            let failed: Vec<&str> = c
                 .scope
                 .iter()
                 .filter(|t| !t.passes())
-                .map(|t| t.quantity.clone())
+                .map(|t| t.quantity.as_str())
                 .collect();
-            format!(
-                "The core prediction held, but not within the scope tested: {} failed.",
-                failed.join("; ")
-            )
+            fill(w.out_of_scope, &[&failed.join(w.semicolon)])
         }
         Verdict::Checked => match c.kind {
-            Kind::Construction => "True by construction, and every check of the construction held.",
-            _ => "Proved, and every numerical check of the proof held.",
+            Kind::Construction => w.construction_checked,
+            _ => w.proof_checked,
         }
         .into(),
-        Verdict::Failed => "A check failed: the implementation does not do what the proof or construction says.".into(),
+        Verdict::Failed => w.check_failed.into(),
     }
 }
 
-/// The sentence's label: whose it is.
-fn source_label(s: Source) -> &'static str {
-    match s {
-        Source::Essay => "The essay",
-        Source::Book => "The book adds",
+/// The essay's own Chinese words for claim `c`, where it has them.
+fn original(c: &Claim) -> Option<&str> {
+    let _ = c;
+    None
+}
+
+/// The sentence under test in the edition's language: the essay's own
+/// words in the Chinese edition where the claim has them, else the English.
+pub fn said<'a>(c: &'a Claim, w: &Words) -> &'a str {
+    match (original(c), w.lang) {
+        (Some(zh), Lang::Zh) => zh,
+        _ => &c.essay,
     }
 }
 
-/// One claim's card.
-pub fn markdown(c: &Claim, pages: &dyn Pages) -> String {
+/// The sentence under test, labelled with whose it is. The Chinese edition
+/// shows the essay's own words; the English shows its translation with the
+/// original beneath. A sentence of the book's own is the English in both.
+fn sentence(c: &Claim, w: &Words) -> String {
+    let span = |class: &str, lang: Lang, text: &str| {
+        format!(
+            "<span class=\"{class}\" lang=\"{}\">{text}</span>",
+            lang.code()
+        )
+    };
+    let label = match c.source {
+        Source::Essay => w.essay,
+        Source::Book => w.book_adds,
+    };
+    let mut out = format!("<span class=\"claim-source\">{label}</span> ");
+    match (original(c), w.lang) {
+        (Some(zh), Lang::Zh) => out.push_str(&span("claim-sentence", Lang::Zh, zh)),
+        (original, _) => {
+            out.push_str(&span("claim-sentence", Lang::En, &c.essay));
+            if let Some(zh) = original {
+                out.push_str(&format!(
+                    "<br><span class=\"claim-source\">{}</span> {}",
+                    w.original,
+                    span("claim-original", Lang::Zh, zh)
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// One claim's card, in the edition's words.
+pub fn markdown(c: &Claim, pages: &dyn Pages, w: &Words) -> String {
     let registry = match pages.registry() {
-        Some(p) => format!(" · [registry]({p}#{})", registry_anchor(&c.id)),
+        Some(p) => format!(" · [{}]({p}#{})", w.registry, registry_anchor(&c.id)),
         None => String::new(),
     };
     let mut out = format!(
-        "<div class=\"claim-card\" id=\"{id}\">\n\n{badge} **`{id}`** · {kind} · evidence: {evidence}{registry}\n\n",
+        "<div class=\"claim-card\" id=\"{id}\">\n\n{badge} **`{id}`** · {kind} · {evidence}{registry}\n\n",
         id = c.id,
-        badge = badge(c.verdict()),
-        kind = c.kind,
-        evidence = c.evidence,
+        badge = badge(c.verdict(), w),
+        kind = w.kind(c.kind),
+        evidence = fill(w.evidence, &[w.evidence_word(c.evidence)]),
     );
-    out.push_str(&format!(
-        "<span class=\"claim-source\">{}</span> <span class=\"claim-sentence\">{}</span>\n\n",
-        source_label(c.source),
-        c.essay
-    ));
-    out.push_str(&predictions(c));
+    out.push_str(&sentence(c, w));
+    out.push_str("\n\n");
+    out.push_str(&predictions(c, w));
     out.push('\n');
     let mut notes = Vec::new();
     if !c.setting.is_empty() {
-        notes.push(format!("**Setting:** {}", c.setting));
+        notes.push(format!("**{}** {}", w.setting, c.setting));
     }
     if !c.choices.is_empty() {
         let varied: Vec<String> = c
             .choices
             .iter()
             .map(|ch| {
-                let measured: Vec<String> = ch.core.iter().map(value).collect();
-                format!("{} {} ({})", mark(ch.holds()), ch.name, measured.join("; "))
+                let measured: Vec<String> = ch.core.iter().map(|t| value(t, w)).collect();
+                format!(
+                    "{} {} ({})",
+                    mark(ch.holds()),
+                    ch.name,
+                    measured.join(w.semicolon)
+                )
             })
             .collect();
         let default = match c.default_choice.as_str() {
             "" => String::new(),
-            d => format!(" (default: {d})"),
+            d => fill(w.default_is, &[d]),
         };
-        notes.push(format!(
-            "**Varied**{default}, core under each: {}",
-            varied.join("; ")
-        ));
+        notes.push(fill(w.varied, &[&default, &varied.join(w.semicolon)]));
     }
     for r in &c.replications {
         let word = match r.reproduced() {
-            true => "reproduced",
-            false => "not reproduced",
+            true => w.reproduced,
+            false => w.not_reproduced,
         };
-        notes.push(format!(
-            "**Replication of {}** ({}): {}; measured {} — {word}",
-            r.paper,
-            r.metric,
-            r.finding.prediction(),
-            value(&r.finding)
+        notes.push(fill(
+            w.replication,
+            &[
+                &r.paper,
+                &r.metric,
+                &r.finding.prediction(),
+                &value(&r.finding, w),
+                word,
+            ],
         ));
     }
     if !c.capped.is_empty() {
         let texts: Vec<String> = c.capped.iter().map(Test::measured).collect();
-        notes.push(format!("**Plateau:** {}", texts.join("; ")));
+        notes.push(format!("**{}** {}", w.plateau, texts.join(w.semicolon)));
     }
     for n in notes {
         out.push_str(&format!("- {n}\n"));
     }
-    out.push_str(&format!("\n**What it means:** {}\n\n</div>\n", meaning(c)));
+    out.push_str(&format!(
+        "\n**{}** {}\n\n</div>\n",
+        w.what_it_means,
+        meaning(c, w)
+    ));
     out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::edition::words::{EN, ZH};
 
     struct NoPages;
     impl Pages for NoPages {
@@ -277,7 +308,7 @@ mod tests {
             .core(Test::below("mean ρ", 0.01, 0.1, 2))
             .scope(Test::above("share", 0.2, 0.25, 2))
             .under("seeds: other", vec![Test::below("mean ρ", 0.02, 0.1, 2)]);
-        let card = markdown(&c, &NoPages);
+        let card = markdown(&c, &NoPages, &EN);
         assert!(card.starts_with("<div class=\"claim-card\" id=\"x\">"));
         assert!(
             card.contains(
@@ -301,12 +332,13 @@ mod tests {
             .core(Test::holds("core", true))
             .under("target: block", vec![Test::holds("core", false)]);
         assert_eq!(
-            meaning(&c),
+            meaning(&c, &EN),
             "The core prediction holds under “target: head” and fails under “target: block”: the answer depends on that choice."
         );
         let b = Claim::theorem("t", "s")
             .source(Source::Book)
             .core(Test::holds("law", true));
-        assert!(markdown(&b, &NoPages).contains("The book adds"));
+        assert!(markdown(&b, &NoPages, &EN).contains("The book adds"));
+        assert!(markdown(&b, &NoPages, &ZH).contains("本书补充"));
     }
 }

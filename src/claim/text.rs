@@ -2,8 +2,9 @@
 //! registry of every claim (an appendix), and the `verdicts` command's table
 //! and TSV. One claim's card is [`super::card`]'s.
 
-use super::card::{Pages, badge, registry_anchor};
+use super::card::{Pages, badge, registry_anchor, said};
 use super::{Claim, Source, Verdict};
+use crate::edition::words::{Words, fill};
 
 /// The header of [`tsv`].
 pub const TSV_HEADER: &str = "id\tchapter\tkind\tevidence\tverdict\tmeasured\tprediction";
@@ -65,15 +66,15 @@ const COUNTED: [Verdict; 4] = [
 ];
 
 /// `n` claims' verdicts as `3 supported, 1 checked` (zero counts left out).
-fn counts(claims: &[&Claim]) -> String {
+fn counts(claims: &[&Claim], w: &Words) -> String {
     let mut parts = Vec::new();
     for v in COUNTED.iter().chain(&[Verdict::Failed]) {
         let n = claims.iter().filter(|c| c.verdict() == *v).count();
         if n > 0 {
-            parts.push(format!("{n} {v}"));
+            parts.push(fill(w.count, &[&n.to_string(), w.verdict(*v)]));
         }
     }
-    parts.join(", ")
+    parts.join(w.comma)
 }
 
 /// `claims` split into the essay's and the book's own, each in order.
@@ -84,10 +85,10 @@ fn by_source<'a>(claims: &[&'a Claim]) -> (Vec<&'a Claim>, Vec<&'a Claim>) {
 /// The introduction's scorecard: per chapter, the essay's claims counted by
 /// verdict, and the book's own claims (lemmas, controls, side findings) beside them.
 /// `chapters` gives each chapter's number, title and page.
-pub fn scorecard(claims: &[Claim], chapters: &[(u8, String, String)]) -> String {
-    let mut header = vec!["chapter".to_string()];
-    header.extend(COUNTED.iter().map(|v| badge(*v)));
-    header.push("the book's own".into());
+pub fn scorecard(claims: &[Claim], chapters: &[(u8, String, String)], w: &Words) -> String {
+    let mut header = vec![w.chapter.to_string()];
+    header.extend(COUNTED.iter().map(|v| badge(*v, w)));
+    header.push(w.books_own.into());
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
     let mut rows = Vec::new();
     let mut row = |label: String, of: Vec<&Claim>| {
@@ -99,7 +100,7 @@ pub fn scorecard(claims: &[Claim], chapters: &[(u8, String, String)]) -> String 
         }
         r.push(match book.is_empty() {
             true => "·".into(),
-            false => counts(&book),
+            false => counts(&book, w),
         });
         rows.push(r);
     };
@@ -109,30 +110,38 @@ pub fn scorecard(claims: &[Claim], chapters: &[(u8, String, String)]) -> String 
             claims.iter().filter(|c| c.chapter == *n).collect(),
         );
     }
-    row("**all chapters**".into(), claims.iter().collect());
+    row(w.all_chapters.into(), claims.iter().collect());
     crate::measure::table(&header, &rows)
 }
 
 /// One claim in a line, for the introduction's headline findings: its
 /// badge, its sentence, and a link to its card.
-pub fn headline(c: &Claim, pages: &dyn Pages) -> String {
+pub fn headline(c: &Claim, pages: &dyn Pages, w: &Words) -> String {
     let link = match pages.card(&c.id) {
         Some(p) => format!(" ([{}]({p}#{}))", c.id, c.id),
         None => format!(" (`{}`)", c.id),
     };
-    format!("{} *{}*{link}", badge(c.verdict()), c.essay)
+    format!("{} *{}*{link}", badge(c.verdict(), w), said(c, w))
 }
 
 /// The registry of every claim, chapter by chapter: its id (a link to its
 /// card in its chapter), its verdict, whose sentence it is, and the sentence.
-pub fn registry(claims: &[Claim], chapters: &[(u8, String, String)], pages: &dyn Pages) -> String {
+pub fn registry(
+    claims: &[Claim],
+    chapters: &[(u8, String, String)],
+    pages: &dyn Pages,
+    w: &Words,
+) -> String {
     let mut out = String::new();
     for (n, title, page) in chapters {
         let of: Vec<&Claim> = claims.iter().filter(|c| c.chapter == *n).collect();
         if of.is_empty() {
             continue;
         }
-        out.push_str(&format!("\n## [{n}. {title}]({page})\n\n"));
+        // one id in both editions, whatever the title's language
+        out.push_str(&format!(
+            "\n## [{n}. {title}]({page}) {{#registry-chapter-{n}}}\n\n"
+        ));
         let rows: Vec<Vec<String>> = of
             .iter()
             .map(|c| {
@@ -142,26 +151,22 @@ pub fn registry(claims: &[Claim], chapters: &[(u8, String, String)], pages: &dyn
                 };
                 vec![
                     format!("<span id=\"{}\"></span>{id}", registry_anchor(&c.id)),
-                    badge(c.verdict()),
+                    badge(c.verdict(), w),
                     match c.source {
-                        Source::Essay => "essay".into(),
-                        Source::Book => "book".into(),
+                        Source::Essay => w.whose[0].into(),
+                        Source::Book => w.whose[1].into(),
                     },
-                    c.essay.clone(),
-                    format!("{}, {}", c.kind, c.evidence),
+                    said(c, w).to_string(),
+                    format!(
+                        "{}{}{}",
+                        w.kind(c.kind),
+                        w.comma,
+                        w.evidence_word(c.evidence)
+                    ),
                 ]
             })
             .collect();
-        out.push_str(&crate::measure::table(
-            &[
-                "claim",
-                "verdict",
-                "whose",
-                "the sentence under test",
-                "kind, evidence",
-            ],
-            &rows,
-        ));
+        out.push_str(&crate::measure::table(&w.registry_columns, &rows));
     }
     out
 }
@@ -169,20 +174,24 @@ pub fn registry(claims: &[Claim], chapters: &[(u8, String, String)], pages: &dyn
 /// Chapter `chapter`'s "What this chapter found" box: each of the essay's
 /// claims with its verdict, linked to its card, then what the book adds,
 /// counted. Consistent with the cards by construction: both read the claims.
-pub fn found(claims: &[Claim], chapter: u8, pages: &dyn Pages) -> String {
+pub fn found(claims: &[Claim], chapter: u8, pages: &dyn Pages, w: &Words) -> String {
     let of: Vec<&Claim> = claims.iter().filter(|c| c.chapter == chapter).collect();
     let (essay, book) = by_source(&of);
     let mut out = String::from("<div class=\"found\">\n\n");
     for c in &essay {
-        out.push_str(&format!("- {}\n", headline(c, pages)));
+        out.push_str(&format!("- {}\n", headline(c, pages, w)));
     }
     if !book.is_empty() {
-        let noun = if book.len() == 1 { "claim" } else { "claims" };
-        out.push_str(&format!(
-            "\nWhat the book adds to test them, {} {noun}: {}.\n",
-            book.len(),
-            counts(&book)
-        ));
+        let noun = if book.len() == 1 {
+            w.claim_one
+        } else {
+            w.claim_many
+        };
+        let line = fill(
+            w.book_adds_count,
+            &[&book.len().to_string(), noun, &counts(&book, w)],
+        );
+        out.push_str(&format!("\n{line}\n"));
     }
     out.push_str("\n</div>\n");
     out
@@ -192,6 +201,7 @@ pub fn found(claims: &[Claim], chapter: u8, pages: &dyn Pages) -> String {
 mod tests {
     use super::*;
     use crate::claim::Test;
+    use crate::edition::words::{EN, ZH};
 
     struct OnePage;
     impl Pages for OnePage {
@@ -220,7 +230,7 @@ mod tests {
     #[test]
     fn the_scorecard_counts_the_essays_claims_and_the_books_apart() {
         let chapters = [(1, "A".to_string(), "01-a.md".to_string())];
-        let s = scorecard(&claims(), &chapters);
+        let s = scorecard(&claims(), &chapters, &EN);
         assert!(
             s.contains("| [1. A](01-a.md) | 1 | · | 1 | · | 1 checked |"),
             "{s}"
@@ -233,10 +243,16 @@ mod tests {
 
     #[test]
     fn what_a_chapter_found_lists_its_essay_claims_then_counts_the_books() {
-        let f = found(&claims(), 1, &OnePage);
+        let f = found(&claims(), 1, &OnePage, &EN);
         assert!(f.contains("verdict-supported\">supported</span> *holds* ([yes](01-a.md#yes))"));
         assert!(f.contains("verdict-contradicted"));
         assert!(!f.contains("a lemma"));
         assert!(f.contains("What the book adds to test them, 1 claim: 1 checked."));
+        let z = found(&claims(), 1, &OnePage, &ZH);
+        assert!(z.contains("verdict-supported\">成立</span>"), "{z}");
+        assert!(
+            z.contains("本书为检验它们补充了 1 条论断：已核验 1。"),
+            "{z}"
+        );
     }
 }

@@ -32,4 +32,6 @@ impl Lang {
     }
 }
 
+pub mod parity;
 pub mod phrases;
+pub mod words;

@@ -11,7 +11,8 @@
 //!
 //! ```text
 //! key = FNV-1a(Cargo.lock, models/**, "name setup",
-//!              src/** ∖ {file.rs, figures/, claim/, bench/, main.rs, render.rs, measure.rs,
+//!              src/** ∖ {file.rs, edition/, glossary.rs, figures/, claim/, bench/, main.rs,
+//!                        render/, measure.rs,
 //!                        experiment/delta_attention/large/, mixer/stack/,
 //!                        experiment/**/*{claims,report,verdict,tally}.rs})
 //! ```
@@ -129,7 +130,7 @@ const PRESENTATION: [&str; 12] = [
     "src/claim/",
     "src/bench/",
     "src/main.rs",
-    "src/render.rs",
+    "src/render/",
     "src/measure.rs",
     // the long experiment and its model: no cached experiment runs them, and
     // their findings carry their own hash (`findings/mqar-large.json`)
@@ -312,7 +313,9 @@ mod tests {
             "src/figures/palette.rs",
             "src/claim/mod.rs",
             "src/cli/mod.rs",
-            "src/render.rs",
+            "src/render/mod.rs",
+            "src/edition/words.rs",
+            "src/glossary.rs",
             "src/experiment/coverage/claims.rs",
         ] {
             assert_eq!(

@@ -7,6 +7,7 @@ mod figures;
 mod legibility;
 mod length;
 mod notation;
+mod parity;
 mod paths;
 mod quotes;
 mod referee;

@@ -1,102 +1,15 @@
-//! Render the book in-process: mdBook with offline KaTeX and the measured
-//! numbers put into the prose. Needs the default `render` feature.
-//!
-//! Two preprocessors run before the HTML renderer, in this order (see
-//! `book.toml`): `quote` replaces every `{{measure KEY}}`, `{{claim ID}}`,
-//! `{{verdict ID}}` and `{{claims}}` with what the experiments computed
-//! (numbers, claims and their verdicts), then `katex` typesets `$…$` and `$$…$$` and
-//! links the vendored stylesheet with a path relative to each page.
+//! The `quote` preprocessor: the markers a page writes, filled with what the
+//! experiments computed, in the edition's words.
 
-use std::path::{Path, PathBuf};
-
-use mdbook_driver::MDBook;
 use mdbook_preprocessor::book::Book;
-use mdbook_preprocessor::config::Config;
 use mdbook_preprocessor::errors::{Error, Result};
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 
 use crate::claim::card::{self, Pages};
 use crate::claim::{Claim, text};
+use crate::edition::Lang;
+use crate::edition::words::Words;
 use crate::measure::Measure;
-
-/// mdBook's log on standard error at `INFO` (or as `RUST_LOG` says), in
-/// colour only on a terminal (so CI logs carry no escape codes). Once per
-/// process; later calls keep the first.
-fn log_to_stderr() {
-    use std::io::IsTerminal;
-    use tracing_subscriber::EnvFilter;
-    use tracing_subscriber::filter::LevelFilter;
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .with_env_filter(
-            EnvFilter::builder()
-                .with_default_directive(LevelFilter::INFO.into())
-                .from_env_lossy(),
-        )
-        .try_init();
-}
-
-/// Render the book at `root` into `dest` (default: `book.toml`'s build dir)
-/// and return the path of its `index.html`. A LaTeX error or an unknown
-/// measure or claim fails the build with a message naming the page.
-pub fn render(root: &Path, dest: Option<&Path>) -> std::result::Result<PathBuf, String> {
-    log_to_stderr();
-    let build = || -> Result<PathBuf> {
-        let mut config = Config::from_disk(root.join("book.toml"))?;
-        if let Some(d) = dest {
-            config.build.build_dir = d.to_path_buf();
-        }
-        let mut book = MDBook::load_with_config(root, config)?;
-        book.with_preprocessor(Quotes {
-            measures: crate::experiment::measures(),
-            claims: crate::experiment::claims(),
-        });
-        book.with_preprocessor(Katex);
-        // the explorer's data is computed while mdBook builds, then written beside its page
-        let explorer = book.source_dir().join(EXPLORER_PAGE).is_file();
-        std::thread::scope(|s| {
-            let data = s.spawn(|| explorer.then(explorer_data));
-            book.build()?;
-            let html = book.build_dir_for("html");
-            if let Some(script) = data.join().expect("the explorer's data panicked") {
-                let path = html.join(crate::figures::explorer::DATA_FILE);
-                crate::file::write_atomic(&path, script.map_err(Error::msg)?.as_bytes())
-                    .map_err(|e| Error::msg(format!("cannot write {}: {e}", path.display())))?;
-            }
-            Ok(html.join("index.html"))
-        })
-    };
-    build().map_err(|e| format!("{e:#}"))
-}
-
-/// The explorer's page; a book without it (a test's tiny book) gets no data.
-const EXPLORER_PAGE: &str = "explorer.md";
-
-/// How many sentences the explorer offers of each model's corpus.
-pub const EXPLORER_SENTENCES: usize = 8;
-
-/// The sentences the explorer offers for `arch`: the first of those chapter 2
-/// reads (the paraphrase corpus for the encoder, the context sentences for the decoder).
-pub fn explorer_texts(arch: crate::pretrained::transformer::Architecture) -> Vec<String> {
-    use crate::experiment::coverage::trained::{BOOK, texts};
-    texts(arch, BOOK)
-        .into_iter()
-        .take(EXPLORER_SENTENCES)
-        .collect()
-}
-
-/// The explorer's data as the script its page loads (computed from the
-/// models, not cached: a second or two of two cores).
-fn explorer_data() -> std::result::Result<String, String> {
-    use crate::pretrained::transformer::Architecture;
-    let runs: Vec<_> = Architecture::ALL
-        .into_iter()
-        .map(|a| (a, explorer_texts(a)))
-        .collect();
-    let json = crate::pretrained::explorer::json(&runs)?;
-    Ok(crate::figures::explorer::data_script(&json, None))
-}
 
 /// Fills the markers a chapter writes with what the experiments computed:
 /// `{{measure KEY}}` (a number), `{{claim ID}}` (the claim's card),
@@ -108,10 +21,12 @@ fn explorer_data() -> std::result::Result<String, String> {
 /// works in markdown and inside HTML such as a fold's summary). Every figure
 /// `![alt](figures/NAME.svg)` is numbered in book order within its chapter
 /// and gets an anchor and the label in its alt text.
-/// mdBook's own `{{#…}}` markers are left alone.
-struct Quotes {
-    measures: Vec<Measure>,
-    claims: Vec<Claim>,
+/// mdBook's own `{{#…}}` markers are left alone. Each page opens with a
+/// link to the same page in the other edition.
+pub(super) struct Quotes {
+    pub measures: Vec<Measure>,
+    pub claims: Vec<Claim>,
+    pub words: &'static Words,
 }
 
 impl Quotes {
@@ -130,28 +45,44 @@ impl Quotes {
                 .measures
                 .iter()
                 .find(|m| m.key == arg)
-                .map(|m| m.value.clone())
+                .map(|m| match self.words.lang {
+                    Lang::En => m.value.clone(),
+                    Lang::Zh => crate::edition::phrases::zh(&m.value),
+                })
                 .ok_or_else(|| format!("unknown measure '{arg}'")),
-            "claim" => Ok(card::markdown(self.claim(arg)?, places)),
-            "verdict" => Ok(self.claim(arg)?.verdict().to_string()),
-            "headline" => Ok(text::headline(self.claim(arg)?, places)),
-            "scorecard" if arg.is_empty() => Ok(text::scorecard(&self.claims, &places.chapters)),
+            "claim" => Ok(card::markdown(self.claim(arg)?, places, self.words)),
+            "verdict" => Ok(self.words.verdict(self.claim(arg)?.verdict()).to_string()),
+            "headline" => Ok(text::headline(self.claim(arg)?, places, self.words)),
+            "scorecard" if arg.is_empty() => {
+                Ok(text::scorecard(&self.claims, &places.chapters, self.words))
+            }
             "found" => match arg.parse::<u8>() {
                 Ok(n) if self.claims.iter().any(|c| c.chapter == n) => {
-                    Ok(text::found(&self.claims, n, places))
+                    Ok(text::found(&self.claims, n, places, self.words))
                 }
                 _ => Err(format!("found: '{arg}' is not a chapter with claims")),
             },
-            "claims" if arg.is_empty() => {
-                Ok(text::registry(&self.claims, &places.chapters, places))
-            }
+            "claims" if arg.is_empty() => Ok(text::registry(
+                &self.claims,
+                &places.chapters,
+                places,
+                self.words,
+            )),
+            "glossary" if arg.is_empty() => Ok(crate::glossary::markdown(self.words.lang)),
             "figure" => places
                 .figures
                 .get(arg)
-                .map(|f| format!("<a href=\"{}#{arg}\">Figure {}</a>", html(&f.page), f.label))
+                .map(|f| {
+                    format!(
+                        "<a href=\"{}#{arg}\">{} {}</a>",
+                        html(&f.page),
+                        self.words.figure,
+                        f.label
+                    )
+                })
                 .ok_or_else(|| format!("figure '{arg}' is shown on no page")),
             _ => Err(format!(
-                "unknown marker '{{{{{marker}}}}}'; valid: measure KEY, claim ID, verdict ID, headline ID, found N, figure NAME, scorecard, claims"
+                "unknown marker '{{{{{marker}}}}}'; valid: measure KEY, claim ID, verdict ID, headline ID, found N, figure NAME, scorecard, claims, glossary"
             )),
         }
     }
@@ -178,6 +109,54 @@ impl Quotes {
     }
 }
 
+impl Quotes {
+    /// The link to `page` in the other edition, which the edition's script
+    /// moves into the menu bar (and which stays atop the page without it).
+    fn switch(&self, page: &str) -> String {
+        let href = match self.words.lang {
+            Lang::En => format!("zh/{}", html(page)),
+            Lang::Zh => format!("../{}", html(page)),
+        };
+        let other = match self.words.lang {
+            Lang::En => Lang::Zh,
+            Lang::Zh => Lang::En,
+        };
+        format!(
+            "<div class=\"edition-switch\"><a href=\"{href}\" hreflang=\"{code}\" lang=\"{code}\" title=\"{title}\">{text}</a></div>\n\n",
+            code = other.code(),
+            title = self.words.other_edition_title,
+            text = self.words.other_edition,
+        )
+    }
+}
+
+/// Whether a line break between `a` and `b` is one a Chinese reader would
+/// see as a stray space: both are Han characters or full-width punctuation.
+fn wide(c: char) -> bool {
+    matches!(c, '\u{3000}'..='\u{303f}' | '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}' | '\u{ff00}'..='\u{ffef}')
+}
+
+/// `text` with each line break between two wide characters removed: in
+/// Chinese a source line break is not a space.
+///
+/// ```text
+/// 第一行\n第二行  →  第一行第二行        a line break beside a Latin letter stays
+/// ```
+fn join_lines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\n'
+            && out.chars().next_back().is_some_and(wide)
+            && chars.peek().is_some_and(|n| wide(*n))
+        {
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
 impl Preprocessor for Quotes {
     fn name(&self) -> &str {
         "quote"
@@ -194,7 +173,15 @@ impl Preprocessor for Quotes {
         }
         let mut errors = Vec::new();
         book.for_each_chapter_mut(|ch| match self.fill(&ch.content, &places) {
-            Ok(filled) => ch.content = places.number(&filled),
+            Ok(filled) => {
+                let page = ch.path.as_ref().map(|p| p.to_string_lossy().into_owned());
+                let switch = page.map(|p| self.switch(&p)).unwrap_or_default();
+                let filled = match self.words.lang {
+                    Lang::En => filled,
+                    Lang::Zh => join_lines(&filled),
+                };
+                ch.content = format!("{switch}{}", places.number(&filled, self.words));
+            }
             Err(e) => errors.push(format!("{}: {e}", ch.name)),
         });
         match errors.is_empty() {
@@ -206,7 +193,7 @@ impl Preprocessor for Quotes {
 
 /// Where the book shows what: read from every page before any is filled.
 #[derive(Default)]
-struct Places {
+pub(super) struct Places {
     /// Claim id → the page holding its `{{claim ID}}` card.
     cards: std::collections::HashMap<String, String>,
     /// The page holding `{{claims}}`.
@@ -282,14 +269,17 @@ impl Places {
 
     /// `content` with each figure's image anchored at its name and its alt
     /// text opening with its label: `<a id="NAME"></a>![Figure N.M: alt](…)`.
-    fn number(&self, content: &str) -> String {
+    fn number(&self, content: &str, words: &Words) -> String {
         let mut out = String::with_capacity(content.len());
         let mut rest = 0;
         for (range, name) in images(content) {
             out.push_str(&content[rest..range.start]);
             let label = &self.figures[name].label;
             let image = &content[range.start + 2..range.end];
-            out.push_str(&format!("<a id=\"{name}\"></a>![Figure {label}: {image}"));
+            out.push_str(&format!(
+                "<a id=\"{name}\"></a>![{} {label}{}{image}",
+                words.figure, words.caption_colon
+            ));
             rest = range.end;
         }
         out.push_str(&content[rest..]);
@@ -306,37 +296,15 @@ impl Pages for Places {
     }
 }
 
-/// mdbook-katex, made strict (a LaTeX error fails the build) and offline
-/// (each page links the vendored `katex/katex.min.css`).
-struct Katex;
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-impl Preprocessor for Katex {
-    fn name(&self) -> &str {
-        "katex"
-    }
-
-    fn run(&self, ctx: &PreprocessorContext, book: Book) -> Result<Book> {
-        let mut book = mdbook_katex::preprocess::KatexProcessor.run(ctx, book)?;
-        let mut errors = Vec::new();
-        book.for_each_chapter_mut(|ch| {
-            if let Some(at) = ch.content.find("katex-error") {
-                let snippet: String = ch.content[at..].chars().take(200).collect();
-                errors.push(format!("{}: LaTeX error: {snippet}", ch.name));
-            }
-            // a page at depth n (n folders below the book root) reaches the css through n × "../"
-            let depth = ch
-                .path
-                .as_ref()
-                .map_or(0, |p| p.components().count().saturating_sub(1));
-            let href = format!("{}katex/katex.min.css", "../".repeat(depth));
-            ch.content = format!(
-                "<link rel=\"stylesheet\" href=\"{href}\">\n\n{}",
-                ch.content
-            );
-        });
-        match errors.is_empty() {
-            true => Ok(book),
-            false => Err(Error::msg(errors.join("\n"))),
-        }
+    #[test]
+    fn a_line_break_between_chinese_characters_is_no_space() {
+        assert_eq!(join_lines("第一行\n第二行"), "第一行第二行");
+        assert_eq!(join_lines("句号。\n下一句"), "句号。下一句");
+        assert_eq!(join_lines("中文\nEnglish"), "中文\nEnglish");
+        assert_eq!(join_lines("中文\n\n下一段"), "中文\n\n下一段");
     }
 }

@@ -1,0 +1,324 @@
+//! The words the library writes into a page, one table per edition: verdicts,
+//! the claim card's labels and sentences, the scorecard's and registry's
+//! headers, figure labels. A template's `{}` are filled in order by [`fill`].
+
+use super::Lang;
+use crate::claim::{Evidence, Kind, Verdict};
+
+/// Every word and template the rendered pages take from the library.
+pub struct Words {
+    pub lang: Lang,
+    /// A figure's label before its number: `Figure 3.1`, `图 3.1`.
+    pub figure: &'static str,
+    /// Between a figure's label and its caption.
+    pub caption_colon: &'static str,
+    /// Verdicts, in [`Verdict`]'s order.
+    pub verdicts: [&'static str; 5],
+    /// Kinds, in [`Kind`]'s order.
+    pub kinds: [&'static str; 3],
+    /// Evidence, in [`Evidence`]'s order.
+    pub evidences: [&'static str; 3],
+    /// `evidence: {}`.
+    pub evidence: &'static str,
+    pub registry: &'static str,
+    /// The label of a sentence the essay says, and of one the book adds.
+    pub essay: &'static str,
+    pub book_adds: &'static str,
+    /// The label of the essay's original sentence beside its translation.
+    pub original: &'static str,
+    /// The card's columns: role, prediction, measured, margin, held.
+    pub card_columns: [&'static str; 5],
+    pub core: &'static str,
+    pub scope: &'static str,
+    pub yes: &'static str,
+    pub no: &'static str,
+    pub setting: &'static str,
+    /// `Varied{default}, core under each: {}`.
+    pub varied: &'static str,
+    /// ` (default: {})`.
+    pub default_is: &'static str,
+    /// `the default`: the default choice when it has no name.
+    pub the_default: &'static str,
+    /// `Replication of {paper}** ({metric}): {prediction}; measured {value} — {word}`.
+    pub replication: &'static str,
+    pub reproduced: &'static str,
+    pub not_reproduced: &'static str,
+    pub plateau: &'static str,
+    pub what_it_means: &'static str,
+    /// Joins the last two names of a list, and the others.
+    pub and: &'static str,
+    pub comma: &'static str,
+    /// A choice's name in quotation marks.
+    pub quoted: &'static str,
+    pub held_everywhere: &'static str,
+    pub held: &'static str,
+    pub failed_everywhere: &'static str,
+    pub failed: &'static str,
+    pub undecided: &'static str,
+    /// `{holds} of the {n} settings … fails under {fails}`.
+    pub flips_counted: &'static str,
+    /// `holds under {names} and fails under {names}`.
+    pub flips_named: &'static str,
+    /// `… not within the scope tested: {} failed.`
+    pub out_of_scope: &'static str,
+    /// `; ` between the failed scope tests.
+    pub semicolon: &'static str,
+    pub construction_checked: &'static str,
+    pub proof_checked: &'static str,
+    pub check_failed: &'static str,
+    /// The scorecard's first and last columns and its total row.
+    pub chapter: &'static str,
+    pub books_own: &'static str,
+    pub all_chapters: &'static str,
+    /// `{n} {verdict}`: a count of verdicts.
+    pub count: &'static str,
+    /// The registry's columns.
+    pub registry_columns: [&'static str; 5],
+    /// Whose sentence, in the registry: the essay's, the book's.
+    pub whose: [&'static str; 2],
+    /// `What the book adds to test them, {n} {claim(s)}: {counts}.`
+    pub book_adds_count: &'static str,
+    pub claim_one: &'static str,
+    pub claim_many: &'static str,
+    /// The link to the other edition's page, and its tooltip.
+    pub other_edition: &'static str,
+    pub other_edition_title: &'static str,
+}
+
+/// The English edition's words.
+pub const EN: Words = Words {
+    lang: Lang::En,
+    figure: "Figure",
+    caption_colon: ": ",
+    verdicts: [
+        "supported",
+        "qualified",
+        "contradicted",
+        "checked",
+        "failed",
+    ],
+    kinds: ["empirical", "theorem", "construction"],
+    evidences: ["random", "toy", "pretrained"],
+    evidence: "evidence: {}",
+    registry: "registry",
+    essay: "The essay",
+    book_adds: "The book adds",
+    original: "原文",
+    card_columns: ["", "prediction", "measured", "margin", "held"],
+    core: "core",
+    scope: "scope",
+    yes: "yes",
+    no: "no",
+    setting: "Setting:",
+    varied: "**Varied**{}, core under each: {}",
+    default_is: " (default: {})",
+    the_default: "the default",
+    replication: "**Replication of {}** ({}): {}; measured {} — {}",
+    reproduced: "reproduced",
+    not_reproduced: "not reproduced",
+    plateau: "Plateau:",
+    what_it_means: "What it means:",
+    and: " and ",
+    comma: ", ",
+    quoted: "“{}”",
+    held_everywhere: "Every prediction held, under the default and under every choice varied.",
+    held: "Every prediction held.",
+    failed_everywhere: "The core prediction failed, under the default and under every choice varied.",
+    failed: "The core prediction failed.",
+    undecided: "Most runs of a trained arm hit the step cap or never left chance: the measurement cannot decide the claim.",
+    flips_counted: "The core prediction holds under {} of the {} settings tried (the default and every choice varied; ✓ marks a choice where it holds) and fails under {}: the answer depends on that choice.",
+    flips_named: "The core prediction holds under {} and fails under {}: the answer depends on that choice.",
+    out_of_scope: "The core prediction held, but not within the scope tested: {} failed.",
+    semicolon: "; ",
+    construction_checked: "True by construction, and every check of the construction held.",
+    proof_checked: "Proved, and every numerical check of the proof held.",
+    check_failed: "A check failed: the implementation does not do what the proof or construction says.",
+    chapter: "chapter",
+    books_own: "the book's own",
+    all_chapters: "**all chapters**",
+    count: "{} {}",
+    registry_columns: [
+        "claim",
+        "verdict",
+        "whose",
+        "the sentence under test",
+        "kind, evidence",
+    ],
+    whose: ["essay", "book"],
+    book_adds_count: "What the book adds to test them, {} {}: {}.",
+    claim_one: "claim",
+    claim_many: "claims",
+    other_edition: "中文",
+    other_edition_title: "阅读本页的中文版",
+};
+
+/// The Chinese edition's words.
+pub const ZH: Words = Words {
+    lang: Lang::Zh,
+    figure: "图",
+    caption_colon: "：",
+    verdicts: ["成立", "有条件成立", "不成立", "已核验", "核验失败"],
+    kinds: ["经验论断", "定理", "构造"],
+    evidences: ["随机初始化", "小模型", "预训练模型"],
+    evidence: "证据：{}",
+    registry: "登记表",
+    essay: "原文",
+    book_adds: "本书补充",
+    original: "原文",
+    card_columns: ["", "预测", "实测", "余量", "满足"],
+    core: "核心",
+    scope: "适用范围",
+    yes: "是",
+    no: "否",
+    setting: "设置：",
+    varied: "**变动**{}，各设置下的核心测试：{}",
+    default_is: "（默认：{}）",
+    the_default: "默认设置",
+    replication: "**复现 {}**（{}）：{}；实测 {} —— {}",
+    reproduced: "已复现",
+    not_reproduced: "未复现",
+    plateau: "平台期：",
+    what_it_means: "含义：",
+    and: "和",
+    comma: "、",
+    quoted: "“{}”",
+    held_everywhere: "每一项预测都成立，在默认设置下和每一种变动的设置下都是如此。",
+    held: "每一项预测都成立。",
+    failed_everywhere: "核心预测不成立，在默认设置下和每一种变动的设置下都是如此。",
+    failed: "核心预测不成立。",
+    undecided: "某一训练组的多数运行触及步数上限或始终停在随机水平：这次测量无法判定该论断。",
+    flips_counted: "核心预测在所试的 {1} 种设置中的 {0} 种下成立（默认设置与每一种变动；✓ 标出成立的设置），在 {2} 种下不成立：答案取决于这一选择。",
+    flips_named: "核心预测在 {} 下成立，在 {} 下不成立：答案取决于这一选择。",
+    out_of_scope: "核心预测成立，但超出了所测的适用范围：{} 未满足。",
+    semicolon: "；",
+    construction_checked: "按构造成立，对构造的每一项检查都通过。",
+    proof_checked: "已证明，对证明的每一项数值检查都通过。",
+    check_failed: "有一项检查未通过：实现没有做到证明或构造所说的。",
+    chapter: "章",
+    books_own: "本书补充",
+    all_chapters: "**全部章节**",
+    count: "{1} {0}",
+    registry_columns: ["论断", "判定", "出处", "所检验的句子", "类型、证据"],
+    whose: ["原文", "本书"],
+    book_adds_count: "本书为检验它们补充了 {} {}：{}。",
+    claim_one: "条论断",
+    claim_many: "条论断",
+    other_edition: "English",
+    other_edition_title: "Read this page in English",
+};
+
+impl Words {
+    /// The edition's words.
+    pub fn of(lang: Lang) -> &'static Words {
+        match lang {
+            Lang::En => &EN,
+            Lang::Zh => &ZH,
+        }
+    }
+
+    pub fn verdict(&self, v: Verdict) -> &'static str {
+        self.verdicts[v as usize]
+    }
+
+    pub fn kind(&self, k: Kind) -> &'static str {
+        self.kinds[k as usize]
+    }
+
+    pub fn evidence_word(&self, e: Evidence) -> &'static str {
+        self.evidences[e as usize]
+    }
+
+    /// Names as a list a sentence can hold: `a, b and c`; `a、b和c`.
+    pub fn list(&self, names: &[String]) -> String {
+        match names.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{}{}{last}", rest.join(self.comma), self.and),
+            None => String::new(),
+        }
+    }
+}
+
+/// `template` with its `{}` filled by `args` in order, and its `{0}`, `{1}`, …
+/// by position (a language may reorder them).
+///
+/// ```
+/// use attention_geometry::edition::words::fill;
+/// assert_eq!(fill("{} of {}", &["2", "3"]), "2 of 3");
+/// assert_eq!(fill("{1} 中的 {0}", &["2", "3"]), "3 中的 2");
+/// ```
+pub fn fill(template: &str, args: &[&str]) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut next = 0;
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) if after[..close].chars().all(|c| c.is_ascii_digit()) => {
+                let index = match &after[..close] {
+                    "" => {
+                        next += 1;
+                        next - 1
+                    }
+                    n => n.parse().expect("digits"),
+                };
+                out.push_str(args.get(index).copied().unwrap_or(""));
+                rest = &after[close + 1..];
+            }
+            _ => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every template takes as many arguments in both editions.
+    #[test]
+    fn both_editions_fill_the_same_templates() {
+        let slots = |t: &str| {
+            (0..8)
+                .filter(|i| t.contains(&format!("{{{i}}}")))
+                .count()
+                .max(t.matches("{}").count())
+        };
+        let pairs = [
+            (EN.evidence, ZH.evidence),
+            (EN.varied, ZH.varied),
+            (EN.default_is, ZH.default_is),
+            (EN.replication, ZH.replication),
+            (EN.quoted, ZH.quoted),
+            (EN.flips_counted, ZH.flips_counted),
+            (EN.flips_named, ZH.flips_named),
+            (EN.out_of_scope, ZH.out_of_scope),
+            (EN.count, ZH.count),
+            (EN.book_adds_count, ZH.book_adds_count),
+        ];
+        for (en, zh) in pairs {
+            assert_eq!(slots(en), slots(zh), "{en} / {zh}");
+        }
+    }
+
+    #[test]
+    fn verdict_words_follow_the_enum() {
+        assert_eq!(EN.verdict(Verdict::Contradicted), "contradicted");
+        assert_eq!(ZH.verdict(Verdict::Checked), "已核验");
+        for v in [
+            Verdict::Supported,
+            Verdict::Qualified,
+            Verdict::Contradicted,
+            Verdict::Checked,
+            Verdict::Failed,
+        ] {
+            assert_eq!(EN.verdict(v), v.to_string());
+        }
+        assert_eq!(ZH.list(&["a".into(), "b".into(), "c".into()]), "a、b和c");
+        assert_eq!(EN.list(&["a".into(), "b".into(), "c".into()]), "a, b and c");
+    }
+}
