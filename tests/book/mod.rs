@@ -2,6 +2,7 @@
 //! behind its prose.
 
 mod browser;
+mod essay;
 mod explorer;
 mod figures;
 mod legibility;
