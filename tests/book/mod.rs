@@ -13,4 +13,5 @@ mod quotes;
 mod referee;
 mod rendered;
 mod snippets;
+mod terms;
 mod verdicts;
