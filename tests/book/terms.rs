@@ -2,13 +2,13 @@
 //! prose names a glossary term, its Chinese counterpart names the term's
 //! Chinese form.
 //!
-//! A term's English name is matched case-insensitively as a whole word (or
-//! phrase, across line breaks), outside fenced code, inline code, math,
-//! link targets and `{{…}}` markers; each alternative of an `A / B` pair
-//! maps to the Chinese alternative in the same place, and a parenthesised
-//! abbreviation (`(KDA)`) is left out of the match. The Chinese page is
-//! searched with whitespace removed and ASCII letters lower-cased, so
-//! `Delta修正` counts as `Delta 修正`.
+//! A term's English name is matched case-insensitively as a whole word or
+//! phrase (across line breaks; its plural too), outside fenced code, inline
+//! code, math, link targets and `{{…}}` markers; each alternative of an
+//! `A / B` pair maps to the Chinese alternative in the same place, and a
+//! parenthesised abbreviation (`(KDA)`) is left out of the match. The
+//! Chinese page is searched with whitespace removed and ASCII letters
+//! lower-cased, so `Delta修正` counts as `Delta 修正`.
 
 use std::fs;
 
@@ -64,14 +64,19 @@ fn prose(text: &str) -> String {
         .to_lowercase()
 }
 
-/// Whether `phrase` (lower-case) occurs in `prose` as a whole word: not
-/// inside a longer word (letters, digits, `_` and `-` continue a word).
+/// Whether `phrase` (lower-case) occurs in `prose` as a whole word, or as
+/// its plural (`-s`, `-es`): not inside a longer word (letters, digits, `_`
+/// and `-` continue a word).
 fn names(prose: &str, phrase: &str) -> bool {
     let word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
     prose.match_indices(phrase).any(|(at, _)| {
         let before = prose[..at].chars().next_back();
-        let after = prose[at + phrase.len()..].chars().next();
-        !before.is_some_and(word) && !after.is_some_and(word)
+        let rest = &prose[at + phrase.len()..];
+        let rest = ["es", "s", ""]
+            .iter()
+            .find_map(|plural| rest.strip_prefix(plural).filter(|r| !r.starts_with(word)))
+            .unwrap_or(rest);
+        !before.is_some_and(word) && !rest.starts_with(word)
     })
 }
 
@@ -157,9 +162,14 @@ fn a_page_without_the_term_fails_naming_page_and_term() {
 }
 
 #[test]
-fn words_inside_longer_words_are_not_terms() {
+fn words_inside_longer_words_are_not_terms_plurals_are() {
     assert!(names("a token here", "token"));
-    assert!(!names("tokenised tokens", "token"));
+    assert!(names("two tokens", "token"));
+    assert!(names(
+        "the boundary conditions it sets",
+        "boundary condition"
+    ));
+    assert!(!names("tokenised tokensets", "token"));
     assert!(!names("the non-relation", "relation"));
     assert!(names("(relation)", "relation"));
 }
