@@ -66,6 +66,8 @@ struct ClaimJson<'a> {
     /// Whose sentence `essay` is: `essay` or `book`.
     source: Source,
     essay: &'a str,
+    /// The essay's own Chinese sentence(s); `null` for the book's claims.
+    original: Option<&'a str>,
     setting: &'a str,
     tests: Vec<TestJson<'a>>,
     default_choice: &'a str,
@@ -89,6 +91,7 @@ fn of(c: &Claim) -> ClaimJson<'_> {
         verdict: c.verdict(),
         source: c.source,
         essay: &c.essay,
+        original: c.original.as_deref(),
         setting: &c.setting,
         tests: all,
         default_choice: &c.default_choice,
@@ -120,6 +123,7 @@ fn of(c: &Claim) -> ClaimJson<'_> {
 /// ```
 /// use attention_geometry::claim::{Claim, Test, json};
 /// let c = Claim::empirical("x", "a claim")
+///     .original("原文")
 ///     .core(Test::below("ρ", 0.05, 0.1, 2))
 ///     .default_choice("target: layer output")
 ///     .under("target: final state", vec![Test::below("ρ", 0.2, 0.1, 2)]);
@@ -127,6 +131,7 @@ fn of(c: &Claim) -> ClaimJson<'_> {
 /// assert_eq!(v[0]["verdict"], "qualified");
 /// assert_eq!(v[0]["sensitivity"][0]["core_held"], false);
 /// assert_eq!(v[0]["tests"][0]["held"], true);
+/// assert_eq!(v[0]["original"], "原文");
 /// ```
 pub fn json(claims: &[Claim]) -> String {
     let all: Vec<ClaimJson> = claims.iter().map(of).collect();

@@ -102,6 +102,9 @@ pub struct Claim {
     /// The sentence under test: the essay's (or the book's restatement of
     /// it), or the book's own when `source` says so.
     pub essay: String,
+    /// The essay's own Chinese sentence(s) that `essay` renders, verbatim;
+    /// `None` when `source` is [`Source::Book`].
+    pub original: Option<String>,
     pub source: Source,
     pub kind: Kind,
     pub evidence: Evidence,
@@ -127,6 +130,7 @@ impl Claim {
             id: slug.to_string(),
             chapter: 0,
             essay: essay.to_string(),
+            original: None,
             source: Source::Essay,
             kind,
             evidence: Evidence::Random,
@@ -158,6 +162,13 @@ impl Claim {
     /// Sets whose sentence the claim tests (the essay's unless said).
     pub fn source(mut self, s: Source) -> Claim {
         self.source = s;
+        self
+    }
+
+    /// Sets the essay's original Chinese sentence(s) that the claim renders:
+    /// verbatim from the essay; non-adjacent sentences joined by `……`.
+    pub fn original(mut self, zh: impl Into<String>) -> Claim {
+        self.original = Some(zh.into());
         self
     }
 

@@ -2,6 +2,7 @@
 //! behind its prose.
 
 mod browser;
+mod essay;
 mod explorer;
 mod figures;
 mod legibility;
@@ -13,4 +14,5 @@ mod quotes;
 mod referee;
 mod rendered;
 mod snippets;
+mod terms;
 mod verdicts;

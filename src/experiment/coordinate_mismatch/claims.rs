@@ -55,6 +55,7 @@ pub fn claims() -> Vec<Claim> {
             "score-not-similarity",
             "a score compares objects moved into different learned coordinate systems, so it is not a raw similarity",
         )
+        .original("这就是注意力实现中的高中数学错误：注意力常常被解释成是在一个共享坐标系中测量相似性，但实际上，它比较的是那些已经被移动到不同可学习坐标系中的对象。因此，注意力分数并不是对原始单标相似性的直接测量。")
         .evidence(Evidence::Random)
         .setting(setting.clone())
         .default_choice(format!("size: n = {}, d = d_k = {}", BOOK.n, BOOK.d))
@@ -151,6 +152,7 @@ pub fn claims() -> Vec<Claim> {
             "collapse-moves-ranks",
             "a projection distorts the original geometry, and a collapsing one (d_k < d) distorts it more",
         )
+        .original("一个投影可以拉伸、旋转、压缩、坍缩或放大不同方向。两个在原始表示中接近的单标，投影后可能变得很远；两个原本相距很远的单标，投影后反而可能变得接近。")
         .evidence(Evidence::Random)
         .setting(format!(
             "{SEEDS} seeds; pairwise-distance ranks before and after x ↦ x W, d = {}, d_k = d and d/4; \

@@ -147,6 +147,7 @@ pub fn claims() -> Vec<Claim> {
             "trained-qk-not-symmetric",
             "Q and K are independent learned projections: a trained head's W_QK is not a symmetric similarity form",
         )
+        .original("Query、Key 和 Value 并不是原始的单标表示。它们是由彼此独立的可学习投影产生的。")
         .evidence(Evidence::Pretrained)
         .default_choice("unit: one head; weights as stored")
         .core(below("MiniLM mean symmetric share per head", sym(&enc.trained)))
@@ -178,6 +179,7 @@ pub fn claims() -> Vec<Claim> {
             "trained-score-not-similarity",
             "a trained head's score is not the raw similarity of the hidden states it compares",
         )
+        .original("因此，注意力分数并不是对原始单标相似性的直接测量。")
         .evidence(Evidence::Pretrained)
         .default_choice("token set: without [CLS] and [SEP]; statistic: ρ over each query's keys")
         .core(score(inner(Variant::Trained)))

@@ -88,6 +88,7 @@ pub fn claims() -> Vec<Claim> {
                 "stacked-piecewise-manifold",
                 "the learned model is a stacked piecewise manifold: layers cut the input space into linear pieces, and stacking cuts along earlier cuts",
             )
+            .original("数学覆盖指的是模型内部更深层的学习结构：由数据、权重、架构和训练共同塑造的、不断演化的堆叠分片流形。")
             .evidence(Evidence::Random)
             .setting(format!(
                 "{} seeds; ReLU networks on the plane [-{w}, {w}]², He-initialised weights; \
@@ -122,6 +123,7 @@ pub fn claims() -> Vec<Claim> {
             "one-pass-is-a-local-view",
             "attention is a physical coverage: one pass exposes a local view, set by the prompt",
         )
+        .original("物理覆盖则是在一次具体前向传播中可以观察到的计算机制。注意力就是这样一种物理覆盖：它并不暴露完整的已学习流形，而是给出一个可计算的局部视角，用来说明信息是如何被路由的。")
         .evidence(Evidence::Random)
         .setting(format!(
             "{} seeds; the Jacobian of one causal head and of a ReLU network [2, 16, 16, 1] \
@@ -137,6 +139,7 @@ pub fn claims() -> Vec<Claim> {
             "qk-places-ov-carries",
             "Q and K decide where weight goes; V carries what moves",
         )
+        .original("Query 和 Key 决定注意力权重被放置在哪里，而 Value 则携带变换后的信息继续向前传播。")
         .evidence(Evidence::Random)
         .setting(format!("{heads}; the OV parts of two heads swapped"))
         .core(Test::near(
@@ -158,6 +161,7 @@ pub fn claims() -> Vec<Claim> {
             "pattern-is-not-the-explanation",
             "an attention pattern is a view of the routing, not the explanation of what the model computes",
         )
+        .original("注意力就是这样一种物理覆盖：它并不暴露完整的已学习流形，而是给出一个可计算的局部视角，用来说明信息是如何被路由的。")
         .evidence(Evidence::Random)
         .setting(format!("{heads}; tokens of varied norm; importance = leave-one-out effect"))
         .default_choice("tokens: varied norms")

@@ -83,6 +83,7 @@ pub fn claims() -> Vec<Claim> {
             "trained-weight-not-effect",
             "Q and K place the weight, V carries what moves: a weight alone does not show what a head computes",
         )
+        .original("Query 和 Key 决定注意力权重被放置在哪里，而 Value 则携带变换后的信息继续向前传播。")
         .evidence(Evidence::Pretrained)
         .default_choice(format!(
             "counterfactual: {}; target: {}; keys: {}",
@@ -129,6 +130,7 @@ pub fn claims() -> Vec<Claim> {
             "trained-sinks-take-weight-not-norm",
             "the weight a token receives is not the information it sends",
         )
+        .original("Query 和 Key 决定注意力权重被放置在哪里，而 Value 则携带变换后的信息继续向前传播。")
         .evidence(Evidence::Pretrained)
         .default_choice("token set: [CLS], [SEP] and punctuation")
         .core(Test::above("weight share − norm share of [CLS], [SEP], punctuation, trained", sink(Model::Trained), 0.1, 2))
@@ -151,6 +153,7 @@ pub fn claims() -> Vec<Claim> {
             "trained-pass-is-local",
             "one forward pass exposes a local deformation, not the learned map",
         )
+        .original("物理覆盖则是在一次具体前向传播中可以观察到的计算机制。……它只是一个物理覆盖上的一次局部形变。")
         .evidence(Evidence::Pretrained)
         .default_choice("direction: Gaussian over every token")
         .core(Test::below(format!("first-order error at ε = {}, trained", EPSILONS[1]), small(Model::Trained, spread), 0.05, 3))

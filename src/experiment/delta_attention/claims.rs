@@ -74,6 +74,7 @@ pub fn claims() -> Vec<Claim> {
             "delta-correction-buys-capacity",
             "KDA updates its state by delta correction: it replaces what a key recalls instead of adding to it",
         )
+        .original("Kimi Delta Attention（KDA）提供了一个近期案例：它并不主要将注意力视为单标之间的相似度计算，而是通过 Delta 修正与逐通道衰减持续更新递归状态")
         .evidence(Evidence::Random)
         .core(book_tests[0].clone())
         .core(book_tests[1].clone())
@@ -92,6 +93,7 @@ pub fn claims() -> Vec<Claim> {
             "per-channel-decay-contains-scalar",
             "per-channel decay can keep slow facts while forgetting a fast stream, which one scalar gate cannot",
         )
+        .original("Kimi Delta Attention（KDA）提供了一个近期案例：它并不主要将注意力视为单标之间的相似度计算，而是通过 Delta 修正与逐通道衰减持续更新递归状态")
         .evidence(Evidence::Random)
         .setting(format!(
             "{} seeds; a task with slow facts and a fast stream; the best gate of each kind on one grid",
@@ -109,6 +111,7 @@ pub fn claims() -> Vec<Claim> {
             "weights-are-not-similarities",
             "attention is not mainly a similarity: the delta rule's effective weight on a token is not its similarity to the query",
         )
+        .original("Kimi Delta Attention（KDA）提供了一个近期案例：它并不主要将注意力视为单标之间的相似度计算")
         .evidence(Evidence::Random)
         .default_choice(format!("key width K = {}", token_weights::BOOK.k))
         .under(

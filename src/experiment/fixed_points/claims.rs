@@ -50,6 +50,7 @@ pub fn claims() -> Vec<Claim> {
             "standard-layers-settle",
             "the network computes by iteration toward a neural fixed point",
         )
+        .original("它是在通过迭代进行可学习数值计算。……深度流形则进一步解释这些关系是如何被数值实现的：通过堆叠分片流形、投影覆盖、边界条件下的迭代，以及动态不动点。")
         .evidence(Evidence::Random)
         .setting(format!("{iterated}; the standard residual + LayerNorm layer"))
         .default_choice(format!("size: {} iterations of {} tokens of width {}", BOOK.steps, BOOK.n, BOOK.d))
@@ -92,6 +93,7 @@ pub fn claims() -> Vec<Claim> {
             "heads-and-layers-can-absorb",
             "heads and layers can absorb the constraint a tied form sets; a residual path cannot",
         )
+        .original("这会造成坐标错位，但这种错位可以通过多头、多层、残差路径以及训练更新，被逐渐吸收、修正，甚至重新利用。")
         .evidence(Evidence::Toy)
         .setting("hand-set weights on the three-token successor task")
         .core(Test::near("best tied head", f.mechanism(Mechanism::TiedHead).mean, 2.0 / 3.0, 1e-12, 3))
@@ -108,6 +110,7 @@ pub fn claims() -> Vec<Claim> {
             "training-lowers-the-residual",
             "training lowers the fixed-point residual under them",
         )
+        .original("模型架构定义了哪些变换是可接受的约束条件，而训练则是在这些约束条件下不断降低不动点残差。")
         .evidence(Evidence::Toy)
         .setting(format!(
             "{} seeds × {} architectures at their tuned rates, to a plateau (cap {} steps); \
@@ -187,6 +190,7 @@ fn training_absorbs(t: &trained::Findings) -> Claim {
         "training-absorbs-the-mismatch",
         "heads, layers and residual paths absorb the mismatch",
     )
+    .original("这会造成坐标错位，但这种错位可以通过多头、多层、残差路径以及训练更新，被逐渐吸收、修正，甚至重新利用。")
     .evidence(Evidence::Toy)
     .setting(format!(
         "{} seeds per architecture, each at its learning rate tuned on {} separate seeds over \

@@ -77,6 +77,7 @@ pub fn claims() -> Vec<Claim> {
                 "untied-pays-a-learning-cost",
                 "tolerable is not efficient: the model pays a learning cost to rediscover the geometry its projections broke",
             )
+            .original("但可以容忍并不等于高效。模型可能需要付出显著的学习成本，才能在原始几何已经被打碎之后，重新发现有用的几何结构。")
             .evidence(Evidence::Toy)
             .setting(format!("{trained}; the match task, where raw similarity is the right geometry; baseline: tied and mimetic heads"))
             .default_choice("task: one head, fresh examples every step")

@@ -55,6 +55,7 @@ pub fn claims() -> Vec<Claim> {
             "later-layers-combine",
             "later layers combine the coverings of earlier ones",
         )
+        .original("一个头可能捕捉一种关系，另一个头可能捕捉另一种关系，而后续层则可能将它们组合、修正、抑制或强化。")
         .evidence(Evidence::Toy)
         .setting(format!(
             "{SEEDS} seeds; a hand-built two-layer induction circuit, {H} heads per layer, {V} token types"
@@ -104,6 +105,7 @@ pub fn claims() -> Vec<Claim> {
             "heads-capture-different-relations",
             "each head is its own projected covering: heads capture different relations of the same token field",
         )
+        .original("每一个头都会生成自己的投影覆盖，拥有自己的 Query、Key 和 Value 变换。这些头并不只是并行工程技巧；它们是在同一个单标场上运行的堆叠局部覆盖。一个头可能捕捉一种关系，另一个头可能捕捉另一种关系")
         .evidence(Evidence::Toy)
         .setting(format!(
             "{} seeds; trained to a plateau (cap {} steps) on the ordered pair of labels at q and \
@@ -143,6 +145,7 @@ pub fn claims() -> Vec<Claim> {
             "narrow-heads-beat-one-wide",
             "many narrow coverings serve better than one wide one of the same width",
         )
+        .original("这就是为什么多头注意力本身已经包含了堆叠流形思想：模型并不依赖一个完美的几何视角，而是通过许多不完美的物理覆盖来学习，这些覆盖跨越注意力头和层级不断堆叠起来。")
         .evidence(Evidence::Toy)
         .setting(format!(
             "trained to a plateau at tuned rates: the two-relation task ({} seeds) and the match \
@@ -203,6 +206,7 @@ pub fn claims() -> Vec<Claim> {
             "later-layers-act-on-earlier-heads",
             "later layers combine, correct, suppress or amplify the coverings of earlier ones",
         )
+        .original("一个头可能捕捉一种关系，另一个头可能捕捉另一种关系，而后续层则可能将它们组合、修正、抑制或强化。")
         .evidence(Evidence::Toy)
         .setting(format!(
             "{} seeds; two layers of {} heads with residual paths trained to a plateau (cap {} \

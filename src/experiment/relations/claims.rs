@@ -86,6 +86,7 @@ pub fn claims() -> Vec<Claim> {
             "composite-explains-the-stack",
             "what a stack computes is the composition of its layers' relations",
         )
+        .original("范畴论并不是从孤立对象开始，而是从关系与复合开始。")
         .evidence(Evidence::Random)
         .setting(stack.clone())
         .default_choice(format!("query sharpness {} ($W_Q$ scaled)", BOOK.sharpness))
@@ -124,6 +125,7 @@ pub fn claims() -> Vec<Claim> {
             "prompt-is-a-boundary-condition",
             "relations are built under the boundary condition the prompt sets",
         )
+        .original("它在当前提示词所给出的边界条件下，构造单标之间的临时关系。")
         .evidence(Evidence::Random)
         .setting(format!(
             "{stack}; a new prefix of {} tokens before a fixed suffix",
@@ -164,6 +166,7 @@ pub fn claims() -> Vec<Claim> {
             "relations-before-objects",
             "relations come before objects: which tokens matter to a token is read off the relations between them, not off the tokens themselves",
         )
+        .original("在 Transformer 注意力中，真正重要的计算并不是单标对象本身，而是单标之间被学习出来的关系。")
         .evidence(Evidence::Random)
         .setting(format!(
             "{stack}; the delta rule's effective weights on non-negative unit features, T = {DELTA_T}, K = {DELTA_K}"
@@ -235,6 +238,7 @@ fn relations_cost() -> Claim {
         "relations-cost-training",
         "flexible, but costly: the model must spend training capacity to discover which projected relations are useful",
     )
+    .original("它灵活，是因为模型可以学习许多可能的关系；它有代价，是因为模型必须花费训练容量去发现哪些投影关系是有用的。")
     .evidence(Evidence::Toy)
     .setting(format!(
         "k = {:?} relations key = q + r (r < k) over {} keys, context of {} keys q … q + {}, \

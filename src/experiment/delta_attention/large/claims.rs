@@ -79,6 +79,7 @@ pub fn claims() -> Vec<Claim> {
         "large-delta-recalls-more",
         "the delta correction lets a fixed-size state hold more associations than additive writes",
     )
+    .original("Kimi Delta Attention（KDA）提供了一个近期案例：它并不主要将注意力视为单标之间的相似度计算，而是通过 Delta 修正与逐通道衰减持续更新递归状态")
     .evidence(Evidence::Toy)
     .core(over_linear("deltanet"))
     .scope(Test::above(

@@ -106,6 +106,7 @@ pub fn claims() -> Vec<Claim> {
         "learned-delta-recalls-more",
         "the delta correction lets a fixed-size state hold more associations than additive writes",
     )
+    .original("Kimi Delta Attention（KDA）提供了一个近期案例：它并不主要将注意力视为单标之间的相似度计算，而是通过 Delta 修正与逐通道衰减持续更新递归状态")
     .evidence(Evidence::Toy)
     .core(delta_over_linear(BOOK))
     .scope(Test::above(
@@ -193,6 +194,7 @@ pub fn claims() -> Vec<Claim> {
         "learned-decay-retains",
         "attention is a learned operator for information flow: where nothing must be forgotten, the learned gates keep",
     )
+    .original("进一步说明注意力更适合被理解为一种用于关系变换与信息流动的学习算子。")
     .evidence(Evidence::Toy)
     .scope(Test::below(
         "Gated DeltaNet: median ln(trained / initial decay rate)",
@@ -212,6 +214,7 @@ pub fn claims() -> Vec<Claim> {
             "learned-channels-spread",
             "per-channel decay lets channels specialise into slow and fast memories",
         )
+        .original("Kimi Delta Attention（KDA）提供了一个近期案例：它并不主要将注意力视为单标之间的相似度计算，而是通过 Delta 修正与逐通道衰减持续更新递归状态")
         .evidence(Evidence::Toy)
         .core(spreads(BOOK))
         .default_choice(BOOK.name())
@@ -243,6 +246,9 @@ pub fn claims() -> Vec<Claim> {
     let mut weights = Claim::empirical(
         "learned-weights-not-similarity",
         "a trained delta layer does not weigh tokens by similarity alone",
+    )
+    .original(
+        "Kimi Delta Attention（KDA）提供了一个近期案例：它并不主要将注意力视为单标之间的相似度计算",
     )
     .evidence(Evidence::Toy)
     .default_choice(BOOK.name())

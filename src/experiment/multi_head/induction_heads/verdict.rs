@@ -310,6 +310,7 @@ pub fn claims() -> Vec<Claim> {
         "trained-heads-compose",
         "one head may capture one relation, another head a different one, and later layers combine, correct, suppress or amplify them",
     )
+    .original("一个头可能捕捉一种关系，另一个头可能捕捉另一种关系，而后续层则可能将它们组合、修正、抑制或强化。")
     .evidence(Evidence::Pretrained)
     .setting(format!(
         "SmolLM2-135M-Instruct (pre-RMSNorm decoder, 30 blocks × 9 heads) against the same architecture at Llama's initialisation (N(0, (1/24)²)); sequences of T = {} token ids uniform over {}–{} repeated once after `{}`; induction heads = the {} of highest prefix score, previous-token heads = the {} of highest previous-token score below the first induction layer; ablation (context zeroed before W_O) on {} sequences, each control {} seeded random head sets",

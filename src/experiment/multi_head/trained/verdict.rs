@@ -188,6 +188,7 @@ pub fn claims() -> Vec<Claim> {
             "trained-later-layers-correct",
             "later layers combine, correct, suppress or amplify what earlier heads write",
         )
+        .original("一个头可能捕捉一种关系，另一个头可能捕捉另一种关系，而后续层则可能将它们组合、修正、抑制或强化。")
         .evidence(Evidence::Pretrained),
         repair::HEAD_ZEROED,
     );
@@ -205,6 +206,7 @@ pub fn claims() -> Vec<Claim> {
             "trained-heads-redundant",
             "many heads cover the same token field: no single head carries the sentence",
         )
+        .original("这些头并不只是并行工程技巧；它们是在同一个单标场上运行的堆叠局部覆盖。……模型并不依赖一个完美的几何视角，而是通过许多不完美的物理覆盖来学习，这些覆盖跨越注意力头和层级不断堆叠起来。")
         .evidence(Evidence::Pretrained)
         .default_choice("task: which sense a word has in its sentence (word-in-context)")
         .core(change.clone())
@@ -254,6 +256,7 @@ pub fn claims() -> Vec<Claim> {
             "trained-heads-specialise",
             "each head is its own projected covering: heads capture different relations",
         )
+        .original("每一个头都会生成自己的投影覆盖，拥有自己的 Query、Key 和 Value 变换。……一个头可能捕捉一种关系，另一个头可能捕捉另一种关系")
         .evidence(Evidence::Pretrained)
         .default_choice("sink: the token that receives most of a head's weight, found from the data")
         .core(Test::holds(

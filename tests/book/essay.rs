@@ -1,0 +1,75 @@
+//! Every claim of the essay carries the essay's own Chinese sentence,
+//! verbatim; the book's own claims carry none.
+//!
+//! `essay.zh.txt` is a verbatim copy of the essay (单标几何 07：注意力, *Deep
+//! Manifold* series) from the sessions' shared folder beside the repository,
+//! `../shared/essay/single-token-geometry-07-attention.zh.txt` (issue 21).
+
+use attention_geometry::claim::Source;
+use attention_geometry::experiment::claims;
+
+/// The essay, as the tests compare it.
+const ESSAY: &str = include_str!("essay.zh.txt");
+
+/// `text` without whitespace: line breaks and spacing never decide a quote.
+fn squeezed(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// The fragments of `original` (non-adjacent sentences are joined by `……`)
+/// that the essay does not contain.
+fn unquoted(original: &str, essay: &str) -> Vec<String> {
+    let essay = squeezed(essay);
+    original
+        .split("……")
+        .map(squeezed)
+        .filter(|f| f.is_empty() || !essay.contains(f.as_str()))
+        .collect()
+}
+
+#[test]
+fn every_essay_claim_quotes_the_essay_verbatim() {
+    let mut missing = Vec::new();
+    let mut misquoted = Vec::new();
+    for c in claims().iter().filter(|c| c.source == Source::Essay) {
+        match &c.original {
+            None => missing.push(c.id.clone()),
+            Some(o) => {
+                let bad = unquoted(o, ESSAY);
+                if !bad.is_empty() {
+                    misquoted.push(format!("{}: {bad:?}", c.id));
+                }
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "essay claims without an original: {missing:?}"
+    );
+    assert!(misquoted.is_empty(), "not in the essay: {misquoted:#?}");
+}
+
+#[test]
+fn the_books_claims_quote_nothing() {
+    let quoting: Vec<String> = claims()
+        .into_iter()
+        .filter(|c| c.source == Source::Book && c.original.is_some())
+        .map(|c| c.id)
+        .collect();
+    assert!(
+        quoting.is_empty(),
+        "the book's own claims with an original: {quoting:?}"
+    );
+}
+
+#[test]
+fn a_misquote_is_caught() {
+    let essay = "注意力是一种\n局部关系算子。它构造临时关系。";
+    assert!(unquoted("注意力是一种局部关系算子。……它构造临时关系。", essay).is_empty());
+    assert_eq!(unquoted("注意力是一种全局关系算子。", essay).len(), 1);
+    assert_eq!(
+        unquoted("……它构造临时关系。", essay).len(),
+        1,
+        "an empty fragment"
+    );
+}
