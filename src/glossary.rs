@@ -64,7 +64,7 @@ pub const TERMS: &[Term] = &[
     ),
     term(
         "information flow",
-        "信息流",
+        "信息流动",
         "what values carry from token to token",
         "值（value）从一个单标带到另一个单标的内容",
     ),
@@ -190,7 +190,7 @@ pub const TERMS: &[Term] = &[
     ),
     term(
         "learning cost",
-        "学习代价",
+        "学习成本",
         "extra training (steps, data) a parameterisation needs to reach the same accuracy",
         "一种参数化为达到同样准确率所需的额外训练（步数、数据）",
     ),
@@ -238,7 +238,7 @@ pub const TERMS: &[Term] = &[
     ),
     term(
         "Kimi Delta Attention (KDA)",
-        "Kimi Delta 注意力",
+        "Kimi Delta Attention",
         "the delta rule with per-channel decay used in Kimi Linear",
         "Kimi Linear 所用的、带逐通道衰减的 delta 规则",
     ),

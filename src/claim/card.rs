@@ -161,16 +161,10 @@ pub fn meaning(c: &Claim, w: &Words) -> String {
     }
 }
 
-/// The essay's own Chinese words for claim `c`, where it has them.
-fn original(c: &Claim) -> Option<&str> {
-    let _ = c;
-    None
-}
-
 /// The sentence under test in the edition's language: the essay's own
 /// words in the Chinese edition where the claim has them, else the English.
 pub fn said<'a>(c: &'a Claim, w: &Words) -> &'a str {
-    match (original(c), w.lang) {
+    match (c.original.as_deref(), w.lang) {
         (Some(zh), Lang::Zh) => zh,
         _ => &c.essay,
     }
@@ -191,7 +185,7 @@ fn sentence(c: &Claim, w: &Words) -> String {
         Source::Book => w.book_adds,
     };
     let mut out = format!("<span class=\"claim-source\">{label}</span> ");
-    match (original(c), w.lang) {
+    match (c.original.as_deref(), w.lang) {
         (Some(zh), Lang::Zh) => out.push_str(&span("claim-sentence", Lang::Zh, zh)),
         (original, _) => {
             out.push_str(&span("claim-sentence", Lang::En, &c.essay));

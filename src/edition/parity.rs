@@ -170,7 +170,10 @@ mod tests {
 
     #[test]
     fn a_measure_added_to_one_edition_only_is_named() {
-        let zh = ZH.replace("。\n", "，中位数为{{measure ch01.median}}。\n");
+        let zh = ZH.replace(
+            "{{measure ch01.mean}}。",
+            "{{measure ch01.mean}}，中位数为{{measure ch01.median}}。",
+        );
         assert_eq!(
             differences("p.md", EN, &zh),
             ["p.md: {{measure ch01.median}} appears 0 times in the English and 1 in the Chinese"]
