@@ -1,6 +1,8 @@
 //! The rendered book in a real browser. Headless Chromium opens every page
 //! from a server on 127.0.0.1 and checks, in the page as a reader sees it:
-//! mdBook's search answers a chapter's word offline, every figure image
+//! mdBook's search answers a chapter's word offline in both editions (a
+//! Chinese word too), the language switch leads to the other edition and
+//! back, every figure image
 //! loaded (natural width > 0), KaTeX's fonts loaded (`document.fonts`), and no
 //! page asked for anything but this server; and the attention explorer,
 //! driven (a model, a layer and a head selected, a token hovered and focused),
@@ -33,8 +35,16 @@ use super::rendered::{render, summary_pages};
 /// The browser binary (Debian's package name).
 const BROWSER: &str = "chromium";
 
-/// A word of chapter 4, and the page its search must find.
-const SEARCH: (&str, &str) = ("rollout", "04-relations.html");
+/// Searches, in each edition: the page searched from, the words, and the
+/// page the results must include (a link relative to the edition). The
+/// Chinese words have no space between them, as a Chinese reader types.
+const SEARCHES: [(&str, &str, &str); 2] = [
+    ("index.html", "rollout", "04-relations.html"),
+    ("zh/index.html", "不动点残差", "05-fixed-points.html"),
+];
+
+/// The page whose language switch is followed there and back.
+const SWITCH: &str = "01-coordinate-mismatch.html";
 
 /// How long the browser may take for every page.
 const TIMEOUT: Duration = Duration::from_secs(180);
@@ -166,6 +176,10 @@ fn serve(
 /// to `/report`, one line each: `ok …` or `fail …`.
 fn harness(pages: &[String], token: usize) -> String {
     let list: Vec<String> = pages.iter().map(|p| format!("{p:?}")).collect();
+    let searches: Vec<String> = SEARCHES
+        .iter()
+        .map(|(page, words, want)| format!("[{page:?}, {words:?}, {want:?}]"))
+        .collect();
     let (model, sentence, layer, head) = EXPLORER;
     let explorer = format!(
         "{{\"page\": \"explorer.html\", \"model\": {model:?}, \"sentence\": {sentence}, \
@@ -173,8 +187,8 @@ fn harness(pages: &[String], token: usize) -> String {
     );
     include_str!("browser.html")
         .replace("__PAGES__", &list.join(", "))
-        .replace("__WORD__", SEARCH.0)
-        .replace("__WANT__", SEARCH.1)
+        .replace("__SEARCHES__", &searches.join(", "))
+        .replace("__SWITCH__", SWITCH)
         .replace("__EXPLORER__", &explorer)
 }
 
@@ -234,8 +248,14 @@ fn a_reader_sees_search_figures_and_math_offline() {
     }
     let started = Instant::now();
     let out = render();
-    let pages: Vec<String> = std::iter::once("index.html".to_string())
+    // every page of both editions
+    let english: Vec<String> = std::iter::once("index.html".to_string())
         .chain(summary_pages().iter().map(|md| md.replace(".md", ".html")))
+        .collect();
+    let pages: Vec<String> = english
+        .iter()
+        .cloned()
+        .chain(english.iter().map(|p| format!("zh/{p}")))
         .collect();
     let text = &explorer_texts(Architecture::Smollm2)[EXPLORER.1];
     let view = explorer::sentence(Architecture::Smollm2.with(Model::Trained), text).unwrap();

@@ -8,7 +8,12 @@ use std::sync::OnceLock;
 
 /// Chapter sources listed in SUMMARY.md, e.g. `01-coordinate-mismatch.md`.
 pub(crate) fn summary_pages() -> Vec<String> {
-    let summary = fs::read_to_string("chapters/SUMMARY.md").unwrap();
+    edition_pages("chapters")
+}
+
+/// The pages the `SUMMARY.md` of the edition whose sources are in `dir` lists.
+fn edition_pages(dir: &str) -> Vec<String> {
+    let summary = fs::read_to_string(format!("{dir}/SUMMARY.md")).unwrap();
     summary
         .split("](")
         .skip(1)
@@ -44,12 +49,21 @@ pub(crate) fn render() -> &'static Path {
 /// The print page's entry among the pages, by the name its source would have.
 const PRINT: &str = "print.md";
 
+/// Each edition: its sources and its place in the rendered book.
+const EDITIONS: [(&str, &str); 2] = [("chapters", ""), ("chapters/zh", "zh")];
+
 #[test]
 fn the_rendered_book_is_whole() {
-    let out = render();
+    for (sources, dir) in EDITIONS {
+        edition_is_whole(sources, &render().join(dir));
+    }
+}
+
+/// The edition rendered from `sources` into `out` is whole.
+fn edition_is_whole(sources: &str, out: &Path) {
     assert!(out.join("index.html").is_file());
     let mut pages = BTreeMap::new();
-    for md in summary_pages() {
+    for md in edition_pages(sources) {
         let html = out.join(md.replace(".md", ".html"));
         assert!(html.is_file(), "{md} produced no page");
         pages.insert(md, fs::read_to_string(&html).unwrap());
@@ -111,7 +125,7 @@ fn the_rendered_book_is_whole() {
         // math is typeset
         let source = match md.as_str() {
             PRINT => "$$".into(), // every chapter's math
-            md => fs::read_to_string(Path::new("chapters").join(md)).unwrap(),
+            md => fs::read_to_string(Path::new(sources).join(md)).unwrap(),
         };
         if source.contains("$$") || source.contains("\\(") || source.matches('$').count() >= 2 {
             assert!(
@@ -304,4 +318,50 @@ fn code_fits_the_column_and_no_prose_renders_by_accident() {
         "code wider than the column:\n{}",
         wide.join("\n")
     );
+}
+
+/// Every `id="…"` of a page's main text, in order.
+fn ids(html: &str) -> Vec<String> {
+    let main = html.split("<main>").nth(1).unwrap_or("");
+    let main = main.split("</main>").next().unwrap_or("");
+    attributes(main, "id")
+        .into_iter()
+        .map(String::from)
+        .collect()
+}
+
+/// The two editions are one book: each page's anchors (headings, figures,
+/// claim cards) are the same in both, so every link lands in either, and
+/// each page links to its counterpart in the other edition.
+#[test]
+fn each_page_has_the_same_anchors_in_both_editions_and_links_to_its_counterpart() {
+    let out = render();
+    let mut differ = Vec::new();
+    for md in summary_pages() {
+        let page = md.replace(".md", ".html");
+        let en = fs::read_to_string(out.join(&page)).unwrap();
+        let zh = fs::read_to_string(out.join("zh").join(&page)).unwrap();
+        if ids(&en) != ids(&zh) {
+            let (a, b) = (ids(&en), ids(&zh));
+            let first = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i));
+            differ.push(format!(
+                "{page}: anchor {first:?} is {:?} in English, {:?} in Chinese",
+                first.and_then(|i| a.get(i)),
+                first.and_then(|i| b.get(i))
+            ));
+        }
+        assert!(
+            en.contains(&format!("href=\"zh/{page}\"")),
+            "{page} does not link to its Chinese page"
+        );
+        assert!(
+            zh.contains("<html lang=\"zh-CN\""),
+            "zh/{page} is not marked Chinese"
+        );
+        assert!(
+            zh.contains(&format!("href=\"../{page}\"")),
+            "zh/{page} does not link to its English page"
+        );
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
