@@ -73,3 +73,62 @@ fn a_misquote_is_caught() {
         "an empty fragment"
     );
 }
+
+/// How the Chinese edition attributes a quote of the essay.
+const ATTRIBUTION: &str = "——《单标几何 07：注意力》";
+
+/// The block quotes of `page` (`>` lines joined, markers removed).
+fn block_quotes(page: &str) -> Vec<String> {
+    let mut quotes = Vec::new();
+    let mut open: Option<String> = None;
+    for line in page.lines() {
+        match (line.strip_prefix('>'), &mut open) {
+            (Some(text), Some(q)) => {
+                q.push(' ');
+                q.push_str(text.trim());
+            }
+            (Some(text), None) => open = Some(text.trim().to_string()),
+            (None, _) => quotes.extend(open.take()),
+        }
+    }
+    quotes.extend(open);
+    quotes
+}
+
+/// Where the English quotes the essay ("— the essay"), the Chinese quotes
+/// the essay's own words, verbatim, with its attribution.
+#[test]
+fn the_chinese_edition_quotes_the_essay_in_its_own_words() {
+    let mut wrong = Vec::new();
+    for entry in std::fs::read_dir("chapters").unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.ends_with(".md") || name == "SUMMARY.md" {
+            continue;
+        }
+        let en = std::fs::read_to_string(&path).unwrap();
+        let zh = std::fs::read_to_string(format!("chapters/zh/{name}")).unwrap();
+        let english = block_quotes(&en)
+            .iter()
+            .filter(|q| q.contains("— the essay"))
+            .count();
+        let chinese: Vec<String> = block_quotes(&zh)
+            .into_iter()
+            .filter(|q| q.contains(ATTRIBUTION))
+            .collect();
+        if english != chinese.len() {
+            wrong.push(format!(
+                "{name}: {english} quotes of the essay in English, {} in Chinese",
+                chinese.len()
+            ));
+        }
+        for q in chinese {
+            let quoted = q.split(ATTRIBUTION).next().unwrap().trim().trim_matches('*');
+            let bad = unquoted(quoted, ESSAY);
+            if !bad.is_empty() {
+                wrong.push(format!("{name}: not the essay's words: {bad:?}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
