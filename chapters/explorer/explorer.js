@@ -8,9 +8,43 @@
 (function () {
   "use strict";
 
+  // The explorer's words in each edition (the page's lang picks one).
+  var WORDS = {
+    en: {
+      model: "Model", sentence: "Sentence", layer: "Layer", head: "Head", show: "Show",
+      weights: "attention weight", carried: "carried norm",
+      hint: "Hover a token, or focus it with Tab and move with the arrow keys: " +
+        "its row is shaded on the tokens (darker for a larger share of the row's largest " +
+        "value) and drawn as bars below. Dashed tokens are keys a causal query cannot see.",
+      tokens: "tokens (queries)", masked: "masked (a later key)",
+      caption: function (c) {
+        return c.model + ", layer " + c.layer + ", head " + c.head + ": the " + c.what +
+          " of query \u201c" + c.token + "\u201d (position " + c.position + ") on each key" +
+          (c.weights ? " (the row sums to " + c.sum + ")" : " (the sum of the row is " + c.sum + ")") +
+          (c.masked ? "; later keys are masked." : ".");
+      },
+      missing: "The explorer's data (explorer-data.js) did not load."
+    },
+    zh: {
+      model: "模型", sentence: "句子", layer: "层", head: "头", show: "显示",
+      weights: "注意力权重", carried: "携带范数",
+      hint: "把鼠标悬停在一个单标上，或用 Tab 聚焦后用方向键移动：它的那一行会在各单标上着色" +
+        "（占该行最大值的比例越大，颜色越深），并在下方画成条形。虚线框的单标是因果 Query 看不到的 Key。",
+      tokens: "单标（Query）", masked: "被遮蔽（更靠后的 Key）",
+      caption: function (c) {
+        return c.model + "，第 " + c.layer + " 层，第 " + c.head + " 个头：Query \u201c" + c.token +
+          "\u201d（位置 " + c.position + "）在每个 Key 上的" + c.what +
+          "（这一行之和为 " + c.sum + "）" +
+          (c.masked ? "；更靠后的 Key 被遮蔽。" : "。");
+      },
+      missing: "探索器的数据（explorer-data.js）没有加载。"
+    }
+  };
+  var W = WORDS[(document.documentElement.lang || "en").indexOf("zh") === 0 ? "zh" : "en"];
+
   var QUANTITIES = {
-    weights: { label: "attention weight \u03b1\u1d62\u2c7c", what: "attention weight" },
-    carried: { label: "carried norm \u2016\u03b1\u1d62\u2c7c f(x\u2c7c)\u2016", what: "carried norm" }
+    weights: { label: W.weights + " \u03b1\u1d62\u2c7c", what: W.weights },
+    carried: { label: W.carried + " \u2016\u03b1\u1d62\u2c7c f(x\u2c7c)\u2016", what: W.carried }
   };
 
   function el(tag, attrs, text) {
@@ -47,13 +81,13 @@
     var layer = el("select", { id: "ax-layer" });
     var head = el("select", { id: "ax-head" });
     var controls = el("div", { "class": "ax-controls" });
-    controls.appendChild(labelled("Model", model));
-    controls.appendChild(labelled("Sentence", sentence));
-    controls.appendChild(labelled("Layer", layer));
-    controls.appendChild(labelled("Head", head));
+    controls.appendChild(labelled(W.model, model));
+    controls.appendChild(labelled(W.sentence, sentence));
+    controls.appendChild(labelled(W.layer, layer));
+    controls.appendChild(labelled(W.head, head));
 
     var show = el("fieldset", { "class": "ax-quantity" });
-    show.appendChild(el("legend", {}, "Show"));
+    show.appendChild(el("legend", {}, W.show));
     Object.keys(QUANTITIES).forEach(function (q) {
       var input = el("input", { type: "radio", name: "ax-quantity", value: q, id: "ax-" + q });
       if (q === state.quantity) input.checked = true;
@@ -65,11 +99,8 @@
     });
     controls.appendChild(show);
 
-    var hint = el("p", { "class": "ax-hint" },
-      "Hover a token, or focus it with Tab and move with the arrow keys: " +
-      "its row is shaded on the tokens (darker for a larger share of the row's largest " +
-      "value) and drawn as bars below. Dashed tokens are keys a causal query cannot see.");
-    var tokens = el("div", { "class": "ax-tokens", role: "group", "aria-label": "tokens (queries)" });
+    var hint = el("p", { "class": "ax-hint" }, W.hint);
+    var tokens = el("div", { "class": "ax-tokens", role: "group", "aria-label": W.tokens });
     var caption = el("p", { "class": "ax-caption", id: "ax-caption", "aria-live": "polite" });
     var bars = el("table", { "class": "ax-bars", id: "ax-bars" });
 
@@ -140,14 +171,14 @@
         b.classList.toggle("ax-query", j === i);
         b.setAttribute("aria-pressed", j === i ? "true" : "false");
         b.lastChild.textContent = seen ? format(row[j]) : "\u2013";
-        b.title = seen ? toks[i] + " \u2192 " + t + ": " + format(row[j]) : t + ": masked (a later key)";
+        b.title = seen ? toks[i] + " \u2192 " + t + ": " + format(row[j]) : t + ": " + W.masked;
       });
-      caption.textContent = c.m.name + ", layer " + state.layer + ", head " + state.head +
-        ": the " + QUANTITIES[state.quantity].what + " of query \u201c" + toks[i] +
-        "\u201d (position " + i + ") on each key" +
-        (state.quantity === "weights" ? " (the row sums to " + format(sum) + ")" :
-          " (the sum of the row is " + format(sum) + ")") +
-        (row.length < toks.length ? "; later keys are masked." : ".");
+      caption.textContent = W.caption({
+        model: c.m.name, layer: state.layer, head: state.head,
+        what: QUANTITIES[state.quantity].what, token: toks[i], position: i,
+        weights: state.quantity === "weights", sum: format(sum),
+        masked: row.length < toks.length
+      });
       bars.textContent = "";
       row.forEach(function (x, j) {
         var tr = el("tr", { "data-key": String(j) });
@@ -185,7 +216,7 @@
     if (!root) return;
     var data = window.ATTENTION_EXPLORER;
     if (!data || !data.models || !data.models.length) {
-      root.textContent = "The explorer's data (explorer-data.js) did not load.";
+      root.textContent = W.missing;
       return;
     }
     build(root, data, window.ATTENTION_EXPLORER_START);
