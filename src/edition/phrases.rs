@@ -1,9 +1,387 @@
 //! The measured numbers' words in the Chinese edition. A measure's text is
 //! written once, in English (`0 of 8`, a table's header); the Chinese
 //! edition shows it through this phrase table.
+//!
+//! [`zh`] matches the table's phrases at word boundaries, the longest first,
+//! so `softmax` never loses its `max` and `head mean-ablated` wins over
+//! `head`. A `{}` in a phrase stands for one number; the Chinese writes it
+//! back as `{0}`, `{1}`, … in the same order, so the numbers of a text never
+//! move. Code spans, numbers, math and the names in [`KEPT`] pass through.
+//! Once a piece of text reads Chinese, its `, ` `; ` `: ` become `，` `；` `：`
+//! and a bracket around Chinese words becomes `（…）`.
+
+mod table;
+use table::PHRASES;
+
+/// Words a Chinese reader meets in English on purpose: names of models,
+/// mixers, libraries, methods and statistics, and the essay's own English
+/// terms. Everything else of two or more letters in a measure gets a phrase.
+pub const KEPT: &[&str] = &[
+    // the essay and the house keep Query, Key and Value in English
+    "Query",
+    "Key",
+    "Value",
+    // model names
+    "MiniLM",
+    // mixer names, as the tables and `delta::Mixer` write them
+    "softmax",
+    "linear",
+    "deltanet",
+    "gdn",
+    "kda",
+    "DeltaNet",
+    "Gated",
+    "KDA",
+    // the library whose gate initialisation chapter 7 copies
+    "fla",
+    // normalisation layers, named as in the models' code
+    "LayerNorm",
+    "RMSNorm",
+    // a statistic named after its author
+    "Spearman",
+    // attention rollout (Abnar & Zuidema), kept in English by the Chinese prose
+    "rollout",
+];
 
 /// `text` (a measure's value, a word, a phrase or a Markdown table) with
 /// every phrase this table knows put into Chinese.
+///
+/// ```
+/// use attention_geometry::edition::phrases::zh;
+/// assert_eq!(zh("0 of 8"), "0/8");
+/// assert_eq!(zh("2 and 2"), "2 和 2");
+/// assert_eq!(zh("not every"), "并非每个");
+/// assert_eq!(zh("1.00 at k = 1, 0.92 at k = 4"), "1.00（k = 1）、0.92（k = 4）");
+/// assert_eq!(zh("softmax (book layers)"), "softmax（本书的层）");
+/// assert_eq!(zh("| layer | ρ |\n|---|---|\n| 1 | 0.5 |\n"), "| 层 | ρ |\n|---|---|\n| 1 | 0.5 |\n");
+/// ```
 pub fn zh(text: &str) -> String {
-    text.to_string()
+    let mut phrases: Vec<Phrase> = PHRASES
+        .iter()
+        .map(|&(en, zh)| Phrase::new(en, zh))
+        .collect();
+    phrases.sort_by_key(|p| std::cmp::Reverse(p.en_len));
+    let mut out = String::new();
+    for line in text.split_inclusive('\n') {
+        let (body, end) = match line.strip_suffix('\n') {
+            Some(body) => (body, "\n"),
+            None => (line, ""),
+        };
+        match body.starts_with('|') {
+            true => {
+                let cells = cells(body);
+                let translated: Vec<String> = cells
+                    .iter()
+                    .map(|cell| {
+                        let inner = cell.trim();
+                        let lead = &cell[..cell.len() - cell.trim_start().len()];
+                        let trail = &cell[cell.trim_end().len()..];
+                        format!("{lead}{}{trail}", translate(inner, &phrases))
+                    })
+                    .collect();
+                out.push_str(&translated.join("|"));
+            }
+            false => out.push_str(&translate(body, &phrases)),
+        }
+        out.push_str(end);
+    }
+    out
+}
+
+/// The pieces of a table row between its unescaped `|`, the edges included
+/// (so that joining them with `|` gives the row back).
+pub fn cells(row: &str) -> Vec<&str> {
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    let mut prev = ' ';
+    for (i, c) in row.char_indices() {
+        if c == '|' && prev != '\\' {
+            pieces.push(&row[start..i]);
+            start = i + 1;
+        }
+        prev = c;
+    }
+    pieces.push(&row[start..]);
+    pieces
+}
+
+/// The English words of two or more letters in `text` outside code spans
+/// and not in [`KEPT`] (a word with a digit or `_` is an identifier).
+pub fn untranslated(text: &str) -> Vec<String> {
+    outside_code(text)
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| w.len() >= 2 && w.chars().all(|c| c.is_ascii_alphabetic()))
+        .filter(|w| !KEPT.contains(w))
+        .map(str::to_string)
+        .collect()
+}
+
+/// `text` with its code spans blanked out.
+fn outside_code(text: &str) -> String {
+    text.split('`')
+        .enumerate()
+        .map(|(i, s)| if i % 2 == 0 { s } else { " " })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// One phrase: its English pieces between number slots, and its Chinese.
+struct Phrase {
+    en: Vec<&'static str>,
+    en_len: usize,
+    zh: &'static str,
+}
+
+impl Phrase {
+    fn new(en: &'static str, zh: &'static str) -> Phrase {
+        Phrase {
+            en: en.split("{}").collect(),
+            en_len: en.chars().count(),
+            zh,
+        }
+    }
+
+    /// The phrase at the start of `text`, ending at a word boundary: its
+    /// length in bytes and the numbers in its slots.
+    fn matches<'a>(&self, text: &'a str) -> Option<(usize, Vec<&'a str>)> {
+        let mut at = 0;
+        let mut numbers = Vec::new();
+        for (i, piece) in self.en.iter().enumerate() {
+            if i > 0 {
+                let n = number_len(&text[at..])?;
+                numbers.push(&text[at..at + n]);
+                at += n;
+            }
+            at += text[at..].starts_with(piece).then_some(piece.len())?;
+        }
+        let ends_word = self
+            .en
+            .last()
+            .is_some_and(|p| p.is_empty() || p.ends_with(is_word));
+        match ends_word && text[at..].starts_with(is_word) {
+            true => None,
+            false => Some((at, numbers)),
+        }
+    }
+
+    fn starts_word(&self) -> bool {
+        self.en[0].is_empty() || self.en[0].starts_with(is_word)
+    }
+
+    fn chinese(&self, numbers: &[&str]) -> String {
+        numbers
+            .iter()
+            .enumerate()
+            .fold(self.zh.to_string(), |s, (i, n)| {
+                s.replace(&format!("{{{i}}}"), n)
+            })
+    }
+}
+
+/// A letter, digit, `_`, `-` or `.`: a phrase never starts or ends next to one.
+fn is_word(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
+}
+
+/// The length of the number `text` starts with (`-0.14`, `3e-15`, `40`).
+fn number_len(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let digits = |from: usize| b[from..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let mut at = usize::from(b.first() == Some(&b'-'));
+    let whole = digits(at);
+    if whole == 0 {
+        return None;
+    }
+    at += whole;
+    if b.get(at) == Some(&b'.') && digits(at + 1) > 0 {
+        at += 1 + digits(at + 1);
+    }
+    if b.get(at) == Some(&b'e') {
+        let sign = usize::from(b.get(at + 1) == Some(&b'-'));
+        if digits(at + 1 + sign) > 0 {
+            at += 1 + sign + digits(at + 1 + sign);
+        }
+    }
+    Some(at)
+}
+
+/// One piece of text (a sentence or a table cell) through the phrase table,
+/// code spans untouched, then its punctuation made Chinese if it reads Chinese.
+fn translate(text: &str, phrases: &[Phrase]) -> String {
+    let mut out = String::new();
+    let mut code = false;
+    let mut prev: Option<char> = None;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if c == '`' {
+            code = !code;
+        }
+        let boundary = !prev.is_some_and(is_word);
+        let found = match code || c == '`' {
+            true => None,
+            false => phrases
+                .iter()
+                .filter(|p| boundary || !p.starts_word())
+                .find_map(|p| {
+                    p.matches(rest)
+                        .map(|(len, numbers)| (len, p.chinese(&numbers)))
+                }),
+        };
+        let (len, piece) = found.unwrap_or((c.len_utf8(), c.to_string()));
+        prev = rest[..len].chars().last();
+        out.push_str(&piece);
+        rest = &rest[len..];
+    }
+    match out.chars().any(is_cjk) {
+        true => tidy(&out),
+        false => out,
+    }
+}
+
+/// Chinese characters and full-width punctuation.
+fn is_cjk(c: char) -> bool {
+    matches!(c, '\u{3000}'..='\u{303F}' | '\u{4E00}'..='\u{9FFF}' | '\u{FF00}'..='\u{FFEF}')
+}
+
+/// Chinese punctuation for a piece that reads Chinese: `, ` `; ` `: ` outside
+/// brackets and code become `，` `；` `：`; a bracket after a space (not a
+/// function's, as in `ρ(raw, score)`) becomes `（…）`; no space is left
+/// between Chinese characters.
+fn tidy(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out: Vec<char> = Vec::new();
+    let (mut depth, mut code) = (0usize, false);
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '`' => code = !code,
+            '(' if !code && out.last() == Some(&' ') => {
+                let close = chars[i..].iter().position(|&d| d == ')').map(|p| p + i);
+                if let Some(close) = close {
+                    out.pop();
+                    out.push('（');
+                    out.extend(tidy(&chars[i + 1..close].iter().collect::<String>()).chars());
+                    out.push('）');
+                    i = close + 1;
+                    continue;
+                }
+                depth += 1;
+            }
+            '(' if !code => depth += 1,
+            ')' if !code => depth = depth.saturating_sub(1),
+            ',' | ';' | ':' if !code && depth == 0 && chars.get(i + 1) == Some(&' ') => {
+                out.push(match c {
+                    ',' => '，',
+                    ';' => '；',
+                    _ => '：',
+                });
+                i += 2;
+                continue;
+            }
+            _ => {}
+        }
+        out.push(c);
+        i += 1;
+    }
+    // no space between Chinese characters or around full-width punctuation
+    let mut tidied = String::new();
+    for (i, &c) in out.iter().enumerate() {
+        let before = i.checked_sub(1).map(|j| out[j]);
+        let after = out.get(i + 1).copied();
+        let punct = |d: Option<char>| {
+            d.is_some_and(|d| is_cjk(d) && !('\u{4E00}'..='\u{9FFF}').contains(&d))
+        };
+        let both = before.is_some_and(is_cjk) && after.is_some_and(is_cjk);
+        if c == ' ' && !code_around(&out, i) && (both || punct(before) || punct(after)) {
+            continue;
+        }
+        tidied.push(c);
+    }
+    tidied
+}
+
+/// Whether position `i` of `chars` lies inside a code span.
+fn code_around(chars: &[char], i: usize) -> bool {
+    chars[..i].iter().filter(|&&c| c == '`').count() % 2 == 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_lists_and_words_read_chinese() {
+        assert_eq!(zh("15 of 18"), "15/18");
+        assert_eq!(zh("0 of 3 (1600 steps)"), "0/3（1600 步）");
+        assert_eq!(zh("4 and 5"), "4 和 5");
+        assert_eq!(zh("16, 32, 64 and 128"), "16、32、64 和 128");
+        assert_eq!(zh("every"), "每个");
+        assert_eq!(zh("none"), "无");
+        assert_eq!(
+            zh("40 (40–50) at k = 1, 75 (58–90) at k = 2"),
+            "40（40–50，k = 1）、75（58–90，k = 2）"
+        );
+        assert_eq!(zh("KDA, horizon gates"), "KDA，视界门控");
+        assert_eq!(
+            zh("K = V = 8, 4 pairs (K/2)"),
+            "K = V = 8，4 个键值对（K/2）"
+        );
+        assert_eq!(zh("ρ(raw, score) at init"), "初始化时的 ρ(原始, 分数)");
+    }
+
+    #[test]
+    fn whole_words_only() {
+        // `max` in softmax, `rate` in `renormalised`? no: only whole words
+        assert_eq!(zh("softmax"), "softmax");
+        assert_eq!(zh("6 (gdn 4, kda 2)"), "6 (gdn 4, kda 2)");
+        assert_eq!(zh("1.0e-12"), "1.0e-12");
+        assert_eq!(zh("ede58c404bfc"), "ede58c404bfc");
+        assert_eq!(zh("head mean-ablated"), "头均值消融");
+    }
+
+    #[test]
+    fn code_spans_pass_through() {
+        assert_eq!(
+            zh("trained decoder, `<\\|im_start\\|>`"),
+            "训练后的解码器，`<\\|im_start\\|>`"
+        );
+    }
+
+    #[test]
+    fn tables_keep_their_shape() {
+        let table =
+            "| weights, layer | raw, words |\n|---|---|\n| trained, layer 1 | 0.66 ± 0.08 |\n";
+        let out = zh(table);
+        assert_eq!(
+            out,
+            "| 权重，层 | 原始，仅词 |\n|---|---|\n| 训练后，第 1 层 | 0.66 ± 0.08 |\n"
+        );
+        for (a, b) in table.lines().zip(out.lines()) {
+            assert_eq!(cells(a).len(), cells(b).len());
+        }
+    }
+
+    #[test]
+    fn untranslated_sees_words_not_names_or_code() {
+        assert_eq!(
+            untranslated("MiniLM 训练后 `foo_bar` W_QK h0"),
+            Vec::<String>::new()
+        );
+        assert_eq!(untranslated("0 of 8"), vec!["of"]);
+    }
+
+    #[test]
+    fn every_phrase_is_chinese_and_keeps_its_numbers() {
+        for &(en, zh_text) in PHRASES {
+            let slots = en.matches("{}").count();
+            for i in 0..slots {
+                assert!(zh_text.contains(&format!("{{{i}}}")), "{en}");
+            }
+            assert!(
+                untranslated(&zh_text.replace(['{', '}'], " ")).is_empty(),
+                "{zh_text}"
+            );
+        }
+    }
 }

@@ -10,6 +10,7 @@ mod length;
 mod notation;
 mod parity;
 mod paths;
+mod phrases;
 mod quotes;
 mod referee;
 mod rendered;
