@@ -161,18 +161,25 @@ pub fn meaning(c: &Claim, w: &Words) -> String {
     }
 }
 
-/// The sentence under test in the edition's language: the essay's own
-/// words in the Chinese edition where the claim has them, else the English.
+/// The sentence under test in the edition's language. The Chinese edition
+/// shows the essay's own words (`original`) for the essay's claims and the
+/// book's Chinese sentence (`zh`) for its own, where the claim has them;
+/// otherwise, and in the English edition, the English sentence.
 pub fn said<'a>(c: &'a Claim, w: &Words) -> &'a str {
-    match (c.original.as_deref(), w.lang) {
+    let zh = match c.source {
+        Source::Essay => c.original.as_deref(),
+        Source::Book => c.zh.as_deref(),
+    };
+    match (zh, w.lang) {
         (Some(zh), Lang::Zh) => zh,
         _ => &c.essay,
     }
 }
 
 /// The sentence under test, labelled with whose it is. The Chinese edition
-/// shows the essay's own words; the English shows its translation with the
-/// original beneath. A sentence of the book's own is the English in both.
+/// shows it in Chinese ([`said`]): the essay's own words, or the book's
+/// Chinese sentence. The English edition shows the English, with the
+/// essay's original beneath an essay claim's.
 fn sentence(c: &Claim, w: &Words) -> String {
     let span = |class: &str, lang: Lang, text: &str| {
         format!(
@@ -185,9 +192,10 @@ fn sentence(c: &Claim, w: &Words) -> String {
         Source::Book => w.book_adds,
     };
     let mut out = format!("<span class=\"claim-source\">{label}</span> ");
-    match (c.original.as_deref(), w.lang) {
-        (Some(zh), Lang::Zh) => out.push_str(&span("claim-sentence", Lang::Zh, zh)),
-        (original, _) => {
+    let shown = said(c, w);
+    match (w.lang, c.original.as_deref()) {
+        (Lang::Zh, _) if shown != c.essay => out.push_str(&span("claim-sentence", Lang::Zh, shown)),
+        (_, original) => {
             out.push_str(&span("claim-sentence", Lang::En, &c.essay));
             if let Some(zh) = original {
                 out.push_str(&format!(
@@ -334,5 +342,47 @@ mod tests {
             .core(Test::holds("law", true));
         assert!(markdown(&b, &NoPages, &EN).contains("The book adds"));
         assert!(markdown(&b, &NoPages, &ZH).contains("本书补充"));
+    }
+
+    #[test]
+    fn the_chinese_edition_shows_the_books_own_sentence_in_chinese() {
+        let b = Claim::theorem("t", "maps compose")
+            .source(Source::Book)
+            .zh("映射可以复合")
+            .core(Test::holds("law", true));
+        assert_eq!(said(&b, &ZH), "映射可以复合");
+        assert_eq!(said(&b, &EN), "maps compose");
+        let zh = markdown(&b, &NoPages, &ZH);
+        assert!(
+            zh.contains("<span class=\"claim-sentence\" lang=\"zh-CN\">映射可以复合</span>"),
+            "{zh}"
+        );
+        assert!(!zh.contains("maps compose"), "{zh}");
+        let en = markdown(&b, &NoPages, &EN);
+        assert!(en.contains("<span class=\"claim-sentence\" lang=\"en\">maps compose</span>"));
+        assert!(!en.contains("映射可以复合"), "{en}");
+        assert!(!en.contains("claim-original"), "{en}");
+        // without its Chinese sentence, a book claim stays in English
+        let bare = Claim::theorem("t", "maps compose")
+            .source(Source::Book)
+            .core(Test::holds("law", true));
+        assert!(markdown(&bare, &NoPages, &ZH).contains("lang=\"en\">maps compose</span>"));
+    }
+
+    #[test]
+    fn an_essay_claim_shows_the_essays_words_not_a_zh_sentence() {
+        let e = Claim::empirical("e", "attention routes")
+            .original("注意力路由信息。")
+            .core(Test::holds("x", true));
+        assert_eq!(said(&e, &ZH), "注意力路由信息。");
+        let zh = markdown(&e, &NoPages, &ZH);
+        assert!(
+            zh.contains("<span class=\"claim-sentence\" lang=\"zh-CN\">注意力路由信息。</span>")
+        );
+        let en = markdown(&e, &NoPages, &EN);
+        assert!(en.contains("<span class=\"claim-sentence\" lang=\"en\">attention routes</span>"));
+        assert!(
+            en.contains("<span class=\"claim-original\" lang=\"zh-CN\">注意力路由信息。</span>")
+        );
     }
 }

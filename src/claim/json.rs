@@ -68,6 +68,8 @@ struct ClaimJson<'a> {
     essay: &'a str,
     /// The essay's own Chinese sentence(s); `null` for the book's claims.
     original: Option<&'a str>,
+    /// The book's own sentence in Chinese; `null` for the essay's claims.
+    zh: Option<&'a str>,
     setting: &'a str,
     tests: Vec<TestJson<'a>>,
     default_choice: &'a str,
@@ -92,6 +94,7 @@ fn of(c: &Claim) -> ClaimJson<'_> {
         source: c.source,
         essay: &c.essay,
         original: c.original.as_deref(),
+        zh: c.zh.as_deref(),
         setting: &c.setting,
         tests: all,
         default_choice: &c.default_choice,
@@ -132,6 +135,7 @@ fn of(c: &Claim) -> ClaimJson<'_> {
 /// assert_eq!(v[0]["sensitivity"][0]["core_held"], false);
 /// assert_eq!(v[0]["tests"][0]["held"], true);
 /// assert_eq!(v[0]["original"], "原文");
+/// assert_eq!(v[0]["zh"], serde_json::Value::Null);
 /// ```
 pub fn json(claims: &[Claim]) -> String {
     let all: Vec<ClaimJson> = claims.iter().map(of).collect();

@@ -105,6 +105,9 @@ pub struct Claim {
     /// The essay's own Chinese sentence(s) that `essay` renders, verbatim;
     /// `None` when `source` is [`Source::Book`].
     pub original: Option<String>,
+    /// The book's own sentence in Chinese; `None` for the essay's claims,
+    /// which carry the essay's words in `original`.
+    pub zh: Option<String>,
     pub source: Source,
     pub kind: Kind,
     pub evidence: Evidence,
@@ -131,6 +134,7 @@ impl Claim {
             chapter: 0,
             essay: essay.to_string(),
             original: None,
+            zh: None,
             source: Source::Essay,
             kind,
             evidence: Evidence::Random,
@@ -169,6 +173,13 @@ impl Claim {
     /// verbatim from the essay; non-adjacent sentences joined by `……`.
     pub fn original(mut self, zh: impl Into<String>) -> Claim {
         self.original = Some(zh.into());
+        self
+    }
+
+    /// Sets the book's own sentence in Chinese, for a [`Source::Book`]
+    /// claim: the Chinese edition shows it in place of `essay`.
+    pub fn zh(mut self, sentence: impl Into<String>) -> Claim {
+        self.zh = Some(sentence.into());
         self
     }
 

@@ -1,5 +1,6 @@
 //! Every claim of the essay carries the essay's own Chinese sentence,
-//! verbatim; the book's own claims carry none.
+//! verbatim; the book's own claims carry none, but a Chinese sentence of
+//! their own (`zh`) instead.
 //!
 //! `essay.zh.txt` is a verbatim copy of the essay (单标几何 07：注意力, *Deep
 //! Manifold* series) from the sessions' shared folder beside the repository,
@@ -59,6 +60,30 @@ fn the_books_claims_quote_nothing() {
     assert!(
         quoting.is_empty(),
         "the book's own claims with an original: {quoting:?}"
+    );
+}
+
+#[test]
+fn every_book_claim_has_a_chinese_sentence_and_no_essay_claim_has_one() {
+    let all = claims();
+    let untranslated: Vec<&str> = all
+        .iter()
+        .filter(|c| c.source == Source::Book)
+        .filter(|c| c.zh.as_deref().is_none_or(|z| z.trim().is_empty()))
+        .map(|c| c.id.as_str())
+        .collect();
+    assert!(
+        untranslated.is_empty(),
+        "the book's own claims without a Chinese sentence: {untranslated:?}"
+    );
+    let translated: Vec<&str> = all
+        .iter()
+        .filter(|c| c.source == Source::Essay && c.zh.is_some())
+        .map(|c| c.id.as_str())
+        .collect();
+    assert!(
+        translated.is_empty(),
+        "essay claims with a zh sentence (they quote the essay in `original`): {translated:?}"
     );
 }
 

@@ -76,6 +76,7 @@ pub fn claims() -> Vec<Claim> {
             "with $W_Q = W_K$ the score is a similarity: $W_Q W_Q^\\top$ is symmetric and positive semi-definite",
         )
         .source(Source::Book)
+        .zh("当 $W_Q = W_K$ 时，分数是一种相似度：$W_Q W_Q^\\top$ 对称且半正定。")
         .evidence(Evidence::Random)
         .setting(setting.clone())
         .core(Test::near(
@@ -97,6 +98,7 @@ pub fn claims() -> Vec<Claim> {
             "with $W_Q = W_K = I$ the score is the raw dot product",
         )
         .source(Source::Book)
+        .zh("当 $W_Q = W_K = I$ 时，分数就是原始点积。")
         .evidence(Evidence::Random)
         .setting(setting.clone())
         .core(Test::near(
@@ -119,6 +121,7 @@ pub fn claims() -> Vec<Claim> {
             "an untied $W_{QK}$ is an indefinite, half-antisymmetric bilinear form",
         )
         .source(Source::Book)
+        .zh("独立投影的 $W_{QK}$ 是一个不定双线性形式，反对称部分占一半。")
         .evidence(Evidence::Random)
         .setting(setting.clone())
         .core(Test::near(
@@ -140,6 +143,7 @@ pub fn claims() -> Vec<Claim> {
             "Q and K live in two coordinate systems — but only $W_Q W_K^\\top$ enters a score, so the two systems are not identifiable",
         )
         .source(Source::Book)
+        .zh("Q 和 K 处于两个坐标系中——但进入分数的只有 $W_Q W_K^\\top$，所以这两个坐标系不可辨识。")
         .evidence(Evidence::Random)
         .setting(setting)
         .core(Test::below(

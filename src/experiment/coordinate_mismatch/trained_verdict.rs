@@ -215,6 +215,7 @@ pub fn claims() -> Vec<Claim> {
             "bidirectional training makes W_QK more symmetric than autoregressive training (Saponati et al. 2025)",
         )
         .source(Source::Book)
+        .zh("双向训练使 W_QK 比自回归训练更对称（Saponati et al. 2025）。")
         .evidence(Evidence::Pretrained)
         .default_choice("unit: one head; weights as stored")
         .core(Test::above(
@@ -257,6 +258,7 @@ pub fn claims() -> Vec<Claim> {
             "the count of negative eigenvalues of S is r for every head of width r < d/2, trained or not",
         )
         .source(Source::Book)
+        .zh("对每个宽度 r < d/2 的头，无论训练与否，S 的负特征值个数都是 r。")
         .evidence(Evidence::Pretrained)
         .core(Test::holds("MiniLM: every trained and random head has r negative eigenvalues", enc.inertia_holds()))
         .core(Test::holds("SmolLM2: every trained and random head has r negative eigenvalues", dec.inertia_holds()))
@@ -266,6 +268,7 @@ pub fn claims() -> Vec<Claim> {
             "a random head's symmetric share is about ½ + 1/(2d)",
         )
         .source(Source::Book)
+        .zh("随机头的对称占比约为 ½ + 1/(2d)。")
         .evidence(Evidence::Random)
         .core(Test::near("MiniLM-shaped random heads, mean share", mean(&enc.random.values(share)), enc.theory(), 0.002, 4))
         .core(Test::near("SmolLM2-shaped random heads, mean share", mean(&dec.random.values(share)), dec.theory(), 0.002, 4))

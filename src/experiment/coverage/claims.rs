@@ -173,6 +173,7 @@ pub fn claims() -> Vec<Claim> {
             "with fewer value dimensions than tokens, different patterns give the same output",
         )
         .source(Source::Book)
+        .zh("Value 的维数少于单标数时，不同的注意力模式给出相同的输出。")
         .evidence(Evidence::Random)
         .setting(format!("{heads}; a pattern built in the null space of V"))
         .core(Test::below(

@@ -147,6 +147,7 @@ pub fn claims() -> Vec<Claim> {
             "the chunkwise form computes the same operator as the recurrence",
         )
         .source(Source::Book)
+        .zh("分块形式与递推形式计算的是同一个算子。")
         .evidence(Evidence::Random)
         .setting("random KDA inputs over several lengths, widths and chunk sizes")
         .core(Test::below("largest difference, chunked vs recurrent", chunkwise::book().error, 1e-10, 2))
@@ -165,6 +166,7 @@ pub fn claims() -> Vec<Claim> {
             "the chunked delta rule costs O(T) where softmax attention costs O(T²)",
         )
         .source(Source::Book)
+        .zh("分块 delta 规则的代价是 O(T)，而 softmax 注意力的代价是 O(T²)。")
         .evidence(Evidence::Random)
         .setting(format!("flop counts, K = V = {}, chunks of {}", c.d, c.chunk))
         .core(Test::above(

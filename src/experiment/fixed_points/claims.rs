@@ -30,6 +30,7 @@ pub fn claims() -> Vec<Claim> {
             "iterated pure attention converges, but only by collapsing every token onto one (Dong et al. 2021)",
         )
         .source(Source::Book)
+        .zh("反复迭代纯注意力会收敛，但只能靠把所有单标坍缩到同一点（Dong et al. 2021）。")
         .evidence(Evidence::Random)
         .setting(iterated.clone())
         .core(Test::below("largest final residual, pure attention", max(c.last_residuals(Variant::Attention)), 1e-12, 2))
@@ -39,6 +40,7 @@ pub fn claims() -> Vec<Claim> {
             "under an architectural constraint (an injected input and a contraction) the iteration converges to a unique fixed point",
         )
         .source(Source::Book)
+        .zh("在架构约束（注入输入，且层是压缩映射）下，迭代收敛到唯一的不动点。")
         .evidence(Evidence::Random)
         .setting(format!("{iterated}; contraction bound c = {}", BOOK.contraction))
         .core(Test::below("largest observed per-step rate", max(c.injected_rates()), BOOK.contraction, 2))
@@ -68,6 +70,7 @@ pub fn claims() -> Vec<Claim> {
             "a hidden-state fixed point exists at any weights that satisfy the constraint; only the data-level residual can be lowered by training",
         )
         .source(Source::Book)
+        .zh("只要权重满足约束，隐状态不动点就存在；训练能降低的只有数据层面的残差。")
         .evidence(Evidence::Random)
         .setting(format!("{} seeds; random weights with the constraint g(θ) = 0", BOOK.seeds))
         .core(Test::holds(
@@ -81,6 +84,7 @@ pub fn claims() -> Vec<Claim> {
             "an energy view exists for attention: with a tied form, the Hopfield energy never rises",
         )
         .source(Source::Book)
+        .zh("注意力有一种能量视角：采用共享形式时，Hopfield 能量从不上升。")
         .evidence(Evidence::Random)
         .setting(format!("{} seeds; Hopfield updates, β = {}", energy::BOOK.seeds, energy::BOOK.beta))
         .core(Test::below(

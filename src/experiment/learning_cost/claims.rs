@@ -106,6 +106,7 @@ pub fn claims() -> Vec<Claim> {
                 "the learning cost is paid in data as well as in steps",
             )
             .source(Source::Book)
+            .zh("学习成本不仅以训练步数支付，也以数据支付。")
             .evidence(Evidence::Toy)
             .setting(format!("{trained}; the match task with {} training examples", BOOK.examples[0]))
             .default_choice("baseline: the tied head")
@@ -124,6 +125,7 @@ pub fn claims() -> Vec<Claim> {
             "a symmetric bilinear form cannot express a directional relation",
         )
         .source(Source::Book)
+        .zh("对称双线性形式无法表达有方向的关系。")
         .evidence(Evidence::Toy)
         .setting(format!("{trained}; the successor task"))
         .core(Test::near("share of seeds a tied head reaches the threshold", reached(Relation::Successor, Qk::Tied), 0.0, 0.0, 2))

@@ -79,6 +79,7 @@ pub fn claims() -> Vec<Claim> {
             "a head of width r expresses only relations of rank r: a positional relation needs full rank, a content relation does not",
         )
         .source(Source::Book)
+        .zh("宽度为 r 的头只能表达秩不超过 r 的关系：位置关系需要满秩，内容关系则不需要。")
         .evidence(Evidence::Random)
         .setting(format!("{} seeds; best rank-r patterns of target relations on 16 tokens", b.setup.seeds))
         .core(Test::above(

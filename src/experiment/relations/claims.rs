@@ -68,6 +68,7 @@ pub fn claims() -> Vec<Claim> {
             "attention matrices are arrows of a category: row-stochastic maps compose, with identities",
         )
         .source(Source::Book)
+        .zh("注意力矩阵是一个范畴中的箭头：行随机映射可以复合，并且有恒等映射。")
         .evidence(Evidence::Random)
         .setting(format!(
             "{INSTANCES} random triples of stochastic matrices; tolerance {}",
@@ -112,6 +113,7 @@ pub fn claims() -> Vec<Claim> {
             "a first layer's relations among fixed tokens do not depend on the rest of the prompt",
         )
         .source(Source::Book)
+        .zh("第一层在一组固定单标之间的关系不取决于提示词的其余部分。")
         .evidence(Evidence::Random)
         .setting(stack.clone())
         .core(Test::near(

@@ -137,6 +137,7 @@ pub fn claims() -> Vec<Claim> {
             "softmax attention, whose cache grows with T, is the ceiling of recall",
         )
         .source(Source::Book)
+        .zh("缓存随 T 增长的 softmax 注意力是回忆的上限。")
         .evidence(Evidence::Toy)
         .core(ceiling("fla"))
         .scope(Test::above(

@@ -150,6 +150,7 @@ pub fn claims() -> Vec<Claim> {
         "softmax attention, whose cache grows with T, is the ceiling of recall",
     )
     .source(Source::Book)
+    .zh("缓存随 T 增长的 softmax 注意力是回忆的上限。")
     .evidence(Evidence::Toy)
     .core(ceiling(BOOK, &recurrent))
     .scope(Test::above(
@@ -229,6 +230,7 @@ pub fn claims() -> Vec<Claim> {
             "the learned write strength β decides what is written",
         )
         .source(Source::Book)
+        .zh("学到的写入强度 β 决定写入什么。")
         .evidence(Evidence::Toy)
         .core(selective(BOOK))
         .scope(Test::above(
