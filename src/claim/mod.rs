@@ -330,22 +330,16 @@ impl Claim {
 }
 
 impl fmt::Display for Kind {
+    /// The English edition's word (`crate::edition::words`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Kind::Empirical => "empirical",
-            Kind::Theorem => "theorem",
-            Kind::Construction => "construction",
-        })
+        f.write_str(crate::edition::words::EN.kind(*self))
     }
 }
 
 impl fmt::Display for Evidence {
+    /// The English edition's word (`crate::edition::words`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Evidence::Random => "random",
-            Evidence::Toy => "toy",
-            Evidence::Pretrained => "pretrained",
-        })
+        f.write_str(crate::edition::words::EN.evidence_word(*self))
     }
 }
 
@@ -359,14 +353,9 @@ impl fmt::Display for Source {
 }
 
 impl fmt::Display for Verdict {
+    /// The English edition's word (`crate::edition::words`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Verdict::Supported => "supported",
-            Verdict::Qualified => "qualified",
-            Verdict::Contradicted => "contradicted",
-            Verdict::Checked => "checked",
-            Verdict::Failed => "failed",
-        })
+        f.write_str(crate::edition::words::EN.verdict(*self))
     }
 }
 

@@ -309,15 +309,6 @@ mod tests {
     fn verdict_words_follow_the_enum() {
         assert_eq!(EN.verdict(Verdict::Contradicted), "contradicted");
         assert_eq!(ZH.verdict(Verdict::Checked), "已核验");
-        for v in [
-            Verdict::Supported,
-            Verdict::Qualified,
-            Verdict::Contradicted,
-            Verdict::Checked,
-            Verdict::Failed,
-        ] {
-            assert_eq!(EN.verdict(v), v.to_string());
-        }
         assert_eq!(ZH.list(&["a".into(), "b".into(), "c".into()]), "a、b和c");
         assert_eq!(EN.list(&["a".into(), "b".into(), "c".into()]), "a, b and c");
     }

@@ -148,7 +148,12 @@ fn the_chinese_edition_quotes_the_essay_in_its_own_words() {
             ));
         }
         for q in chinese {
-            let quoted = q.split(ATTRIBUTION).next().unwrap().trim().trim_matches('*');
+            let quoted = q
+                .split(ATTRIBUTION)
+                .next()
+                .unwrap()
+                .trim()
+                .trim_matches('*');
             let bad = unquoted(quoted, ESSAY);
             if !bad.is_empty() {
                 wrong.push(format!("{name}: not the essay's words: {bad:?}"));
