@@ -3,10 +3,10 @@
 //! numbers put into the prose. Needs the default `render` feature.
 //!
 //! Two preprocessors run before the HTML renderer, in this order (see
-//! `book.toml`): [`quotes`] replaces every `{{measure KEY}}`, `{{claim ID}}`,
+//! `book.toml`): `quotes` replaces every `{{measure KEY}}`, `{{claim ID}}`,
 //! `{{verdict ID}}` and `{{claims}}` with what the experiments computed
 //! (numbers, claims and their verdicts) in the edition's words, then
-//! [`katex`] typesets `$…$` and `$$…$$` and links the vendored stylesheet
+//! `katex` typesets `$…$` and `$$…$$` and links the vendored stylesheet
 //! with a path relative to each page. The Chinese edition's search index is
 //! then rebuilt by [`search`].
 

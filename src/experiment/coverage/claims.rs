@@ -170,10 +170,10 @@ pub fn claims() -> Vec<Claim> {
         .under("tokens: isotropic", explains(Tokens::Isotropic)),
         Claim::theorem(
             "patterns-are-not-identifiable",
-            "with fewer value dimensions than tokens, different patterns give the same output",
+            "with at least two more tokens than value dimensions, different patterns give the same output",
         )
         .source(Source::Book)
-        .zh("Value 的维数少于单标数时，不同的注意力模式给出相同的输出。")
+        .zh("单标数比 Value 的维数至少多 2 时，不同的注意力模式给出相同的输出。")
         .evidence(Evidence::Random)
         .setting(format!("{heads}; a pattern built in the null space of V"))
         .core(Test::below(

@@ -72,7 +72,7 @@ pub fn claims() -> Vec<Claim> {
         .source(Source::Book)
         .zh("只要权重满足约束，隐状态不动点就存在；训练能降低的只有数据层面的残差。")
         .evidence(Evidence::Random)
-        .setting(format!("{} seeds; random weights with the constraint g(θ) = 0", BOOK.seeds))
+        .setting(format!("{} seeds; random weights with the constraint ψ(θ) = 0", BOOK.seeds))
         .core(Test::holds(
             "every seed reaches its hidden fixed point (residual < 1e-12) while the data stay off it (> 1e-3)",
             equilibrium::book().equilibria.iter().all(|e| {

@@ -76,7 +76,7 @@ pub fn claims() -> Vec<Claim> {
         .core(Test::above("lowest accuracy without any other single head", others, 0.99, 2)),
         Claim::theorem(
             "rank-bottleneck",
-            "a head of width r expresses only relations of rank r: a positional relation needs full rank, a content relation does not",
+            "a head of width r expresses only relations of rank at most r: a positional relation needs full rank, a content relation does not",
         )
         .source(Source::Book)
         .zh("宽度为 r 的头只能表达秩不超过 r 的关系：位置关系需要满秩，内容关系则不需要。")
