@@ -32,6 +32,27 @@ impl Lang {
     }
 }
 
+/// Whether `c` is a Han character: the CJK ideographs, extension A and the
+/// compatibility ideographs (the ranges `chapters/edition.js` uses too).
+pub fn han(c: char) -> bool {
+    matches!(c, '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}' | '\u{f900}'..='\u{faff}')
+}
+
+/// Whether `c` is full-width punctuation: CJK symbols and full-width forms.
+pub fn full_width(c: char) -> bool {
+    matches!(c, '\u{3000}'..='\u{303f}' | '\u{ff00}'..='\u{ffef}')
+}
+
+/// Whether `c` sets as Chinese: a Han character or full-width punctuation.
+///
+/// ```
+/// use attention_geometry::edition::wide;
+/// assert!(wide('注') && wide('，') && !wide('a'));
+/// ```
+pub fn wide(c: char) -> bool {
+    han(c) || full_width(c)
+}
+
 pub mod parity;
 pub mod phrases;
 pub mod words;

@@ -232,15 +232,10 @@ fn translate(text: &str, phrases: &[Phrase]) -> String {
         out.push_str(&piece);
         rest = &rest[len..];
     }
-    match out.chars().any(is_cjk) {
+    match out.chars().any(super::wide) {
         true => tidy(&out),
         false => out,
     }
-}
-
-/// Chinese characters and full-width punctuation.
-fn is_cjk(c: char) -> bool {
-    matches!(c, '\u{3000}'..='\u{303F}' | '\u{4E00}'..='\u{9FFF}' | '\u{FF00}'..='\u{FFEF}')
 }
 
 /// Chinese punctuation for a piece that reads Chinese: `, ` `; ` `: ` outside
@@ -289,10 +284,8 @@ fn tidy(text: &str) -> String {
     for (i, &c) in out.iter().enumerate() {
         let before = i.checked_sub(1).map(|j| out[j]);
         let after = out.get(i + 1).copied();
-        let punct = |d: Option<char>| {
-            d.is_some_and(|d| is_cjk(d) && !('\u{4E00}'..='\u{9FFF}').contains(&d))
-        };
-        let both = before.is_some_and(is_cjk) && after.is_some_and(is_cjk);
+        let punct = |d: Option<char>| d.is_some_and(super::full_width);
+        let both = before.is_some_and(super::wide) && after.is_some_and(super::wide);
         if c == ' ' && !code_around(&out, i) && (both || punct(before) || punct(after)) {
             continue;
         }

@@ -7,8 +7,8 @@ use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 
 use crate::claim::card::{self, Pages};
 use crate::claim::{Claim, text};
-use crate::edition::Lang;
 use crate::edition::words::Words;
+use crate::edition::{Lang, wide};
 use crate::measure::Measure;
 
 /// Fills the markers a chapter writes with what the experiments computed:
@@ -128,12 +128,6 @@ impl Quotes {
             text = self.words.other_edition,
         )
     }
-}
-
-/// Whether a line break between `a` and `b` is one a Chinese reader would
-/// see as a stray space: both are Han characters or full-width punctuation.
-fn wide(c: char) -> bool {
-    matches!(c, '\u{3000}'..='\u{303f}' | '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}' | '\u{ff00}'..='\u{ffef}')
 }
 
 /// `text` with each line break between two wide characters removed: in

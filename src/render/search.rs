@@ -16,10 +16,7 @@ use elasticlunr::pipeline::Pipeline;
 use elasticlunr::{IndexBuilder, Language};
 use serde_json::Value;
 
-/// Whether `c` is a Han character (the same ranges as `chapters/edition.js`).
-fn han(c: char) -> bool {
-    matches!(c, '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}' | '\u{f900}'..='\u{faff}')
-}
+use crate::edition::han;
 
 /// `text`'s search tokens: every pair of neighbouring Han characters (a
 /// lone one as itself), and every run of other letters, digits and `_` in
