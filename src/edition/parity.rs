@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 
 /// A page split into its prose and its fenced code blocks (fences included).
-fn split(page: &str) -> (String, Vec<String>) {
+pub fn split(page: &str) -> (String, Vec<String>) {
     let mut prose = String::new();
     let mut blocks = Vec::new();
     let mut open: Option<(String, String)> = None;

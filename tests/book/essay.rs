@@ -13,7 +13,7 @@ use attention_geometry::experiment::claims;
 const ESSAY: &str = include_str!("essay.zh.txt");
 
 /// `text` without whitespace: line breaks and spacing never decide a quote.
-fn squeezed(text: &str) -> String {
+pub(crate) fn squeezed(text: &str) -> String {
     text.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
@@ -125,14 +125,7 @@ fn block_quotes(page: &str) -> Vec<String> {
 #[test]
 fn the_chinese_edition_quotes_the_essay_in_its_own_words() {
     let mut wrong = Vec::new();
-    for entry in std::fs::read_dir("chapters").unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if !name.ends_with(".md") || name == "SUMMARY.md" {
-            continue;
-        }
-        let en = std::fs::read_to_string(&path).unwrap();
-        let zh = std::fs::read_to_string(format!("chapters/zh/{name}")).unwrap();
+    for (name, en, zh) in super::parity::pairs() {
         let english = block_quotes(&en)
             .iter()
             .filter(|q| q.contains("— the essay"))

@@ -10,8 +10,7 @@
 //! Chinese page is searched with whitespace removed and ASCII letters
 //! lower-cased, so `Delta修正` counts as `Delta 修正`.
 
-use std::fs;
-
+use attention_geometry::edition::parity::split;
 use attention_geometry::glossary::{TERMS, Term};
 
 /// English names whose match would be noise rather than a missing term,
@@ -22,18 +21,7 @@ const SKIPPED: &[(&str, &str)] = &[];
 /// `text` without fenced code, inline code, math, link targets and
 /// `{{…}}` markers, whitespace runs collapsed to one space, lower-cased.
 fn prose(text: &str) -> String {
-    let mut kept = String::new();
-    let mut fenced = false;
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
-            continue;
-        }
-        if !fenced {
-            kept.push_str(line);
-            kept.push('\n');
-        }
-    }
+    let (kept, _) = split(text);
     let mut out = String::new();
     let mut rest = kept.as_str();
     // each pair: an opening, its closing; the text between is dropped
@@ -82,10 +70,7 @@ fn names(prose: &str, phrase: &str) -> bool {
 
 /// `text` without whitespace, ASCII letters lower-cased.
 fn squeezed(text: &str) -> String {
-    text.chars()
-        .filter(|c| !c.is_whitespace())
-        .collect::<String>()
-        .to_lowercase()
+    super::essay::squeezed(text).to_lowercase()
 }
 
 /// A term's English alternatives, each with the Chinese name it maps to.
@@ -128,20 +113,10 @@ fn missing(page: &str, en: &str, zh: &str) -> Vec<String> {
 
 #[test]
 fn every_chinese_page_uses_the_glossarys_terms() {
-    let mut pages: Vec<String> = fs::read_dir("chapters/zh")
-        .expect("the Chinese edition's sources")
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".md"))
+    let gaps: Vec<String> = super::parity::pairs()
+        .iter()
+        .flat_map(|(page, en, zh)| missing(page, en, zh))
         .collect();
-    pages.sort();
-    let mut gaps = Vec::new();
-    for page in &pages {
-        let Ok(en) = fs::read_to_string(format!("chapters/{page}")) else {
-            continue;
-        };
-        let zh = fs::read_to_string(format!("chapters/zh/{page}")).unwrap();
-        gaps.extend(missing(page, &en, &zh));
-    }
     assert!(gaps.is_empty(), "terms missing in Chinese: {gaps:#?}");
 }
 
