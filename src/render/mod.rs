@@ -16,8 +16,10 @@ use mdbook_driver::MDBook;
 use mdbook_preprocessor::config::Config;
 use mdbook_preprocessor::errors::{Error, Result};
 
+use crate::claim::Claim;
 use crate::edition::Lang;
 use crate::edition::words::Words;
+use crate::measure::Measure;
 
 mod katex;
 mod quotes;
@@ -57,9 +59,11 @@ pub fn render(root: &Path, dest: Option<&Path>) -> std::result::Result<PathBuf, 
         let explorer = root.join(&config.book.src).join(EXPLORER_PAGE).is_file();
         std::thread::scope(|s| {
             let data = s.spawn(|| explorer.then(explorer_data));
+            // what the experiments computed, once for both editions
+            let computed = (crate::experiment::measures(), crate::experiment::claims());
             let mut htmls = Vec::new();
             for lang in Lang::ALL {
-                htmls.push(edition(root, &config, &base, lang)?);
+                htmls.extend(edition(root, &config, &base, lang, &computed)?);
             }
             if let Some(script) = data.join().expect("the explorer's data panicked") {
                 let script = script.map_err(Error::msg)?;
@@ -79,9 +83,16 @@ pub fn render(root: &Path, dest: Option<&Path>) -> std::result::Result<PathBuf, 
 const ZH_TITLE: &str = "注意力几何";
 const ZH_DESCRIPTION: &str = "一本可执行的书，检验《单标几何 07：注意力》一文";
 
-/// Build one edition into `base` (the English) or `base/zh` (the Chinese)
-/// and return its HTML folder.
-fn edition(root: &Path, english: &Config, base: &Path, lang: Lang) -> Result<PathBuf> {
+/// Build one edition into `base` (the English) or `base/zh` (the Chinese),
+/// filling its pages from the `computed` measures and claims, and return its
+/// HTML folder; `None` for an edition without sources.
+fn edition(
+    root: &Path,
+    english: &Config,
+    base: &Path,
+    lang: Lang,
+    (measures, claims): &(Vec<Measure>, Vec<Claim>),
+) -> Result<Option<PathBuf>> {
     let mut config = english.clone();
     config.build.build_dir = match lang {
         Lang::En => base.to_path_buf(),
@@ -95,12 +106,12 @@ fn edition(root: &Path, english: &Config, base: &Path, lang: Lang) -> Result<Pat
     }
     // a test's tiny book has no Chinese edition
     if !root.join(&config.book.src).join("SUMMARY.md").is_file() {
-        return Ok(config.build.build_dir);
+        return Ok(None);
     }
     let mut book = MDBook::load_with_config(root, config)?;
     book.with_preprocessor(Quotes {
-        measures: crate::experiment::measures(),
-        claims: crate::experiment::claims(),
+        measures: measures.clone(),
+        claims: claims.clone(),
         words: Words::of(lang),
     });
     book.with_preprocessor(Katex);
@@ -109,7 +120,7 @@ fn edition(root: &Path, english: &Config, base: &Path, lang: Lang) -> Result<Pat
     if lang == Lang::Zh {
         search::rebuild(&html).map_err(Error::msg)?;
     }
-    Ok(html)
+    Ok(Some(html))
 }
 
 /// The explorer's page; a book without it (a test's tiny book) gets no data.
