@@ -14,7 +14,7 @@
 //! The card is Markdown inside an HTML `div` whose `id` is the claim's, so
 //! a link `page.md#chNN.slug` lands on it; the colours are `chapters/book.css`'s.
 
-use super::{Claim, Kind, Relation, Source, Test, Verdict};
+use super::{Claim, Kind, Relation, Test, Verdict};
 use crate::edition::Lang;
 use crate::edition::words::{Words, fill};
 use crate::measure::{number, table};
@@ -127,7 +127,7 @@ pub fn meaning(c: &Claim, w: &Words) -> String {
         Verdict::Supported => w.held.into(),
         Verdict::Contradicted if varied => w.failed_everywhere.into(),
         Verdict::Contradicted => w.failed.into(),
-        Verdict::Qualified if !c.capped.iter().all(Test::passes) => w.undecided.into(),
+        Verdict::Undecided => w.undecided.into(),
         Verdict::Qualified if !c.core_everywhere() => {
             let (holds, fails) = (choices_where(c, true, w), choices_where(c, false, w));
             match holds.len() + fails.len() {
@@ -161,25 +161,29 @@ pub fn meaning(c: &Claim, w: &Words) -> String {
     }
 }
 
-/// The sentence under test in the edition's language. The Chinese edition
-/// shows the essay's own words (`original`) for the essay's claims and the
-/// book's Chinese sentence (`zh`) for its own, where the claim has them;
-/// otherwise, and in the English edition, the English sentence.
+/// The proposition the tests decide, in the edition's language: the
+/// claim's Chinese sentence in the Chinese edition where it has one,
+/// otherwise the English.
 pub fn said<'a>(c: &'a Claim, w: &Words) -> &'a str {
-    let zh = match c.source {
-        Source::Essay => c.original.as_deref(),
-        Source::Book => c.zh.as_deref(),
-    };
-    match (zh, w.lang) {
+    match (c.zh.as_deref(), w.lang) {
         (Some(zh), Lang::Zh) => zh,
-        _ => &c.essay,
+        _ => &c.sentence,
     }
 }
 
-/// The sentence under test, labelled with whose it is. The Chinese edition
-/// shows it in Chinese ([`said`]): the essay's own words, or the book's
-/// Chinese sentence. The English edition shows the English, with the
-/// essay's original beneath an essay claim's.
+/// The essay's sentence an essay claim tests, in the edition's language:
+/// the author's Chinese, or its faithful English rendering.
+pub fn quoted(c: &Claim, w: &Words) -> Option<&'static str> {
+    c.quotes.map(|s| match w.lang {
+        Lang::Zh => s.zh,
+        Lang::En => s.en,
+    })
+}
+
+/// The sentences of the card's head, each labelled. An essay claim shows
+/// the essay's sentence (in English, the rendering with the original
+/// beneath; in Chinese, the original under the proposition) and the
+/// proposition its tests decide; the book's question shows its proposition.
 fn sentence(c: &Claim, w: &Words) -> String {
     let span = |class: &str, lang: Lang, text: &str| {
         format!(
@@ -187,26 +191,31 @@ fn sentence(c: &Claim, w: &Words) -> String {
             lang.code()
         )
     };
-    let label = match c.source {
-        Source::Essay => w.essay,
-        Source::Book => w.book_adds,
+    let label = |text: &str| format!("<span class=\"claim-source\">{text}</span> ");
+    let lang = match (w.lang, &c.zh) {
+        (Lang::Zh, Some(_)) => Lang::Zh,
+        _ => Lang::En,
     };
-    let mut out = format!("<span class=\"claim-source\">{label}</span> ");
-    let shown = said(c, w);
-    match (w.lang, c.original.as_deref()) {
-        (Lang::Zh, _) if shown != c.essay => out.push_str(&span("claim-sentence", Lang::Zh, shown)),
-        (_, original) => {
-            out.push_str(&span("claim-sentence", Lang::En, &c.essay));
-            if let Some(zh) = original {
-                out.push_str(&format!(
-                    "<br><span class=\"claim-source\">{}</span> {}",
-                    w.original,
-                    span("claim-original", Lang::Zh, zh)
-                ));
+    let shown = span("claim-sentence", lang, said(c, w));
+    match c.quotes {
+        None => format!("{}{shown}", label(w.book_adds)),
+        Some(s) => {
+            let original = format!(
+                "{}{}",
+                label(w.original),
+                span("claim-original", Lang::Zh, s.zh)
+            );
+            match w.lang {
+                Lang::En => format!(
+                    "{}{}<br>{original}<br>{}{shown}",
+                    label(w.essay),
+                    span("claim-essay", Lang::En, s.en),
+                    label(w.tested_as)
+                ),
+                Lang::Zh => format!("{}{shown}<br>{original}", label(w.tested_as)),
             }
         }
     }
-    out
 }
 
 /// One claim's card, in the edition's words.
@@ -274,9 +283,11 @@ pub fn markdown(c: &Claim, pages: &dyn Pages, w: &Words) -> String {
         out.push_str(&format!("- {n}\n"));
     }
     out.push_str(&format!(
-        "\n**{}** {}\n\n</div>\n",
+        "\n**{}** {}\n\n**{}** {}\n\n</div>\n",
         w.what_it_means,
-        meaning(c, w)
+        meaning(c, w),
+        w.why,
+        super::reason(c, w)
     ));
     out
 }
@@ -337,9 +348,7 @@ mod tests {
             meaning(&c, &EN),
             "The core prediction holds under “target: head” and fails under “target: block”: the answer depends on that choice."
         );
-        let b = Claim::theorem("t", "s")
-            .source(Source::Book)
-            .core(Test::holds("law", true));
+        let b = Claim::theorem("t", "s").core(Test::holds("law", true));
         assert!(markdown(&b, &NoPages, &EN).contains("The book adds"));
         assert!(markdown(&b, &NoPages, &ZH).contains("本书补充"));
     }
@@ -347,7 +356,6 @@ mod tests {
     #[test]
     fn the_chinese_edition_shows_the_books_own_sentence_in_chinese() {
         let b = Claim::theorem("t", "maps compose")
-            .source(Source::Book)
             .zh("映射可以复合")
             .core(Test::holds("law", true));
         assert_eq!(said(&b, &ZH), "映射可以复合");
@@ -363,9 +371,7 @@ mod tests {
         assert!(!en.contains("映射可以复合"), "{en}");
         assert!(!en.contains("claim-original"), "{en}");
         // without its Chinese sentence, a book claim stays in English
-        let bare = Claim::theorem("t", "maps compose")
-            .source(Source::Book)
-            .core(Test::holds("law", true));
+        let bare = Claim::theorem("t", "maps compose").core(Test::holds("law", true));
         assert!(markdown(&bare, &NoPages, &ZH).contains("lang=\"en\">maps compose</span>"));
     }
 

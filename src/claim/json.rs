@@ -63,13 +63,18 @@ struct ClaimJson<'a> {
     kind: Kind,
     evidence: Evidence,
     verdict: Verdict,
-    /// Whose sentence `essay` is: `essay` or `book`.
+    /// Whose question: `essay` (it tests one of the essay's sentences) or `book`.
     source: Source,
-    essay: &'a str,
-    /// The essay's own Chinese sentence(s); `null` for the book's claims.
-    original: Option<&'a str>,
-    /// The book's own sentence in Chinese; `null` for the essay's claims.
+    /// The proposition the tests decide, in English and in Chinese.
+    sentence: &'a str,
     zh: Option<&'a str>,
+    /// The essay's sentence an essay claim tests: its id, the author's
+    /// Chinese verbatim, and a faithful English rendering; `null` for the book's questions.
+    essay_id: Option<&'a str>,
+    original: Option<&'a str>,
+    essay_en: Option<&'a str>,
+    /// Why the verdict follows from the rows, in one line.
+    why: String,
     setting: &'a str,
     tests: Vec<TestJson<'a>>,
     default_choice: &'a str,
@@ -92,9 +97,12 @@ fn of(c: &Claim) -> ClaimJson<'_> {
         evidence: c.evidence,
         verdict: c.verdict(),
         source: c.source,
-        essay: &c.essay,
-        original: c.original.as_deref(),
+        sentence: &c.sentence,
         zh: c.zh.as_deref(),
+        essay_id: c.quotes.map(|s| s.id),
+        original: c.quotes.map(|s| s.zh),
+        essay_en: c.quotes.map(|s| s.en),
+        why: super::reason(c, &crate::edition::words::EN),
         setting: &c.setting,
         tests: all,
         default_choice: &c.default_choice,
@@ -126,7 +134,7 @@ fn of(c: &Claim) -> ClaimJson<'_> {
 /// ```
 /// use attention_geometry::claim::{Claim, Test, json};
 /// let c = Claim::empirical("x", "a claim")
-///     .original("原文")
+///     .quotes("score-not-direct")
 ///     .core(Test::below("ρ", 0.05, 0.1, 2))
 ///     .default_choice("target: layer output")
 ///     .under("target: final state", vec![Test::below("ρ", 0.2, 0.1, 2)]);
@@ -134,7 +142,7 @@ fn of(c: &Claim) -> ClaimJson<'_> {
 /// assert_eq!(v[0]["verdict"], "qualified");
 /// assert_eq!(v[0]["sensitivity"][0]["core_held"], false);
 /// assert_eq!(v[0]["tests"][0]["held"], true);
-/// assert_eq!(v[0]["original"], "原文");
+/// assert_eq!(v[0]["original"], "因此，注意力分数并不是对原始单标相似性的直接测量。");
 /// assert_eq!(v[0]["zh"], serde_json::Value::Null);
 /// ```
 pub fn json(claims: &[Claim]) -> String {

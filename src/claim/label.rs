@@ -49,6 +49,8 @@ pub enum Verdict {
     Contradicted,
     Checked,
     Failed,
+    /// Most runs of a trained arm hit the step cap or never left chance.
+    Undecided,
 }
 
 impl fmt::Display for Kind {

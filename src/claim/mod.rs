@@ -18,10 +18,15 @@
 //! empirical:                         core everywhere   somewhere only   nowhere
 //!   scope holds, arms on a plateau     supported         qualified       contradicted
 //!   some scope test fails              qualified         qualified       contradicted
-//!   most runs of an arm capped         qualified         qualified       qualified
+//!   most runs of an arm capped         undecided         undecided       undecided
 //!     or stalled at chance
 //! theorem, construction:   every test holds → checked, else failed
 //! ```
+//!
+//! So a claim is qualified only where one of its predictions failed: a core
+//! test under some varied choice, or a scope test. An essay claim tests
+//! one sentence of the essay ([`essay`]) as the essay writes it; a stronger
+//! reading is the book's own claim ([`Claim::ask`]).
 //!
 //! Where a claim tests a published result, a [`Replication`] first measures
 //! that paper's own metric on the paper's own protocol; whether it reproduces
@@ -30,6 +35,7 @@
 //! ```
 //! use attention_geometry::claim::{Claim, Evidence, Test, Verdict};
 //! let c = Claim::empirical("score-not-similarity", "a score is not a raw similarity")
+//!     .quotes("score-not-direct")
 //!     .evidence(Evidence::Random)
 //!     .core(Test::below("mean Spearman ρ, raw vs score", 0.01, 0.1, 2))
 //!     .scope(Test::above("share of negative eigenvalues", 0.5, 0.25, 2));
@@ -37,12 +43,15 @@
 //! ```
 
 pub mod card;
+pub mod essay;
 pub mod json;
 mod label;
+mod reason;
 mod test;
 pub mod text;
 
 pub use label::{Evidence, Kind, Source, Verdict};
+pub use reason::reason;
 pub use test::{Choice, Relation, Replication, Test};
 
 /// One claim of the book: the essay's sentence, its prediction, its measurement.
@@ -52,15 +61,15 @@ pub struct Claim {
     pub id: String,
     /// The chapter's number (set by the registry).
     pub chapter: u8,
-    /// The sentence under test: the essay's (or the book's restatement of
-    /// it), or the book's own when `source` says so.
-    pub essay: String,
-    /// The essay's own Chinese sentence(s) that `essay` renders, verbatim;
-    /// `None` when `source` is [`Source::Book`].
-    pub original: Option<String>,
-    /// The book's own sentence in Chinese; `None` for the essay's claims,
-    /// which carry the essay's words in `original`.
+    /// The proposition the tests decide, in English: how the book reads the
+    /// essay's sentence, or the book's own question.
+    pub sentence: String,
+    /// The same proposition in Chinese.
     pub zh: Option<String>,
+    /// The essay's sentence the claim tests, for an essay claim
+    /// ([`Source::Essay`]); `None` for the book's own questions.
+    pub quotes: Option<&'static essay::Sentence>,
+    /// Whose sentence: the essay's when it `quotes` one, else the book's.
     pub source: Source,
     pub kind: Kind,
     pub evidence: Evidence,
@@ -81,14 +90,14 @@ pub struct Claim {
 }
 
 impl Claim {
-    fn new(kind: Kind, slug: &str, essay: &str) -> Claim {
+    fn new(kind: Kind, slug: &str, sentence: &str) -> Claim {
         Claim {
             id: slug.to_string(),
             chapter: 0,
-            essay: essay.to_string(),
-            original: None,
+            sentence: sentence.to_string(),
             zh: None,
-            source: Source::Essay,
+            quotes: None,
+            source: Source::Book,
             kind,
             evidence: Evidence::Random,
             core: Vec::new(),
@@ -101,39 +110,70 @@ impl Claim {
         }
     }
 
-    /// A claim an experiment could contradict.
-    pub fn empirical(slug: &str, essay: &str) -> Claim {
-        Claim::new(Kind::Empirical, slug, essay)
+    /// A claim an experiment could contradict: the book's own question
+    /// until it [`quotes`](Claim::quotes) the essay.
+    pub fn empirical(slug: &str, sentence: &str) -> Claim {
+        Claim::new(Kind::Empirical, slug, sentence)
     }
 
     /// A proved statement, checked numerically.
-    pub fn theorem(slug: &str, essay: &str) -> Claim {
-        Claim::new(Kind::Theorem, slug, essay)
+    pub fn theorem(slug: &str, sentence: &str) -> Claim {
+        Claim::new(Kind::Theorem, slug, sentence)
     }
 
     /// A statement true by the experiment's construction, checked.
-    pub fn construction(slug: &str, essay: &str) -> Claim {
-        Claim::new(Kind::Construction, slug, essay)
+    pub fn construction(slug: &str, sentence: &str) -> Claim {
+        Claim::new(Kind::Construction, slug, sentence)
     }
 
-    /// Sets whose sentence the claim tests (the essay's unless said).
-    pub fn source(mut self, s: Source) -> Claim {
-        self.source = s;
+    /// Makes the claim the essay's: it tests the essay's sentence `id`
+    /// ([`essay::SENTENCES`]), as written.
+    ///
+    /// # Panics
+    /// If the essay has no sentence `id`.
+    pub fn quotes(mut self, id: &str) -> Claim {
+        self.quotes = Some(essay::sentence(id));
+        self.source = Source::Essay;
         self
     }
 
-    /// Sets the essay's original Chinese sentence(s) that the claim renders:
-    /// verbatim from the essay; non-adjacent sentences joined by `……`.
-    pub fn original(mut self, zh: impl Into<String>) -> Claim {
-        self.original = Some(zh.into());
-        self
-    }
-
-    /// Sets the book's own sentence in Chinese, for a [`Source::Book`]
-    /// claim: the Chinese edition shows it in place of `essay`.
+    /// Sets the proposition in Chinese: the Chinese edition shows it in
+    /// place of `sentence`.
     pub fn zh(mut self, sentence: impl Into<String>) -> Claim {
         self.zh = Some(sentence.into());
         self
+    }
+
+    /// Splits off the book's stronger reading: the scope tests that `which`
+    /// selects become the core of a new [`Source::Book`] claim `slug`
+    /// (its proposition `sentence`, in Chinese `zh`), with this claim's
+    /// evidence, setting and plateau; this claim keeps the rest.
+    ///
+    /// ```
+    /// use attention_geometry::claim::{Claim, Source, Test, Verdict};
+    /// let [essay, book] = Claim::empirical("x", "a score is not a direct measure")
+    ///     .quotes("score-not-direct")
+    ///     .core(Test::below("ρ", 0.01, 0.1, 2))
+    ///     .scope(Test::below("overlap − chance", 0.02, 0.0, 2))
+    ///     .ask("y", "overlap is at chance", "重合处于随机水平", |_| true);
+    /// assert_eq!((essay.verdict(), essay.source), (Verdict::Supported, Source::Essay));
+    /// assert_eq!((book.verdict(), book.source), (Verdict::Contradicted, Source::Book));
+    /// ```
+    pub fn ask(
+        mut self,
+        slug: &str,
+        sentence: &str,
+        zh: &str,
+        which: impl Fn(&Test) -> bool,
+    ) -> [Claim; 2] {
+        let (asked, kept): (Vec<Test>, Vec<Test>) = self.scope.drain(..).partition(|t| which(t));
+        self.scope = kept;
+        let mut book = Claim::new(self.kind, slug, sentence).zh(zh);
+        book.evidence = self.evidence;
+        book.setting = self.setting.clone();
+        book.capped = self.capped.clone();
+        book.core = asked;
+        [self, book]
     }
 
     /// Sets what the measurement rests on.
@@ -256,7 +296,7 @@ impl Claim {
         let scope = self.scope.iter().all(Test::passes);
         let decided = self.capped.iter().all(Test::passes);
         match self.kind {
-            Kind::Empirical if !decided => Verdict::Qualified,
+            Kind::Empirical if !decided => Verdict::Undecided,
             Kind::Empirical if !self.core_somewhere() => Verdict::Contradicted,
             Kind::Empirical if !scope || !self.core_everywhere() => Verdict::Qualified,
             Kind::Empirical => Verdict::Supported,
@@ -335,7 +375,7 @@ mod tests {
             c.clone().trained("arm", 2, 10).verdict(),
             Verdict::Contradicted
         );
-        assert_eq!(c.trained("arm", 6, 10).verdict(), Verdict::Qualified);
+        assert_eq!(c.trained("arm", 6, 10).verdict(), Verdict::Undecided);
     }
 
     #[test]

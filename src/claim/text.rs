@@ -217,9 +217,7 @@ mod tests {
         let mut c = vec![
             Claim::empirical("yes", "holds").core(Test::holds("x", true)),
             Claim::empirical("no", "fails").core(Test::holds("x", false)),
-            Claim::theorem("law", "a lemma")
-                .source(Source::Book)
-                .core(Test::holds("x", true)),
+            Claim::theorem("law", "a lemma").core(Test::holds("x", true)),
         ];
         for c in &mut c {
             c.chapter = 1;

@@ -13,7 +13,7 @@ pub struct Words {
     /// Between a figure's label and its caption.
     pub caption_colon: &'static str,
     /// Verdicts, in [`Verdict`]'s order.
-    pub verdicts: [&'static str; 5],
+    pub verdicts: [&'static str; 6],
     /// Kinds, in [`Kind`]'s order.
     pub kinds: [&'static str; 3],
     /// Evidence, in [`Evidence`]'s order.
@@ -21,9 +21,23 @@ pub struct Words {
     /// `evidence: {}`.
     pub evidence: &'static str,
     pub registry: &'static str,
-    /// The label of a sentence the essay says, and of one the book adds.
+    /// The label of a sentence the essay says, and of a question the book asks.
     pub essay: &'static str,
     pub book_adds: &'static str,
+    /// The label of the proposition an essay claim's tests decide.
+    pub tested_as: &'static str,
+    /// The label of the line that says why the verdict follows from the rows.
+    pub why: &'static str,
+    /// Why a verdict follows: supported; core flips with a choice `{row} {choice}`;
+    /// a scope row failed `{row}`; contradicted `{row}`; undecided `{row}`;
+    /// checked; failed `{row}`.
+    pub why_supported: &'static str,
+    pub why_flips: &'static str,
+    pub why_scope: &'static str,
+    pub why_contradicted: &'static str,
+    pub why_undecided: &'static str,
+    pub why_checked: &'static str,
+    pub why_failed: &'static str,
     /// The label of the essay's original sentence beside its translation.
     pub original: &'static str,
     /// The card's columns: role, prediction, measured, margin, held.
@@ -96,13 +110,23 @@ pub const EN: Words = Words {
         "contradicted",
         "checked",
         "failed",
+        "undecided",
     ],
     kinds: ["empirical", "theorem", "construction"],
     evidences: ["random", "toy", "pretrained"],
     evidence: "evidence: {}",
     registry: "registry",
     essay: "The essay",
-    book_adds: "The book adds",
+    book_adds: "The book asks",
+    tested_as: "Tested as:",
+    why: "Why this verdict:",
+    why_supported: "every core row must hold under every choice, and every scope row must hold; all did.",
+    why_flips: "the core held under the default or some choice, but row {} failed under {}.",
+    why_scope: "the core held, but scope row {} failed.",
+    why_contradicted: "core row {} failed under the default and under every choice.",
+    why_undecided: "plateau row {} failed: most runs of that arm hit the step cap or never left chance, so the rows cannot decide.",
+    why_checked: "a theorem or construction is checked when every row holds; all did.",
+    why_failed: "a theorem or construction is checked when every row holds; row {} failed.",
     original: "原文",
     card_columns: ["", "prediction", "measured", "margin", "held"],
     core: "core",
@@ -157,13 +181,22 @@ pub const ZH: Words = Words {
     lang: Lang::Zh,
     figure: "图",
     caption_colon: "：",
-    verdicts: ["成立", "有条件成立", "不成立", "已核验", "核验失败"],
+    verdicts: ["成立", "有条件成立", "不成立", "已核验", "核验失败", "未定"],
     kinds: ["经验论断", "定理", "构造"],
     evidences: ["随机初始化", "小模型", "预训练模型"],
     evidence: "证据：{}",
     registry: "登记表",
     essay: "原文",
-    book_adds: "本书补充",
+    book_adds: "本书追问",
+    tested_as: "检验的命题：",
+    why: "判定依据：",
+    why_supported: "每一条核心预测须在每种选择下成立，每一条范围预测也须成立；全部满足。",
+    why_flips: "核心预测在默认设置或某种选择下成立，但第 {} 行在{}下不成立。",
+    why_scope: "核心预测成立，但范围预测第 {} 行不成立。",
+    why_contradicted: "核心预测第 {} 行在默认设置和每一种选择下都不成立。",
+    why_undecided: "平台期第 {} 行不满足：该组多数运行触及步数上限或始终停在随机水平，各行无法作出判定。",
+    why_checked: "定理或构造在每一行都成立时即为已核验；全部满足。",
+    why_failed: "定理或构造在每一行都成立时即为已核验；第 {} 行不成立。",
     original: "原文",
     card_columns: ["", "预测", "实测", "余量", "满足"],
     core: "核心",

@@ -2,7 +2,7 @@
 //! book measures of random heads (the trained heads' claims sit beside them).
 
 use super::{BOOK, Coupling, LARGER, SEEDS, Setup, book, larger};
-use crate::claim::{Claim, Evidence, Source, Test};
+use crate::claim::{Claim, Evidence, Test};
 use crate::stats::mean;
 
 /// A score keeps no raw order: |ρ| < 0.1 and own-best-match below twice chance.
@@ -34,6 +34,17 @@ fn collapse(f: &super::Findings) -> Test {
     )
 }
 
+/// Some pair's distance rank moves across half the ranking under a
+/// full-width projection: a close pair becomes far, or a far pair close.
+fn moved(f: &super::Findings) -> Test {
+    Test::above(
+        "largest rank shift of a pair (share of all pairs), d_k = d",
+        f.shift_full.iter().copied().fold(0.0, f64::max),
+        0.5,
+        3,
+    )
+}
+
 /// The chapter's claims, ids local to the chapter.
 pub fn claims() -> Vec<Claim> {
     let f = book();
@@ -48,14 +59,13 @@ pub fn claims() -> Vec<Claim> {
          baseline: the identity and tied couplings on the same tokens",
         BOOK.n, BOOK.d
     );
-    vec![
-        // A raw similarity would keep the raw order (ρ = 1, as the identity
-        // does); "not a raw similarity" predicts no order kept at all.
-        Claim::empirical(
+    // A raw similarity would keep the raw order (ρ = 1, as the identity
+    // does); "not a raw similarity" predicts no order kept at all.
+    let [score, at_chance] = Claim::empirical(
             "score-not-similarity",
-            "a score compares objects moved into different learned coordinate systems, so it is not a raw similarity",
+            "an untied head's score does not rank token pairs by their raw similarity",
         )
-        .original("这就是注意力实现中的高中数学错误：注意力常常被解释成是在一个共享坐标系中测量相似性，但实际上，它比较的是那些已经被移动到不同可学习坐标系中的对象。因此，注意力分数并不是对原始单标相似性的直接测量。")
+        .quotes("score-not-direct").zh("独立投影的注意力头给出的分数，并不按原始相似度为单标对排序。")
         .evidence(Evidence::Random)
         .setting(setting.clone())
         .default_choice(format!("size: n = {}, d = d_k = {}", BOOK.n, BOOK.d))
@@ -70,12 +80,20 @@ pub fn claims() -> Vec<Claim> {
             knn.ci95().1 - chance,
             0.0,
             3,
-        )),
+        ))
+        .ask(
+            "score-neighbours-at-chance",
+            "at initialisation, an untied head's nearest neighbours by score share no more with the raw nearest neighbours than chance",
+            "初始化时，按分数排出的近邻与原始近邻的重合不超过随机水平。",
+            |_| true,
+        );
+    vec![
+        score,
+        at_chance,
         Claim::theorem(
             "tied-is-a-similarity",
             "with $W_Q = W_K$ the score is a similarity: $W_Q W_Q^\\top$ is symmetric and positive semi-definite",
         )
-        .source(Source::Book)
         .zh("当 $W_Q = W_K$ 时，分数是一种相似度：$W_Q W_Q^\\top$ 对称且半正定。")
         .evidence(Evidence::Random)
         .setting(setting.clone())
@@ -97,7 +115,6 @@ pub fn claims() -> Vec<Claim> {
             "identity-is-raw",
             "with $W_Q = W_K = I$ the score is the raw dot product",
         )
-        .source(Source::Book)
         .zh("当 $W_Q = W_K = I$ 时，分数就是原始点积。")
         .evidence(Evidence::Random)
         .setting(setting.clone())
@@ -120,7 +137,6 @@ pub fn claims() -> Vec<Claim> {
             "untied-is-indefinite",
             "an untied $W_{QK}$ is an indefinite, half-antisymmetric bilinear form",
         )
-        .source(Source::Book)
         .zh("独立投影的 $W_{QK}$ 是一个不定双线性形式，反对称部分占一半。")
         .evidence(Evidence::Random)
         .setting(setting.clone())
@@ -142,7 +158,6 @@ pub fn claims() -> Vec<Claim> {
             "only-the-product-is-identifiable",
             "Q and K live in two coordinate systems — but only $W_Q W_K^\\top$ enters a score, so the two systems are not identifiable",
         )
-        .source(Source::Book)
         .zh("Q 和 K 处于两个坐标系中——但进入分数的只有 $W_Q W_K^\\top$，所以这两个坐标系不可辨识。")
         .evidence(Evidence::Random)
         .setting(setting)
@@ -152,11 +167,28 @@ pub fn claims() -> Vec<Claim> {
             1e-9,
             3,
         )),
+        // x ↦ x W with a random W moves the distance ranks at every width:
+        // the essay's "may become far, may become close", shown by construction.
+        Claim::construction(
+            "projection-moves-ranks",
+            "a projection moves the ranks of pairwise distances: pairs that were close may be far after it, and far pairs close",
+        )
+        .quotes("near-far-swap")
+        .zh("投影会改变成对距离的排序：原本接近的单标对投影后可能变远，原本较远的可能变近。")
+        .evidence(Evidence::Random)
+        .setting(format!(
+            "{SEEDS} seeds; pairwise-distance ranks before and after x ↦ x W, d = d_k = {}; \
+             the identity moves none",
+            BOOK.d
+        ))
+        .default_choice(format!("size: n = {}, d = {}", BOOK.n, BOOK.d))
+        .core(moved(f))
+        .under(format!("size: n = {}, d = {}", LARGER.n, LARGER.d), vec![moved(larger())]),
         Claim::empirical(
             "collapse-moves-ranks",
-            "a projection distorts the original geometry, and a collapsing one (d_k < d) distorts it more",
+            "a collapsing projection (d_k < d) moves distance ranks more than a full-width one",
         )
-        .original("一个投影可以拉伸、旋转、压缩、坍缩或放大不同方向。两个在原始表示中接近的单标，投影后可能变得很远；两个原本相距很远的单标，投影后反而可能变得接近。")
+        .zh("坍缩投影（d_k < d）比满宽投影更多地改变距离的排序。")
         .evidence(Evidence::Random)
         .setting(format!(
             "{SEEDS} seeds; pairwise-distance ranks before and after x ↦ x W, d = {}, d_k = d and d/4; \

@@ -134,9 +134,9 @@ pub fn claims() -> Vec<Claim> {
     vec![
         Claim::empirical(
             "trained-rope-score-turns",
-            "a score compares objects moved into different learned coordinate systems, not their raw similarity; under rotary positions those systems also turn with the distance between the tokens",
+            "under rotary positions, a decoder head's score of the same pair turns with the distance between the tokens",
         )
-        .original("这就是注意力实现中的高中数学错误：注意力常常被解释成是在一个共享坐标系中测量相似性，但实际上，它比较的是那些已经被移动到不同可学习坐标系中的对象。因此，注意力分数并不是对原始单标相似性的直接测量。")
+        .zh("在旋转位置编码下，解码器注意力头对同一单标对的分数随两者的距离而转动。")
         .evidence(Evidence::Pretrained)
         .default_choice("keys: every earlier position j ≤ i")
         .core(cos)

@@ -4,7 +4,7 @@
 use super::rotating::{self, Keys, Variant as RVariant};
 use super::trained::{Weights, book};
 use super::trained_text::{self, Statistic, Tokens, Variant};
-use crate::claim::{Claim, Evidence, Source, Test};
+use crate::claim::{Claim, Evidence, Test};
 use crate::measure::{Measure, fixed, pm};
 use crate::pretrained::geometry::HeadGeometry;
 use crate::pretrained::heads::{Model, Survey};
@@ -145,9 +145,9 @@ pub fn claims() -> Vec<Claim> {
     vec![
         Claim::empirical(
             "trained-qk-not-symmetric",
-            "Q and K are independent learned projections: a trained head's W_QK is not a symmetric similarity form",
+            "a trained head's W_QK is far from a symmetric form: its queries and keys live in different coordinate systems",
         )
-        .original("Query、Key 和 Value 并不是原始的单标表示。它们是由彼此独立的可学习投影产生的。")
+        .quotes("high-school-error").zh("训练后注意力头的 W_QK 远非对称形式：它的 Query 与 Key 处在不同的坐标系中。")
         .evidence(Evidence::Pretrained)
         .default_choice("unit: one head; weights as stored")
         .core(below("MiniLM mean symmetric share per head", sym(&enc.trained)))
@@ -179,7 +179,7 @@ pub fn claims() -> Vec<Claim> {
             "trained-score-not-similarity",
             "a trained head's score is not the raw similarity of the hidden states it compares",
         )
-        .original("因此，注意力分数并不是对原始单标相似性的直接测量。")
+        .quotes("score-not-direct").zh("训练后注意力头的分数并不是它所比较的隐藏状态之间的原始相似度。")
         .evidence(Evidence::Pretrained)
         .default_choice("token set: without [CLS] and [SEP]; statistic: ρ over each query's keys")
         .core(score(inner(Variant::Trained)))
@@ -214,7 +214,6 @@ pub fn claims() -> Vec<Claim> {
             "encoder-more-symmetric",
             "bidirectional training makes W_QK more symmetric than autoregressive training (Saponati et al. 2025)",
         )
-        .source(Source::Book)
         .zh("双向训练使 W_QK 比自回归训练更对称（Saponati et al. 2025）。")
         .evidence(Evidence::Pretrained)
         .default_choice("unit: one head; weights as stored")
@@ -257,7 +256,6 @@ pub fn claims() -> Vec<Claim> {
             "inertia-forces-count",
             "the count of negative eigenvalues of S is r for every head of width r < d/2, trained or not",
         )
-        .source(Source::Book)
         .zh("对每个宽度 r < d/2 的头，无论训练与否，S 的负特征值个数都是 r。")
         .evidence(Evidence::Pretrained)
         .core(Test::holds("MiniLM: every trained and random head has r negative eigenvalues", enc.inertia_holds()))
@@ -267,7 +265,6 @@ pub fn claims() -> Vec<Claim> {
             "random-share-theory",
             "a random head's symmetric share is about ½ + 1/(2d)",
         )
-        .source(Source::Book)
         .zh("随机头的对称占比约为 ½ + 1/(2d)。")
         .evidence(Evidence::Random)
         .core(Test::near("MiniLM-shaped random heads, mean share", mean(&enc.random.values(share)), enc.theory(), 0.002, 4))

@@ -6,7 +6,7 @@ use super::drift::{self, epsilons};
 use super::head::{self, Tokens};
 use super::pieces::{self, net_name};
 use super::prompts;
-use crate::claim::{Claim, Evidence, Source, Test};
+use crate::claim::{Claim, Evidence, Test};
 use crate::stats::Summary;
 
 /// Stacking multiplies pieces: `hidden` has more pieces than one layer of the same units.
@@ -86,9 +86,9 @@ pub fn claims() -> Vec<Claim> {
         pieces::VARIED.iter().zip(pieces::varied()).fold(
             Claim::empirical(
                 "stacked-piecewise-manifold",
-                "the learned model is a stacked piecewise manifold: layers cut the input space into linear pieces, and stacking cuts along earlier cuts",
+                "stacking ReLU layers multiplies their linear pieces: a deep net cuts its input into more pieces than a wide one with as many units",
             )
-            .original("数学覆盖指的是模型内部更深层的学习结构：由数据、权重、架构和训练共同塑造的、不断演化的堆叠分片流形。")
+            .zh("堆叠 ReLU 层会使线性分片成倍增加：单元数相同时，深网络切出的分片多于宽网络。")
             .evidence(Evidence::Random)
             .setting(format!(
                 "{} seeds; ReLU networks on the plane [-{w}, {w}]², He-initialised weights; \
@@ -121,9 +121,9 @@ pub fn claims() -> Vec<Claim> {
         // A ReLU map is exact on its piece; a head's tangent map moves with any move.
         Claim::empirical(
             "one-pass-is-a-local-view",
-            "attention is a physical coverage: one pass exposes a local view, set by the prompt",
+            "one forward pass of a head exposes a local view, set by the prompt: its Jacobian changes with the prompt",
         )
-        .original("物理覆盖则是在一次具体前向传播中可以观察到的计算机制。注意力就是这样一种物理覆盖：它并不暴露完整的已学习流形，而是给出一个可计算的局部视角，用来说明信息是如何被路由的。")
+        .quotes("attention-is-physical").zh("注意力头的一次前向传播只给出由提示词决定的局部视角：它的雅可比矩阵随提示词而变。")
         .evidence(Evidence::Random)
         .setting(format!(
             "{} seeds; the Jacobian of one causal head and of a ReLU network [2, 16, 16, 1] \
@@ -139,7 +139,7 @@ pub fn claims() -> Vec<Claim> {
             "qk-places-ov-carries",
             "Q and K decide where weight goes; V carries what moves",
         )
-        .original("Query 和 Key 决定注意力权重被放置在哪里，而 Value 则携带变换后的信息继续向前传播。")
+        .quotes("qk-place-v-carries").zh("Q 和 K 决定权重放在哪里；V 携带被移动的内容。")
         .evidence(Evidence::Random)
         .setting(format!("{heads}; the OV parts of two heads swapped"))
         .core(Test::near(
@@ -161,7 +161,7 @@ pub fn claims() -> Vec<Claim> {
             "pattern-is-not-the-explanation",
             "an attention pattern is a view of the routing, not the explanation of what the model computes",
         )
-        .original("注意力就是这样一种物理覆盖：它并不暴露完整的已学习流形，而是给出一个可计算的局部视角，用来说明信息是如何被路由的。")
+        .quotes("attention-is-physical").zh("注意力模式是路由的一个视角，而不是对模型所计算内容的解释。")
         .evidence(Evidence::Random)
         .setting(format!("{heads}; tokens of varied norm; importance = leave-one-out effect"))
         .default_choice("tokens: varied norms")
@@ -172,7 +172,6 @@ pub fn claims() -> Vec<Claim> {
             "patterns-are-not-identifiable",
             "with at least two more tokens than value dimensions, different patterns give the same output",
         )
-        .source(Source::Book)
         .zh("单标数比 Value 的维数至少多 2 时，不同的注意力模式给出相同的输出。")
         .evidence(Evidence::Random)
         .setting(format!("{heads}; a pattern built in the null space of V"))

@@ -81,9 +81,9 @@ pub fn claims() -> Vec<Claim> {
     let weight = choices().into_iter().fold(
         Claim::empirical(
             "trained-weight-not-effect",
-            "Q and K place the weight, V carries what moves: a weight alone does not show what a head computes",
+            "a trained head's weight alone does not show what it computes: the weight times the value's norm predicts a token's effect better",
         )
-        .original("Query 和 Key 决定注意力权重被放置在哪里，而 Value 则携带变换后的信息继续向前传播。")
+        .zh("训练后注意力头的权重本身并不显示它计算了什么：权重乘以 Value 的范数更能预测一个单标的作用。")
         .evidence(Evidence::Pretrained)
         .default_choice(format!(
             "counterfactual: {}; target: {}; keys: {}",
@@ -130,7 +130,7 @@ pub fn claims() -> Vec<Claim> {
             "trained-sinks-take-weight-not-norm",
             "the weight a token receives is not the information it sends",
         )
-        .original("Query 和 Key 决定注意力权重被放置在哪里，而 Value 则携带变换后的信息继续向前传播。")
+        .quotes("qk-place-v-carries").zh("一个单标得到的权重并不是它送出的信息。")
         .evidence(Evidence::Pretrained)
         .default_choice("token set: [CLS], [SEP] and punctuation")
         .core(Test::above("weight share − norm share of [CLS], [SEP], punctuation, trained", sink(Model::Trained), 0.1, 2))
@@ -153,7 +153,7 @@ pub fn claims() -> Vec<Claim> {
             "trained-pass-is-local",
             "one forward pass exposes a local deformation, not the learned map",
         )
-        .original("物理覆盖则是在一次具体前向传播中可以观察到的计算机制。……它只是一个物理覆盖上的一次局部形变。")
+        .quotes("local-deformation").zh("一次前向传播只暴露一个局部形变，而不是学到的整个映射。")
         .evidence(Evidence::Pretrained)
         .default_choice("direction: Gaussian over every token")
         .core(Test::below(format!("first-order error at ε = {}, trained", EPSILONS[1]), small(Model::Trained, spread), 0.05, 3))

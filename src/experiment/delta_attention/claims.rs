@@ -4,7 +4,7 @@
 
 use super::capacity::{self, Write};
 use super::{chunkwise, cost, decay, overwrite, stability, token_weights};
-use crate::claim::{Claim, Evidence, Source, Test};
+use crate::claim::{Claim, Evidence, Test};
 use crate::delta::{flops_chunked, flops_softmax};
 use crate::stats::Summary;
 
@@ -74,7 +74,7 @@ pub fn claims() -> Vec<Claim> {
             "delta-correction-buys-capacity",
             "KDA updates its state by delta correction: it replaces what a key recalls instead of adding to it",
         )
-        .original("Kimi Delta Attention（KDA）提供了一个近期案例：它并不主要将注意力视为单标之间的相似度计算，而是通过 Delta 修正与逐通道衰减持续更新递归状态")
+        .quotes("kda").zh("KDA 通过 Delta 修正更新状态：它替换一个键所召回的内容，而不是叠加上去。")
         .evidence(Evidence::Random)
         .core(book_tests[0].clone())
         .core(book_tests[1].clone())
@@ -93,7 +93,7 @@ pub fn claims() -> Vec<Claim> {
             "per-channel-decay-contains-scalar",
             "per-channel decay can keep slow facts while forgetting a fast stream, which one scalar gate cannot",
         )
-        .original("Kimi Delta Attention（KDA）提供了一个近期案例：它并不主要将注意力视为单标之间的相似度计算，而是通过 Delta 修正与逐通道衰减持续更新递归状态")
+        .zh("逐通道衰减可以在遗忘快速流的同时保留缓慢的事实，单一标量门做不到。")
         .evidence(Evidence::Random)
         .setting(format!(
             "{} seeds; a task with slow facts and a fast stream; the best gate of each kind on one grid",
@@ -109,9 +109,9 @@ pub fn claims() -> Vec<Claim> {
         // a similarity" predicts that it keeps less than half of it.
         Claim::empirical(
             "weights-are-not-similarities",
-            "attention is not mainly a similarity: the delta rule's effective weight on a token is not its similarity to the query",
+            "the delta rule's effective weight on a token is not its similarity to the query (Spearman ρ below 0.5)",
         )
-        .original("Kimi Delta Attention（KDA）提供了一个近期案例：它并不主要将注意力视为单标之间的相似度计算")
+        .zh("Delta 规则对一个单标的有效权重不是它与查询的相似度（Spearman ρ 低于 0.5）。")
         .evidence(Evidence::Random)
         .default_choice(format!("key width K = {}", token_weights::BOOK.k))
         .under(
@@ -146,7 +146,6 @@ pub fn claims() -> Vec<Claim> {
             "chunked-equals-recurrent",
             "the chunkwise form computes the same operator as the recurrence",
         )
-        .source(Source::Book)
         .zh("分块形式与递推形式计算的是同一个算子。")
         .evidence(Evidence::Random)
         .setting("random KDA inputs over several lengths, widths and chunk sizes")
@@ -165,7 +164,6 @@ pub fn claims() -> Vec<Claim> {
             "chunked-costs-less",
             "the chunked delta rule costs O(T) where softmax attention costs O(T²)",
         )
-        .source(Source::Book)
         .zh("分块 delta 规则的代价是 O(T)，而 softmax 注意力的代价是 O(T²)。")
         .evidence(Evidence::Random)
         .setting(format!("flop counts, K = V = {}, chunks of {}", c.d, c.chunk))

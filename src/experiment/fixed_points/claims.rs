@@ -8,7 +8,7 @@ use super::trained_absorption::{self as trained, CHAPTER};
 use super::trained_residual::Residual;
 use super::{absorption, equilibrium};
 use crate::absorption::Mechanism;
-use crate::claim::{Claim, Evidence, Source, Test};
+use crate::claim::{Claim, Evidence, Test};
 use crate::fixed_point::Variant;
 use crate::stats::median;
 
@@ -29,7 +29,6 @@ pub fn claims() -> Vec<Claim> {
             "pure-attention-collapses",
             "iterated pure attention converges, but only by collapsing every token onto one (Dong et al. 2021)",
         )
-        .source(Source::Book)
         .zh("反复迭代纯注意力会收敛，但只能靠把所有单标坍缩到同一点（Dong et al. 2021）。")
         .evidence(Evidence::Random)
         .setting(iterated.clone())
@@ -39,7 +38,6 @@ pub fn claims() -> Vec<Claim> {
             "injected-contraction-converges",
             "under an architectural constraint (an injected input and a contraction) the iteration converges to a unique fixed point",
         )
-        .source(Source::Book)
         .zh("在架构约束（注入输入，且层是压缩映射）下，迭代收敛到唯一的不动点。")
         .evidence(Evidence::Random)
         .setting(format!("{iterated}; contraction bound c = {}", BOOK.contraction))
@@ -50,9 +48,9 @@ pub fn claims() -> Vec<Claim> {
         // standard layer, iterated, settles.
         Claim::empirical(
             "standard-layers-settle",
-            "the network computes by iteration toward a neural fixed point",
+            "a standard attention layer, iterated with its weights fixed, settles to a static fixed point",
         )
-        .original("它是在通过迭代进行可学习数值计算。……深度流形则进一步解释这些关系是如何被数值实现的：通过堆叠分片流形、投影覆盖、边界条件下的迭代，以及动态不动点。")
+        .zh("标准注意力层在权重固定时反复迭代，会收敛到一个静态不动点。")
         .evidence(Evidence::Random)
         .setting(format!("{iterated}; the standard residual + LayerNorm layer"))
         .default_choice(format!("size: {} iterations of {} tokens of width {}", BOOK.steps, BOOK.n, BOOK.d))
@@ -69,7 +67,6 @@ pub fn claims() -> Vec<Claim> {
             "hidden-fixed-point-is-architectural",
             "a hidden-state fixed point exists at any weights that satisfy the constraint; only the data-level residual can be lowered by training",
         )
-        .source(Source::Book)
         .zh("只要权重满足约束，隐状态不动点就存在；训练能降低的只有数据层面的残差。")
         .evidence(Evidence::Random)
         .setting(format!("{} seeds; random weights with the constraint ψ(θ) = 0", BOOK.seeds))
@@ -83,7 +80,6 @@ pub fn claims() -> Vec<Claim> {
             "tied-energy-descends",
             "an energy view exists for attention: with a tied form, the Hopfield energy never rises",
         )
-        .source(Source::Book)
         .zh("注意力有一种能量视角：采用共享形式时，Hopfield 能量从不上升。")
         .evidence(Evidence::Random)
         .setting(format!("{} seeds; Hopfield updates, β = {}", energy::BOOK.seeds, energy::BOOK.beta))
@@ -95,9 +91,9 @@ pub fn claims() -> Vec<Claim> {
         )),
         Claim::construction(
             "heads-and-layers-can-absorb",
-            "heads and layers can absorb the constraint a tied form sets; a residual path cannot",
+            "a tied form's constraint can be absorbed by more heads or layers, but not by a residual path",
         )
-        .original("这会造成坐标错位，但这种错位可以通过多头、多层、残差路径以及训练更新，被逐渐吸收、修正，甚至重新利用。")
+        .zh("绑定形式带来的约束可以被更多的头或层吸收，但不能被残差路径吸收。")
         .evidence(Evidence::Toy)
         .setting("hand-set weights on the three-token successor task")
         .core(Test::near("best tied head", f.mechanism(Mechanism::TiedHead).mean, 2.0 / 3.0, 1e-12, 3))
@@ -112,9 +108,9 @@ pub fn claims() -> Vec<Claim> {
         // a better model.
         Claim::empirical(
             "training-lowers-the-residual",
-            "training lowers the fixed-point residual under them",
+            "training lowers the fixed-point residual under the architecture's constraint, below a shuffled-label null",
         )
-        .original("模型架构定义了哪些变换是可接受的约束条件，而训练则是在这些约束条件下不断降低不动点残差。")
+        .quotes("constraints-residual").zh("训练在架构约束下降低不动点残差，且低于打乱标签的零假设。")
         .evidence(Evidence::Toy)
         .setting(format!(
             "{} seeds × {} architectures at their tuned rates, to a plateau (cap {} steps); \
@@ -192,9 +188,9 @@ fn training_absorbs(t: &trained::Findings) -> Claim {
     };
     Claim::empirical(
         "training-absorbs-the-mismatch",
-        "heads, layers and residual paths absorb the mismatch",
+        "trained from scratch, a tied architecture can replace the untied head: more tied heads or layers reach its accuracy",
     )
-    .original("这会造成坐标错位，但这种错位可以通过多头、多层、残差路径以及训练更新，被逐渐吸收、修正，甚至重新利用。")
+    .zh("从头训练时，绑定结构可以取代非绑定头：更多的绑定头或层能达到它的准确率。")
     .evidence(Evidence::Toy)
     .setting(format!(
         "{} seeds per architecture, each at its learning rate tuned on {} separate seeds over \

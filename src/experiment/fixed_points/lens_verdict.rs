@@ -167,9 +167,9 @@ pub fn claims() -> Vec<Claim> {
     vec![
         Claim::empirical(
             "trained-prediction-settles",
-            "the network computes by iteration toward a fixed point: the answer is reached before the last layer and kept",
+            "the decoder's next-token answer is reached before the last layer and kept (read by the plain logit lens)",
         )
-        .original("它是在通过迭代进行可学习数值计算。……深度流形则进一步解释这些关系是如何被数值实现的：通过堆叠分片流形、投影覆盖、边界条件下的迭代，以及动态不动点。")
+        .zh("解码器的下一单标答案在最后一层之前就已得到并保持（以普通 logit lens 读出）。")
         .evidence(Evidence::Pretrained)
         .default_choice("null: the random-weight decoder; positions: every position; arrival: the first boundary that agrees; reading: the lens's top-1")
         .core(first)

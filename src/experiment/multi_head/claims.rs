@@ -4,7 +4,7 @@
 use super::bottleneck::{self, Task, total_widths};
 use super::induction::{H, V};
 use super::{SEEDS, ablation, composition, specialisation, split};
-use crate::claim::{Claim, Evidence, Source, Test};
+use crate::claim::{Claim, Evidence, Test};
 use crate::stats::Summary;
 
 /// The chapter's claims, ids local to the chapter.
@@ -50,63 +50,11 @@ pub fn claims() -> Vec<Claim> {
     let match_gain = sp.gain(split_index(2), split_index(1));
     let (s_capped_one, s_capped_two) = s.capped();
     let (c_capped_two, c_capped_one) = c.capped();
-    vec![
-        Claim::construction(
-            "later-layers-combine",
-            "later layers combine the coverings of earlier ones",
-        )
-        .original("一个头可能捕捉一种关系，另一个头可能捕捉另一种关系，而后续层则可能将它们组合、修正、抑制或强化。")
-        .evidence(Evidence::Toy)
-        .setting(format!(
-            "{SEEDS} seeds; a hand-built two-layer induction circuit, {H} heads per layer, {V} token types"
-        ))
-        .core(Test::near("induction accuracy with every head", Summary::of(&f.full).mean, 1.0, 0.0, 2))
-        .core(Test::below(
-            "accuracy without the previous-token head, minus chance",
-            f.without(0).mean - chance,
-            0.05,
-            2,
-        ))
-        .core(Test::below(
-            "accuracy without the induction head, minus chance",
-            f.without(H).mean - chance,
-            0.05,
-            2,
-        ))
-        .core(Test::above("lowest accuracy without any other single head", others, 0.99, 2)),
-        Claim::theorem(
-            "rank-bottleneck",
-            "a head of width r expresses only relations of rank at most r: a positional relation needs full rank, a content relation does not",
-        )
-        .source(Source::Book)
-        .zh("宽度为 r 的头只能表达秩不超过 r 的关系：位置关系需要满秩，内容关系则不需要。")
-        .evidence(Evidence::Random)
-        .setting(format!("{} seeds; best rank-r patterns of target relations on 16 tokens", b.setup.seeds))
-        .core(Test::above(
-            "pattern error of a rank-8 head on the previous-token relation",
-            b.rank(Task::PositionAndContent, 0, 8).mean,
-            0.3,
-            2,
-        ))
-        .core(Test::below(
-            "pattern error of a rank-16 head on the previous-token relation",
-            b.rank(Task::PositionAndContent, 0, 16).mean,
-            0.05,
-            2,
-        ))
-        .core(Test::below(
-            "pattern error of a rank-4 head on a content relation",
-            b.rank(Task::PositionAndContent, 1, 4).mean,
-            0.05,
-            2,
-        )),
-        // If heads are separate coverings that capture different relations,
-        // training two heads on a task of two relations should split them.
-        Claim::empirical(
+    let [heads_split, one_head] = Claim::empirical(
             "heads-capture-different-relations",
-            "each head is its own projected covering: heads capture different relations of the same token field",
+            "trained heads may split the relations of a task between them",
         )
-        .original("每一个头都会生成自己的投影覆盖，拥有自己的 Query、Key 和 Value 变换。这些头并不只是并行工程技巧；它们是在同一个单标场上运行的堆叠局部覆盖。一个头可能捕捉一种关系，另一个头可能捕捉另一种关系")
+        .quotes("heads-may-capture").zh("训练后的各个头可能把一个任务的不同关系分给不同的头。")
         .evidence(Evidence::Toy)
         .setting(format!(
             "{} seeds; trained to a plateau (cap {} steps) on the ordered pair of labels at q and \
@@ -139,14 +87,73 @@ pub fn claims() -> Vec<Claim> {
             2,
         ))
         .trained("one-head", s_capped_one, sb.seeds as usize)
-        .trained("two-head", s_capped_two, sb.seeds as usize),
+        .trained("two-head", s_capped_two, sb.seeds as usize)
+    .ask(
+        "one-head-one-relation",
+        "one head cannot read two relations at once: it fails a task of two relations",
+        "一个头无法同时读取两种关系：面对含两种关系的任务，它会失败。",
+        |_| true,
+    );
+    vec![
+        Claim::construction(
+            "later-layers-combine",
+            "a later layer can combine the coverings of earlier heads: a constructed induction circuit needs both of its heads",
+        )
+        .quotes("heads-may-capture").zh("后续层可以组合前面各头的覆盖：构造出的归纳电路需要它的两个头。")
+        .evidence(Evidence::Toy)
+        .setting(format!(
+            "{SEEDS} seeds; a hand-built two-layer induction circuit, {H} heads per layer, {V} token types"
+        ))
+        .core(Test::near("induction accuracy with every head", Summary::of(&f.full).mean, 1.0, 0.0, 2))
+        .core(Test::below(
+            "accuracy without the previous-token head, minus chance",
+            f.without(0).mean - chance,
+            0.05,
+            2,
+        ))
+        .core(Test::below(
+            "accuracy without the induction head, minus chance",
+            f.without(H).mean - chance,
+            0.05,
+            2,
+        ))
+        .core(Test::above("lowest accuracy without any other single head", others, 0.99, 2)),
+        Claim::theorem(
+            "rank-bottleneck",
+            "a head of width r expresses only relations of rank at most r: a positional relation needs full rank, a content relation does not",
+        )
+        .zh("宽度为 r 的头只能表达秩不超过 r 的关系：位置关系需要满秩，内容关系则不需要。")
+        .evidence(Evidence::Random)
+        .setting(format!("{} seeds; best rank-r patterns of target relations on 16 tokens", b.setup.seeds))
+        .core(Test::above(
+            "pattern error of a rank-8 head on the previous-token relation",
+            b.rank(Task::PositionAndContent, 0, 8).mean,
+            0.3,
+            2,
+        ))
+        .core(Test::below(
+            "pattern error of a rank-16 head on the previous-token relation",
+            b.rank(Task::PositionAndContent, 0, 16).mean,
+            0.05,
+            2,
+        ))
+        .core(Test::below(
+            "pattern error of a rank-4 head on a content relation",
+            b.rank(Task::PositionAndContent, 1, 4).mean,
+            0.05,
+            2,
+        )),
+        // If heads are separate coverings that capture different relations,
+        // training two heads on a task of two relations should split them.
+        heads_split,
+        one_head,
         // The essay's stacked coverings: several narrow heads should serve a
         // task at least as well as one wide head of the same total width.
         Claim::empirical(
             "narrow-heads-beat-one-wide",
             "many narrow coverings serve better than one wide one of the same width",
         )
-        .original("这就是为什么多头注意力本身已经包含了堆叠流形思想：模型并不依赖一个完美的几何视角，而是通过许多不完美的物理覆盖来学习，这些覆盖跨越注意力头和层级不断堆叠起来。")
+        .zh("同样的总宽度下，多个窄覆盖胜过一个宽覆盖。")
         .evidence(Evidence::Toy)
         .setting(format!(
             "trained to a plateau at tuned rates: the two-relation task ({} seeds) and the match \
@@ -207,7 +214,7 @@ pub fn claims() -> Vec<Claim> {
             "later-layers-act-on-earlier-heads",
             "later layers combine, correct, suppress or amplify the coverings of earlier ones",
         )
-        .original("一个头可能捕捉一种关系，另一个头可能捕捉另一种关系，而后续层则可能将它们组合、修正、抑制或强化。")
+        .quotes("heads-may-capture").zh("后续层组合、修正、抑制或强化前面各头的覆盖。")
         .evidence(Evidence::Toy)
         .setting(format!(
             "{} seeds; two layers of {} heads with residual paths trained to a plateau (cap {} \

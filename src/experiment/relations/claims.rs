@@ -2,7 +2,7 @@
 //! condition, and how far the category picture carries.
 
 use super::{BOOK, DELTA_K, DELTA_T, INSTANCES, SEEDS, TOLERANCE, book, cost};
-use crate::claim::{Claim, Evidence, Source, Test};
+use crate::claim::{Claim, Evidence, Test};
 use crate::measure::sci;
 use crate::stats::Summary;
 
@@ -62,113 +62,11 @@ pub fn claims() -> Vec<Claim> {
     let turnover = |l: usize| f.summary(|t| t.turnover[l]);
     let deepest_tv = f.summary(|t| t.path_tv[layers - 2]);
     let delta = |field: fn(&super::DeltaTrial) -> f64| f.delta_summary(field).mean;
-    vec![
-        Claim::theorem(
-            "arrows-compose",
-            "attention matrices are arrows of a category: row-stochastic maps compose, with identities",
-        )
-        .source(Source::Book)
-        .zh("注意力矩阵是一个范畴中的箭头：行随机映射可以复合，并且有恒等映射。")
-        .evidence(Evidence::Random)
-        .setting(format!(
-            "{INSTANCES} random triples of stochastic matrices; tolerance {}",
-            sci(TOLERANCE, 1)
-        ))
-        .core(Test::below("largest deviation from the identity law", l.identity, TOLERANCE, 2))
-        .core(Test::below("largest deviation of a composite's row sums from 1", l.row_sum, TOLERANCE, 2))
-        .core(Test::below("largest deviation from associativity", l.associativity, TOLERANCE, 2))
-        .core(Test::holds(
-            "every composite is stochastic",
-            l.closed == INSTANCES && l.min_entry >= 0.0,
-        )),
-        // If relations compose, the composite (rollout) must explain the
-        // stack's effect better than the last layer's own arrow.
-        Claim::empirical(
-            "composite-explains-the-stack",
-            "what a stack computes is the composition of its layers' relations",
-        )
-        .original("范畴论并不是从孤立对象开始，而是从关系与复合开始。")
-        .evidence(Evidence::Random)
-        .setting(stack.clone())
-        .default_choice(format!("query sharpness {} ($W_Q$ scaled)", BOOK.sharpness))
-        .core(Test::above(
-            "lower 95% bound of Spearman ρ(rollout, effect) − ρ(raw last layer, effect)",
-            gain.ci95().0,
-            0.0,
-            2,
-        ))
-        .under(
-            format!("query sharpness {} (flatter attention)", super::FLAT.sharpness),
-            vec![Test::above(
-                "lower 95% bound of Spearman ρ(rollout, effect) − ρ(raw last layer, effect)",
-                gain_of(flat).ci95().0,
-                0.0,
-                2,
-            )],
-        )
-        .scope(Test::above("share of seeds on which rollout agrees better", wins, 0.5, 2)),
-        // Softmax over a fixed set of tokens keeps their order whatever the prefix adds.
-        Claim::theorem(
-            "first-layer-relations-are-fixed",
-            "a first layer's relations among fixed tokens do not depend on the rest of the prompt",
-        )
-        .source(Source::Book)
-        .zh("第一层在一组固定单标之间的关系不取决于提示词的其余部分。")
-        .evidence(Evidence::Random)
-        .setting(stack.clone())
-        .core(Test::near(
-            "share of suffix tokens whose strongest suffix partner changes, layer 1",
-            turnover(0).mean,
-            0.0,
-            0.0,
-            2,
-        )),
-        Claim::empirical(
-            "prompt-is-a-boundary-condition",
-            "relations are built under the boundary condition the prompt sets",
-        )
-        .original("它在当前提示词所给出的边界条件下，构造单标之间的临时关系。")
-        .evidence(Evidence::Random)
-        .setting(format!(
-            "{stack}; a new prefix of {} tokens before a fixed suffix",
-            BOOK.prefix
-        ))
-        .core(Test::above(
-            "lower 95% bound of the partner turnover in the rollout",
-            turnover(layers).ci95().0,
-            0.0,
-            2,
-        ))
-        .core(Test::above(
-            "lower 95% bound of the partner turnover in the last layer",
-            turnover(layers - 1).ci95().0,
-            0.0,
-            2,
-        ))
-        .default_choice(format!("query sharpness {} ($W_Q$ scaled)", BOOK.sharpness))
-        .under(
-            format!("query sharpness {} (flatter attention)", super::FLAT.sharpness),
-            vec![
-                Test::above(
-                    "lower 95% bound of the partner turnover in the rollout",
-                    flat_turnover(layers).ci95().0,
-                    0.0,
-                    2,
-                ),
-                Test::above(
-                    "lower 95% bound of the partner turnover in the last layer",
-                    flat_turnover(layers - 1).ci95().0,
-                    0.0,
-                    2,
-                ),
-            ],
-        ),
-        // Fixed morphisms would not depend on the objects they are applied to.
-        Claim::empirical(
+    let [relations_first_claim, fixed_arrows] = Claim::empirical(
             "relations-before-objects",
             "relations come before objects: which tokens matter to a token is read off the relations between them, not off the tokens themselves",
         )
-        .original("在 Transformer 注意力中，真正重要的计算并不是单标对象本身，而是单标之间被学习出来的关系。")
+        .quotes("relations-matter").zh("关系先于对象：哪些单标对一个单标重要，要从它们之间的关系读出，而不是从单标本身读出。")
         .evidence(Evidence::Random)
         .setting(format!(
             "{stack}; the delta rule's effective weights on non-negative unit features, T = {DELTA_T}, K = {DELTA_K}"
@@ -220,7 +118,115 @@ pub fn claims() -> Vec<Claim> {
             delta(|t| t.delta_normalised),
             delta(|t| t.linear_normalised) - 0.01,
             2,
+        ))
+    .ask(
+        "relations-are-fixed-arrows",
+        "the measured relations behave as fixed arrows of one category: a layer's relation does not depend on the states it is applied to, and delta-rule relations are stochastic maps",
+        "测得的关系表现为同一个范畴中固定的箭头：一层的关系不依赖于它作用的状态，Delta 规则的关系是随机映射。",
+        |_| true,
+    );
+    vec![
+        Claim::theorem(
+            "arrows-compose",
+            "attention matrices are arrows of a category: row-stochastic maps compose, with identities",
+        )
+        .zh("注意力矩阵是一个范畴中的箭头：行随机映射可以复合，并且有恒等映射。")
+        .evidence(Evidence::Random)
+        .setting(format!(
+            "{INSTANCES} random triples of stochastic matrices; tolerance {}",
+            sci(TOLERANCE, 1)
+        ))
+        .core(Test::below("largest deviation from the identity law", l.identity, TOLERANCE, 2))
+        .core(Test::below("largest deviation of a composite's row sums from 1", l.row_sum, TOLERANCE, 2))
+        .core(Test::below("largest deviation from associativity", l.associativity, TOLERANCE, 2))
+        .core(Test::holds(
+            "every composite is stochastic",
+            l.closed == INSTANCES && l.min_entry >= 0.0,
         )),
+        // If relations compose, the composite (rollout) must explain the
+        // stack's effect better than the last layer's own arrow.
+        Claim::empirical(
+            "composite-explains-the-stack",
+            "what a stack computes is the composition of its layers' relations",
+        )
+        .zh("一个堆叠所计算的，是其各层关系的复合。")
+        .evidence(Evidence::Random)
+        .setting(stack.clone())
+        .default_choice(format!("query sharpness {} ($W_Q$ scaled)", BOOK.sharpness))
+        .core(Test::above(
+            "lower 95% bound of Spearman ρ(rollout, effect) − ρ(raw last layer, effect)",
+            gain.ci95().0,
+            0.0,
+            2,
+        ))
+        .under(
+            format!("query sharpness {} (flatter attention)", super::FLAT.sharpness),
+            vec![Test::above(
+                "lower 95% bound of Spearman ρ(rollout, effect) − ρ(raw last layer, effect)",
+                gain_of(flat).ci95().0,
+                0.0,
+                2,
+            )],
+        )
+        .scope(Test::above("share of seeds on which rollout agrees better", wins, 0.5, 2)),
+        // Softmax over a fixed set of tokens keeps their order whatever the prefix adds.
+        Claim::theorem(
+            "first-layer-relations-are-fixed",
+            "a first layer's relations among fixed tokens do not depend on the rest of the prompt",
+        )
+        .zh("第一层在一组固定单标之间的关系不取决于提示词的其余部分。")
+        .evidence(Evidence::Random)
+        .setting(stack.clone())
+        .core(Test::near(
+            "share of suffix tokens whose strongest suffix partner changes, layer 1",
+            turnover(0).mean,
+            0.0,
+            0.0,
+            2,
+        )),
+        Claim::empirical(
+            "prompt-is-a-boundary-condition",
+            "relations are built under the boundary condition the prompt sets",
+        )
+        .quotes("temporary-relations").zh("关系是在提示词设定的边界条件下构建的。")
+        .evidence(Evidence::Random)
+        .setting(format!(
+            "{stack}; a new prefix of {} tokens before a fixed suffix",
+            BOOK.prefix
+        ))
+        .core(Test::above(
+            "lower 95% bound of the partner turnover in the rollout",
+            turnover(layers).ci95().0,
+            0.0,
+            2,
+        ))
+        .core(Test::above(
+            "lower 95% bound of the partner turnover in the last layer",
+            turnover(layers - 1).ci95().0,
+            0.0,
+            2,
+        ))
+        .default_choice(format!("query sharpness {} ($W_Q$ scaled)", BOOK.sharpness))
+        .under(
+            format!("query sharpness {} (flatter attention)", super::FLAT.sharpness),
+            vec![
+                Test::above(
+                    "lower 95% bound of the partner turnover in the rollout",
+                    flat_turnover(layers).ci95().0,
+                    0.0,
+                    2,
+                ),
+                Test::above(
+                    "lower 95% bound of the partner turnover in the last layer",
+                    flat_turnover(layers - 1).ci95().0,
+                    0.0,
+                    2,
+                ),
+            ],
+        ),
+        // Fixed morphisms would not depend on the objects they are applied to.
+        relations_first_claim,
+        fixed_arrows,
     ]
     .into_iter()
     .chain([relations_cost()])
@@ -238,9 +244,9 @@ fn relations_cost() -> Claim {
     let [own_strict, diff_strict] = f.growth_ci_of(|c| &c.steps_strict);
     let claim = Claim::empirical(
         "relations-cost-training",
-        "flexible, but costly: the model must spend training capacity to discover which projected relations are useful",
+        "learning k relations costs a learned head steps that grow with k, faster than when the relations' structure is given",
     )
-    .original("它灵活，是因为模型可以学习许多可能的关系；它有代价，是因为模型必须花费训练容量去发现哪些投影关系是有用的。")
+    .zh("学习 k 种关系时，可学习头所需的步数随 k 增长，且比关系结构已给定时增长得快。")
     .evidence(Evidence::Toy)
     .setting(format!(
         "k = {:?} relations key = q + r (r < k) over {} keys, context of {} keys q … q + {}, \

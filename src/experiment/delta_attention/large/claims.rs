@@ -6,7 +6,7 @@
 
 use super::report::*;
 use super::{Findings, findings};
-use crate::claim::{Claim, Evidence, Source, Test};
+use crate::claim::{Claim, Evidence, Test};
 
 /// Runs of `arm` that ended below four times chance: they never learned the
 /// task (the small setting's "near chance", 0.25 at 16 values, likewise).
@@ -77,9 +77,9 @@ pub fn claims() -> Vec<Claim> {
     };
     let mut delta = Claim::empirical(
         "large-delta-recalls-more",
-        "the delta correction lets a fixed-size state hold more associations than additive writes",
+        "the delta correction lets a fixed-size state hold more associations than additive writes (Yang et al. 2024), at the larger setting",
     )
-    .original("Kimi Delta Attention（KDA）提供了一个近期案例：它并不主要将注意力视为单标之间的相似度计算，而是通过 Delta 修正与逐通道衰减持续更新递归状态")
+    .zh("在较大的设置下，Delta 修正使固定大小的状态比加性写入容纳更多的关联（Yang 等 2024）。")
     .evidence(Evidence::Toy)
     .core(over_linear("deltanet"))
     .scope(Test::above(
@@ -136,7 +136,6 @@ pub fn claims() -> Vec<Claim> {
             "large-softmax-ceiling",
             "softmax attention, whose cache grows with T, is the ceiling of recall",
         )
-        .source(Source::Book)
         .zh("缓存随 T 增长的 softmax 注意力是回忆的上限。")
         .evidence(Evidence::Toy)
         .core(ceiling("fla"))

@@ -2,7 +2,7 @@
 
 use super::tally::*;
 use super::{Variant, book, setup};
-use crate::claim::{Claim, Evidence, Source, Test};
+use crate::claim::{Claim, Evidence, Test};
 
 /// The section's claims, predictions fixed before the runs were looked at.
 pub fn claims() -> Vec<Claim> {
@@ -104,9 +104,9 @@ pub fn claims() -> Vec<Claim> {
     let recurrent = [LINEAR, DELTANET, GDN, KDA];
     let mut delta = Claim::empirical(
         "learned-delta-recalls-more",
-        "the delta correction lets a fixed-size state hold more associations than additive writes",
+        "the delta correction lets a fixed-size state hold more associations than additive writes (Yang et al. 2024)",
     )
-    .original("Kimi Delta Attention（KDA）提供了一个近期案例：它并不主要将注意力视为单标之间的相似度计算，而是通过 Delta 修正与逐通道衰减持续更新递归状态")
+    .zh("Delta 修正使固定大小的状态比加性写入容纳更多的关联（Yang 等 2024）。")
     .evidence(Evidence::Toy)
     .core(delta_over_linear(BOOK))
     .scope(Test::above(
@@ -149,7 +149,6 @@ pub fn claims() -> Vec<Claim> {
         "learned-softmax-ceiling",
         "softmax attention, whose cache grows with T, is the ceiling of recall",
     )
-    .source(Source::Book)
     .zh("缓存随 T 增长的 softmax 注意力是回忆的上限。")
     .evidence(Evidence::Toy)
     .core(ceiling(BOOK, &recurrent))
@@ -193,9 +192,9 @@ pub fn claims() -> Vec<Claim> {
     );
     let mut decay = Claim::empirical(
         "learned-decay-retains",
-        "attention is a learned operator for information flow: where nothing must be forgotten, the learned gates keep",
+        "where nothing must be forgotten, the learned gates keep",
     )
-    .original("进一步说明注意力更适合被理解为一种用于关系变换与信息流动的学习算子。")
+    .zh("在无需遗忘之处，学习到的门会保留。")
     .evidence(Evidence::Toy)
     .scope(Test::below(
         "Gated DeltaNet: median ln(trained / initial decay rate)",
@@ -215,7 +214,7 @@ pub fn claims() -> Vec<Claim> {
             "learned-channels-spread",
             "per-channel decay lets channels specialise into slow and fast memories",
         )
-        .original("Kimi Delta Attention（KDA）提供了一个近期案例：它并不主要将注意力视为单标之间的相似度计算，而是通过 Delta 修正与逐通道衰减持续更新递归状态")
+        .zh("逐通道衰减让各通道分化为慢记忆和快记忆。")
         .evidence(Evidence::Toy)
         .core(spreads(BOOK))
         .default_choice(BOOK.name())
@@ -229,7 +228,6 @@ pub fn claims() -> Vec<Claim> {
             "learned-beta-selective",
             "the learned write strength β decides what is written",
         )
-        .source(Source::Book)
         .zh("学到的写入强度 β 决定写入什么。")
         .evidence(Evidence::Toy)
         .core(selective(BOOK))
@@ -249,9 +247,7 @@ pub fn claims() -> Vec<Claim> {
         "learned-weights-not-similarity",
         "a trained delta layer does not weigh tokens by similarity alone",
     )
-    .original(
-        "Kimi Delta Attention（KDA）提供了一个近期案例：它并不主要将注意力视为单标之间的相似度计算",
-    )
+    .zh("训练后的 Delta 层并不只按相似度为单标加权。")
     .evidence(Evidence::Toy)
     .default_choice(BOOK.name())
     .under(NORM.name(), not_similarity(NORM))

@@ -181,9 +181,9 @@ pub fn claims() -> Vec<Claim> {
     let absorbs = with_repair(
         Claim::empirical(
             "trained-absorbs",
-            "heads, layers and residual paths absorb the mismatch: later layers undo part of a damage, more than an untrained stack does",
+            "later layers undo part of a damage to one head, more than an untrained stack does",
         )
-        .original("这会造成坐标错位，但这种错位可以通过多头、多层、残差路径以及训练更新，被逐渐吸收、修正，甚至重新利用。")
+        .zh("后续层能抵消对某一个头的部分损伤，且多于未训练的堆叠。")
         .evidence(Evidence::Pretrained),
         repair::HEAD_SYMMETRISED,
     );
@@ -192,15 +192,15 @@ pub fn claims() -> Vec<Claim> {
         rep.setup.sentences
     ));
     let stream = Claim::empirical(
-            "trained-stream-settles",
-            "the network computes by iteration toward a fixed point: the residual stream's updates shrink with depth",
-        )
-        .original("它是在通过迭代进行可学习数值计算。……深度流形则进一步解释这些关系是如何被数值实现的：通过堆叠分片流形、投影覆盖、边界条件下的迭代，以及动态不动点。")
-        .evidence(Evidence::Pretrained)
-        .default_choice("the whole curve, layers 1–6")
-        .core(u)
-        .core(c)
-        .under("layers 1–5 (the last layer left out)", settles(LAYERS - 1));
+        "trained-stream-settles",
+        "the residual stream's updates shrink with depth, as toward a static fixed point",
+    )
+    .zh("残差流的更新随深度减小，如同趋向一个静态不动点。")
+    .evidence(Evidence::Pretrained)
+    .default_choice("the whole curve, layers 1–6")
+    .core(u)
+    .core(c)
+    .under("layers 1–5 (the last layer left out)", settles(LAYERS - 1));
     let stream = with_decoder_stream(stream);
     vec![
         stream
@@ -213,7 +213,7 @@ pub fn claims() -> Vec<Claim> {
             "trained-layer-converges",
             "a trained layer iterated on a real hidden state converges, because its residual path keeps the tokens apart",
         )
-        .original("它是在通过迭代进行可学习数值计算。……深度流形则进一步解释这些关系是如何被数值实现的：通过堆叠分片流形、投影覆盖、边界条件下的迭代，以及动态不动点。")
+        .zh("在真实隐藏状态上迭代训练后的一层会收敛，因为它的残差路径使各单标保持分离。")
         .evidence(Evidence::Pretrained)
         .default_choice("one layer iterated on its own input")
         .core(Test::below("trained, with residual paths: ‖f(Z) − Z‖/‖Z‖ after the last step", final_of(t, 0, res), 0.01, 2))

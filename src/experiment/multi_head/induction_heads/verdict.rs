@@ -308,9 +308,9 @@ pub fn claims() -> Vec<Claim> {
     );
     let claim = Claim::empirical(
         "trained-heads-compose",
-        "one head may capture one relation, another head a different one, and later layers combine, correct, suppress or amplify them",
+        "in the decoder, previous-token heads and induction heads compose: removing the first weakens the second",
     )
-    .original("一个头可能捕捉一种关系，另一个头可能捕捉另一种关系，而后续层则可能将它们组合、修正、抑制或强化。")
+    .quotes("heads-may-capture").zh("在解码器中，前一单标头与归纳头相互组合：去掉前者会削弱后者。")
     .evidence(Evidence::Pretrained)
     .setting(format!(
         "SmolLM2-135M-Instruct (pre-RMSNorm decoder, 30 blocks × 9 heads) against the same architecture at Llama's initialisation (N(0, (1/24)²)); sequences of T = {} token ids uniform over {}–{} repeated once after `{}`; induction heads = the {} of highest prefix score, previous-token heads = the {} of highest previous-token score below the first induction layer; ablation (context zeroed before W_O) on {} sequences, each control {} seeded random head sets",

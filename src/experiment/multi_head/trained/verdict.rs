@@ -188,7 +188,8 @@ pub fn claims() -> Vec<Claim> {
             "trained-later-layers-correct",
             "later layers combine, correct, suppress or amplify what earlier heads write",
         )
-        .original("一个头可能捕捉一种关系，另一个头可能捕捉另一种关系，而后续层则可能将它们组合、修正、抑制或强化。")
+        .quotes("heads-may-capture")
+        .zh("后续层组合、修正、抑制或强化前面各头写入的内容。")
         .evidence(Evidence::Pretrained),
         repair::HEAD_ZEROED,
     );
@@ -200,13 +201,12 @@ pub fn claims() -> Vec<Claim> {
             r.heads(),
             repair_verdict::setting()
         ));
-    vec![
-        correct,
-        crate::experiment::multi_head::pruning::verdict::with_decoder(Claim::empirical(
+    // the decoder's pruning against its random twin is the book's stronger reading
+    let [redundant, decoder_prunes] = crate::experiment::multi_head::pruning::verdict::with_decoder(Claim::empirical(
             "trained-heads-redundant",
-            "many heads cover the same token field: no single head carries the sentence",
+            "no single head carries the sentence: removing any one head moves the sentence's vector less than a paraphrase does",
         )
-        .original("这些头并不只是并行工程技巧；它们是在同一个单标场上运行的堆叠局部覆盖。……模型并不依赖一个完美的几何视角，而是通过许多不完美的物理覆盖来学习，这些覆盖跨越注意力头和层级不断堆叠起来。")
+        .quotes("many-imperfect-coverings").zh("没有哪一个头单独承载整个句子：去掉任何一个头对句子向量的改变都小于一次改写。")
         .evidence(Evidence::Pretrained)
         .default_choice("task: which sense a word has in its sentence (word-in-context)")
         .core(change.clone())
@@ -251,12 +251,22 @@ pub fn claims() -> Vec<Claim> {
             fixed(f.roles.trained[0].accuracy, 2),
             fixed(f.roles.trained[1].accuracy, 2),
             fixed(f.roles.random[0].accuracy, 2),
-        ) + "; decoder: " + &crate::experiment::multi_head::pruning::verdict::setting())),
+        ) + "; decoder: " + &crate::experiment::multi_head::pruning::verdict::setting()))
+    .ask(
+        "decoder-prunes-more-heads",
+        "the trained decoder loses more heads before its top-1 agreement drops than its random-weight twin, and more when the least important go first",
+        "训练后的解码器在 top-1 一致率下降前能去掉的头多于随机权重的同构模型，且按重要性从低到高去掉时更多。",
+        |t| t.quantity.starts_with("SmolLM2's share pruned"),
+    );
+    vec![
+        correct,
+        redundant,
+        decoder_prunes,
         Claim::empirical(
             "trained-heads-specialise",
-            "each head is its own projected covering: heads capture different relations",
+            "trained heads capture different relations: previous-token, next-token and sink heads exist",
         )
-        .original("每一个头都会生成自己的投影覆盖，拥有自己的 Query、Key 和 Value 变换。……一个头可能捕捉一种关系，另一个头可能捕捉另一种关系")
+        .quotes("heads-may-capture").zh("训练后的各个头捕捉不同的关系：存在前一单标头、后一单标头和汇点头。")
         .evidence(Evidence::Pretrained)
         .default_choice("sink: the token that receives most of a head's weight, found from the data")
         .core(Test::holds(

@@ -295,9 +295,9 @@ pub fn claims() -> Vec<Claim> {
     vec![
         Claim::empirical(
             "trained-rollout",
-            "the relation that matters is the composite of the layers' relations (rollout), not one layer's attention",
+            "the relation that matters is the composite of the layers' relations (rollout, Abnar & Zuidema 2020), not one layer's attention",
         )
-        .original("范畴论并不是从孤立对象开始，而是从关系与复合开始。")
+        .zh("重要的关系是各层关系的复合（rollout，Abnar 与 Zuidema 2020），而不是某一层的注意力。")
         .evidence(Evidence::Pretrained)
         .default_choice("counterfactual: mean ablation; target: each word's final state; token set: all tokens")
         .core(gain(Mean, Target::Words, Keys::All))
@@ -337,7 +337,7 @@ pub fn claims() -> Vec<Claim> {
             "trained-composition",
             "relations compose along layers: the measured arrow from the input to layer m is the composite of the measured one-layer arrows",
         )
-        .original("范畴论提供的是关系视角：单标的重要性来自态射、复合以及学习到的相互作用。")
+        .zh("关系沿层复合：从输入到第 m 层测得的箭头，是测得的各单层箭头的复合。")
         .evidence(Evidence::Pretrained)
         .default_choice("objects composed: each layer's linearisation at the clean input (Jacobian-vector products), which compose by the chain rule; depth: h₆")
         .core(Test::below("trained, layer 6: TV(measured, linearised composite) − TV(measured, uniform)", lin(t, last), 0.0, 2))
@@ -358,7 +358,7 @@ pub fn claims() -> Vec<Claim> {
             "trained-boundary",
             "the relation is built under the boundary condition the prompt sets: the same word's state changes with its context, more with depth",
         )
-        .original("它在当前提示词所给出的边界条件下，构造单标之间的临时关系。")
+        .quotes("temporary-relations").zh("关系在提示词设定的边界条件下构建：同一个词的状态随上下文而变，且越深变得越多。")
         .evidence(Evidence::Pretrained)
         .default_choice("depth: h₆")
         .under("depth: h₃", boundary(3))
@@ -368,9 +368,9 @@ pub fn claims() -> Vec<Claim> {
         .setting(setting.clone() + &decoder_verdict::setting()),
         Claim::empirical(
             "trained-partners",
-            "attention constructs the token relations from the prompt: a word's strongest partners change when its context changes",
+            "in most heads, a word's strongest partner changes when its context changes",
         )
-        .original("它是一种用数值方式构造单标关系的方法。……它在当前提示词所给出的边界条件下，构造单标之间的临时关系。")
+        .zh("在多数注意力头中，一个词最强的伙伴会随上下文改变。")
         .evidence(Evidence::Pretrained)
         .default_choice("token set: every key")
         .core(Test::above("trained: share of the 72 heads whose strongest partner changes with the context", partners(t, partner_share), 0.5, 2))
@@ -384,7 +384,7 @@ pub fn claims() -> Vec<Claim> {
             "trained-path",
             "a layer's arrow is a function of the states it reads: evaluated on the prompt instead of its own input, it changes",
         )
-        .original("它在当前提示词所给出的边界条件下，构造单标之间的临时关系。")
+        .quotes("temporary-relations").zh("一层的箭头是它所读取状态的函数：改在提示词上求值，它就会改变。")
         .evidence(Evidence::Pretrained)
         .default_choice("summary: mean over layers 2–6")
         .core(Test::above("trained: mean TV(A_l on h_{l−1}, A_l on h₀), layers 2–6, minus the random model's", t.over_sentences(path_tv).mean - r.over_sentences(path_tv).mean, 0.0, 2))
