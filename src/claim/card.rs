@@ -349,8 +349,8 @@ mod tests {
             "The core prediction holds under “target: head” and fails under “target: block”: the answer depends on that choice."
         );
         let b = Claim::theorem("t", "s").core(Test::holds("law", true));
-        assert!(markdown(&b, &NoPages, &EN).contains("The book adds"));
-        assert!(markdown(&b, &NoPages, &ZH).contains("本书补充"));
+        assert!(markdown(&b, &NoPages, &EN).contains("The book asks"));
+        assert!(markdown(&b, &NoPages, &ZH).contains("本书追问"));
     }
 
     #[test]
@@ -367,28 +367,35 @@ mod tests {
         );
         assert!(!zh.contains("maps compose"), "{zh}");
         let en = markdown(&b, &NoPages, &EN);
+        assert!(en.contains("The book asks"), "{en}");
         assert!(en.contains("<span class=\"claim-sentence\" lang=\"en\">maps compose</span>"));
         assert!(!en.contains("映射可以复合"), "{en}");
         assert!(!en.contains("claim-original"), "{en}");
-        // without its Chinese sentence, a book claim stays in English
-        let bare = Claim::theorem("t", "maps compose").core(Test::holds("law", true));
-        assert!(markdown(&bare, &NoPages, &ZH).contains("lang=\"en\">maps compose</span>"));
     }
 
     #[test]
-    fn an_essay_claim_shows_the_essays_words_not_a_zh_sentence() {
-        let e = Claim::empirical("e", "attention routes")
-            .original("注意力路由信息。")
+    fn an_essay_claim_shows_the_essays_sentence_then_the_proposition_tested() {
+        let e = Claim::empirical("e", "scores keep no raw order")
+            .quotes("score-not-direct")
+            .zh("分数不保留原始顺序")
             .core(Test::holds("x", true));
-        assert_eq!(said(&e, &ZH), "注意力路由信息。");
-        let zh = markdown(&e, &NoPages, &ZH);
-        assert!(
-            zh.contains("<span class=\"claim-sentence\" lang=\"zh-CN\">注意力路由信息。</span>")
-        );
         let en = markdown(&e, &NoPages, &EN);
-        assert!(en.contains("<span class=\"claim-sentence\" lang=\"en\">attention routes</span>"));
-        assert!(
-            en.contains("<span class=\"claim-original\" lang=\"zh-CN\">注意力路由信息。</span>")
-        );
+        let essay = en
+            .find("not a direct measure of raw token similarity")
+            .expect("the essay's English");
+        let original = en
+            .find("因此，注意力分数并不是对原始单标相似性的直接测量。")
+            .expect("the original");
+        let tested = en.find("Tested as:").expect("the proposition's label");
+        assert!(essay < original && original < tested, "{en}");
+        assert!(en.contains("scores keep no raw order"));
+        let zh = markdown(&e, &NoPages, &ZH);
+        let proposition = zh
+            .find("分数不保留原始顺序")
+            .expect("the Chinese proposition");
+        let original = zh.find("因此，注意力分数").expect("the original");
+        assert!(proposition < original, "{zh}");
+        assert!(!zh.contains("scores keep no raw order"), "{zh}");
+        assert!(zh.contains("判定依据："), "{zh}");
     }
 }

@@ -3,7 +3,8 @@
 //! and TSV. One claim's card is [`super::card`]'s.
 
 use super::card::{Pages, badge, registry_anchor, said};
-use super::{Claim, Source, Verdict};
+use super::{Claim, Evidence, Kind, Source, Verdict, essay};
+use crate::edition::Lang;
 use crate::edition::words::{Words, fill};
 
 /// The header of [`tsv`].
@@ -58,9 +59,10 @@ pub fn table(claims: &[Claim]) -> String {
 }
 
 /// The verdicts a scorecard counts, in its columns' order.
-const COUNTED: [Verdict; 4] = [
+const COUNTED: [Verdict; 5] = [
     Verdict::Supported,
     Verdict::Qualified,
+    Verdict::Undecided,
     Verdict::Contradicted,
     Verdict::Checked,
 ];
@@ -82,36 +84,174 @@ fn by_source<'a>(claims: &[&'a Claim]) -> (Vec<&'a Claim>, Vec<&'a Claim>) {
     claims.iter().partition(|c| c.source == Source::Essay)
 }
 
-/// The introduction's scorecard: per chapter, the essay's claims counted by
-/// verdict, and the book's own claims (lemmas, controls, side findings) beside them.
+/// The introduction's scorecard: two tables, the essay's claims and the
+/// book's own questions, each counted by verdict per chapter.
 /// `chapters` gives each chapter's number, title and page.
 pub fn scorecard(claims: &[Claim], chapters: &[(u8, String, String)], w: &Words) -> String {
-    let mut header = vec![w.chapter.to_string()];
-    header.extend(COUNTED.iter().map(|v| badge(*v, w)));
-    header.push(w.books_own.into());
-    let header: Vec<&str> = header.iter().map(String::as_str).collect();
-    let mut rows = Vec::new();
-    let mut row = |label: String, of: Vec<&Claim>| {
-        let (essay, book) = by_source(&of);
-        let mut r = vec![label];
-        for v in COUNTED {
-            let n = essay.iter().filter(|c| c.verdict() == v).count();
-            r.push(if n == 0 { "·".into() } else { n.to_string() });
-        }
-        r.push(match book.is_empty() {
-            true => "·".into(),
-            false => counts(&book, w),
-        });
-        rows.push(r);
+    let all: Vec<&Claim> = claims.iter().collect();
+    let (essay, book) = by_source(&all);
+    let table = |of: &[&Claim]| {
+        let mut header = vec![w.chapter.to_string()];
+        header.extend(COUNTED.iter().map(|v| badge(*v, w)));
+        let header: Vec<&str> = header.iter().map(String::as_str).collect();
+        let row = |label: String, these: Vec<&&Claim>| {
+            let mut r = vec![label];
+            for v in COUNTED {
+                let n = these.iter().filter(|c| c.verdict() == v).count();
+                r.push(if n == 0 { "·".into() } else { n.to_string() });
+            }
+            r
+        };
+        let mut rows: Vec<Vec<String>> = chapters
+            .iter()
+            .map(|(n, title, page)| {
+                row(
+                    format!("[{n}. {title}]({page})"),
+                    of.iter().filter(|c| c.chapter == *n).collect(),
+                )
+            })
+            .collect();
+        rows.push(row(w.all_chapters.into(), of.iter().collect()));
+        crate::measure::table(&header, &rows)
     };
-    for (n, title, page) in chapters {
-        row(
-            format!("[{n}. {title}]({page})"),
-            claims.iter().filter(|c| c.chapter == *n).collect(),
-        );
+    format!(
+        "**{}**\n\n{}\n**{}**\n\n{}",
+        fill(w.essay_table, &[&essay.len().to_string()]),
+        table(&essay),
+        fill(w.book_table, &[&book.len().to_string()]),
+        table(&book)
+    )
+}
+
+/// Three sentences on the essay as written, computed from the verdicts:
+/// how many of its sentences a measurement could bear on and how many the
+/// book tests, what the essay's claims found, and what the book's own
+/// questions found.
+pub fn bottom_line(claims: &[Claim], w: &Words) -> String {
+    let all: Vec<&Claim> = claims.iter().collect();
+    let (essay, book) = by_source(&all);
+    let empirical: Vec<&str> = essay::SENTENCES
+        .iter()
+        .filter(|s| s.kind == essay::Kind::Empirical)
+        .map(|s| s.id)
+        .collect();
+    let tested = empirical
+        .iter()
+        .filter(|id| essay.iter().any(|c| c.quotes.is_some_and(|s| s.id == **id)))
+        .count();
+    let contradicted = |of: &[&Claim]| {
+        of.iter()
+            .filter(|c| c.verdict() == Verdict::Contradicted)
+            .count()
+    };
+    let first = fill(
+        w.bottom_tested,
+        &[
+            &essay::SENTENCES.len().to_string(),
+            &empirical.len().to_string(),
+            &tested.to_string(),
+            &essay.len().to_string(),
+        ],
+    );
+    let second = match contradicted(&essay) {
+        0 => fill(w.bottom_essay_none, &[&counts(&essay, w)]),
+        n => fill(w.bottom_essay_some, &[&counts(&essay, w), &n.to_string()]),
+    };
+    let third = fill(
+        w.bottom_book,
+        &[
+            &book.len().to_string(),
+            &counts(&book, w),
+            &contradicted(&book).to_string(),
+        ],
+    );
+    format!("{first} {second} {third}")
+}
+
+/// A test's text in the edition's language.
+fn phrased(text: String, w: &Words) -> String {
+    match w.lang {
+        Lang::En => text,
+        Lang::Zh => crate::edition::phrases::zh(&text),
     }
-    row(w.all_chapters.into(), claims.iter().collect());
-    crate::measure::table(&header, &rows)
+}
+
+/// The introduction's headlines: one per chapter, from the chapter's essay
+/// claims, the one whose verdict is the chapter's most common among them
+/// (ties go to the stronger evidence: pretrained, then toy, then random),
+/// as "what was measured → result".
+pub fn headlines(
+    claims: &[Claim],
+    chapters: &[(u8, String, String)],
+    pages: &dyn Pages,
+    w: &Words,
+) -> String {
+    let mut out = String::new();
+    for (n, title, page) in chapters {
+        let of: Vec<&Claim> = claims
+            .iter()
+            .filter(|c| c.chapter == *n && c.source == Source::Essay)
+            .collect();
+        let common = |v: Verdict| of.iter().filter(|c| c.verdict() == v).count();
+        // the most common verdict, then the strongest evidence, then the first listed
+        let pick = (0..of.len()).max_by_key(|&i| {
+            let c = of[i];
+            (common(c.verdict()), c.evidence as usize, of.len() - i)
+        });
+        let Some(c) = pick.map(|i| of[i]) else {
+            continue;
+        };
+        let t = &c.core[0];
+        let link = match pages.card(&c.id) {
+            Some(p) => format!("[`{}`]({p}#{})", c.id, c.id),
+            None => format!("`{}`", c.id),
+        };
+        let line = fill(
+            w.headline,
+            &[
+                &phrased(t.measured(), w),
+                &phrased(
+                    t.prediction()
+                        .strip_prefix(t.quantity.as_str())
+                        .unwrap_or(&t.prediction())
+                        .trim()
+                        .to_string(),
+                    w,
+                ),
+                &badge(c.verdict(), w),
+                &link,
+            ],
+        );
+        out.push_str(&format!("- [{n}. {title}]({page}): {line}\n"));
+    }
+    out
+}
+
+/// The book's own strongest findings: per chapter, its first empirical
+/// question measured on trained models (pretrained, else toy) whose
+/// verdict is decided (contradicted first, then supported).
+pub fn book_findings(claims: &[Claim], pages: &dyn Pages, w: &Words) -> String {
+    let chapters = claims.iter().map(|c| c.chapter).max().unwrap_or(0);
+    let mut out = String::new();
+    for n in 1..=chapters {
+        let pick = [Verdict::Contradicted, Verdict::Supported]
+            .iter()
+            .find_map(|v| {
+                [Evidence::Pretrained, Evidence::Toy].iter().find_map(|e| {
+                    claims.iter().find(|c| {
+                        c.chapter == n
+                            && c.source == Source::Book
+                            && c.kind == Kind::Empirical
+                            && c.evidence == *e
+                            && c.verdict() == *v
+                    })
+                })
+            });
+        if let Some(c) = pick {
+            out.push_str(&format!("- {}\n", headline(c, pages, w)));
+        }
+    }
+    out
 }
 
 /// One claim in a line, for the introduction's headline findings: its
@@ -171,15 +311,32 @@ pub fn registry(
     out
 }
 
-/// Chapter `chapter`'s "What this chapter found" box: each of the essay's
-/// claims with its verdict, linked to its card, then what the book adds,
-/// counted. Consistent with the cards by construction: both read the claims.
+/// Chapter `chapter`'s "What this chapter found" box: each essay sentence
+/// the chapter tests, once, with the verdicts of the claims that test it,
+/// linked to their cards; then the book's own questions, counted.
+/// Consistent with the cards by construction: both read the claims.
 pub fn found(claims: &[Claim], chapter: u8, pages: &dyn Pages, w: &Words) -> String {
     let of: Vec<&Claim> = claims.iter().filter(|c| c.chapter == chapter).collect();
     let (essay, book) = by_source(&of);
     let mut out = String::from("<div class=\"found\">\n\n");
-    for c in &essay {
-        out.push_str(&format!("- {}\n", headline(c, pages, w)));
+    let mut sentences: Vec<&essay::Sentence> = Vec::new();
+    for s in essay.iter().filter_map(|c| c.quotes) {
+        if !sentences.iter().any(|t| t.id == s.id) {
+            sentences.push(s);
+        }
+    }
+    for s in sentences {
+        let text = match w.lang {
+            Lang::Zh => s.zh,
+            Lang::En => s.en,
+        };
+        out.push_str(&format!("- {}*{text}*\n", w.essay_says));
+        for c in essay
+            .iter()
+            .filter(|c| c.quotes.is_some_and(|q| q.id == s.id))
+        {
+            out.push_str(&format!("  - {}\n", headline(c, pages, w)));
+        }
     }
     if !book.is_empty() {
         let noun = if book.len() == 1 {
@@ -215,8 +372,12 @@ mod tests {
 
     fn claims() -> Vec<Claim> {
         let mut c = vec![
-            Claim::empirical("yes", "holds").core(Test::holds("x", true)),
-            Claim::empirical("no", "fails").core(Test::holds("x", false)),
+            Claim::empirical("yes", "holds")
+                .quotes("score-not-direct")
+                .core(Test::holds("x", true)),
+            Claim::empirical("no", "fails")
+                .quotes("score-not-direct")
+                .core(Test::holds("x", false)),
             Claim::theorem("law", "a lemma").core(Test::holds("x", true)),
         ];
         for c in &mut c {
@@ -229,28 +390,47 @@ mod tests {
     fn the_scorecard_counts_the_essays_claims_and_the_books_apart() {
         let chapters = [(1, "A".to_string(), "01-a.md".to_string())];
         let s = scorecard(&claims(), &chapters, &EN);
+        let (essay, book) = s
+            .split_once("The book's own questions (1)")
+            .expect("two tables");
+        assert!(essay.contains("The essay's claims (2)"), "{s}");
         assert!(
-            s.contains("| [1. A](01-a.md) | 1 | · | 1 | · | 1 checked |"),
+            essay.contains("| [1. A](01-a.md) | 1 | · | · | 1 | · |"),
             "{s}"
         );
         assert!(
-            s.contains("| **all chapters** | 1 | · | 1 | · | 1 checked |"),
+            book.contains("| [1. A](01-a.md) | · | · | · | · | 1 |"),
+            "{s}"
+        );
+        assert!(
+            book.contains("| **all chapters** | · | · | · | · | 1 |"),
             "{s}"
         );
     }
 
     #[test]
-    fn what_a_chapter_found_lists_its_essay_claims_then_counts_the_books() {
+    fn what_a_chapter_found_shows_each_essay_sentence_once_then_counts_the_books() {
         let f = found(&claims(), 1, &OnePage, &EN);
-        assert!(f.contains("verdict-supported\">supported</span> *holds* ([yes](01-a.md#yes))"));
+        assert_eq!(f.matches("not a direct measure").count(), 1, "{f}");
+        assert!(f.contains("  - <span class=\"verdict verdict-supported\">supported</span> *holds* ([yes](01-a.md#yes))"), "{f}");
         assert!(f.contains("verdict-contradicted"));
         assert!(!f.contains("a lemma"));
         assert!(f.contains("What the book adds to test them, 1 claim: 1 checked."));
         let z = found(&claims(), 1, &OnePage, &ZH);
-        assert!(z.contains("verdict-supported\">成立</span>"), "{z}");
+        assert_eq!(z.matches("因此，注意力分数").count(), 1, "{z}");
         assert!(
             z.contains("本书为检验它们补充了 1 条论断：已核验 1。"),
             "{z}"
+        );
+    }
+
+    #[test]
+    fn the_bottom_line_counts_from_the_verdicts() {
+        let b = bottom_line(&claims(), &EN);
+        assert!(b.contains("with 2 claims"), "{b}");
+        assert!(
+            b.contains("1 supported, 1 contradicted: 1 contradicted."),
+            "{b}"
         );
     }
 }

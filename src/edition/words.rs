@@ -94,6 +94,19 @@ pub struct Words {
     pub book_adds_count: &'static str,
     pub claim_one: &'static str,
     pub claim_many: &'static str,
+    /// The scorecard's two titles: `The essay's claims ({n})`, `The book's own questions ({n})`.
+    pub essay_table: &'static str,
+    pub book_table: &'static str,
+    /// The bottom line's sentences: `{sentences} {empirical} {tested} {claims}`;
+    /// `{counts}` with none contradicted, or `{counts} {contradicted}`; `{n} {counts} {contradicted}`.
+    pub bottom_tested: &'static str,
+    pub bottom_essay_none: &'static str,
+    pub bottom_essay_some: &'static str,
+    pub bottom_book: &'static str,
+    /// A headline: `{measured}, predicted {prediction} → {badge} ({link})`.
+    pub headline: &'static str,
+    /// Before an essay sentence in a chapter's "found" box.
+    pub essay_says: &'static str,
     /// The link to the other edition's page, and its tooltip.
     pub other_edition: &'static str,
     pub other_edition_title: &'static str,
@@ -172,6 +185,14 @@ pub const EN: Words = Words {
     book_adds_count: "What the book adds to test them, {} {}: {}.",
     claim_one: "claim",
     claim_many: "claims",
+    essay_table: "The essay's claims ({}), each testing one of its sentences as written",
+    book_table: "The book's own questions ({}): stronger readings, lemmas and controls",
+    bottom_tested: "The essay has {} sentences; {} of them say something a measurement could bear on, and the book tests {} of those, with {} claims.",
+    bottom_essay_none: "Those claims came out {}: none is contradicted.",
+    bottom_essay_some: "Those claims came out {}: {} contradicted.",
+    bottom_book: "The book also asks {} questions of its own, stronger than what the essay writes or beside it; they came out {}, and their {} contradicted verdicts are findings about those readings, not about the essay.",
+    headline: "{} (predicted {}) → {} ({})",
+    essay_says: "The essay: ",
     other_edition: "中文",
     other_edition_title: "阅读本页的中文版",
 };
@@ -236,6 +257,14 @@ pub const ZH: Words = Words {
     book_adds_count: "本书为检验它们补充了 {} {}：{}。",
     claim_one: "条论断",
     claim_many: "条论断",
+    essay_table: "原文论断（{} 条），每条按原文所写检验其中一句",
+    book_table: "本书自己的问题（{} 条）：更强的解读、引理与对照",
+    bottom_tested: "原文共 {} 句；其中 {} 句说的是测量可以检验的内容，本书检验了其中 {} 句，共 {} 条论断。",
+    bottom_essay_none: "这些论断的结果是：{}；没有一条不成立。",
+    bottom_essay_some: "这些论断的结果是：{}；其中 {} 条不成立。",
+    bottom_book: "本书另外提出 {} 个自己的问题，比原文所写更强或与之并列；结果是：{}。其中 {} 条不成立的判定针对的是这些解读，而不是原文。",
+    headline: "{}（预测 {}）→ {}（{}）",
+    essay_says: "原文：",
     other_edition: "English",
     other_edition_title: "Read this page in English",
 };
@@ -332,6 +361,18 @@ mod tests {
             (EN.out_of_scope, ZH.out_of_scope),
             (EN.count, ZH.count),
             (EN.book_adds_count, ZH.book_adds_count),
+            (EN.essay_table, ZH.essay_table),
+            (EN.book_table, ZH.book_table),
+            (EN.bottom_tested, ZH.bottom_tested),
+            (EN.bottom_essay_none, ZH.bottom_essay_none),
+            (EN.bottom_essay_some, ZH.bottom_essay_some),
+            (EN.bottom_book, ZH.bottom_book),
+            (EN.headline, ZH.headline),
+            (EN.why_flips, ZH.why_flips),
+            (EN.why_scope, ZH.why_scope),
+            (EN.why_contradicted, ZH.why_contradicted),
+            (EN.why_undecided, ZH.why_undecided),
+            (EN.why_failed, ZH.why_failed),
         ];
         for (en, zh) in pairs {
             assert_eq!(slots(en), slots(zh), "{en} / {zh}");

@@ -56,6 +56,17 @@ impl Quotes {
             "scorecard" if arg.is_empty() => {
                 Ok(text::scorecard(&self.claims, &places.chapters, self.words))
             }
+            "bottom-line" if arg.is_empty() => Ok(text::bottom_line(&self.claims, self.words)),
+            "headlines" if arg.is_empty() => Ok(text::headlines(
+                &self.claims,
+                &places.chapters,
+                places,
+                self.words,
+            )),
+            "book-findings" if arg.is_empty() => {
+                Ok(text::book_findings(&self.claims, places, self.words))
+            }
+            "essay" => essay_quote(arg, self.words.lang),
             "found" => match arg.parse::<u8>() {
                 Ok(n) if self.claims.iter().any(|c| c.chapter == n) => {
                     Ok(text::found(&self.claims, n, places, self.words))
@@ -82,7 +93,7 @@ impl Quotes {
                 })
                 .ok_or_else(|| format!("figure '{arg}' is shown on no page")),
             _ => Err(format!(
-                "unknown marker '{{{{{marker}}}}}'; valid: measure KEY, claim ID, verdict ID, headline ID, found N, figure NAME, scorecard, claims, glossary"
+                "unknown marker '{{{{{marker}}}}}'; valid: measure KEY, claim ID, verdict ID, headline ID, found N, figure NAME, essay ID…, scorecard, bottom-line, headlines, book-findings, claims, glossary"
             )),
         }
     }
@@ -106,6 +117,40 @@ impl Quotes {
         }
         out.push_str(rest);
         Ok(out)
+    }
+}
+
+/// `{{essay ID …}}`: the essay's sentences `ID …`, in the edition's words,
+/// in italics: the author's Chinese, or its faithful English rendering.
+/// Sentences that are not adjacent in the essay are joined by an ellipsis
+/// (`……` in Chinese, ` … ` in English).
+fn essay_quote(ids: &str, lang: Lang) -> std::result::Result<String, String> {
+    use crate::claim::essay;
+    let mut out = String::new();
+    let mut last: Option<usize> = None;
+    for id in ids.split_whitespace() {
+        let at = essay::SENTENCES
+            .iter()
+            .position(|s| s.id == id)
+            .ok_or_else(|| format!("the essay has no sentence '{id}'"))?;
+        let s = &essay::SENTENCES[at];
+        let gap = last.is_some_and(|l| at != l + 1);
+        out.push_str(match (lang, last, gap) {
+            (_, None, _) => "",
+            (Lang::Zh, _, true) => "……",
+            (Lang::Zh, _, false) => "",
+            (Lang::En, _, true) => " … ",
+            (Lang::En, _, false) => " ",
+        });
+        out.push_str(match lang {
+            Lang::Zh => s.zh,
+            Lang::En => s.en,
+        });
+        last = Some(at);
+    }
+    match last {
+        None => Err("essay: name at least one sentence".into()),
+        Some(_) => Ok(format!("*{out}*")),
     }
 }
 

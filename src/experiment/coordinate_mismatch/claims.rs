@@ -87,6 +87,18 @@ pub fn claims() -> Vec<Claim> {
             "初始化时，按分数排出的近邻与原始近邻的重合不超过随机水平。",
             |_| true,
         );
+    let larger_knn = larger().survey(Coupling::Untied).summary(|t| t.knn);
+    let at_chance = at_chance
+        .default_choice(format!("size: n = {}, d = d_k = {}", BOOK.n, BOOK.d))
+        .under(
+            format!("size: n = {}, d = d_k = {}", LARGER.n, LARGER.d),
+            vec![Test::below(
+                "upper 95% bound of the untied k-NN overlap minus chance",
+                larger_knn.ci95().1 - LARGER.k as f64 / (LARGER.n - 1) as f64,
+                0.0,
+                3,
+            )],
+        );
     vec![
         score,
         at_chance,

@@ -108,7 +108,7 @@ pub fn claims() -> Vec<Claim> {
     };
     // The cost: an untied head must rebuild the similarity its random
     // start broke, so it needs more steps than a head that starts tied.
-    let [pays, tied_direction] = status(
+    let pays = status(
             Claim::empirical(
                 "untied-pays-a-learning-cost",
                 "on the match task, where raw similarity is the right geometry, an untied head pays a learning cost: more steps than a tied head, while it rediscovers the raw similarity",
@@ -120,13 +120,7 @@ pub fn claims() -> Vec<Claim> {
             .core(c0)
             .core(c1)
             .under("task: two layers with residual paths", cost(Variant::TwoLayer))
-            .under(format!("task: one head, a fixed set of {} examples", BOOK.examples[1]), cost(plenty))
-            .scope(Test::above(
-                "share of seeds on which a tied head learns the directional successor task",
-                reached(Relation::Successor, Qk::Tied),
-                0.5,
-                2,
-            )),
+            .under(format!("task: one head, a fixed set of {} examples", BOOK.examples[1]), cost(plenty)),
             &[
                 (m, Qk::Untied, Variant::Clean),
                 (m, Qk::Tied, Variant::Clean),
@@ -135,13 +129,7 @@ pub fn claims() -> Vec<Claim> {
                 (m, Qk::Untied, plenty),
                 (m, Qk::Tied, plenty),
             ],
-        )
-    .ask(
-        "tied-head-learns-direction",
-        "a tied head, cheaper on the match task, also learns the directional successor task",
-        "绑定头在匹配任务上代价更小，也能学会有方向的后继任务。",
-        |_| true,
-    );
+        );
     vec![
         // Tolerable: the mismatched head still learns; the null is its own start.
         status(
@@ -201,7 +189,6 @@ pub fn claims() -> Vec<Claim> {
             ],
         ),
         pays,
-        tied_direction,
         status(
             Claim::empirical(
                 "the-cost-grows-with-scarce-data",

@@ -94,6 +94,17 @@ pub fn claims() -> Vec<Claim> {
         "一个头无法同时读取两种关系：面对含两种关系的任务，它会失败。",
         |_| true,
     );
+    let one_head = one_head
+        .default_choice("statistic: the mean accuracy over seeds")
+        .under(
+            "statistic: the share of seeds whose one head stays below 0.5",
+            vec![Test::above(
+                "share of seeds whose one head's accuracy on the two relations is below 0.5",
+                s.one.iter().filter(|r| r.accuracy < 0.5).count() as f64 / sb.seeds as f64,
+                0.5,
+                2,
+            )],
+        );
     vec![
         Claim::construction(
             "later-layers-combine",

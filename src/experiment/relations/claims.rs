@@ -125,6 +125,26 @@ pub fn claims() -> Vec<Claim> {
         "测得的关系表现为同一个范畴中固定的箭头：一层的关系不依赖于它作用的状态，Delta 规则的关系是随机映射。",
         |_| true,
     );
+    let flat_tv = Summary::over(flat.iter().map(|t| t.path_tv[layers - 2]));
+    let mut flat_core = fixed_arrows.core.clone();
+    flat_core[0] = Test::below(
+        flat_core[0].quantity.clone(),
+        flat_tv.mean,
+        flat_core[0].bound,
+        2,
+    );
+    let fixed_arrows = fixed_arrows
+        .default_choice(format!(
+            "model: the random stack, query sharpness {}",
+            BOOK.sharpness
+        ))
+        .under(
+            format!(
+                "model: the random stack, query sharpness {}",
+                super::FLAT.sharpness
+            ),
+            flat_core,
+        );
     vec![
         Claim::theorem(
             "arrows-compose",

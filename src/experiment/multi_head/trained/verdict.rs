@@ -202,7 +202,7 @@ pub fn claims() -> Vec<Claim> {
             repair_verdict::setting()
         ));
     // the decoder's pruning against its random twin is the book's stronger reading
-    let [redundant, decoder_prunes] = crate::experiment::multi_head::pruning::verdict::with_decoder(Claim::empirical(
+    let redundant = crate::experiment::multi_head::pruning::verdict::with_decoder(Claim::empirical(
             "trained-heads-redundant",
             "no single head carries the sentence: removing any one head moves the sentence's vector less than a paraphrase does",
         )
@@ -252,12 +252,8 @@ pub fn claims() -> Vec<Claim> {
             fixed(f.roles.trained[1].accuracy, 2),
             fixed(f.roles.random[0].accuracy, 2),
         ) + "; decoder: " + &crate::experiment::multi_head::pruning::verdict::setting()))
-    .ask(
-        "decoder-prunes-more-heads",
-        "the trained decoder loses more heads before its top-1 agreement drops than its random-weight twin, and more when the least important go first",
-        "训练后的解码器在 top-1 一致率下降前能去掉的头多于随机权重的同构模型，且按重要性从低到高去掉时更多。",
-        |t| t.quantity.starts_with("SmolLM2's share pruned"),
-    );
+;
+    let decoder_prunes = crate::experiment::multi_head::pruning::verdict::decoder_claim();
     vec![
         correct,
         redundant,
