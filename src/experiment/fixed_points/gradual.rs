@@ -12,7 +12,7 @@ mod verdict;
 
 pub use checkpoint::{Checkpoint, Swap};
 pub use report::measures;
-pub use verdict::{Trend, claims};
+pub use verdict::{FAR, GRADUAL, Quantity, Trend, VERBS, claims, found, verbs};
 
 use crate::parallel;
 use crate::train::null::train_shuffled;
@@ -240,6 +240,9 @@ mod tests {
                 a.tuning.lr,
                 a.runs.iter().map(|r| (r.history.end(), (r.history.final_accuracy * 100.0) as i32)).collect::<Vec<_>>()
             );
+        }
+        for m in measures() {
+            eprintln!("{} = {}", m.key, m.value);
         }
         for c in claims() {
             eprintln!("{} {:?}\n  {}", c.id, c.verdict(), c.measured());
