@@ -342,10 +342,9 @@ fn along_training() -> Result<String, DrawError> {
     use crate::train::Relation;
     let f = gradual::book();
     let (seeds, cap) = (f.setup.seeds, f.setup.schedule.steps);
-    let end = f
-        .arms
+    let end = Relation::ALL
         .iter()
-        .flat_map(|a| a.runs.iter().map(|r| r.history.end()))
+        .flat_map(|&r| f.arm(r, 0).runs.iter().map(|r| r.history.end()))
         .max()
         .unwrap_or(cap) as f64;
     let panels = [

@@ -138,12 +138,17 @@ pub fn run(setup: Setup, config: Config, task: Task, lr: f64, seed: u64) -> Run 
     let mut trained = Vec::new();
     // the last evaluation off the checkpoint grid: the plateau may stop there
     let mut last = None;
-    let history = train_until(config, task, schedule, Some(setup.plateau), seed, |s, m, t| {
-        match s % setup.every {
+    let history = train_until(
+        config,
+        task,
+        schedule,
+        Some(setup.plateau),
+        seed,
+        |s, m, t| match s % setup.every {
             0 => trained.push(Checkpoint::of(s, m, t)),
             _ => last = Some((s, m.clone(), t.to_vec())),
-        }
-    });
+        },
+    );
     let end = history.end();
     if let Some((s, m, t)) = last.filter(|l| l.0 == end) {
         trained.push(Checkpoint::of(s, &m, &t));
@@ -238,7 +243,10 @@ mod tests {
                 a.relation.name(),
                 a.arch,
                 a.tuning.lr,
-                a.runs.iter().map(|r| (r.history.end(), (r.history.final_accuracy * 100.0) as i32)).collect::<Vec<_>>()
+                a.runs
+                    .iter()
+                    .map(|r| (r.history.end(), (r.history.final_accuracy * 100.0) as i32))
+                    .collect::<Vec<_>>()
             );
         }
         for m in measures() {

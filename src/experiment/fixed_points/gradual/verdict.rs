@@ -85,7 +85,13 @@ impl Arm {
 
     /// Median over seeds of the trend of `q`.
     pub fn median_trend(&self, q: Quantity, null: bool) -> f64 {
-        median(&self.trends(q, null).iter().map(|t| t.trend).collect::<Vec<_>>())
+        median(
+            &self
+                .trends(q, null)
+                .iter()
+                .map(|t| t.trend)
+                .collect::<Vec<_>>(),
+        )
     }
 
     /// Share of seeds whose rise of `q` exceeds the largest rise of any null seed.
@@ -114,7 +120,11 @@ impl Arm {
             .collect();
         [
             Summary::over(values.iter().map(|v| v[0])),
-            Summary::over(values.iter().map(|v| v.iter().cloned().fold(f64::NEG_INFINITY, f64::max))),
+            Summary::over(
+                values
+                    .iter()
+                    .map(|v| v.iter().cloned().fold(f64::NEG_INFINITY, f64::max)),
+            ),
             Summary::over(values.iter().map(|v| v[v.len() - 1])),
         ]
     }
@@ -140,14 +150,24 @@ impl Arm {
         let longest = all.iter().max_by_key(|c| c.len()).expect("seeds");
         let curves: Vec<Vec<f64>> = all
             .iter()
-            .map(|c| held(&c.iter().map(|p| q.at(p)).collect::<Vec<_>>(), longest.len()))
+            .map(|c| {
+                held(
+                    &c.iter().map(|p| q.at(p)).collect::<Vec<_>>(),
+                    longest.len(),
+                )
+            })
             .collect();
         longest
             .iter()
             .enumerate()
             .map(|(i, p)| {
                 let xs: Vec<f64> = curves.iter().map(|c| c[i]).collect();
-                (p.step as f64, mean(&xs), quantile(&xs, 0.1), quantile(&xs, 0.9))
+                (
+                    p.step as f64,
+                    mean(&xs),
+                    quantile(&xs, 0.1),
+                    quantile(&xs, 0.9),
+                )
             })
             .collect()
     }
@@ -165,35 +185,41 @@ pub fn verbs(f: &Findings, arch: usize, swap: Swap, mismatch: Quantity) -> [Vec<
     let owed = Quantity::Owed(swap);
     [
         vec![Test::above(
-            format!("absorbed: share of runs (both tasks) ending at accuracy ≥ {threshold} with mean ρ < {FAR}, minus their nulls' share"),
+            format!(
+                "absorbed: share of runs (both tasks) ending at accuracy ≥ {threshold} with mean ρ < {FAR}, minus their nulls' share"
+            ),
             absorbed(false) - absorbed(true),
             0.5,
             2,
         )],
-        vec![Test::above(
-            "corrected: share of match seeds whose mismatch fell (ρ rose) more than any null seed's",
-            m.beyond_null(mismatch),
-            0.5,
-            2,
-        ),
-        Test::above(
-            "corrected, gradually: median over match seeds of Spearman(step, ρ)",
-            m.median_trend(mismatch, false),
-            GRADUAL,
-            2,
-        )],
-        vec![Test::above(
-            "re-used: share of successor seeds whose accuracy owed to the mismatch rose more than any null seed's",
-            s.beyond_null(owed),
-            0.5,
-            2,
-        ),
-        Test::above(
-            "re-used, gradually: median over successor seeds of Spearman(step, owed accuracy)",
-            s.median_trend(owed, false),
-            GRADUAL,
-            2,
-        )],
+        vec![
+            Test::above(
+                "corrected: share of match seeds whose ρ (or the choice's measure) rose more than any null seed's",
+                m.beyond_null(mismatch),
+                0.5,
+                2,
+            ),
+            Test::above(
+                "corrected, gradually: median over match seeds of Spearman(step, ρ or the choice's measure)",
+                m.median_trend(mismatch, false),
+                GRADUAL,
+                2,
+            ),
+        ],
+        vec![
+            Test::above(
+                "re-used: share of successor seeds whose accuracy owed to the mismatch rose more than any null seed's",
+                s.beyond_null(owed),
+                0.5,
+                2,
+            ),
+            Test::above(
+                "re-used, gradually: median over successor seeds of Spearman(step, owed accuracy)",
+                s.median_trend(owed, false),
+                GRADUAL,
+                2,
+            ),
+        ],
     ]
 }
 
@@ -228,7 +254,10 @@ fn corrects_everywhere(f: &Findings, arch: usize) -> Vec<Test> {
             let a = f.arm(r, arch);
             [
                 Test::above(
-                    format!("{}: share of seeds whose ρ rose more than any null seed's", r.name()),
+                    format!(
+                        "{}: share of seeds whose ρ rose more than any null seed's",
+                        r.name()
+                    ),
                     a.beyond_null(Quantity::Rho),
                     0.5,
                     2,
