@@ -47,6 +47,12 @@ pub const FIGURES: &[Figure] = &[
         about: "test accuracy while training tied, multi-head, two-layer and untied models on the successor task",
         draw: trained,
     },
+    Figure {
+        name: "ch05-absorption-along-training",
+        chapter: 5,
+        about: "untied heads along training: agreement with raw similarity and accuracy owed to the mismatch, match and successor, trained vs shuffled-label null",
+        draw: along_training,
+    },
 ];
 
 fn log_trace(
@@ -325,5 +331,69 @@ fn trained() -> Result<String, DrawError> {
             12,
         )?;
         legend(&mut chart, SeriesLabelPosition::LowerRight)
+    })
+}
+
+/// Left: mean ρ with raw similarity over heads; right: accuracy owed to the
+/// mismatch (as trained minus with `W_QK` swapped for its symmetric part);
+/// one head, a line per task, trained solid with a 10–90% band, null dashed.
+fn along_training() -> Result<String, DrawError> {
+    use crate::experiment::fixed_points::gradual::{self, Quantity, Swap};
+    use crate::train::Relation;
+    let f = gradual::book();
+    let (seeds, cap) = (f.setup.seeds, f.setup.schedule.steps);
+    let end = Relation::ALL
+        .iter()
+        .flat_map(|&r| f.arm(r, 0).runs.iter().map(|r| r.history.end()))
+        .max()
+        .unwrap_or(cap) as f64;
+    let panels = [
+        (Quantity::Rho, "ρ(score, raw similarity)", -1.0..1.0),
+        (
+            Quantity::Owed(Swap::Symmetric),
+            "accuracy owed to the mismatch",
+            -0.2..1.0,
+        ),
+    ];
+    svg(COLUMN, 420, |root| {
+        let areas = root.split_evenly((1, 2));
+        for (k, (area, (q, y, range))) in areas.iter().zip(panels).enumerate() {
+            let mut chart = axes(
+                area,
+                format!("one untied head, {seeds} seeds"),
+                0f64..end,
+                range,
+            )?;
+            mesh(&mut chart, "Adam step", y).disable_mesh().draw()?;
+            for (i, r) in Relation::ALL.into_iter().enumerate() {
+                let col = color(i);
+                let arm = f.arm(r, 0);
+                let c = arm.curve(q, false);
+                let xs: Vec<f64> = c.iter().map(|p| p.0).collect();
+                let lo: Vec<f64> = c.iter().map(|p| p.2).collect();
+                let hi: Vec<f64> = c.iter().map(|p| p.3).collect();
+                chart.draw_series([band(&xs, &lo, &hi, col)])?;
+                chart
+                    .draw_series(LineSeries::new(
+                        c.iter().map(|p| (p.0, p.1)),
+                        col.stroke_width(2),
+                    ))?
+                    .label(format!("{}, trained", r.name()))
+                    .legend(line_key(col, 2));
+                chart
+                    .draw_series(DashedLineSeries::new(
+                        arm.curve(q, true).iter().map(|p| (p.0, p.1)),
+                        5,
+                        4,
+                        col.stroke_width(1),
+                    ))?
+                    .label(format!("{}, shuffled labels", r.name()))
+                    .legend(line_key(col, 1));
+            }
+            if k == 1 {
+                legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+            }
+        }
+        Ok(())
     })
 }

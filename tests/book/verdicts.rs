@@ -41,6 +41,8 @@ const EXPECTED: &[(&str, Verdict)] = &[
     ("ch05.trained-layer-converges", Contradicted),
     ("ch05.trained-absorbs", Qualified),
     ("ch05.trained-prediction-settles", Contradicted),
+    ("ch05.absorbed-corrected-reused", Qualified),
+    ("ch05.training-corrects-every-task", Contradicted),
     ("ch06.untied-pays-a-learning-cost", Qualified),
     ("ch06.the-cost-grows-with-scarce-data", Supported),
     ("ch07.delta-correction-buys-capacity", Supported),

@@ -3,13 +3,15 @@
 //! points ([`equilibrium`]), the Hopfield energy with tied and untied forms
 //! ([`energy`]), and absorption of a directional task by construction
 //! ([`absorption`]) and by training ([`trained_absorption`]), and the
-//! data-level residual watched while it trains ([`trained_residual`]).
+//! data-level residual watched while it trains ([`trained_residual`]), and
+//! the mismatch and the accuracy owed to it along training ([`gradual`]).
 
 pub mod absorption;
 mod claims;
 pub mod collapse;
 pub mod energy;
 pub mod equilibrium;
+pub mod gradual;
 pub mod lens_shuffled;
 mod lens_verdict;
 pub mod logit_lens;
@@ -17,12 +19,18 @@ pub mod trained;
 pub mod trained_absorption;
 pub mod trained_residual;
 
-pub use claims::claims;
-
+use crate::claim::Claim;
 use crate::measure::Measure;
 
 /// Seeds behind every summary of the random-weight experiments.
 pub const SEEDS: u64 = 100;
+
+/// The claims of chapter 5, ids local to the chapter.
+pub fn claims() -> Vec<Claim> {
+    let mut c = claims::claims();
+    c.extend(gradual::claims());
+    c
+}
 
 /// The numbers chapter 5's prose quotes.
 pub fn measures() -> Vec<Measure> {
@@ -35,5 +43,6 @@ pub fn measures() -> Vec<Measure> {
     m.extend(trained_residual::measures());
     m.extend(trained::measures());
     m.extend(lens_verdict::measures());
+    m.extend(gradual::measures());
     m
 }
