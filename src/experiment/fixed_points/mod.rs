@@ -3,7 +3,8 @@
 //! points ([`equilibrium`]), the Hopfield energy with tied and untied forms
 //! ([`energy`]), and absorption of a directional task by construction
 //! ([`absorption`]) and by training ([`trained_absorption`]), and the
-//! data-level residual watched while it trains ([`trained_residual`]).
+//! data-level residual watched while it trains ([`trained_residual`]), and
+//! a looped block trained here to be iterated ([`looped`]).
 
 pub mod absorption;
 mod claims;
@@ -13,6 +14,7 @@ pub mod equilibrium;
 pub mod lens_shuffled;
 mod lens_verdict;
 pub mod logit_lens;
+pub mod looped;
 pub mod trained;
 pub mod trained_absorption;
 pub mod trained_residual;
@@ -35,5 +37,6 @@ pub fn measures() -> Vec<Measure> {
     m.extend(trained_residual::measures());
     m.extend(trained::measures());
     m.extend(lens_verdict::measures());
+    m.extend(looped::measures());
     m
 }
