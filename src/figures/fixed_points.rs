@@ -4,7 +4,8 @@ use plotters::prelude::*;
 
 use super::palette;
 use super::style::{
-    COLUMN, axes, band, bar, box_key, color, legend, line_key, marked_line, mesh, svg, text, tick,
+    COLUMN, LABEL, SMALL, TITLE, axes, band, bar, box_key, color, legend, line_key, marked_line,
+    mesh, svg, text, tick,
 };
 use super::{DrawError, Figure};
 use crate::absorption::Mechanism;
@@ -395,7 +396,7 @@ fn looped_residual() -> Result<String, DrawError> {
                     "looped block, two-hop task: median and range over {} seeds",
                     f.setup.seeds
                 ),
-                text(16),
+                text(TITLE),
             )
             .margin(10)
             .margin_right(22)
@@ -409,8 +410,8 @@ fn looped_residual() -> Result<String, DrawError> {
             .x_label_formatter(&|x| format!("{x:.0}"))
             .y_desc("rₖ = ‖f(Zₖ; X) − Zₖ‖ / ‖Zₖ‖ (median over prompts)")
             .y_label_formatter(&tick)
-            .label_style(text(12))
-            .axis_desc_style(text(13))
+            .label_style(text(SMALL))
+            .axis_desc_style(text(LABEL))
             .draw()?;
         for (name, inj, read, col, dashed) in series {
             let runs = f.under(inj);
@@ -441,12 +442,12 @@ fn looped_residual() -> Result<String, DrawError> {
         chart.draw_series([Text::new(
             format!("trained depth K = {k}"),
             (depth + 0.15, 2.5),
-            text(12),
+            text(SMALL),
         )])?;
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::LowerLeft)
-            .label_font(text(12))
+            .label_font(text(SMALL))
             .border_style(BLACK)
             .background_style(WHITE)
             .draw()?;
@@ -470,7 +471,7 @@ fn looped_prompts() -> Result<String, DrawError> {
                     "each prompt's residual, past the trained depth against at it ({shown} prompts × {} seeds)",
                     f.setup.seeds
                 ),
-                text(16),
+                text(TITLE),
             )
             .margin(10)
             .margin_right(22)
@@ -484,8 +485,8 @@ fn looped_prompts() -> Result<String, DrawError> {
             .y_desc(format!("r at 4K = {}", f.setup.horizon()))
             .x_label_formatter(&tick)
             .y_label_formatter(&tick)
-            .label_style(text(12))
-            .axis_desc_style(text(13))
+            .label_style(text(SMALL))
+            .axis_desc_style(text(LABEL))
             .draw()?;
         chart.draw_series([PathElement::new(
             vec![(lo, lo), (hi, hi)],
@@ -528,7 +529,7 @@ fn looped_prompts() -> Result<String, DrawError> {
             )?
             .label("trained, missed at K")
             .legend(move |(x, y)| Circle::new((x + 7, y), 4, red.stroke_width(2)));
-        chart.draw_series([Text::new("r₄ₖ = r_K".to_string(), (0.5, 0.8), text(12))])?;
+        chart.draw_series([Text::new("r₄ₖ = r_K".to_string(), (0.5, 0.8), text(SMALL))])?;
         legend(&mut chart, SeriesLabelPosition::UpperLeft)
     })
 }

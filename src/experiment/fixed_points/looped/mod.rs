@@ -21,7 +21,7 @@
 
 mod verdict;
 
-pub use verdict::{claims, measures};
+pub use verdict::{Arm, Depth, claims, measures};
 
 use nalgebra::DMatrix;
 
