@@ -359,7 +359,9 @@ fn looped_residual() -> Result<String, DrawError> {
             })
             .collect()
     };
-    let series: [(&str, Injection, fn(&Run) -> &[f64], RGBColor, bool); 4] = [
+    // name, injection, the curve read from a run, colour, dashed
+    type Series = (&'static str, Injection, fn(&Run) -> &[f64], RGBColor, bool);
+    let series: [Series; 4] = [
         (
             "trained, injected",
             Injection::Input,
