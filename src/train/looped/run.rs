@@ -39,11 +39,12 @@ pub fn evaluate_looped(block: &Looped, examples: &[Example]) -> (f64, f64) {
 /// use attention_geometry::train::{Relation, Schedule, Task};
 /// let task = Task { relation: Relation::Match, vocab: 8, context: 4, d: 8, noise: 0.0, examples: None };
 /// let config = LoopConfig { d: 8, d_k: 8, heads: 1, iterations: 2, injection: Injection::Input, outputs: 8 };
-/// let schedule = Schedule { steps: 300, batch: 16, lr: 0.03, eval_every: 100, test: 200, threshold: 0.9 };
+/// let schedule = Schedule { steps: 600, batch: 16, lr: 0.03, eval_every: 100, test: 200, threshold: 0.9 };
 /// let learned = train_looped(config, task, schedule, None, 0, false, |_, _, _| {});
 /// let null = train_looped(config, task, schedule, None, 0, true, |_, _, _| {});
 /// assert_eq!(learned.accuracy[0], null.accuracy[0]);
-/// assert!(learned.final_accuracy > 0.5 && null.final_accuracy < 0.3);
+/// // the true labels are learned well above chance (1/8); the shuffled ones are not
+/// assert!(learned.final_accuracy > 0.4 && null.final_accuracy < 0.25);
 /// ```
 ///
 /// # Panics
