@@ -531,7 +531,11 @@ fn looped_prompts() -> Result<String, DrawError> {
             )?
             .label("trained, missed at K")
             .legend(move |(x, y)| Circle::new((x + 7, y), 4, red.stroke_width(2)));
-        chart.draw_series([Text::new("r₄ₖ = r_K".to_string(), (0.5, 0.8), text(SMALL))])?;
+        chart.draw_series([Text::new(
+            "r(4K) = r(K)".to_string(),
+            (1.5e-3, 3e-3),
+            text(SMALL),
+        )])?;
         legend(&mut chart, SeriesLabelPosition::UpperLeft)
     })
 }
