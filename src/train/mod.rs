@@ -19,6 +19,7 @@ mod adam;
 mod backward;
 mod check;
 mod curve;
+pub mod looped;
 mod model;
 pub mod null;
 mod plateau;

@@ -159,6 +159,7 @@ pub fn claims() -> Vec<Claim> {
     .into_iter()
     .chain(super::trained::claims())
     .chain(super::lens_verdict::claims())
+    .chain(super::looped::claims())
     .collect()
 }
 

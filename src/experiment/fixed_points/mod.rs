@@ -3,8 +3,9 @@
 //! points ([`equilibrium`]), the Hopfield energy with tied and untied forms
 //! ([`energy`]), and absorption of a directional task by construction
 //! ([`absorption`]) and by training ([`trained_absorption`]), and the
-//! data-level residual watched while it trains ([`trained_residual`]), and
-//! the mismatch and the accuracy owed to it along training ([`gradual`]).
+//! data-level residual watched while it trains ([`trained_residual`]), the
+//! mismatch and the accuracy owed to it along training ([`gradual`]), and
+//! a looped block trained here to be iterated ([`looped`]).
 
 pub mod absorption;
 mod claims;
@@ -15,6 +16,7 @@ pub mod gradual;
 pub mod lens_shuffled;
 mod lens_verdict;
 pub mod logit_lens;
+pub mod looped;
 pub mod trained;
 pub mod trained_absorption;
 pub mod trained_residual;
@@ -44,5 +46,6 @@ pub fn measures() -> Vec<Measure> {
     m.extend(trained::measures());
     m.extend(lens_verdict::measures());
     m.extend(gradual::measures());
+    m.extend(looped::measures());
     m
 }

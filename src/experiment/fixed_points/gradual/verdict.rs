@@ -13,7 +13,7 @@
 //! claim, supported when some verb is found; each verb's tests are its scope.
 
 use super::{Arm, Checkpoint, Findings, Swap, architectures, book};
-use crate::claim::{Claim, Evidence, Source, Test};
+use crate::claim::{Claim, Evidence, Test};
 use crate::stats::{Summary, mean, median, quantile, share, spearman};
 use crate::train::{Relation, held};
 
@@ -315,9 +315,10 @@ pub fn claims() -> Vec<Claim> {
     // each verb's own tests are its scope
     let essay = Claim::empirical(
         "absorbed-corrected-reused",
-        "This creates a coordinate misalignment, but the misalignment can, through multiple heads, multiple layers, residual paths and training updates, be gradually absorbed, corrected, and even re-used.",
+        "along training, a model trained here absorbs its heads' coordinate mismatch (solves the task while it stays), corrects it (it falls) or re-uses it (the accuracy comes to owe more to it), beyond a shuffled-label null",
     )
-    .original("这会造成坐标错位，但这种错位可以通过多头、多层、残差路径以及训练更新，被逐渐吸收、修正，甚至重新利用。")
+    .quotes("absorbed-corrected-reused")
+    .zh("沿着训练，这里训练的模型会吸收其注意力头的坐标错位（错位仍在而任务已解决）、修正它（错位减小）或重新利用它（准确率越来越依赖它），且超出打乱标签的零假设。")
     .evidence(Evidence::Toy)
     .setting(setting(f))
     .default_choice(format!(
@@ -342,7 +343,6 @@ pub fn claims() -> Vec<Claim> {
         "training-corrects-every-task",
         "training corrects the mismatch on every task: along training, each head's scores come to agree with raw similarity",
     )
-    .source(Source::Book)
     .zh("训练在每个任务上都修正错位：沿着训练，每个头的分数都越来越接近原始相似度。")
     .evidence(Evidence::Toy)
     .setting(setting(f))
