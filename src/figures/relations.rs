@@ -306,24 +306,44 @@ fn flexible_costly() -> Result<String, DrawError> {
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(48)
-            .build_cartesian_2d(-0.5f64..(members - 0.5), 0f64..{
-                let most = f.cells.iter().filter(|c| c.head == Head::Learned && !c.shuffled);
-                most.flat_map(|c| c.steps.iter().copied()).fold(0.0, f64::max) * 1.15
-            })?;
+            .build_cartesian_2d(
+                -0.5f64..(members - 0.5),
+                0f64..{
+                    let most = f
+                        .cells
+                        .iter()
+                        .filter(|c| c.head == Head::Learned && !c.shuffled);
+                    most.flat_map(|c| c.steps.iter().copied())
+                        .fold(0.0, f64::max)
+                        * 1.15
+                },
+            )?;
         steps
             .configure_mesh()
             .x_labels(s.members)
             .x_label_formatter(&|x| format!("r = {}", x.round()))
             .x_desc("member: answer at key q + r")
-            .y_desc(format!("Adam steps (evaluated every {})", s.schedule.eval_every))
+            .y_desc(format!(
+                "Adam steps (evaluated every {})",
+                s.schedule.eval_every
+            ))
+            .y_label_formatter(&|y| format!("{y:.0}"))
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;
         for r in 0..s.members {
             let x = r as f64;
             let groups: Vec<(f64, RGBColor, Vec<f64>)> = vec![
-                (-0.28, learned, f.cell(Head::Learned, r, false).accuracy.clone()),
-                (0.0, given, f.cell(Head::Fixed(r), r, false).accuracy.clone()),
+                (
+                    -0.28,
+                    learned,
+                    f.cell(Head::Learned, r, false).accuracy.clone(),
+                ),
+                (
+                    0.0,
+                    given,
+                    f.cell(Head::Fixed(r), r, false).accuracy.clone(),
+                ),
                 (
                     0.28,
                     elsewhere,
@@ -336,11 +356,16 @@ fn flexible_costly() -> Result<String, DrawError> {
             ];
             for (dx, c, ys) in groups {
                 let n = ys.len();
-                acc.draw_series(ys.into_iter().enumerate().map(|(j, y)| {
-                    Circle::new((jitter(x, dx, j, n), y), 2, c.mix(0.6).filled())
-                }))?;
+                acc.draw_series(
+                    ys.into_iter().enumerate().map(|(j, y)| {
+                        Circle::new((jitter(x, dx, j, n), y), 2, c.mix(0.6).filled())
+                    }),
+                )?;
             }
-            for (dx, c, head) in [(-0.15, learned, Head::Learned), (0.15, given, Head::Fixed(r))] {
+            for (dx, c, head) in [
+                (-0.15, learned, Head::Learned),
+                (0.15, given, Head::Fixed(r)),
+            ] {
                 let ys = &f.cell(head, r, false).steps;
                 let n = ys.len();
                 steps.draw_series(ys.iter().enumerate().map(|(j, &y)| {

@@ -26,8 +26,8 @@ use crate::relation::{
 use crate::stats::{Summary, spearman};
 
 pub mod cost;
-pub mod flexible;
 mod delta_rule;
+pub mod flexible;
 pub use delta_rule::{DeltaTrial, delta_sample, delta_trial, delta_weights};
 mod decoder_verdict;
 pub mod trained;

@@ -19,8 +19,8 @@ use rand::RngExt;
 
 use crate::random::{Rng, seeded};
 use crate::train::{
-    Adam, Config, Cue, Example, History, Model, Plateau, Qk, Relation, Schedule, Stop, Task,
-    World, evaluate,
+    Adam, Config, Cue, Example, History, Model, Plateau, Qk, Relation, Schedule, Stop, Task, World,
+    evaluate,
 };
 
 /// How a head's query–key form is set.
@@ -125,13 +125,21 @@ pub fn form(world: &World, f: usize, m: f64) -> (DMatrix<f64>, DMatrix<f64>) {
         "member::form: keys and labels are separable only when d ≥ 2 · vocab, got d {d}, vocab {vocab}"
     );
     let b = DMatrix::from_fn(2 * vocab, d, |i, c| {
-        if i < vocab { e[(i, c)] } else { u[(i - vocab, c)] }
+        if i < vocab {
+            e[(i, c)]
+        } else {
+            u[(i - vocab, c)]
+        }
     });
     let pinv = |x: DMatrix<f64>| x.pseudo_inverse(1e-12).expect("a real matrix has an SVD");
     // J: key coefficients to the first vocab columns  (2·vocab, d)
-    let j = DMatrix::from_fn(2 * vocab, d, |i, c| f64::from(u8::from(i == c && i < vocab)));
+    let j = DMatrix::from_fn(2 * vocab, d, |i, c| {
+        f64::from(u8::from(i == c && i < vocab))
+    });
     // (S_f)_{q, q+f} = 1   (vocab, vocab)
-    let shift = DMatrix::from_fn(vocab, vocab, |q, k| f64::from(u8::from(k == (q + f) % vocab)));
+    let shift = DMatrix::from_fn(vocab, vocab, |q, k| {
+        f64::from(u8::from(k == (q + f) % vocab))
+    });
     let w_q = pinv(e.clone()) * shift * j.rows(0, vocab) * (m * (d as f64).sqrt());
     (w_q, pinv(b) * j)
 }
@@ -181,7 +189,11 @@ pub fn train(
         if step % schedule.eval_every == 0 || step == schedule.steps {
             let (loss, acc) = evaluate(&model, &test);
             h.steps.push(step);
-            h.train_loss.push(if count == 0 { loss } else { since / count as f64 });
+            h.train_loss.push(if count == 0 {
+                loss
+            } else {
+                since / count as f64
+            });
             h.test_loss.push(loss);
             h.accuracy.push(acc);
             if h.steps_to_threshold.is_none() && acc >= schedule.threshold {
@@ -268,7 +280,15 @@ mod tests {
             test: 128,
             threshold: 0.8,
         };
-        let h = train(SIZES, Head::Fixed(1), 1, schedule, Plateau::BOOK.after(300), 0, false);
+        let h = train(
+            SIZES,
+            Head::Fixed(1),
+            1,
+            schedule,
+            Plateau::BOOK.after(300),
+            0,
+            false,
+        );
         assert!(h.final_accuracy > 0.8, "{:?}", h.accuracy);
     }
 }

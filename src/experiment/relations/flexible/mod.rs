@@ -135,7 +135,11 @@ pub struct Cell {
 impl Cell {
     /// Share of seeds that reached `threshold`'s steps within the cap.
     pub fn reached(&self, setup: Setup, strict: bool) -> f64 {
-        let steps = if strict { &self.steps_strict } else { &self.steps };
+        let steps = if strict {
+            &self.steps_strict
+        } else {
+            &self.steps
+        };
         let cap = setup.schedule.steps as f64;
         steps.iter().filter(|&&s| s <= cap).count() as f64 / steps.len() as f64
     }
@@ -257,7 +261,9 @@ impl Findings {
     /// The cells of every (head, member) with `keep(head, member)`, trained on true labels.
     pub fn where_(&self, keep: impl Fn(Head, usize) -> bool) -> Vec<&Cell> {
         let cells = self.cells.iter();
-        cells.filter(|c| !c.shuffled && keep(c.head, c.member)).collect()
+        cells
+            .filter(|c| !c.shuffled && keep(c.head, c.member))
+            .collect()
     }
 
     /// Final test accuracies of the shuffled-label null, every member and seed.

@@ -8,7 +8,10 @@ use crate::stats::{Summary, quantile};
 
 /// Smallest share of seeds reaching the threshold over `cells`, or the largest with `max`.
 fn reach(f: &Findings, keep: fn(Head, usize) -> bool, strict: bool, max: bool) -> f64 {
-    let shares = f.where_(keep).into_iter().map(|c| c.reached(f.setup, strict));
+    let shares = f
+        .where_(keep)
+        .into_iter()
+        .map(|c| c.reached(f.setup, strict));
     match max {
         true => shares.fold(0.0, f64::max),
         false => shares.fold(1.0, f64::min),
@@ -27,24 +30,34 @@ fn accuracy(f: &Findings, keep: fn(Head, usize) -> bool) -> Vec<f64> {
 
 /// The lower 95% bounds of the paired step costs, one per member.
 fn lower_bounds(f: &Findings, strict: bool) -> Vec<f64> {
-    (0..f.setup.members).map(|r| f.cost(r, strict).1.0).collect()
+    (0..f.setup.members)
+        .map(|r| f.cost(r, strict).1.0)
+        .collect()
 }
 
 /// The first claim's core: the learned head solves every member, each fixed
 /// form its own only, and the learned head pays steps on every member.
 fn flexible_core(f: &Findings, strict: bool) -> Vec<Test> {
-    let t = if strict { STRICT } else { f.setup.schedule.threshold };
+    let t = if strict {
+        STRICT
+    } else {
+        f.setup.schedule.threshold
+    };
     let null = quantile(&f.null(), 0.95);
     let lows = lower_bounds(f, strict);
     vec![
         Test::above(
-            format!("smallest share of learned-head seeds reaching test accuracy {t}, over the members (flexible)"),
+            format!(
+                "smallest share of learned-head seeds reaching test accuracy {t}, over the members (flexible)"
+            ),
             reach(f, learned, strict, false),
             0.9,
             2,
         ),
         Test::above(
-            format!("smallest learned-head final accuracy minus the null's 95% quantile ({null:.2}, shuffled labels)"),
+            format!(
+                "smallest learned-head final accuracy minus the null's 95% quantile ({null:.2}, shuffled labels)"
+            ),
             accuracy(f, learned).into_iter().fold(1.0, f64::min) - null,
             0.0,
             2,
@@ -72,17 +85,25 @@ fn flexible_core(f: &Findings, strict: bool) -> Vec<Test> {
 
 /// The second claim's core: solved everywhere, and measurably slower on some member.
 fn efficient_core(f: &Findings, strict: bool) -> Vec<Test> {
-    let t = if strict { STRICT } else { f.setup.schedule.threshold };
+    let t = if strict {
+        STRICT
+    } else {
+        f.setup.schedule.threshold
+    };
     vec![
         Test::above(
-            format!("smallest share of learned-head seeds reaching test accuracy {t}, over the members (powerful)"),
+            format!(
+                "smallest share of learned-head seeds reaching test accuracy {t}, over the members (powerful)"
+            ),
             reach(f, learned, strict, false),
             0.9,
             2,
         ),
         Test::above(
             "largest lower 95% bound, over the members, of the median paired steps learned − fixed at that member (not efficient on some member)",
-            lower_bounds(f, strict).into_iter().fold(f64::NEG_INFINITY, f64::max),
+            lower_bounds(f, strict)
+                .into_iter()
+                .fold(f64::NEG_INFINITY, f64::max),
             0.0,
             0,
         ),
@@ -200,12 +221,13 @@ fn steps_text(f: &Findings, xs: &[f64]) -> String {
     )
 }
 
-/// Per member: `text(r)` joined as `… at r = 0, … at r = 1`.
+/// Per member: `text(r)` joined as `r = 0: …; r = 1: …` (no English word
+/// for the Chinese edition's phrases to translate).
 fn per_member(f: &Findings, text: impl Fn(usize) -> String) -> String {
     let parts: Vec<String> = (0..f.setup.members)
-        .map(|r| format!("{} at r = {r}", text(r)))
+        .map(|r| format!("r = {r}: {}", text(r)))
         .collect();
-    parts.join(", ")
+    parts.join("; ")
 }
 
 /// The paired cost per member: `median [lo, hi]`.
@@ -223,12 +245,7 @@ pub fn measures() -> Vec<Measure> {
     let cell = |h: Head, r: usize| f.cell(h, r, false);
     let rates = |h: fn(usize) -> Head| per_member(f, |r| cell(h(r), r).lr.to_string());
     let edges = [s.lrs[0], s.lrs[s.lrs.len() - 1]];
-    let at_edge: Vec<String> = f
-        .tuning
-        .iter()
-        .filter(|(_, _, lr)| edges.contains(lr))
-        .map(|((h, r), _, lr)| format!("{} on r = {r} at {lr}", h.name()))
-        .collect();
+    let at_edge = f.tuning.iter().filter(|(_, _, lr)| edges.contains(lr));
     let capped = f.cells.iter().chain(&g.cells).flat_map(|c| &c.capped);
     let over = |xs: Vec<f64>| pm(Summary::of(&xs), 2);
     vec![
@@ -255,13 +272,13 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("flex_lr_fixed", rates(Head::Fixed)),
         Measure::new(
             "flex_edge",
-            match at_edge.is_empty() {
-                true => "none".to_string(),
-                false => at_edge.join("; "),
-            },
+            format!("{} of {}", at_edge.count(), f.tuning.len()),
         ),
         Measure::new("flex_capped", capped.filter(|&&x| x).count().to_string()),
-        Measure::new("flex_reached_learned", fixed(reach(f, learned, false, false), 2)),
+        Measure::new(
+            "flex_reached_learned",
+            fixed(reach(f, learned, false, false), 2),
+        ),
         Measure::new("flex_reached_own", fixed(reach(f, own, false, false), 2)),
         Measure::new("flex_reached_other", fixed(reach(f, other, false, true), 2)),
         Measure::new("flex_acc_learned", over(accuracy(f, learned))),
@@ -270,10 +287,7 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("flex_acc_other", over(accuracy(f, other))),
         Measure::new("flex_null", over(f.null())),
         Measure::new("flex_null_q95", fixed(quantile(&f.null(), 0.95), 2)),
-        Measure::new(
-            "flex_untrained",
-            over(accuracy_before(f)),
-        ),
+        Measure::new("flex_untrained", over(accuracy_before(f))),
         Measure::new(
             "flex_steps_learned",
             per_member(f, |r| steps_text(f, &cell(Head::Learned, r).steps)),
@@ -318,9 +332,22 @@ mod tests {
             eprintln!("{} = {}", m.key, m.value);
         }
         for c in claims() {
-            eprintln!("{} {:?}\n  core: {}\n  measured: {}", c.id, c.verdict(), c.prediction(), c.measured());
+            eprintln!(
+                "{} {:?}\n  core: {}\n  measured: {}",
+                c.id,
+                c.verdict(),
+                c.prediction(),
+                c.measured()
+            );
             for ch in &c.choices {
-                eprintln!("  under {}: {:?}", ch.name, ch.core.iter().map(|t| (t.value, t.passes())).collect::<Vec<_>>());
+                eprintln!(
+                    "  under {}: {:?}",
+                    ch.name,
+                    ch.core
+                        .iter()
+                        .map(|t| (t.value, t.passes()))
+                        .collect::<Vec<_>>()
+                );
             }
             for t in c.capped.iter().chain(&c.scope) {
                 eprintln!("  {} = {} {}", t.quantity, t.value, t.passes());
