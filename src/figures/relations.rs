@@ -347,7 +347,7 @@ fn flexible_costly() -> Result<String, DrawError> {
                 (
                     0.28,
                     elsewhere,
-                    f.where_(|h, m| flexible::other(h, m))
+                    f.where_(flexible::other)
                         .into_iter()
                         .filter(|c| c.member == r)
                         .flat_map(|c| c.accuracy.iter().copied())

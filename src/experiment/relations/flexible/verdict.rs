@@ -7,7 +7,7 @@ use crate::measure::{Measure, fixed, pm};
 use crate::stats::{Summary, quantile};
 
 /// Smallest share of seeds reaching the threshold over `cells`, or the largest with `max`.
-fn reach(f: &Findings, keep: fn(Head, usize) -> bool, strict: bool, max: bool) -> f64 {
+fn reach(f: &Findings, keep: Keep, strict: bool, max: bool) -> f64 {
     let shares = f
         .where_(keep)
         .into_iter()
@@ -18,12 +18,15 @@ fn reach(f: &Findings, keep: fn(Head, usize) -> bool, strict: bool, max: bool) -
     }
 }
 
+/// Which (head, member) cells a statistic reads.
+type Keep = fn(Head, usize) -> bool;
+
 fn learned(head: Head, _: usize) -> bool {
     head == Head::Learned
 }
 
 /// Final accuracies of every run of `cells`.
-fn accuracy(f: &Findings, keep: fn(Head, usize) -> bool) -> Vec<f64> {
+fn accuracy(f: &Findings, keep: Keep) -> Vec<f64> {
     let cells = f.where_(keep).into_iter();
     cells.flat_map(|c| c.accuracy.iter().copied()).collect()
 }
@@ -141,7 +144,7 @@ fn setting(f: &Findings) -> String {
 /// Adds the plateau status and the stalled runs of each arm.
 fn arms(claim: Claim, f: &Findings) -> Claim {
     let null = quantile(&f.null(), 0.95);
-    let groups: [(&str, fn(Head, usize) -> bool); 3] = [
+    let groups: [(&str, Keep); 3] = [
         ("learned", learned),
         ("fixed (own member)", own),
         ("fixed (other member)", other),
@@ -302,10 +305,6 @@ pub fn measures() -> Vec<Measure> {
         Measure::new(
             "flex_reached_own_strict",
             fixed(reach(f, own, true, false), 2),
-        ),
-        Measure::new(
-            "flex_reached_own_sharp_strict",
-            fixed(reach(g, own, true, false), 2),
         ),
     ]
 }
