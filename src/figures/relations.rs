@@ -41,6 +41,12 @@ pub const FIGURES: &[Figure] = &[
         about: "steps to threshold against the number of relations k: a learned head against the relations' structure given",
         draw: relations_cost,
     },
+    Figure {
+        name: "ch04-flexible-costly",
+        chapter: 4,
+        about: "per member of a family of relations: final accuracy and steps to threshold, a learned head against heads frozen at one member's form",
+        draw: flexible_costly,
+    },
 ];
 
 fn composition() -> Result<String, DrawError> {
@@ -252,6 +258,144 @@ fn relations_cost() -> Result<String, DrawError> {
             12,
         )?;
         legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+        Ok(())
+    })
+}
+
+/// x offset of seed `j` of `n` within a group centred at `x + dx`, so that equal values stay visible.
+fn jitter(x: f64, dx: f64, j: usize, n: usize) -> f64 {
+    x + dx + 0.12 * (j as f64 / (n.max(2) - 1) as f64 - 0.5)
+}
+
+fn flexible_costly() -> Result<String, DrawError> {
+    use crate::experiment::relations::flexible::{self, Head};
+    let f = flexible::book();
+    let s = f.setup;
+    let members = s.members as f64;
+    let (learned, given, elsewhere) = (color(0), color(1), RGBColor(150, 150, 150));
+    svg(COLUMN, 400, |root| {
+        let (top, rest) = root.split_vertically(36);
+        let keys = [
+            (learned, "W_Q, W_K learned"),
+            (given, "frozen at this member's form"),
+            (elsewhere, "frozen at another member's form"),
+        ];
+        for (i, (c, label)) in keys.iter().enumerate() {
+            let x = 20 + 245 * i as i32;
+            top.draw(&Circle::new((x, 18), 5, c.filled()))?;
+            top.draw(&Text::new(*label, (x + 10, 10), text(13)))?;
+        }
+        let (left, right) = rest.split_horizontally(COLUMN / 2);
+        let null = crate::stats::quantile(&f.null(), 0.95);
+        let mut acc = ChartBuilder::on(&left)
+            .caption("flexible: final test accuracy", text(15))
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(48)
+            .build_cartesian_2d(-0.5f64..(members - 0.5), 0f64..1.05f64)?;
+        acc.configure_mesh()
+            .x_labels(s.members)
+            .x_label_formatter(&|x| format!("r = {}", x.round()))
+            .x_desc("member: answer at key q + r")
+            .y_desc("test accuracy")
+            .label_style(text(12))
+            .axis_desc_style(text(13))
+            .draw()?;
+        let mut steps = ChartBuilder::on(&right)
+            .caption("costly: steps to test accuracy ≥ threshold", text(15))
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(48)
+            .build_cartesian_2d(
+                -0.5f64..(members - 0.5),
+                0f64..{
+                    let most = f
+                        .cells
+                        .iter()
+                        .filter(|c| c.head == Head::Learned && !c.shuffled);
+                    most.flat_map(|c| c.steps.iter().copied())
+                        .fold(0.0, f64::max)
+                        * 1.15
+                },
+            )?;
+        steps
+            .configure_mesh()
+            .x_labels(s.members)
+            .x_label_formatter(&|x| format!("r = {}", x.round()))
+            .x_desc("member: answer at key q + r")
+            .y_desc(format!(
+                "Adam steps (evaluated every {})",
+                s.schedule.eval_every
+            ))
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .label_style(text(12))
+            .axis_desc_style(text(13))
+            .draw()?;
+        for r in 0..s.members {
+            let x = r as f64;
+            let groups: Vec<(f64, RGBColor, Vec<f64>)> = vec![
+                (
+                    -0.28,
+                    learned,
+                    f.cell(Head::Learned, r, false).accuracy.clone(),
+                ),
+                (
+                    0.0,
+                    given,
+                    f.cell(Head::Fixed(r), r, false).accuracy.clone(),
+                ),
+                (
+                    0.28,
+                    elsewhere,
+                    f.where_(flexible::other)
+                        .into_iter()
+                        .filter(|c| c.member == r)
+                        .flat_map(|c| c.accuracy.iter().copied())
+                        .collect(),
+                ),
+            ];
+            for (dx, c, ys) in groups {
+                let n = ys.len();
+                acc.draw_series(
+                    ys.into_iter().enumerate().map(|(j, y)| {
+                        Circle::new((jitter(x, dx, j, n), y), 2, c.mix(0.6).filled())
+                    }),
+                )?;
+            }
+            for (dx, c, head) in [
+                (-0.15, learned, Head::Learned),
+                (0.15, given, Head::Fixed(r)),
+            ] {
+                let ys = &f.cell(head, r, false).steps;
+                let n = ys.len();
+                steps.draw_series(ys.iter().enumerate().map(|(j, &y)| {
+                    Circle::new((jitter(x, dx, j, n), y), 2, c.mix(0.6).filled())
+                }))?;
+                let m = crate::stats::median(ys);
+                steps.draw_series([PathElement::new(
+                    vec![(x + dx - 0.1, m), (x + dx + 0.1, m)],
+                    c.stroke_width(3),
+                )])?;
+            }
+        }
+        marked_line(
+            &mut acc,
+            (-0.5, s.schedule.threshold),
+            (members - 0.5, s.schedule.threshold),
+            BLACK.stroke_width(1),
+            &format!("threshold {}", s.schedule.threshold),
+            (-0.45, s.schedule.threshold + 0.06),
+            12,
+        )?;
+        marked_line(
+            &mut acc,
+            (-0.5, null),
+            (members - 0.5, null),
+            BLACK.mix(0.5).stroke_width(1),
+            "null: 95% of shuffled-label runs below",
+            (-0.45, null + 0.1),
+            12,
+        )?;
         Ok(())
     })
 }

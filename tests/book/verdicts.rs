@@ -29,6 +29,8 @@ const EXPECTED: &[(&str, Verdict)] = &[
     ("ch04.prompt-is-a-boundary-condition", Supported),
     ("ch04.relations-before-objects", Qualified),
     ("ch04.relations-cost-training", Supported),
+    ("ch04.flexible-costly", Supported),
+    ("ch04.not-necessarily-efficient", Supported),
     ("ch04.trained-rollout", Contradicted),
     ("ch04.trained-composition", Qualified),
     ("ch04.trained-boundary", Qualified),

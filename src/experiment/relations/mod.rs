@@ -4,7 +4,13 @@
 //! delta-rule weights).
 
 mod claims;
-pub use claims::claims;
+
+/// Chapter 4's claims: the chapter's own, then "flexible, but costly".
+pub fn claims() -> Vec<crate::claim::Claim> {
+    let mut c = claims::claims();
+    c.extend(flexible::claims());
+    c
+}
 
 use nalgebra::DMatrix;
 
@@ -21,6 +27,7 @@ use crate::stats::{Summary, spearman};
 
 pub mod cost;
 mod delta_rule;
+pub mod flexible;
 pub use delta_rule::{DeltaTrial, delta_sample, delta_trial, delta_weights};
 mod decoder_verdict;
 pub mod trained;
@@ -366,6 +373,7 @@ pub fn measures() -> Vec<Measure> {
         ));
     }
     m.extend(cost::measures());
+    m.extend(flexible::measures());
     m.extend(trained::measures());
     m.extend(decoder_verdict::measures());
     m
