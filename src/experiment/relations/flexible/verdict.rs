@@ -181,9 +181,10 @@ pub fn claims() -> Vec<Claim> {
     let default = format!("{threshold}; fixed forms at margin {}", BOOK.sizes.margin);
     let flexible = Claim::empirical(
         "flexible-costly",
-        "It is flexible because the model can learn many possible relations; it is costly because the model must spend training capacity to discover which projected relations are useful.",
+        "at equal parameters, a learned head solves every member of a family of relations, where a form fixed to one relation solves only its own (flexible); on each member it needs more steps than the form given that member's relation (costly)",
     )
-    .original("它灵活，是因为模型可以学习许多可能的关系；它有代价，是因为模型必须花费训练容量去发现哪些投影关系是有用的。")
+    .quotes("flexible-because")
+    .zh("在参数量相同时，可学习的头能解决一族关系中的每一个成员，而固定为某一关系的形式只能解决它自己那一个（灵活）；在每个成员上，它比直接给定该成员关系的形式需要更多步（有代价）。")
     .evidence(Evidence::Toy)
     .setting(setting(f))
     .default_choice(default.clone())
@@ -194,9 +195,10 @@ pub fn claims() -> Vec<Claim> {
         .fold(flexible, Claim::core);
     let efficient = Claim::empirical(
         "not-necessarily-efficient",
-        "This is why attention is powerful, but not necessarily highly efficient to learn.",
+        "the learned head solves every member of the family (powerful), and on some member it is measurably slower to learn than the form given that member's relation (not necessarily efficient)",
     )
-    .original("这就是为什么注意力很强大，但并不一定具有很高的学习效率。")
+    .quotes("powerful-not-efficient")
+    .zh("可学习的头能解决这一族中的每一个成员（强大），而在某个成员上，它的学习明显慢于直接给定该成员关系的形式（并不一定高效）。")
     .evidence(Evidence::Toy)
     .setting(setting(f))
     .default_choice(default)
