@@ -14,8 +14,10 @@
 //! The card is Markdown inside an HTML `div` whose `id` is the claim's, so
 //! a link `page.md#chNN.slug` lands on it; the colours are `chapters/book.css`'s.
 
+use std::borrow::Cow;
+
 use super::{Claim, Kind, Relation, Source, Test, Verdict};
-use crate::edition::Lang;
+use crate::edition::{Lang, cards};
 use crate::edition::words::{Words, fill};
 use crate::measure::{number, table};
 
@@ -121,6 +123,7 @@ fn choices_where(c: &Claim, holds: bool, w: &Words) -> Vec<String> {
 
 /// One plain sentence saying what the verdict means, from the tests alone.
 pub fn meaning(c: &Claim, w: &Words) -> String {
+    let c: &Claim = &in_edition(c, w);
     let varied = !c.choices.is_empty();
     match c.verdict() {
         Verdict::Supported if varied => w.held_everywhere.into(),
@@ -209,8 +212,36 @@ fn sentence(c: &Claim, w: &Words) -> String {
     out
 }
 
+/// Claim `c` with the strings its card shows (test quantities, setting,
+/// choices, plateau lines, replications) in the edition's language: as they
+/// are in English, through [`crate::edition::cards`] in Chinese.
+pub fn in_edition<'a>(c: &'a Claim, w: &Words) -> Cow<'a, Claim> {
+    if w.lang == Lang::En {
+        return Cow::Borrowed(c);
+    }
+    let mut z = c.clone();
+    let put = |s: &mut String| *s = cards::zh_or_same(s);
+    let put_tests = |tests: &mut Vec<Test>| tests.iter_mut().for_each(|t| put(&mut t.quantity));
+    put_tests(&mut z.core);
+    put_tests(&mut z.scope);
+    put_tests(&mut z.capped);
+    put(&mut z.setting);
+    put(&mut z.default_choice);
+    for ch in &mut z.choices {
+        put(&mut ch.name);
+        put_tests(&mut ch.core);
+    }
+    for r in &mut z.replications {
+        put(&mut r.paper);
+        put(&mut r.metric);
+        put(&mut r.finding.quantity);
+    }
+    Cow::Owned(z)
+}
+
 /// One claim's card, in the edition's words.
 pub fn markdown(c: &Claim, pages: &dyn Pages, w: &Words) -> String {
+    let c: &Claim = &in_edition(c, w);
     let registry = match pages.registry() {
         Some(p) => format!(" · [{}]({p}#{})", w.registry, registry_anchor(&c.id)),
         None => String::new(),

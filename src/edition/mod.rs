@@ -54,5 +54,6 @@ pub fn wide(c: char) -> bool {
 }
 
 pub mod parity;
+pub mod cards;
 pub mod phrases;
 pub mod words;

@@ -41,6 +41,57 @@ pub const KEPT: &[&str] = &[
     "Spearman",
     // attention rollout (Abnar & Zuidema), kept in English by the Chinese prose
     "rollout",
+    // the models' full names, as their cards write them
+    "all-MiniLM-L6-v2",
+    "SmolLM2-135M-Instruct",
+    "BERT",
+    "Llama",
+    // the special tokens, as the tokenizers write them
+    "CLS",
+    "SEP",
+    "UNK",
+    "MASK",
+    // names of methods, tasks, circuits and layers
+    "Hopfield",
+    "ReLU",
+    "He",
+    "DEQ",
+    "FFN",
+    "RoPE",
+    "MQAR",
+    "Zoology",
+    "Hydra",
+    "Sylvester",
+    "QK",
+    "OV",
+    "MLP",
+    // the delta rule keeps its name in the Chinese prose (delta 规则)
+    "delta",
+    "top",
+    // operators and divergences, written as in formulas
+    "ln",
+    "cos",
+    "rms",
+    "diag",
+    "max",
+    "Re",
+    "KL",
+    "JS",
+    "TV",
+    // the cited papers' authors
+    "Abnar",
+    "Zuidema",
+    "Arora",
+    "Belrose",
+    "Hanin",
+    "Rolnick",
+    "Kobayashi",
+    "McGrath",
+    "Olsson",
+    "Saponati",
+    "Xiao",
+    "Yang",
+    "nostalgebraist",
 ];
 
 /// `text` (a measure's value, a word, a phrase or a Markdown table) with
@@ -108,7 +159,9 @@ pub fn cells(row: &str) -> Vec<&str> {
 /// The English words of two or more letters in `text` outside code spans
 /// and not in [`KEPT`] (a word with a digit or `_` is an identifier).
 pub fn untranslated(text: &str) -> Vec<String> {
-    outside_code(text)
+    let names = KEPT.iter().filter(|k| !k.chars().all(|c| c.is_ascii_alphabetic()));
+    names
+        .fold(outside_code(text), |t, name| t.replace(name, " "))
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .filter(|w| w.len() >= 2 && w.chars().all(|c| c.is_ascii_alphabetic()))
         .filter(|w| !KEPT.contains(w))
@@ -179,12 +232,12 @@ impl Phrase {
 }
 
 /// A letter, digit, `_`, `-` or `.`: a phrase never starts or ends next to one.
-fn is_word(c: char) -> bool {
+pub(super) fn is_word(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
 }
 
 /// The length of the number `text` starts with (`-0.14`, `3e-15`, `40`).
-fn number_len(text: &str) -> Option<usize> {
+pub(super) fn number_len(text: &str) -> Option<usize> {
     let b = text.as_bytes();
     let digits = |from: usize| b[from..].iter().take_while(|c| c.is_ascii_digit()).count();
     let mut at = usize::from(b.first() == Some(&b'-'));
