@@ -17,8 +17,8 @@
 use std::borrow::Cow;
 
 use super::{Claim, Kind, Relation, Source, Test, Verdict};
-use crate::edition::{Lang, cards};
 use crate::edition::words::{Words, fill};
+use crate::edition::{Lang, cards};
 use crate::measure::{number, table};
 
 /// Where the book shows each claim, for the cards' and the registry's links.
@@ -267,8 +267,12 @@ pub fn markdown(c: &Claim, pages: &dyn Pages, w: &Words) -> String {
             .iter()
             .map(|ch| {
                 let measured: Vec<String> = ch.core.iter().map(|t| value(t, w)).collect();
+                let (open, close) = match w.lang {
+                    Lang::En => (" (", ")"),
+                    Lang::Zh => ("（", "）"),
+                };
                 format!(
-                    "{} {} ({})",
+                    "{} {}{open}{}{close}",
                     mark(ch.holds()),
                     ch.name,
                     measured.join(w.semicolon)

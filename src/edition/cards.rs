@@ -128,7 +128,12 @@ pub fn zh(text: &str) -> Option<String> {
             true => arm.to_string(),
             false => whole(arm).or_else(|| in_phrases(arm))?,
         };
-        return Some(frame.replace("{arm}", &arm));
+        // a space between a name or number and the Chinese, as the house sets it
+        let gap = match arm.chars().last().is_some_and(super::wide) {
+            true => "",
+            false => " ",
+        };
+        return Some(frame.replace("{arm}", &format!("{arm}{gap}")));
     }
     whole(text).or_else(|| in_phrases(text))
 }
@@ -202,7 +207,11 @@ pub fn strings(c: &Claim) -> Vec<(&'static str, &str)> {
     out.push(("default choice", &c.default_choice));
     for ch in &c.choices {
         out.push(("choice", &ch.name));
-        out.extend(ch.core.iter().map(|t| ("choice's core", t.quantity.as_str())));
+        out.extend(
+            ch.core
+                .iter()
+                .map(|t| ("choice's core", t.quantity.as_str())),
+        );
     }
     out.extend(c.capped.iter().map(|t| ("plateau", t.quantity.as_str())));
     for r in &c.replications {
@@ -302,7 +311,12 @@ mod tests {
     #[test]
     fn a_new_english_quantity_is_named_with_its_claim_and_field() {
         let mut c = Claim::empirical("x", "s")
-            .core(Test::below("mean Spearman ρ over the new thing", 0.01, 0.1, 2))
+            .core(Test::below(
+                "mean Spearman ρ over the new thing",
+                0.01,
+                0.1,
+                2,
+            ))
             .trained("mean head", 3, 12);
         c.id = "ch09.x".into();
         c.chapter = 9;

@@ -53,7 +53,7 @@ pub fn wide(c: char) -> bool {
     han(c) || full_width(c)
 }
 
-pub mod parity;
 pub mod cards;
+pub mod parity;
 pub mod phrases;
 pub mod words;

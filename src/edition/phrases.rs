@@ -78,7 +78,13 @@ pub const KEPT: &[&str] = &[
     "KL",
     "JS",
     "TV",
-    // the cited papers' authors
+    // names the essay and the book's Chinese sentences write in English
+    "Kimi Delta Attention",
+    "Delta",
+    "Transformer",
+    // the cited papers' authors, and the citation's "et al." as the chapters write it
+    "et al.",
+    "Dong",
     "Abnar",
     "Zuidema",
     "Arora",
@@ -159,7 +165,9 @@ pub fn cells(row: &str) -> Vec<&str> {
 /// The English words of two or more letters in `text` outside code spans
 /// and not in [`KEPT`] (a word with a digit or `_` is an identifier).
 pub fn untranslated(text: &str) -> Vec<String> {
-    let names = KEPT.iter().filter(|k| !k.chars().all(|c| c.is_ascii_alphabetic()));
+    let names = KEPT
+        .iter()
+        .filter(|k| !k.chars().all(|c| c.is_ascii_alphabetic()));
     names
         .fold(outside_code(text), |t, name| t.replace(name, " "))
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))

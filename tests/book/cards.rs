@@ -28,7 +28,10 @@ fn english(c: &Claim) -> Vec<String> {
     let mut out = missing(c);
     let words = english_left(&markdown(c, &Registry, &ZH));
     if out.is_empty() && !words.is_empty() {
-        out.push(format!("{}: English words {words:?} in its Chinese card", c.id));
+        out.push(format!(
+            "{}: English words {words:?} in its Chinese card",
+            c.id
+        ));
     }
     out
 }
@@ -37,7 +40,11 @@ fn english(c: &Claim) -> Vec<String> {
 fn every_chinese_card_reads_chinese() {
     let all = claims();
     let left: Vec<String> = all.iter().flat_map(english).collect();
-    eprintln!("{} claims' cards; {} strings or cards read English", all.len(), left.len());
+    eprintln!(
+        "{} claims' cards; {} strings or cards read English",
+        all.len(),
+        left.len()
+    );
     assert!(
         left.is_empty(),
         "the Chinese cards still read English:\n{}",
@@ -63,6 +70,12 @@ fn a_new_english_quantity_fails_with_its_claim_and_the_line_to_add() {
         .trained("untied head", 1, 20);
     assert!(english(&known).is_empty(), "{:?}", english(&known));
     let card = markdown(&known, &Registry, &ZH);
-    assert!(card.contains("Spearman ρ 的均值，恒等耦合 < 0.10"), "{card}");
-    assert!(card.contains("独立投影单头的运行中达到步数上限的比例（1/20）"), "{card}");
+    assert!(
+        card.contains("Spearman ρ 的均值，恒等耦合 < 0.10"),
+        "{card}"
+    );
+    assert!(
+        card.contains("独立投影单头的运行中达到步数上限的比例（1/20）"),
+        "{card}"
+    );
 }
