@@ -212,31 +212,13 @@ fn sentence(c: &Claim, w: &Words) -> String {
     out
 }
 
-/// Claim `c` with the strings its card shows (test quantities, setting,
-/// choices, plateau lines, replications) in the edition's language: as they
-/// are in English, through [`crate::edition::cards`] in Chinese.
+/// Claim `c` with the strings its card shows in the edition's language:
+/// as they are in English, through [`cards::claim`] in Chinese.
 pub fn in_edition<'a>(c: &'a Claim, w: &Words) -> Cow<'a, Claim> {
-    if w.lang == Lang::En {
-        return Cow::Borrowed(c);
+    match w.lang {
+        Lang::En => Cow::Borrowed(c),
+        Lang::Zh => Cow::Owned(cards::claim(c)),
     }
-    let mut z = c.clone();
-    let put = |s: &mut String| *s = cards::zh_or_same(s);
-    let put_tests = |tests: &mut Vec<Test>| tests.iter_mut().for_each(|t| put(&mut t.quantity));
-    put_tests(&mut z.core);
-    put_tests(&mut z.scope);
-    put_tests(&mut z.capped);
-    put(&mut z.setting);
-    put(&mut z.default_choice);
-    for ch in &mut z.choices {
-        put(&mut ch.name);
-        put_tests(&mut ch.core);
-    }
-    for r in &mut z.replications {
-        put(&mut r.paper);
-        put(&mut r.metric);
-        put(&mut r.finding.quantity);
-    }
-    Cow::Owned(z)
 }
 
 /// One claim's card, in the edition's words.

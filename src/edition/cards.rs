@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::phrases::{is_word, number_len, untranslated};
-use crate::claim::Claim;
+use crate::claim::{Claim, Test};
 
 /// Every table of English card strings → Chinese.
 pub const TABLES: &[&[(&str, &str)]] = &[
@@ -198,6 +198,29 @@ pub fn zh_or_same(text: &str) -> String {
     zh(text).unwrap_or_else(|| text.to_string())
 }
 
+/// Claim `c` with the strings its card shows (test quantities, setting,
+/// choices, plateau lines, replications) in Chinese where the tables have them.
+pub fn claim(c: &Claim) -> Claim {
+    let mut z = c.clone();
+    let put = |s: &mut String| *s = zh_or_same(s);
+    let put_tests = |tests: &mut Vec<Test>| tests.iter_mut().for_each(|t| put(&mut t.quantity));
+    put_tests(&mut z.core);
+    put_tests(&mut z.scope);
+    put_tests(&mut z.capped);
+    put(&mut z.setting);
+    put(&mut z.default_choice);
+    for ch in &mut z.choices {
+        put(&mut ch.name);
+        put_tests(&mut ch.core);
+    }
+    for r in &mut z.replications {
+        put(&mut r.paper);
+        put(&mut r.metric);
+        put(&mut r.finding.quantity);
+    }
+    z
+}
+
 /// Every English string of claim `c`'s card, each with the field it fills.
 pub fn strings(c: &Claim) -> Vec<(&'static str, &str)> {
     let mut out: Vec<(&'static str, &str)> = Vec::new();
@@ -276,7 +299,6 @@ pub fn english_left(card: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::claim::Test;
 
     #[test]
     fn numbers_are_taken_out_only_outside_words() {
