@@ -118,7 +118,7 @@ fn chinese_shape(zh: &str, numbers: &[&str]) -> String {
 /// use attention_geometry::edition::cards::zh;
 /// assert_eq!(
 ///     zh("share of untied head runs that hit the step cap (3 of 12)").as_deref(),
-///     Some("独立投影单头达到步数上限的运行比例（3/12）")
+///     Some("独立投影单头的运行中达到步数上限的比例（3/12）")
 /// );
 /// assert_eq!(zh("a string nobody wrote"), None);
 /// ```
