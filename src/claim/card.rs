@@ -14,9 +14,11 @@
 //! The card is Markdown inside an HTML `div` whose `id` is the claim's, so
 //! a link `page.md#chNN.slug` lands on it; the colours are `chapters/book.css`'s.
 
+use std::borrow::Cow;
+
 use super::{Claim, Kind, Relation, Test, Verdict};
-use crate::edition::Lang;
 use crate::edition::words::{Words, fill};
+use crate::edition::{Lang, cards};
 use crate::measure::{number, table};
 
 /// Where the book shows each claim, for the cards' and the registry's links.
@@ -121,6 +123,7 @@ fn choices_where(c: &Claim, holds: bool, w: &Words) -> Vec<String> {
 
 /// One plain sentence saying what the verdict means, from the tests alone.
 pub fn meaning(c: &Claim, w: &Words) -> String {
+    let c: &Claim = &in_edition(c, w);
     let varied = !c.choices.is_empty();
     match c.verdict() {
         Verdict::Supported if varied => w.held_everywhere.into(),
@@ -218,8 +221,18 @@ fn sentence(c: &Claim, w: &Words) -> String {
     }
 }
 
+/// Claim `c` with the strings its card shows in the edition's language:
+/// as they are in English, through [`cards::claim`] in Chinese.
+pub fn in_edition<'a>(c: &'a Claim, w: &Words) -> Cow<'a, Claim> {
+    match w.lang {
+        Lang::En => Cow::Borrowed(c),
+        Lang::Zh => Cow::Owned(cards::claim(c)),
+    }
+}
+
 /// One claim's card, in the edition's words.
 pub fn markdown(c: &Claim, pages: &dyn Pages, w: &Words) -> String {
+    let c: &Claim = &in_edition(c, w);
     let registry = match pages.registry() {
         Some(p) => format!(" · [{}]({p}#{})", w.registry, registry_anchor(&c.id)),
         None => String::new(),
@@ -245,8 +258,12 @@ pub fn markdown(c: &Claim, pages: &dyn Pages, w: &Words) -> String {
             .iter()
             .map(|ch| {
                 let measured: Vec<String> = ch.core.iter().map(|t| value(t, w)).collect();
+                let (open, close) = match w.lang {
+                    Lang::En => (" (", ")"),
+                    Lang::Zh => ("（", "）"),
+                };
                 format!(
-                    "{} {} ({})",
+                    "{} {}{open}{}{close}",
                     mark(ch.holds()),
                     ch.name,
                     measured.join(w.semicolon)

@@ -53,6 +53,7 @@ pub fn wide(c: char) -> bool {
     han(c) || full_width(c)
 }
 
+pub mod cards;
 pub mod parity;
 pub mod phrases;
 pub mod words;

@@ -10,38 +10,10 @@
 //! Once a piece of text reads Chinese, its `, ` `; ` `: ` become `，` `；` `：`
 //! and a bracket around Chinese words becomes `（…）`.
 
+mod kept;
 mod table;
+pub use kept::KEPT;
 use table::PHRASES;
-
-/// Words a Chinese reader meets in English on purpose: names of models,
-/// mixers, libraries, methods and statistics, and the essay's own English
-/// terms. Everything else of two or more letters in a measure gets a phrase.
-pub const KEPT: &[&str] = &[
-    // the essay and the house keep Query, Key and Value in English
-    "Query",
-    "Key",
-    "Value",
-    // model names
-    "MiniLM",
-    // mixer names, as the tables and `delta::Mixer` write them
-    "softmax",
-    "linear",
-    "deltanet",
-    "gdn",
-    "kda",
-    "DeltaNet",
-    "Gated",
-    "KDA",
-    // the library whose gate initialisation chapter 7 copies
-    "fla",
-    // normalisation layers, named as in the models' code
-    "LayerNorm",
-    "RMSNorm",
-    // a statistic named after its author
-    "Spearman",
-    // attention rollout (Abnar & Zuidema), kept in English by the Chinese prose
-    "rollout",
-];
 
 /// `text` (a measure's value, a word, a phrase or a Markdown table) with
 /// every phrase this table knows put into Chinese.
@@ -108,7 +80,11 @@ pub fn cells(row: &str) -> Vec<&str> {
 /// The English words of two or more letters in `text` outside code spans
 /// and not in [`KEPT`] (a word with a digit or `_` is an identifier).
 pub fn untranslated(text: &str) -> Vec<String> {
-    outside_code(text)
+    let names = KEPT
+        .iter()
+        .filter(|k| !k.chars().all(|c| c.is_ascii_alphabetic()));
+    names
+        .fold(outside_code(text), |t, name| t.replace(name, " "))
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .filter(|w| w.len() >= 2 && w.chars().all(|c| c.is_ascii_alphabetic()))
         .filter(|w| !KEPT.contains(w))
@@ -179,12 +155,12 @@ impl Phrase {
 }
 
 /// A letter, digit, `_`, `-` or `.`: a phrase never starts or ends next to one.
-fn is_word(c: char) -> bool {
+pub(super) fn is_word(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
 }
 
 /// The length of the number `text` starts with (`-0.14`, `3e-15`, `40`).
-fn number_len(text: &str) -> Option<usize> {
+pub(super) fn number_len(text: &str) -> Option<usize> {
     let b = text.as_bytes();
     let digits = |from: usize| b[from..].iter().take_while(|c| c.is_ascii_digit()).count();
     let mut at = usize::from(b.first() == Some(&b'-'));

@@ -1,0 +1,356 @@
+//! The claim cards' English in the Chinese edition: every test quantity,
+//! setting, choice, plateau line and replication a claim writes, with its
+//! Chinese, looked up whole.
+//!
+//! A card's strings are built with `format!`, numbers inside. A string is
+//! looked up with each of its numbers (a number not inside a word:
+//! `0.8`, `-0.01`, `2` of `2^20`, not the `2` of `SmolLM2`) taken out; the
+//! Chinese puts the string's own numbers back in the same order. So an
+//! entry is written once with the numbers of one run, `("20 seeds", "20 个种子")`,
+//! and still matches after the findings change. The entries are one line each,
+//! in one table per chapter ([`TABLES`]); a string without one stays in English,
+//! and [`missing`] names it.
+
+mod ch01;
+mod ch02;
+mod ch03;
+mod ch04;
+mod ch05;
+mod ch06;
+mod ch07;
+mod papers;
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::phrases::{is_word, number_len, untranslated};
+use crate::claim::{Claim, Test};
+
+/// Every table of English card strings → Chinese.
+pub const TABLES: &[&[(&str, &str)]] = &[
+    papers::CARDS,
+    ch01::CARDS,
+    ch02::CARDS,
+    ch03::CARDS,
+    ch04::CARDS,
+    ch05::CARDS,
+    ch06::CARDS,
+    ch07::CARDS,
+];
+
+/// Where a number was taken out of a string.
+const SLOT: char = '\u{e000}';
+
+/// `text` with its numbers taken out, and the numbers in order.
+///
+/// ```
+/// use attention_geometry::edition::cards::skeleton;
+/// let (shape, numbers) = skeleton("share of SmolLM2 runs (0 of 20), ρ = -0.01");
+/// assert_eq!(numbers, ["0", "20", "-0.01"]);
+/// assert_eq!(shape.matches('\u{e000}').count(), 3);
+/// ```
+pub fn skeleton(text: &str) -> (String, Vec<&str>) {
+    let mut shape = String::new();
+    let mut numbers = Vec::new();
+    let mut prev: Option<char> = None;
+    let mut at = 0;
+    while let Some(c) = text[at..].chars().next() {
+        let free = !prev.is_some_and(is_word);
+        match number_len(&text[at..]).filter(|_| free) {
+            Some(n) => {
+                numbers.push(&text[at..at + n]);
+                shape.push(SLOT);
+                prev = text[at..at + n].chars().last();
+                at += n;
+            }
+            None => {
+                shape.push(c);
+                prev = Some(c);
+                at += c.len_utf8();
+            }
+        }
+    }
+    (shape, numbers)
+}
+
+/// Every entry by its English shape: the Chinese shape.
+fn catalogue() -> &'static HashMap<String, String> {
+    static CATALOGUE: OnceLock<HashMap<String, String>> = OnceLock::new();
+    CATALOGUE.get_or_init(|| {
+        TABLES
+            .iter()
+            .flat_map(|t| t.iter())
+            .map(|(en, zh)| {
+                let (shape, numbers) = skeleton(en);
+                (shape, chinese_shape(zh, &numbers))
+            })
+            .collect()
+    })
+}
+
+/// The Chinese `zh` of an entry with the English's `numbers` taken out, in
+/// order; a number the English writes inside a word (`rank-8`, `n64`) and
+/// the Chinese on its own (`秩 8`) stays.
+fn chinese_shape(zh: &str, numbers: &[&str]) -> String {
+    let (shape, found) = skeleton(zh);
+    let mut wanted = numbers.iter().peekable();
+    let mut found = found.into_iter();
+    shape
+        .chars()
+        .map(|c| match c {
+            SLOT => {
+                let n = found.next().unwrap_or_default();
+                match wanted.next_if(|w| **w == n) {
+                    Some(_) => SLOT.to_string(),
+                    None => n.to_string(),
+                }
+            }
+            c => c.to_string(),
+        })
+        .collect()
+}
+
+/// A card string in Chinese, its numbers kept in order: its entry in the
+/// tables, else the measures' phrases ([`super::phrases::zh`]) where they
+/// leave no English; `None` when neither has it.
+///
+/// ```
+/// use attention_geometry::edition::cards::zh;
+/// assert_eq!(
+///     zh("share of untied head runs that hit the step cap (3 of 12)").as_deref(),
+///     Some("独立投影单头的运行中达到步数上限的比例（3/12）")
+/// );
+/// assert_eq!(zh("a string nobody wrote"), None);
+/// ```
+pub fn zh(text: &str) -> Option<String> {
+    if let Some((arm, frame)) = plateau(text) {
+        let arm = match untranslated(arm).is_empty() {
+            true => arm.to_string(),
+            false => whole(arm).or_else(|| in_phrases(arm))?,
+        };
+        // a space between a name or number and the Chinese, as the house sets it
+        let gap = match arm.chars().last().is_some_and(super::wide) {
+            true => "",
+            false => " ",
+        };
+        return Some(frame.replace("{arm}", &format!("{arm}{gap}")));
+    }
+    whole(text).or_else(|| in_phrases(text))
+}
+
+/// `text` through the measures' phrase table ([`super::phrases::zh`]),
+/// when that leaves no English word.
+fn in_phrases(text: &str) -> Option<String> {
+    let chinese = super::phrases::zh(text);
+    untranslated(&chinese).is_empty().then_some(chinese)
+}
+
+/// The plateau lines' frames ([`crate::claim::Claim::trained`], `learned`):
+/// `share of {arm} runs that …`, the arm's name looked up on its own.
+const PLATEAU: &[(&str, &str)] = &[
+    (
+        " runs that hit the step cap (1 of 2)",
+        "{arm}的运行中达到步数上限的比例（1/2）",
+    ),
+    (
+        " runs that never left chance (1 of 2)",
+        "{arm}的运行中始终停在随机水平的比例（1/2）",
+    ),
+];
+
+/// A plateau line's arm and its Chinese frame, the numbers filled in.
+fn plateau(text: &str) -> Option<(&str, String)> {
+    let rest = text.strip_prefix("share of ")?;
+    PLATEAU.iter().find_map(|(en, zh_frame)| {
+        let cut = rest.rfind(" runs that ")?;
+        let (arm, tail) = rest.split_at(cut);
+        let (shape, numbers) = skeleton(tail);
+        (shape == skeleton(en).0).then(|| (arm, fill_numbers(&skeleton(zh_frame).0, &numbers)))
+    })
+}
+
+/// `shape` with its slots filled by `numbers`, in order.
+fn fill_numbers(shape: &str, numbers: &[&str]) -> String {
+    let mut numbers = numbers.iter();
+    shape
+        .chars()
+        .map(|c| match c {
+            SLOT => numbers.next().copied().unwrap_or_default().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
+/// A whole string through the card tables.
+fn whole(text: &str) -> Option<String> {
+    let (shape, numbers) = skeleton(text);
+    Some(fill_numbers(catalogue().get(&shape)?, &numbers))
+}
+
+/// What needs an entry for `text` to read Chinese: a plateau line's arm, or
+/// the whole string.
+fn needed(text: &str) -> &str {
+    plateau(text).map_or(text, |(arm, _)| arm)
+}
+
+/// A card string in Chinese where the tables have it, else as it is.
+pub fn zh_or_same(text: &str) -> String {
+    zh(text).unwrap_or_else(|| text.to_string())
+}
+
+/// Claim `c` with the strings its card shows (test quantities, setting,
+/// choices, plateau lines, replications) in Chinese where the tables have them.
+pub fn claim(c: &Claim) -> Claim {
+    let mut z = c.clone();
+    let put = |s: &mut String| *s = zh_or_same(s);
+    let put_tests = |tests: &mut Vec<Test>| tests.iter_mut().for_each(|t| put(&mut t.quantity));
+    put_tests(&mut z.core);
+    put_tests(&mut z.scope);
+    put_tests(&mut z.capped);
+    put(&mut z.setting);
+    put(&mut z.default_choice);
+    for ch in &mut z.choices {
+        put(&mut ch.name);
+        put_tests(&mut ch.core);
+    }
+    for r in &mut z.replications {
+        put(&mut r.paper);
+        put(&mut r.metric);
+        put(&mut r.finding.quantity);
+    }
+    z
+}
+
+/// Every English string of claim `c`'s card, each with the field it fills.
+pub fn strings(c: &Claim) -> Vec<(&'static str, &str)> {
+    let mut out: Vec<(&'static str, &str)> = Vec::new();
+    out.extend(c.core.iter().map(|t| ("core", t.quantity.as_str())));
+    out.extend(c.scope.iter().map(|t| ("scope", t.quantity.as_str())));
+    out.push(("setting", &c.setting));
+    out.push(("default choice", &c.default_choice));
+    for ch in &c.choices {
+        out.push(("choice", &ch.name));
+        out.extend(
+            ch.core
+                .iter()
+                .map(|t| ("choice's core", t.quantity.as_str())),
+        );
+    }
+    out.extend(c.capped.iter().map(|t| ("plateau", t.quantity.as_str())));
+    for r in &c.replications {
+        out.push(("paper", &r.paper));
+        out.push(("metric", &r.metric));
+        out.push(("finding", &r.finding.quantity));
+    }
+    out.retain(|(_, s)| !untranslated(s).is_empty());
+    out
+}
+
+/// Claim `c`'s card strings that read English and have no Chinese yet, each
+/// as a line naming the claim and the field, then the entry to add (its
+/// Chinese left empty) to the chapter's table in `src/edition/cards/`.
+pub fn missing(c: &Claim) -> Vec<String> {
+    let mut seen = Vec::new();
+    strings(c)
+        .into_iter()
+        .filter(|(_, s)| zh(s).is_none())
+        .map(|(field, s)| (field, needed(s)))
+        .filter(|(_, s)| {
+            let new = !seen.contains(s);
+            seen.push(*s);
+            new
+        })
+        .map(|(field, s)| {
+            format!(
+                "{} {field}: no Chinese for {s:?}; add to src/edition/cards/ch{:02}.rs:\n    ({s:?}, \"\"),",
+                c.id, c.chapter
+            )
+        })
+        .collect()
+}
+
+/// The English words left in a rendered card, outside its HTML tags, link
+/// targets, math (`$…$`), code spans and the kept names ([`super::phrases::KEPT`]).
+///
+/// ```
+/// use attention_geometry::edition::cards::english_left;
+/// let card = "<span class=\"held\">✓</span> [登记表](a.md#x) $\\max_j$ `id` 均值 of";
+/// assert_eq!(english_left(card), ["of"]);
+/// ```
+pub fn english_left(card: &str) -> Vec<String> {
+    let mut prose = String::new();
+    let (mut tag, mut math, mut target) = (false, false, false);
+    let mut prev = ' ';
+    for c in card.chars() {
+        match c {
+            '<' if !math => tag = true,
+            '>' if tag => tag = false,
+            '$' if !tag => math = !math,
+            '(' if prev == ']' && !tag && !math => target = true,
+            ')' if target => target = false,
+            _ if !(tag || math || target) => prose.push(c),
+            _ => {}
+        }
+        prev = c;
+    }
+    untranslated(&prose)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_taken_out_only_outside_words() {
+        let (shape, numbers) = skeleton("SmolLM2-135M-Instruct, d_k = d/4, top-1, 2^20, h₆, 1e-12");
+        assert_eq!(numbers, ["4", "2", "20", "1e-12"]);
+        assert!(shape.starts_with("SmolLM2-135M-Instruct, d_k = d/\u{e000}, top-1"));
+    }
+
+    #[test]
+    fn every_entry_keeps_its_numbers_in_order_and_reads_chinese() {
+        let mut seen = HashMap::new();
+        let mut wrong = Vec::new();
+        for (en, zh_text) in TABLES.iter().flat_map(|t| t.iter()) {
+            let (shape, numbers) = skeleton(en);
+            let chinese = chinese_shape(zh_text, &numbers);
+            if chinese.matches(SLOT).count() != numbers.len() {
+                wrong.push(format!("numbers {numbers:?} not in order in {zh_text:?}"));
+            }
+            let words = english_left(zh_text);
+            if !words.is_empty() {
+                wrong.push(format!("{words:?} in the Chinese of {en:?}"));
+            }
+            if let Some(other) = seen.insert(shape, chinese.clone()) {
+                if other != chinese {
+                    wrong.push(format!("{en:?} twice, translated apart"));
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn a_new_english_quantity_is_named_with_its_claim_and_field() {
+        let mut c = Claim::empirical("x", "s")
+            .core(Test::below(
+                "mean Spearman ρ over the new thing",
+                0.01,
+                0.1,
+                2,
+            ))
+            .trained("mean head", 3, 12);
+        c.id = "ch09.x".into();
+        c.chapter = 9;
+        let left = missing(&c);
+        assert_eq!(left.len(), 2, "{left:?}");
+        assert!(left[1].starts_with("ch09.x plateau: no Chinese for \"mean head\""));
+        assert!(
+            left[0].starts_with(
+                "ch09.x core: no Chinese for \"mean Spearman ρ over the new thing\"; add to src/edition/cards/ch09.rs:"
+            ),
+            "{}",
+            left[0]
+        );
+    }
+}

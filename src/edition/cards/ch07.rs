@@ -1,0 +1,219 @@
+//! The claim cards' strings of chapter 7 in Chinese (see [`super::zh`]).
+
+/// English card string → Chinese, numbers in the same order.
+pub const CARDS: &[(&str, &str)] = &[
+    (
+        "lower 95% bound of the retrieval-error gain (additive − delta) at n = K pairs",
+        "检索误差收益（加法 − delta）在 n = K 个键值对时的 95% 下界",
+    ),
+    (
+        "overwrite error, delta minus additive",
+        "覆写误差，delta 减加法",
+    ),
+    (
+        "20 seeds; random unit keys and values, K = V = 32; overwrite: one key rewritten among 16 pairs, then 8 more; baseline: the additive memory on the same pairs",
+        "20 个种子；随机单位 Key 与 Value，K = V = 32；覆写：在 16 个键值对中改写一个 Key，再加 8 个；基线：同样键值对上的加法记忆",
+    ),
+    ("memory width K = V = 32", "记忆宽度 K = V = 32"),
+    (
+        "best per-channel error minus best scalar error",
+        "逐通道的最佳误差减去标量的最佳误差",
+    ),
+    (
+        "20 seeds; a task with slow facts and a fast stream; the best gate of each kind on one grid",
+        "20 个种子；一个有慢速事实与快速流的任务；每种门控在同一网格上取最好的",
+    ),
+    (
+        "mean Spearman ρ, effective weight vs q·k",
+        "Spearman ρ 的均值，有效权重对 q·k",
+    ),
+    ("share of pairs whose sign flips", "符号翻转的单标对比例"),
+    (
+        "20 seeds; DeltaNet on random unit q, k, T = 32, K = 8; baseline: the similarities q·k that linear attention uses",
+        "20 个种子；DeltaNet 作用于随机单位 q、k，T = 32，K = 8；基线：线性注意力所用的相似度 q·k",
+    ),
+    ("key width K = 8", "Key 宽度 K = 8"),
+    (
+        "largest difference, chunked vs recurrent",
+        "分块形式与递推形式的最大差异",
+    ),
+    (
+        "largest error of the difference form over the decay sweep",
+        "差分形式在衰减扫描上的最大误差",
+    ),
+    (
+        "the factorised form e^Γ_r · e^−Γ_j fails somewhere in the decay sweep",
+        "因式分解形式 e^Γ_r · e^−Γ_j 在衰减扫描中某处失效",
+    ),
+    (
+        "random KDA inputs over several lengths, widths and chunk sizes",
+        "随机的 KDA 输入，遍及多种长度、宽度与分块大小",
+    ),
+    (
+        "softmax flops over chunked flops at T = 2^20",
+        "T = 2^20 时 softmax 的浮点运算量比分块形式的浮点运算量",
+    ),
+    (
+        "the chunked form wins from a finite length on",
+        "分块形式从某个有限长度起胜出",
+    ),
+    (
+        "cache saved by a 3:1 hybrid at 2^20 tokens",
+        "3:1 混合结构在 2^20 个单标时节省的缓存",
+    ),
+    (
+        "flop counts, K = V = 128, chunks of 64",
+        "浮点运算计数，K = V = 128，块长 64",
+    ),
+    (
+        "DeltaNet − linear mean accuracy at 12 pairs",
+        "平均准确率，DeltaNet − linear，12 个键值对",
+    ),
+    (
+        "smallest DeltaNet − linear difference over every point",
+        "每个点上 DeltaNet − linear 之差的最小值",
+    ),
+    (
+        "MQAR, vocab 32, T = 4 × pairs, one mixer layer, d = 16, batches of 16; every run trained until its held-out accuracy rose < 0.01 over the last fifth (not before step 300, cap 1200); 4 seeds per point, rates tuned per mixer and layer on 2 other seeds; pairs [2, 4, 8, 12] at K = V = 8, K = V in [2, 8, 16] at 8 pairs; the other layers at pairs [8, 12]. At this size it measures how fast each mixer learns, not its capacity",
+        "MQAR，词表 32，T = 4 × 键值对数，单个混合器层，d = 16，批大小 16；每次运行都训练到留出准确率在最后五分之一内上升 < 0.01（第 300 步之前不停，上限 1200）；每个点 4 个种子，学习率按混合器与层在另外 2 个种子上调出；键值对数 [2, 4, 8, 12]，K = V = 8；K = V 取 [2, 8, 16]，8 个键值对；其他层取键值对数 [8, 12]。在这个规模上，它测的是每个混合器学得多快，而不是它的容量",
+    ),
+    (
+        "gates: fla's initialisation; output: no norm",
+        "门控：fla 的初始化；输出：不归一化",
+    ),
+    (
+        "output: RMSNorm on the mixer output (as fla's layers)",
+        "输出：在混合器输出上加 RMSNorm（同 fla 的层）",
+    ),
+    (
+        "DeltaNet against linear attention on MQAR, both with fla's output RMSNorm, 12 pairs at K = V = 8",
+        "MQAR 上 DeltaNet 对线性注意力，两者都带 fla 的输出 RMSNorm，12 个键值对，K = V = 8",
+    ),
+    (
+        "DeltaNet − linear mean accuracy at 12 pairs, output RMSNorm",
+        "平均准确率，DeltaNet − linear，12 个键值对，输出 RMSNorm",
+    ),
+    (
+        "largest margin of a recurrent mixer over softmax at any point",
+        "循环混合器在任一点上领先 softmax 的最大幅度",
+    ),
+    ("softmax's lowest mean accuracy", "softmax 的最低平均准确率"),
+    (
+        "gates: initialised near 1 for the sequence length",
+        "门控：按序列长度初始化在 1 附近",
+    ),
+    (
+        "Zoology's MQAR: the gap between attention and linear attention grows with the pairs stored, 2 → 12 pairs at K = V = 8",
+        "Zoology 的 MQAR：注意力与线性注意力之间的差距随存储的键值对增加而增大，2 → 12 个键值对，K = V = 8",
+    ),
+    (
+        "(softmax − linear) at 12 pairs minus at 2 pairs",
+        "12 个键值对时的 (softmax − linear) 减去 2 个键值对时的",
+    ),
+    (
+        "KDA: median over channels of ln(trained / initial decay rate)",
+        "KDA：ln(训练后 / 初始衰减率) 在各通道上的中位数",
+    ),
+    (
+        "KDA − DeltaNet mean accuracy at 8 pairs",
+        "平均准确率，KDA − DeltaNet，8 个键值对",
+    ),
+    (
+        "Gated DeltaNet: median ln(trained / initial decay rate)",
+        "Gated DeltaNet：ln(训练后 / 初始衰减率) 的中位数",
+    ),
+    (
+        "KDA: growth of the channels' ln-rate interquartile range (trained − initial)",
+        "KDA：各通道 ln 衰减率四分位距的增长（训练后 − 初始）",
+    ),
+    (
+        "DeltaNet's mean β at value positions − elsewhere",
+        "DeltaNet 在 Value 位置上的平均 β − 其他位置上的",
+    ),
+    (
+        "KDA's mean β at value positions − elsewhere",
+        "KDA 在 Value 位置上的平均 β − 其他位置上的",
+    ),
+    (
+        "DeltaNet: Spearman ρ of effective weight vs s q̂·k̂ at query rows",
+        "DeltaNet：在 Query 行上有效权重对 s q̂·k̂ 的 Spearman ρ",
+    ),
+    (
+        "DeltaNet: answer hit rate of effective weights − of similarities",
+        "DeltaNet：答案命中率，有效权重 − 相似度",
+    ),
+    (
+        "DeltaNet − linear mean accuracy at K = V = 8, 16 pairs (2K)",
+        "平均准确率，DeltaNet − linear，K = V = 8，16 个键值对（2K）",
+    ),
+    (
+        "DeltaNet − linear mean accuracy at K = V = 8, 4 pairs (K/2)",
+        "平均准确率，DeltaNet − linear，K = V = 8，4 个键值对（K/2）",
+    ),
+    (
+        "MQAR at the larger setting (a long experiment, `cargo run --release -- mqar-large`): vocab 64, T = 64, 2 pre-norm blocks as fla builds them (short convolution of width 4, output RMSNorm and gate), d = 32, no MLP; cells K = V = 8, 4 pairs (K/2); K = V = 8, 16 pairs (2K); every arm's rate the best of [0.003, 0.01, 0.03] by held-out loss after 1000 steps on seed 1000; 3 seeds, batches of 16, trained until held-out accuracy rose < 0.01 over the last fifth (not before step 1500, cap 3000)",
+        "较大设置下的 MQAR（一个长实验，`cargo run --release -- mqar-large`）：词表 64，T = 64，按 fla 的搭法用 2 个前置归一化块（宽 4 的短卷积、输出 RMSNorm 与门控），d = 32，无 MLP；单元格 K = V = 8，4 个键值对（K/2）；K = V = 8，16 个键值对（2K）；每组的学习率取 [0.003, 0.01, 0.03] 中在种子 1000 上训练 1000 步后留出损失最好的；3 个种子，批大小 16，训练到留出准确率在最后五分之一内上升 < 0.01（第 1500 步之前不停，上限 3000）",
+    ),
+    (
+        "the delta rule without decay (DeltaNet)",
+        "不带衰减的 delta 规则（DeltaNet）",
+    ),
+    (
+        "the delta rule with decay: Gated DeltaNet, fla gates",
+        "带衰减的 delta 规则：Gated DeltaNet，fla 门控",
+    ),
+    (
+        "Gated DeltaNet, fla gates − linear mean accuracy at K = V = 8, 16 pairs (2K)",
+        "平均准确率，Gated DeltaNet（fla 门控）− linear，K = V = 8，16 个键值对（2K）",
+    ),
+    (
+        "the delta rule with decay: Gated DeltaNet, horizon gates",
+        "带衰减的 delta 规则：Gated DeltaNet，视界门控",
+    ),
+    (
+        "Gated DeltaNet, horizon gates − linear mean accuracy at K = V = 8, 16 pairs (2K)",
+        "平均准确率，Gated DeltaNet（视界门控）− linear，K = V = 8，16 个键值对（2K）",
+    ),
+    (
+        "the delta rule with decay: KDA, fla gates",
+        "带衰减的 delta 规则：KDA，fla 门控",
+    ),
+    (
+        "KDA, fla gates − linear mean accuracy at K = V = 8, 16 pairs (2K)",
+        "平均准确率，KDA（fla 门控）− linear，K = V = 8，16 个键值对（2K）",
+    ),
+    (
+        "the delta rule with decay: KDA, horizon gates",
+        "带衰减的 delta 规则：KDA，视界门控",
+    ),
+    (
+        "KDA, horizon gates − linear mean accuracy at K = V = 8, 16 pairs (2K)",
+        "平均准确率，KDA（视界门控）− linear，K = V = 8，16 个键值对（2K）",
+    ),
+    (
+        "DeltaNet against linear attention on Zoology's MQAR in fla's layers, at equal state, scaled to this machine",
+        "Zoology 的 MQAR 上 DeltaNet 对线性注意力，用 fla 的层，状态相同，按本机缩小规模",
+    ),
+    (
+        "smallest DeltaNet − linear mean accuracy over the cells",
+        "各单元格上 DeltaNet − linear 平均准确率的最小值",
+    ),
+    (
+        "largest margin of a recurrent arm (fla gates) over softmax in any cell",
+        "循环组（fla 门控）在任一单元格上领先 softmax 的最大幅度",
+    ),
+    ("fla's gate initialisation", "fla 的门控初始化"),
+    ("gates initialised for T = 64", "按 T = 64 初始化的门控"),
+    (
+        "largest margin of a recurrent arm (horizon gates) over softmax in any cell",
+        "循环组（视界门控）在任一单元格上领先 softmax 的最大幅度",
+    ),
+    (
+        "Zoology's MQAR: attention's lead over linear attention grows as the pairs outgrow the state, K = V = 8, 4 pairs (K/2) → K = V = 8, 16 pairs (2K)",
+        "Zoology 的 MQAR：随着键值对数超出状态容量，注意力对线性注意力的领先增大，K = V = 8，4 个键值对（K/2）→ K = V = 8，16 个键值对（2K）",
+    ),
+    (
+        "(softmax − linear) where capacity binds minus where it does not",
+        "容量受限处的 (softmax − linear) 减去容量不受限处的",
+    ),
+];
