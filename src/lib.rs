@@ -19,6 +19,7 @@ pub mod delta;
 pub mod edition;
 pub mod fixed_point;
 pub mod glossary;
+pub mod looped;
 pub mod mixer;
 pub mod multi_head;
 pub mod parallel;

@@ -415,7 +415,7 @@ const LOOPED_FLOOR: f64 = 1e-4;
 
 fn looped_residual() -> Result<String, DrawError> {
     use crate::experiment::fixed_points::looped::{self, Run};
-    use crate::train::looped::Injection;
+    use crate::looped::Injection;
     let f = looped::book();
     let (k, h) = (f.setup.iterations, f.setup.horizon());
     let xs: Vec<f64> = (0..=h).map(|i| i as f64).collect();
@@ -528,7 +528,7 @@ fn looped_residual() -> Result<String, DrawError> {
 
 fn looped_prompts() -> Result<String, DrawError> {
     use crate::experiment::fixed_points::looped;
-    use crate::train::looped::Injection;
+    use crate::looped::Injection;
     let f = looped::book();
     // the first prompts of every seed, so that the points stay few
     let shown = 40;

@@ -19,7 +19,6 @@ mod adam;
 mod backward;
 mod check;
 mod curve;
-pub mod looped;
 mod model;
 pub mod null;
 mod plateau;

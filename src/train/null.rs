@@ -16,7 +16,7 @@ use crate::random::seeded;
 use super::{Config, Example, History, Model, Plateau, Schedule, Task};
 
 /// Offset of the label generator's seed from the run's seed.
-pub(super) const LABELS: u64 = 0x5eed_1abe;
+const LABELS: u64 = 0x5eed_1abe;
 
 /// [`super::train_until`] on shuffled labels: every training target is
 /// replaced by a uniform random label; evaluation uses the true labels.

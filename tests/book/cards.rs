@@ -55,7 +55,7 @@ fn every_chinese_card_reads_chinese() {
 #[test]
 fn a_new_english_quantity_fails_with_its_claim_and_the_line_to_add() {
     let mut c = Claim::empirical("new-claim", "s")
-        .original("注意力可以路由信息。")
+        .zh("注意力可以路由信息。")
         .core(Test::below("share of heads that route", 0.01, 0.1, 2));
     c.id = "ch09.new-claim".into();
     c.chapter = 9;
@@ -65,7 +65,7 @@ fn a_new_english_quantity_fails_with_its_claim_and_the_line_to_add() {
     assert!(left[0].contains("(\"share of heads that route\", \"\"),"));
     // a known quantity renders Chinese, its numbers in place
     let known = Claim::empirical("known", "s")
-        .original("注意力可以路由信息。")
+        .zh("注意力可以路由信息。")
         .core(Test::below("mean Spearman ρ, identity", 0.01, 0.1, 2))
         .trained("untied head", 1, 20);
     assert!(english(&known).is_empty(), "{:?}", english(&known));

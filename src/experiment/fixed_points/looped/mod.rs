@@ -1,5 +1,5 @@
 //! Chapter 5, looped: a weight-tied attention block trained here to be
-//! iterated (`train::looped`), the prompt injected at every iteration as
+//! iterated (`looped`), the prompt injected at every iteration as
 //! its boundary condition, read out after `K` iterations. Does training
 //! lower the fixed-point residual at the trained depth, does the iterate
 //! settle past it, and does the state it settles at move with the prompt?
@@ -26,9 +26,9 @@ pub use verdict::{Arm, Depth, claims, measures};
 use nalgebra::DMatrix;
 
 use crate::fixed_point::residual;
+use crate::looped::{Injection, LoopConfig, Looped, train_looped};
 use crate::parallel;
 use crate::stats::median;
-use crate::train::looped::{Injection, LoopConfig, Looped, train_looped};
 use crate::train::tuning::{Tuning, censored_steps, tune_steps};
 use crate::train::{Example, History, Plateau, Relation, Schedule, Task};
 

@@ -10,10 +10,10 @@
 
 use super::{Findings, INJECTIONS, Reading, Run, book};
 use crate::claim::{Claim, Evidence, Test};
+use crate::looped::Injection;
 use crate::measure::{Measure, fixed, pm};
 use crate::stats::{Summary, median, share};
 use crate::train::capped;
-use crate::train::looped::Injection;
 
 /// Which block of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -434,7 +434,7 @@ mod tests {
                 "{} [{:?}] {}\n  {}\n  {:?}",
                 c.id,
                 c.verdict(),
-                c.essay,
+                c.sentence,
                 c.measured(),
                 c.choices
                     .iter()

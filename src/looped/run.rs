@@ -7,8 +7,11 @@ use rand::RngExt;
 
 use super::{LoopConfig, Looped};
 use crate::random::seeded;
-use crate::train::null::LABELS;
 use crate::train::{Adam, Example, History, Plateau, Schedule, Stop, Task};
+
+/// Offset of the label generator's seed from the run's seed: the same as
+/// [`crate::train::null`]'s, so both nulls draw the same labels.
+const LABELS: u64 = 0x5eed_1abe;
 
 /// Test cross-entropy and accuracy of `block` on `examples`.
 pub fn evaluate_looped(block: &Looped, examples: &[Example]) -> (f64, f64) {
@@ -35,7 +38,7 @@ pub fn evaluate_looped(block: &Looped, examples: &[Example]) -> (f64, f64) {
 /// null of [`crate::train::null`]; evaluation keeps the true labels).
 ///
 /// ```
-/// use attention_geometry::train::looped::{Injection, LoopConfig, train_looped};
+/// use attention_geometry::looped::{Injection, LoopConfig, train_looped};
 /// use attention_geometry::train::{Relation, Schedule, Task};
 /// let task = Task { relation: Relation::Match, vocab: 8, context: 4, d: 8, noise: 0.0, examples: None };
 /// let config = LoopConfig { d: 8, d_k: 8, heads: 1, iterations: 2, injection: Injection::Input, outputs: 8 };

@@ -5,7 +5,7 @@
 use nalgebra::DMatrix;
 
 use super::{LoopForward, Looped};
-use crate::train::check::{TensorCheck, check_tensors};
+use crate::train::{TensorCheck, check_tensors};
 
 /// `∂y` from `∂z` through `z = N(y) = √d · y / ‖y‖`, row by row:
 /// `∂y = (√d / ‖y‖) (∂z − ŷ (ŷ · ∂z))`, `ŷ = y / ‖y‖`.
@@ -135,7 +135,7 @@ impl Looped {
     ///
     /// ```
     /// use attention_geometry::random::seeded;
-    /// use attention_geometry::train::looped::{Injection, LoopConfig, Looped};
+    /// use attention_geometry::looped::{Injection, LoopConfig, Looped};
     /// use attention_geometry::train::{Relation, Task};
     /// let task = Task { relation: Relation::TwoHop, vocab: 6, context: 4, d: 6, noise: 0.1, examples: None };
     /// let mut rng = seeded(0);

@@ -20,9 +20,9 @@ pub use run::{evaluate_looped, train_looped};
 
 use nalgebra::DMatrix;
 
-use super::model::HeadParams;
 use crate::attention::softmax_rows;
 use crate::random::{Rng, projection};
+use crate::train::HeadParams;
 
 /// Whether the prompt re-enters the block at every iteration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -72,7 +72,7 @@ pub struct Looped {
 /// Row normalisation `N(y) = √d · y / ‖y‖` of every row (a zero row stays zero).
 ///
 /// ```
-/// use attention_geometry::train::looped::normalise;
+/// use attention_geometry::looped::normalise;
 /// use nalgebra::dmatrix;
 /// let z = normalise(&dmatrix![3.0, 4.0; 0.0, 0.0]);
 /// assert!((z.row(0).norm() - 2f64.sqrt()).abs() < 1e-12 && z.row(1).norm() == 0.0);
@@ -284,7 +284,7 @@ impl Looped {
     ///
     /// ```
     /// use attention_geometry::random::{gaussian, seeded};
-    /// use attention_geometry::train::looped::{Injection, LoopConfig, Looped};
+    /// use attention_geometry::looped::{Injection, LoopConfig, Looped};
     /// let mut rng = seeded(0);
     /// let config = LoopConfig { d: 6, d_k: 3, heads: 2, iterations: 3, injection: Injection::Input, outputs: 4 };
     /// let block = Looped::init(config, &mut rng);
