@@ -321,10 +321,10 @@ mod tests {
             if !words.is_empty() {
                 wrong.push(format!("{words:?} in the Chinese of {en:?}"));
             }
-            if let Some(other) = seen.insert(shape, chinese.clone()) {
-                if other != chinese {
-                    wrong.push(format!("{en:?} twice, translated apart"));
-                }
+            if let Some(other) = seen.insert(shape, chinese.clone())
+                && other != chinese
+            {
+                wrong.push(format!("{en:?} twice, translated apart"));
             }
         }
         assert!(wrong.is_empty(), "{}", wrong.join("\n"));

@@ -104,13 +104,13 @@ pub fn decoder_claim() -> Claim {
     .evidence(Evidence::Pretrained)
     .setting(setting())
     .default_choice(format!("task: {}", Task::Agreement.name()))
-    .core(Test::above(
+    .core(ordered(Task::Agreement))
+    .scope(Test::above(
         "SmolLM2's share pruned before top-1 agreement drops, trained − random-weight decoder",
         share(&f.trained, Task::Agreement) - share(&f.random, Task::Agreement),
         0.0,
         2,
     ))
-    .core(ordered(Task::Agreement))
     .under(
         format!("task: {} (the random decoder's loss is a random readout's, so only the order is compared)", Task::Loss.name()),
         vec![ordered(Task::Loss)],
