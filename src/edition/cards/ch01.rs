@@ -203,4 +203,12 @@ pub const CARDS: &[(&str, &str)] = &[
         "keys: without the first token (where the attention sink sits)",
         "Key：不含首个单标（注意力汇点所在之处）",
     ),
+    (
+        "largest rank shift of a pair (share of all pairs), d_k = d",
+        "单个点对的最大秩移动（占全部点对的比例），d_k = d",
+    ),
+    (
+        "200 seeds; pairwise-distance ranks before and after x ↦ x W, d = d_k = 16; the identity moves none",
+        "200 个种子；x ↦ x W 前后的两两距离秩，d = d_k = 16；恒等映射不移动任何秩",
+    ),
 ];

@@ -327,6 +327,38 @@ pub const CARDS: &[(&str, &str)] = &[
         "in-context learning on the repeat: mean next-token loss on the repeat against the first copy, the same tokens predicted; 8 sequences of T = 25 token ids uniform over 17–49151 repeated once, after no lead token",
         "重复段上的上下文学习：重复段上对第一遍的平均下一单标损失，预测的是同样的单标；8 条序列，每条 T = 25 个在 17–49151 上均匀抽取的单标编号，重复一次，没有起始单标",
     ),
+    (
+        "statistic: the mean accuracy over seeds",
+        "统计量：各种子上准确率的均值",
+    ),
+    (
+        "statistic: the share of seeds whose one head stays below 0.5",
+        "统计量：单头停在 0.5 以下的种子比例",
+    ),
+    (
+        "share of seeds whose one head's accuracy on the two relations is below 0.5",
+        "单头在两种关系上的准确率低于 0.5 的种子比例",
+    ),
+    (
+        "SmolLM2's share pruned before top-1 agreement with the unablated decoder drops, importance order − random order (mean of the seeds)",
+        "与未消融解码器的 top-1 一致率下降之前 SmolLM2 被剪掉的比例，按重要性次序 − 按随机次序（各种子的均值）",
+    ),
+    (
+        "SmolLM2-135M-Instruct and its random-weight twin (Llama init): 2 paragraphs of 5 context sentences, every next-token position scored; importance = mean |first-order direct effect| on the loss (final norm frozen); 27 heads removed per level; 3 random orders; loss kept not tested against the random decoder (its loss is that of a random readout whatever heads it keeps): random decoder's loss 11.25 nats clean, 11.36 with every head removed",
+        "SmolLM2-135M-Instruct 及其随机权重孪生模型（Llama 初始化）：2 段、每段 5 个上下文句子，为每个下一单标位置打分；重要性 = |一阶直接效应| 在损失上的均值（最后的归一化冻结）；每级去掉 27 个头；3 个随机次序；保留的损失未与随机解码器比较（无论保留哪些头，它的损失都是随机读出的损失）：随机解码器的损失干净时 11.25 奈特，去掉所有头后 11.36",
+    ),
+    (
+        "task: top-1 agreement with the unablated decoder",
+        "任务：与未消融解码器的 top-1 一致率",
+    ),
+    (
+        "task: share of the next-token loss kept, (L_all − L_K)/(L_all − L_clean) (the random decoder's loss is a random readout's, so only the order is compared)",
+        "任务：保留的下一单标损失比例，(L_all − L_K)/(L_all − L_clean)（随机解码器的损失是随机读出的损失，因此只比较次序）",
+    ),
+    (
+        "SmolLM2's share pruned before share of the next-token loss kept, (L_all − L_K)/(L_all − L_clean) drops, importance order − random order (mean of the seeds)",
+        "保留的下一单标损失比例 (L_all − L_K)/(L_all − L_clean) 下降之前 SmolLM2 被剪掉的比例，按重要性次序 − 按随机次序（各种子的均值）",
+    ),
     // the trained arms, as the plateau lines name them
     ("one-head", "单头"),
     ("two-head", "双头"),

@@ -271,7 +271,51 @@ pub const CARDS: &[(&str, &str)] = &[
         "trained: smallest per-layer mean TV, layers 2–6, minus the random model's",
         "训练后：逐层平均 TV 的最小值，第 2–6 层，减去随机模型的",
     ),
+    (
+        "smallest share of learned-head seeds reaching test accuracy 0.8, over the members (flexible)",
+        "学习型头达到测试准确率 0.8 的种子比例，在各成员上的最小值（灵活）",
+    ),
+    (
+        "smallest learned-head final accuracy minus the null's 95% quantile (0.15, shuffled labels)",
+        "学习型头最终准确率的最小值减去零基线的 95% 分位数（0.15，打乱标签）",
+    ),
+    (
+        "smallest share of a fixed form's seeds reaching 0.8 on its own member",
+        "固定形式在它自己的成员上达到 0.8 的种子比例的最小值",
+    ),
+    (
+        "largest share of a fixed form's seeds reaching 0.8 on another member",
+        "固定形式在另一个成员上达到 0.8 的种子比例的最大值",
+    ),
+    (
+        "smallest lower 95% bound, over the members, of the median paired steps learned − fixed at that member (costly)",
+        "在各成员上，该成员处配对步数之差（学习型 − 固定形式）的中位数的 95% 下界，取最小值（有代价）",
+    ),
+    (
+        "a family of 4 relations key = q + r (r < 4) over 8 keys, context q … q + 7, query e[q], each member trained on its own; one head of width 16 with W_Q, W_K learned (untied) against W_Q, W_K frozen at one member's form (score 4 on the key q + r, 0 elsewhere; the same tensors, only W_V, W_O, W_R learn); 12 seeds per (head, member), sharing tables, test set and batches, each tuned arm at its rate from 3 other seeds over [0.003, 0.01, 0.03, 0.1, 0.3] (a fixed form on another member at its own member's rate); null: the learned head on shuffled labels; steps read every 5 steps; every run to a plateau (accuracy rose < 0.01 over the last fifth, none before step 400) with a cap of 2400 steps (unreached counted as 2405)",
+        "一族 4 种关系 Key = q + r（r < 4），共 8 个 Key，上下文 q … q + 7，Query 为 e[q]，每个成员单独训练；一个宽 16 的头，W_Q、W_K 可学习（独立投影），对 W_Q、W_K 冻结为某个成员的形式（在 Key q + r 上分数为 4，其他处为 0；同样的张量，只有 W_V、W_O、W_R 学习）；每个（头，成员）12 个种子，共享同样的表、测试集与批次，每个调参的组各用在另外 3 个种子上从 [0.003, 0.01, 0.03, 0.1, 0.3] 中调得的学习率（固定形式在另一个成员上用它自己成员的学习率）；零基线：在打乱的标签上训练的学习型头；每 5 步读一次步数；每次运行都训练到平台期（最后五分之一内准确率上升 < 0.01，第 400 步之前不停），上限 2400 步（未达到的记为 2405）",
+    ),
+    (
+        "steps counted to test accuracy 0.8; fixed forms at margin 4",
+        "按达到测试准确率 0.8 计步；固定形式的间隔为 4",
+    ),
+    (
+        "fixed forms at margin 8 (threshold 0.8)",
+        "固定形式的间隔为 8（阈值 0.8）",
+    ),
+    (
+        "smallest share of learned-head seeds reaching test accuracy 0.8, over the members (powerful)",
+        "学习型头达到测试准确率 0.8 的种子比例，在各成员上的最小值（强大）",
+    ),
+    (
+        "largest lower 95% bound, over the members, of the median paired steps learned − fixed at that member (not efficient on some member)",
+        "在各成员上，该成员处配对步数之差（学习型 − 固定形式）的中位数的 95% 下界，取最大值（在某个成员上并不高效）",
+    ),
     // the trained arms, as the plateau lines name them
     ("learned k = 1", "学习型 k = 1"),
     ("given k = 1", "给定结构 k = 1"),
+    ("learned", "学习型头"),
+    ("fixed (own member)", "固定形式（自身成员）"),
+    ("fixed (other member)", "固定形式（其他成员）"),
+    ("shuffled-label null", "打乱标签零基线"),
 ];

@@ -277,10 +277,129 @@ pub const CARDS: &[(&str, &str)] = &[
         "Spearman ρ, boundary vs mean KL of the lens from the output",
         "Spearman ρ，边界对透镜与输出之间的平均 KL",
     ),
+    (
+        "share of seeds whose median r over prompts is below their initialisation's",
+        "r 在各提示词上的中位数低于其初始化时的种子比例",
+    ),
+    (
+        "share of seeds whose median r over prompts is below their shuffled-label null's",
+        "r 在各提示词上的中位数低于其打乱标签零基线的种子比例",
+    ),
+    (
+        "8 seeds; one block of 2 heads (width 16, residual path, row normalisation) looped K = 3 times on the two-hop task (8 keys, 4 context pairs), at the rate tuned on 2 other seeds, to a plateau (cap 8000 steps); residuals on 200 held-out prompts; baselines: the same block at its initialisation, and the same seed trained as long on shuffled labels",
+        "8 个种子；一个 2 头的块（宽 16，残差路径，行归一化）在两跳任务上循环 K = 3 次（8 个 Key，4 个上下文对），用在另外 2 个种子上调得的学习率，训练到平台期（上限 8000 步）；在 200 个留出提示词上的残差；基线：初始化时的同一个块，以及同一种子在打乱的标签上训练同样长的步数",
+    ),
+    (
+        "injection: the prompt added at every iteration, U_k = Z_k + X; residual r_K at the trained depth",
+        "注入：每次迭代都加上提示词，U_k = Z_k + X；训练深度处的残差 r_K",
+    ),
+    (
+        "injection: the prompt added at every iteration, U_k = Z_k + X; residual r_4K past the trained depth",
+        "注入：每次迭代都加上提示词，U_k = Z_k + X；越过训练深度的残差 r_4K",
+    ),
+    (
+        "injection: none, the prompt only sets Z_0; residual r_K",
+        "注入：无，提示词只设定 Z_0；残差 r_K",
+    ),
+    (
+        "share of prompts whose r falls from K to 4K",
+        "r 从 K 到 4K 下降的提示词比例",
+    ),
+    (
+        "median over prompts of r_4K / r_K",
+        "r_4K / r_K 在各提示词上的中位数",
+    ),
+    (
+        "mean readout accuracy at 4K minus at K",
+        "4K 处的平均读出准确率减去 K 处的",
+    ),
+    (
+        "injection: the prompt added at every iteration, U_k = Z_k + X",
+        "注入：每次迭代都加上提示词，U_k = Z_k + X",
+    ),
+    (
+        "injection: none, the prompt only sets Z_0",
+        "注入：无，提示词只设定 Z_0",
+    ),
+    (
+        "median over seeds of the settled query states' distance between prompts over their residual",
+        "稳定后的 Query 状态在不同提示词之间的距离与其残差之比，在各种子上的中位数",
+    ),
+    (
+        "share of seeds whose readout at 4K beats their shuffled-label null's",
+        "4K 处的读出优于其打乱标签零基线的种子比例",
+    ),
+    (
+        "verbs found beyond the null, of absorbed, corrected, re-used",
+        "吸收、修正、重新利用三者中超出零基线的个数",
+    ),
+    (
+        "absorbed: share of runs (both tasks) ending at accuracy ≥ 0.9 with mean ρ < 0.9, minus their nulls' share",
+        "吸收：结束时准确率 ≥ 0.9 且平均 ρ < 0.9 的运行比例（两个任务），减去其零基线的比例",
+    ),
+    (
+        "corrected: share of match seeds whose ρ (or the choice's measure) rose more than any null seed's",
+        "修正：ρ（或该选项的量度）的上升超过任一零基线种子的匹配任务种子比例",
+    ),
+    (
+        "corrected, gradually: median over match seeds of Spearman(step, ρ or the choice's measure)",
+        "逐渐修正：Spearman(步数, ρ 或该选项的量度) 在匹配任务种子上的中位数",
+    ),
+    (
+        "re-used: share of successor seeds whose accuracy owed to the mismatch rose more than any null seed's",
+        "重新利用：归功于错位的准确率的上升超过任一零基线种子的后继任务种子比例",
+    ),
+    (
+        "re-used, gradually: median over successor seeds of Spearman(step, owed accuracy)",
+        "逐渐重新利用：Spearman(步数, 归功于错位的准确率) 在后继任务种子上的中位数",
+    ),
+    (
+        "16 seeds per arm, untied heads of full width on the match and successor recall tasks (vocab 8, context 4, d 8), each arm at its rate tuned on 4 separate seeds over 1500 steps (grid [0.003, 0.01, 0.03, 0.1, 0.3]), to a plateau (cap 6000); a checkpoint every 100 steps on 200 held-out inputs; null: each seed trained as long on shuffled labels, same checkpoints",
+        "每组 16 个种子，全宽的独立投影头，用于匹配与后继回忆任务（词表 8，上下文 4，d 8），每组用在另外 4 个种子上以 1500 步调得的学习率（网格 [0.003, 0.01, 0.03, 0.1, 0.3]），训练到平台期（上限 6000）；每 100 步一个检查点，在 200 个留出输入上评估；零基线：每个种子在打乱的标签上训练同样长的步数，检查点相同",
+    ),
+    (
+        "architecture: one head; swap: the symmetric part of W_QK; mismatch: ρ with raw similarity",
+        "架构：单头；替换：W_QK 的对称部分；错位：与原始相似度的 ρ",
+    ),
+    (
+        "architecture: two layers of two heads with residual paths",
+        "架构：两层、每层两个头，带残差路径",
+    ),
+    (
+        "swap: raw similarity, c·I of the same size",
+        "替换：原始相似度，同样大小的 c·I",
+    ),
+    (
+        "mismatch: the symmetric share of W_QK in place of ρ",
+        "错位：以 W_QK 的对称份额代替 ρ",
+    ),
+    (
+        "match: share of seeds whose ρ rose more than any null seed's",
+        "匹配任务：ρ 的上升超过任一零基线种子的种子比例",
+    ),
+    (
+        "match: median Spearman(step, ρ)",
+        "匹配任务：Spearman(步数, ρ) 的中位数",
+    ),
+    (
+        "successor: share of seeds whose ρ rose more than any null seed's",
+        "后继任务：ρ 的上升超过任一零基线种子的种子比例",
+    ),
+    (
+        "successor: median Spearman(step, ρ)",
+        "后继任务：Spearman(步数, ρ) 的中位数",
+    ),
+    ("architecture: one head", "架构：单头"),
     // the trained arms, as the plateau lines name them
     ("tied head", "共享投影单头"),
     ("+ residual", "+ 残差"),
     ("two tied heads", "两个共享投影头"),
     ("two tied layers", "两层共享投影层"),
     ("untied head", "独立投影单头"),
+    ("looped block, injected", "有注入的循环块"),
+    ("looped block, not injected", "无注入的循环块"),
+    ("one head, match", "单头，匹配任务"),
+    ("two layers of two heads, match", "两层双头，匹配任务"),
+    ("one head, successor", "单头，后继任务"),
+    ("two layers of two heads, successor", "两层双头，后继任务"),
 ];

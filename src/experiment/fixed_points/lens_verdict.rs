@@ -169,7 +169,7 @@ pub fn claims() -> Vec<Claim> {
             "trained-prediction-settles",
             "the decoder's next-token answer is reached before the last layer and kept (read by the plain logit lens)",
         )
-        .zh("解码器的下一单标答案在最后一层之前就已得到并保持（以普通 logit lens 读出）。")
+        .zh("解码器的下一单标答案在最后一层之前就已得到并保持（以普通对数几率透镜读出）。")
         .evidence(Evidence::Pretrained)
         .default_choice("null: the random-weight decoder; positions: every position; arrival: the first boundary that agrees; reading: the lens's top-1")
         .core(first)

@@ -141,15 +141,21 @@ pub fn claims() -> Vec<Claim> {
             .zh("非绑定头的 Query 与 Key 坐标一开始就错位，但它仍能学会匹配任务和有方向的后继任务。")
             .evidence(Evidence::Toy)
             .setting(format!("{trained}; null: the same runs' test accuracy before training"))
-            .default_choice("task: one head, fresh examples every step")
-            .core(Test::above(
-                "share of untied seeds that reach the threshold, successor task",
-                reached(Relation::Successor, Qk::Untied),
-                0.5,
-                2,
-            ))
-            .core(gain(Relation::Successor, Qk::Untied, Variant::Clean))
+            .default_choice("task: match, one head, fresh examples every step")
+            .core(learns(Variant::Clean)[0].clone())
             .core(learns(Variant::Clean)[1].clone())
+            .under(
+                "task: successor (directional), one head, fresh examples every step",
+                vec![
+                    Test::above(
+                        "share of untied seeds that reach the threshold, successor task",
+                        reached(Relation::Successor, Qk::Untied),
+                        0.5,
+                        2,
+                    ),
+                    gain(Relation::Successor, Qk::Untied, Variant::Clean),
+                ],
+            )
             .under("task: match, two layers with residual paths", learns(Variant::TwoLayer))
             .under(format!("task: match, one head, a fixed set of {} examples", BOOK.examples[1]), learns(plenty)),
             &[
