@@ -155,7 +155,14 @@ pub fn bottom_line(claims: &[Claim], w: &Words) -> String {
     );
     let second = match contradicted(&essay) {
         0 => fill(w.bottom_essay_none, &[&counts(&essay, w)]),
-        n => fill(w.bottom_essay_some, &[&counts(&essay, w), &n.to_string()]),
+        _ => {
+            let ids: Vec<String> = essay
+                .iter()
+                .filter(|c| c.verdict() == Verdict::Contradicted)
+                .map(|c| format!("`{}`", c.id))
+                .collect();
+            fill(w.bottom_essay_some, &[&counts(&essay, w), &w.list(&ids)])
+        }
     };
     let third = fill(
         w.bottom_book,
@@ -429,7 +436,7 @@ mod tests {
         let b = bottom_line(&claims(), &EN);
         assert!(b.contains("with 2 claims"), "{b}");
         assert!(
-            b.contains("1 supported, 1 contradicted: 1 contradicted."),
+            b.contains("1 supported, 1 contradicted. The contradicted: `no`;"),
             "{b}"
         );
     }

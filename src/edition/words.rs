@@ -98,7 +98,7 @@ pub struct Words {
     pub essay_table: &'static str,
     pub book_table: &'static str,
     /// The bottom line's sentences: `{sentences} {empirical} {tested} {claims}`;
-    /// `{counts}` with none contradicted, or `{counts} {contradicted}`; `{n} {counts} {contradicted}`.
+    /// `{counts}` with none contradicted, or `{counts} {the contradicted claims' ids}`; `{n} {counts} {contradicted}`.
     pub bottom_tested: &'static str,
     pub bottom_essay_none: &'static str,
     pub bottom_essay_some: &'static str,
@@ -189,7 +189,7 @@ pub const EN: Words = Words {
     book_table: "The book's own questions ({}): stronger readings, lemmas and controls",
     bottom_tested: "The essay has {} sentences; {} of them say something a measurement could bear on, and the book tests {} of those, with {} claims.",
     bottom_essay_none: "Those claims came out {}: none is contradicted.",
-    bottom_essay_some: "Those claims came out {}: {} contradicted.",
+    bottom_essay_some: "Those claims came out {}. The contradicted: {}; each card names the reading that failed.",
     bottom_book: "The book also asks {} questions of its own, stronger than what the essay writes or beside it; they came out {}, and their {} contradicted verdicts are findings about those readings, not about the essay.",
     headline: "{} (predicted {}) → {} ({})",
     essay_says: "The essay: ",
@@ -261,7 +261,7 @@ pub const ZH: Words = Words {
     book_table: "本书自己的问题（{} 条）：更强的解读、引理与对照",
     bottom_tested: "原文共 {} 句；其中 {} 句说的是测量可以检验的内容，本书检验了其中 {} 句，共 {} 条论断。",
     bottom_essay_none: "这些论断的结果是：{}；没有一条不成立。",
-    bottom_essay_some: "这些论断的结果是：{}；其中 {} 条不成立。",
+    bottom_essay_some: "这些论断的结果是：{}。不成立的：{}；每张卡片都写明失败的是哪种解读。",
     bottom_book: "本书另外提出 {} 个自己的问题，比原文所写更强或与之并列；结果是：{}。其中 {} 条不成立的判定针对的是这些解读，而不是原文。",
     headline: "{}（预测 {}）→ {}（{}）",
     essay_says: "原文：",
