@@ -5,7 +5,8 @@
 //! ([`absorption`]) and by training ([`trained_absorption`]), and the
 //! data-level residual watched while it trains ([`trained_residual`]), the
 //! mismatch and the accuracy owed to it along training ([`gradual`]), and
-//! a looped block trained here to be iterated ([`looped`]).
+//! a looped block trained here to be iterated ([`looped`]), and whether a
+//! pretrained block's output is a fixed point of it ([`idempotence`]).
 
 pub mod absorption;
 mod claims;
@@ -13,6 +14,7 @@ pub mod collapse;
 pub mod energy;
 pub mod equilibrium;
 pub mod gradual;
+pub mod idempotence;
 pub mod lens_shuffled;
 mod lens_verdict;
 pub mod logit_lens;
@@ -44,6 +46,7 @@ pub fn measures() -> Vec<Measure> {
     m.extend(trained_absorption::measures());
     m.extend(trained_residual::measures());
     m.extend(trained::measures());
+    m.extend(idempotence::measures());
     m.extend(lens_verdict::measures());
     m.extend(gradual::measures());
     m.extend(looped::measures());

@@ -25,10 +25,11 @@
 //!
 //! Introduced in chapter 5.
 
-mod decoder_verdict;
+pub(super) mod decoder_verdict;
+pub mod tail;
 mod verdict;
 
-pub use verdict::{claims, measures};
+pub use verdict::{claims, measures, stream_claim};
 
 use nalgebra::DMatrix;
 
@@ -151,6 +152,8 @@ pub struct Stream {
     pub update: Vec<Vec<f64>>,
     /// `cosine[l]`: cosine of the states around layer `l`.
     pub cosine: Vec<Vec<f64>>,
+    /// Tokens of each sentence, in the order their tokens are pooled.
+    pub lengths: Vec<usize>,
 }
 
 /// Which per-layer curve of the stream.
@@ -174,10 +177,21 @@ impl Stream {
         self.summary(series, l).mean
     }
 
-    /// Least-squares slope over layers `layers` of the mean of `series`.
-    pub fn slope(&self, series: Series, layers: std::ops::Range<usize>) -> f64 {
-        let ys: Vec<f64> = layers.map(|l| self.mean(series, l)).collect();
-        crate::stats::slope(&ys)
+    /// `per[s]`: the mean of `series` over sentence `s`'s tokens in layer `l`.
+    pub fn per_sentence(&self, series: Series, l: usize) -> Vec<f64> {
+        let xs = match series {
+            Series::Update => &self.update[l],
+            Series::Cosine => &self.cosine[l],
+        };
+        let mut start = 0;
+        self.lengths
+            .iter()
+            .map(|&n| {
+                let m = crate::stats::mean(&xs[start..start + n]);
+                start += n;
+                m
+            })
+            .collect()
     }
 }
 
@@ -225,9 +239,11 @@ impl ModelFindings {
             let mut s = Stream {
                 update: vec![Vec::new(); m.layers()],
                 cosine: vec![Vec::new(); m.layers()],
+                lengths: Vec::new(),
             };
             for st in &states {
                 let (u, c) = stream_of(st, from);
+                s.lengths.push(u[0].len());
                 for l in 0..m.layers() {
                     s.update[l].extend(&u[l]);
                     s.cosine[l].extend(&c[l]);

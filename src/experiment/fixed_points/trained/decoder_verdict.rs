@@ -4,82 +4,23 @@
 //! the encoder's column uses ([`super::ModelFindings`]).
 
 use super::verdict::{Rows, iteration_rows};
-use super::{BOOK, Iteration, ModelFindings, Series, Stream, book};
-use crate::claim::{Claim, Test};
+use super::tail;
+use super::{BOOK, Iteration, ModelFindings, Series, book};
+use crate::claim::Claim;
 use crate::measure::{Measure, fixed};
 use crate::pretrained::corpus::Model;
 use crate::stats::mean;
 
-/// A setting of the decoder that the stream claim varies.
-struct StreamChoice {
-    /// Measure key suffix.
-    key: &'static str,
-    /// Every token but the first.
-    later: bool,
-    /// The first block counted.
-    from: usize,
-    label: &'static str,
-}
-
-impl StreamChoice {
-    fn stream<'a>(&self, f: &'a ModelFindings) -> &'a Stream {
-        match self.later {
-            true => &f.later,
-            false => &f.all,
-        }
-    }
-
-    /// Slope of `series` over blocks `from..`.
-    fn slope(&self, f: &ModelFindings, series: Series) -> f64 {
-        let s = self.stream(f);
-        s.slope(series, self.from..s.update.len())
-    }
-}
-
-const STREAM_CHOICES: [StreamChoice; 3] = [
-    StreamChoice {
-        key: "",
-        later: false,
-        from: 0,
-        label: "model: SmolLM2-135M-Instruct, a pre-RMSNorm decoder, blocks 1–30",
-    },
-    StreamChoice {
-        key: "_from2",
-        later: false,
-        from: 1,
-        label: "model: SmolLM2-135M-Instruct, blocks 2–30 (its first write onto the small embedding left out)",
-    },
-    StreamChoice {
-        key: "_from2_later",
-        later: true,
-        from: 1,
-        label: "model: SmolLM2-135M-Instruct, blocks 2–30, every token but the first (where the attention sink sits)",
-    },
-];
-
-/// `claim` (the stream settles) asked of the decoder under every stream choice.
+/// `claim` (the stream settles) asked of the decoder under every window.
 pub fn with_decoder_stream(claim: Claim) -> Claim {
     let d = &book().smollm2;
-    STREAM_CHOICES.iter().fold(claim, |claim, c| {
-        let gap = |s: Series| c.slope(&d.trained, s) - c.slope(&d.random, s);
-        claim.under(
-            c.label,
-            vec![
-                Test::below(
-                    "slope over blocks of the mean relative update, trained − random",
-                    gap(Series::Update),
-                    0.0,
-                    3,
-                ),
-                Test::above(
-                    "slope over blocks of the mean cosine of consecutive states, trained − random",
-                    gap(Series::Cosine),
-                    0.0,
-                    3,
-                ),
-            ],
+    let blocks = d.trained.all.update.len();
+    claim.under_each(tail::smollm2().iter().map(|w| {
+        (
+            format!("model: SmolLM2-135M-Instruct, {}", w.label(blocks, "block")),
+            w.tests(&d.trained, &d.random),
         )
-    })
+    }))
 }
 
 /// How a step of the iterated decoder is read.
@@ -114,79 +55,14 @@ fn last(f: &ModelFindings, r: Reading, blocks: std::ops::Range<usize>) -> f64 {
     mean(&all)
 }
 
-/// A setting of the decoder under which the iterated-layer claim is asked.
-struct IterateChoice {
-    label: &'static str,
-    reading: Reading,
-    blocks: std::ops::Range<usize>,
-}
-
-const ITERATE_CHOICES: [IterateChoice; 5] = [
-    IterateChoice {
-        label: "model: SmolLM2-135M-Instruct, pre-RMSNorm: each of its 30 blocks iterated on its own input, Z ↦ Z + f(rms Z); step: ‖ΔZ‖/‖Z‖",
-        reading: Reading::Iterate,
-        blocks: 0..30,
-    },
-    IterateChoice {
-        label: "model: SmolLM2-135M-Instruct, every row but the first (the sink's massive activation)",
-        reading: Reading::Later,
-        blocks: 0..30,
-    },
-    IterateChoice {
-        label: "model: SmolLM2-135M-Instruct, step measured on the rms-normalised iterate (what the block reads), every row but the first",
-        reading: Reading::Normalised,
-        blocks: 0..30,
-    },
-    IterateChoice {
-        label: "model: SmolLM2-135M-Instruct, blocks 1–10 only",
-        reading: Reading::Iterate,
-        blocks: 0..10,
-    },
-    IterateChoice {
-        label: "model: SmolLM2-135M-Instruct, blocks 21–30 only",
-        reading: Reading::Iterate,
-        blocks: 20..30,
-    },
-];
-
-/// `claim` (an iterated layer converges) asked of the decoder under every
-/// iterate choice, and with its whole stack looped as the encoder's is.
-pub fn with_decoder_iterate(claim: Claim) -> Claim {
+/// The decoder's iteration read as the encoder's (every row, every block):
+/// the last step, trained and random.
+pub fn decoder_iterate() -> (f64, f64) {
     let d = &book().smollm2;
-    let claim = ITERATE_CHOICES.iter().fold(claim, |claim, c| {
-        claim.under(
-            c.label,
-            vec![Test::below(
-                format!(
-                    "SmolLM2 trained: step size after step {} (random decoder: {})",
-                    BOOK.steps,
-                    fixed(last(&d.random, c.reading, c.blocks.clone()), 3)
-                ),
-                last(&d.trained, c.reading, c.blocks.clone()),
-                0.01,
-                2,
-            )],
-        )
-    });
-    let looped = |f: &ModelFindings| {
-        mean(
-            &f.stack[0]
-                .iter()
-                .map(|i| Reading::Iterate.last(i))
-                .collect::<Vec<_>>(),
-        )
-    };
-    claim.under(
-        "model: SmolLM2-135M-Instruct, the whole stack looped",
-        vec![Test::below(
-            format!(
-                "SmolLM2 trained: ‖f(Z) − Z‖/‖Z‖ after the last loop (random decoder: {})",
-                fixed(looped(&d.random), 3)
-            ),
-            looped(&d.trained),
-            0.01,
-            2,
-        )],
+    let blocks = d.trained.layer[0].len();
+    (
+        last(&d.trained, Reading::Iterate, 0..blocks),
+        last(&d.random, Reading::Iterate, 0..blocks),
     )
 }
 
@@ -202,11 +78,10 @@ pub fn decoder_measures(layer: &mut Rows, stack: &mut Rows) -> Vec<Measure> {
         Measure::new("tr_dec_iter_sentences", BOOK.iterate_sentences.to_string()),
         Measure::new("tr_dec_iter_steps", BOOK.steps.to_string()),
     ];
-    // the prose quotes the last choice: blocks 2–30, every token but the first
-    let quoted = &STREAM_CHOICES[2];
+    m.extend(tail::measures("tr_dec", d, &tail::smollm2(), d.trained.all.update.len(), "block"));
     for model in Model::BOTH {
         let (f, name) = (d.model(model), model.name());
-        let s = quoted.stream(f);
+        let s = &f.later;
         let blocks = s.update.len();
         m.push(Measure::new(
             format!("tr_dec_update_{name}_l2"),
@@ -216,12 +91,6 @@ pub fn decoder_measures(layer: &mut Rows, stack: &mut Rows) -> Vec<Measure> {
             format!("tr_dec_update_{name}_last"),
             fixed(s.mean(Series::Update, blocks - 1), 2),
         ));
-        for (key, series) in [("update", Series::Update), ("cosine", Series::Cosine)] {
-            m.push(Measure::new(
-                format!("tr_dec_slope_{key}_{name}{}", quoted.key),
-                fixed(quoted.slope(f, series), 4),
-            ));
-        }
         for (key, reading) in [
             ("iterate", Reading::Iterate),
             ("later", Reading::Later),
@@ -236,7 +105,7 @@ pub fn decoder_measures(layer: &mut Rows, stack: &mut Rows) -> Vec<Measure> {
         layer.extend(l);
         stack.extend(k);
     }
-    let t = quoted.stream(&d.trained);
+    let t = &d.trained.later;
     let mid: Vec<f64> = (3..t.update.len() - 1)
         .map(|l| t.mean(Series::Update, l))
         .collect();

@@ -1,14 +1,15 @@
 //! Chapter 5's trained-model section as the prose quotes it: its measures
 //! (keys `tr_…`) and its claims (evidence: pretrained).
 
-use super::decoder_verdict::{decoder_measures, with_decoder_iterate, with_decoder_stream};
+use super::decoder_verdict::{decoder_measures, with_decoder_stream};
+use super::tail::{self, measures as tail_measures};
 use super::{BOOK, Iteration, ModelFindings, Series, book};
 use crate::claim::{Claim, Evidence, Test};
 use crate::experiment::multi_head::repair::{
     self,
     verdict::{with_hydra, with_repair},
 };
-use crate::measure::{Measure, fixed, pm, table_of};
+use crate::measure::{Measure, pm, table_of};
 use crate::pretrained::corpus::Model;
 use crate::pretrained::minilm::LAYERS;
 use crate::stats::Summary;
@@ -24,11 +25,6 @@ impl ModelFindings {
         self.all.summary(Series::Cosine, l)
     }
 
-    /// Least-squares slope over layers `0..upto` of the mean relative update
-    /// (`Update`) or cosine (`Cosine`), every token.
-    pub fn slope(&self, series: Series, upto: usize) -> f64 {
-        self.all.slope(series, 0..upto)
-    }
 }
 
 /// The numbers the trained-model section of chapter 5 quotes (keys `tr_…`).
@@ -42,17 +38,7 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("tr_steps", BOOK.steps.to_string()),
         Measure::new("tr_loops", BOOK.loops.to_string()),
     ];
-    for model in Model::BOTH {
-        let r = f.model(model);
-        for (key, series) in [("update", Series::Update), ("cosine", Series::Cosine)] {
-            for (upto, tail) in [(LAYERS, ""), (LAYERS - 1, "_first5")] {
-                m.push(Measure::new(
-                    format!("tr_slope_{key}_{}{tail}", model.name()),
-                    fixed(r.slope(series, upto), 3),
-                ));
-            }
-        }
-    }
+    m.extend(tail_measures("tr", f, &tail::minilm(), LAYERS, "layer"));
     let mut stream = vec![Vec::new(); LAYERS];
     let (mut layer, mut stack) = (Vec::new(), Vec::new());
     for model in Model::BOTH {
@@ -147,36 +133,6 @@ pub(super) type Rows = Vec<(String, Vec<Measure>)>;
 
 /// The claims of chapter 5's trained-model section (evidence: pretrained).
 pub fn claims() -> Vec<Claim> {
-    let f = &book().minilm;
-    let (t, r) = (&f.trained, &f.random);
-    let last = LAYERS - 1;
-    let final_of = |x: &ModelFindings, p: usize, g: fn(&Iteration) -> f64| {
-        Summary::over(x.layer_runs(p).iter().map(|i| g(i))).mean
-    };
-    let res = |i: &Iteration| *i.residual.last().expect("steps > 0");
-    let col = |i: &Iteration| *i.collapse.last().expect("steps > 0");
-    let setting = format!(
-        "all-MiniLM-L6-v2 (post-LayerNorm) against the same architecture at BERT initialisation (random_init), on the context sentences of models/contexts.txt: {} sentences for the stream, {} for {} iterations of each layer and {} loops of the stack",
-        BOOK.stream_sentences, BOOK.iterate_sentences, BOOK.steps, BOOK.loops,
-    );
-    let settles = |upto: usize| {
-        vec![
-            Test::below(
-                "slope over layers of the mean relative update, trained − random",
-                t.slope(Series::Update, upto) - r.slope(Series::Update, upto),
-                0.0,
-                3,
-            ),
-            Test::above(
-                "slope over layers of the mean cosine of consecutive states, trained − random",
-                t.slope(Series::Cosine, upto) - r.slope(Series::Cosine, upto),
-                0.0,
-                3,
-            ),
-        ]
-    };
-    let [u, c] = <[Test; 2]>::try_from(settles(LAYERS)).unwrap_or_else(|_| unreachable!());
-    let stack_res = Summary::over(t.stack[0].iter().map(res)).mean;
     let rep = repair::book(crate::pretrained::transformer::Architecture::Minilm);
     let absorbs = with_repair(
         Claim::empirical(
@@ -191,40 +147,39 @@ pub fn claims() -> Vec<Claim> {
         "chapter 3's measurement (ch03.trained-later-layers-correct): MiniLM and its random-weight twin, {} corpus sentences each, one head per layer 0–4 per sentence; κ = ⟨Δ_tot, Δ_dir⟩/‖Δ_dir‖², r = 1 − κ, the null the random model's",
         rep.setup.sentences
     ));
+    vec![
+        stream_claim(),
+        super::super::idempotence::claim(),
+        absorbs,
+    ]
+}
+
+/// The claim that the stream settles, read by the tail-over-middle ratio.
+pub fn stream_claim() -> Claim {
+    let f = &book().minilm;
+    let (t, r) = (&f.trained, &f.random);
+    let last = LAYERS - 1;
+    let setting = format!(
+        "all-MiniLM-L6-v2 (post-LayerNorm) against the same architecture at BERT initialisation (random_init), on the first {} context sentences of models/contexts.txt; per sentence, the mean step of the last blocks over that of the middle blocks, trained − random paired on the sentence, with its 95% interval over sentences",
+        BOOK.stream_sentences,
+    );
+    let windows = tail::minilm();
     let stream = Claim::empirical(
         "trained-stream-settles",
         "the residual stream's updates shrink with depth, as toward a static fixed point",
     )
     .zh("残差流的更新随深度减小，如同趋向一个静态不动点。")
     .evidence(Evidence::Pretrained)
-    .default_choice("the whole curve, layers 1–6")
-    .core(u)
-    .core(c)
-    .under("layers 1–5 (the last layer left out)", settles(LAYERS - 1));
+    .default_choice(format!("model: all-MiniLM-L6-v2, {}", windows[0].label(LAYERS, "layer")))
+    .under_each(windows[1..].iter().map(|w| {
+        (format!("model: all-MiniLM-L6-v2, {}", w.label(LAYERS, "layer")), w.tests(t, r))
+    }));
+    let stream = windows[0].tests(t, r).into_iter().fold(stream, Claim::core);
     let stream = with_decoder_stream(stream);
-    vec![
-        stream
+    stream
         .scope(Test::near("random baseline: relative update of layer 6 / of layer 1", r.update(last).mean / r.update(0).mean, 1.0, 0.1, 2))
         .setting(format!(
             "{setting}; and SmolLM2-135M-Instruct (pre-RMSNorm decoder, 30 blocks) against the same architecture at Llama's initialisation (N(0, (1/24)²), smollm2::random_init) on the same {} sentences",
             BOOK.stream_sentences
-        )),
-        with_decoder_iterate(Claim::empirical(
-            "trained-layer-converges",
-            "a trained layer iterated on a real hidden state converges, because its residual path keeps the tokens apart",
-        )
-        .zh("在真实隐藏状态上迭代训练后的一层会收敛，因为它的残差路径使各单标保持分离。")
-        .evidence(Evidence::Pretrained)
-        .default_choice("one layer iterated on its own input")
-        .core(Test::below("trained, with residual paths: ‖f(Z) − Z‖/‖Z‖ after the last step", final_of(t, 0, res), 0.01, 2))
-        .under("the whole stack looped", vec![Test::below("trained, with residual paths: ‖f(Z) − Z‖/‖Z‖ after the last loop", stack_res, 0.01, 2)]))
-        .scope(Test::above("trained, with residual paths: distance from rank one at the end", final_of(t, 0, col), 0.1, 2))
-        .scope(Test::below("trained, without residual paths: distance from rank one at the end", final_of(t, 1, col), 0.01, 2))
-        .scope(Test::below("random baseline, without residual paths: the same", final_of(r, 1, col), 0.01, 2))
-        .setting(format!(
-            "{setting}; and each block of SmolLM2-135M-Instruct iterated {} times on its input stream, and its whole stack looped {} times, for {} sentences, against the same architecture at Llama's initialisation",
-            BOOK.steps, BOOK.loops, BOOK.iterate_sentences
-        )),
-        absorbs,
-    ]
+        ))
 }
