@@ -32,7 +32,18 @@ pub const FIGURES: &[Figure] = &[
     },
 ];
 
+/// A mean with its 95% interval, as the `± sd` bar [`lines`] draws.
+fn interval(s: Summary) -> Summary {
+    let (lo, hi) = s.ci95();
+    Summary {
+        sd: (hi - lo) / 2.0,
+        ..s
+    }
+}
+
+/// The encoder's stream, mean and 95% interval over sentences per layer.
 fn stream() -> Result<String, DrawError> {
+    use crate::experiment::fixed_points::trained::Series as S;
     let f = book();
     let mut update = vec![];
     let mut cosine = vec![];
@@ -44,13 +55,13 @@ fn stream() -> Result<String, DrawError> {
             label: model.name().to_string(),
             color: palette::MODELS[k],
             dashed: k == 1,
-            points: pts(&|l| r.update(l)),
+            points: pts(&|l| interval(r.all.over_sentences(S::Update, l))),
         });
         cosine.push(Series {
             label: model.name().to_string(),
             color: palette::MODELS[k],
             dashed: k == 1,
-            points: pts(&|l| r.cosine(l)),
+            points: pts(&|l| interval(r.all.over_sentences(S::Cosine, l))),
         });
     }
     svg(COLUMN, 400, |root| {
@@ -78,7 +89,8 @@ fn stream() -> Result<String, DrawError> {
 
 /// The decoder's stream over every token but the first (the sink's massive
 /// activation runs off any shared scale): relative update from block 2 (the
-/// first block writes onto the small embedding), cosine from block 1.
+/// first block writes onto the small embedding), cosine from block 1; mean
+/// and 95% interval over sentences per block.
 fn decoder_stream() -> Result<String, DrawError> {
     use crate::experiment::fixed_points::trained::Series as S;
     let (mut update, mut cosine) = (vec![], vec![]);
@@ -90,7 +102,7 @@ fn decoder_stream() -> Result<String, DrawError> {
             color: palette::MODELS[k],
             dashed: k == 1,
             points: (from..blocks)
-                .map(|l| ((l + 1) as f64, s.summary(series, l)))
+                .map(|l| ((l + 1) as f64, interval(s.over_sentences(series, l))))
                 .collect(),
         };
         update.push(series(S::Update, 1));

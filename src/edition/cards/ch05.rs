@@ -402,4 +402,85 @@ pub const CARDS: &[(&str, &str)] = &[
     ("two layers of two heads, match", "两层双头，匹配任务"),
     ("one head, successor", "单头，后继任务"),
     ("two layers of two heads, successor", "两层双头，后继任务"),
+    (
+        "upper end of the 95% interval over sentences: relative update, last blocks over middle blocks, trained − random",
+        "对句子的 95% 区间上端：相对更新，最后几块比中间几块，训练后 − 随机",
+    ),
+    (
+        "upper end of the 95% interval over sentences: turn 1 − cos of consecutive states, last blocks over middle blocks, trained − random",
+        "对句子的 95% 区间上端：相邻状态的转角 1 − cos，最后几块比中间几块，训练后 − 随机",
+    ),
+    (
+        "model: all-MiniLM-L6-v2, the last layer (6) over layers 3–4",
+        "模型：all-MiniLM-L6-v2，最后一层（第 6 层）比第 3–4 层",
+    ),
+    (
+        "model: all-MiniLM-L6-v2, the last 2 layers (5–6) over layers 3–4",
+        "模型：all-MiniLM-L6-v2，最后 2 层（第 5–6 层）比第 3–4 层",
+    ),
+    (
+        "model: SmolLM2-135M-Instruct, the last 5 blocks (26–30) over blocks 11–20, every token, the first (the sink) included",
+        "模型：SmolLM2-135M-Instruct，最后 5 块（第 26–30 块）比第 11–20 块，每个单标，包括第一个（汇聚点）",
+    ),
+    (
+        "model: SmolLM2-135M-Instruct, the last 5 blocks (26–30) over blocks 11–20, every token but the first (the sink)",
+        "模型：SmolLM2-135M-Instruct，最后 5 块（第 26–30 块）比第 11–20 块，除第一个（汇聚点）外的每个单标",
+    ),
+    (
+        "all-MiniLM-L6-v2 (post-LayerNorm) against the same architecture at BERT initialisation (random_init), on the first 20 context sentences of models/contexts.txt; per sentence, the mean step of the last blocks over that of the middle blocks, trained − random paired on the sentence, with its 95% interval over sentences; and SmolLM2-135M-Instruct (pre-RMSNorm decoder, 30 blocks) against the same architecture at Llama's initialisation (N(0, (1/24)²), smollm2::random_init) on the same 20 sentences",
+        "all-MiniLM-L6-v2（后置 LayerNorm）对 BERT 初始化下的同一架构（random_init），用 `models/contexts.txt` 的前 20 个上下文句子；对每个句子，取最后几块的平均步长与中间几块的平均步长之比，训练后 − 随机按句子配对，并给出对句子的 95% 区间；以及 SmolLM2-135M-Instruct（前置 RMSNorm 的解码器，30 块）对 Llama 初始化下的同一架构（N(0, (1/24)²)，smollm2::random_init），用同样的 20 个句子",
+    ),
+    (
+        "upper end of the 95% interval over sentences: ‖B(B(Z)) − B(Z)‖ / ‖B(Z) − Z‖, mean over blocks",
+        "对句子的 95% 区间上端：‖B(B(Z)) − B(Z)‖ / ‖B(Z) − Z‖，对块取均值",
+    ),
+    (
+        "upper end of the 95% interval over sentences: the same ratio, trained − random",
+        "对句子的 95% 区间上端：同一比值，训练后 − 随机",
+    ),
+    (
+        "lower end of the 95% interval over sentences: share of positions whose top-1 next token is kept",
+        "对句子的 95% 区间下端：保留排名第一的下一个单标的位置所占份额",
+    ),
+    (
+        "lower end of the 95% interval over sentences: the same share, trained − random",
+        "对句子的 95% 区间下端：同一份额，训练后 − 随机",
+    ),
+    ("the same, trained − random", "同上，训练后 − 随机"),
+    (
+        "model: all-MiniLM-L6-v2, every layer re-applied to its own output",
+        "模型：all-MiniLM-L6-v2，每一层再作用一次于自己的输出",
+    ),
+    (
+        "model: SmolLM2-135M-Instruct, every block re-applied to its own output",
+        "模型：SmolLM2-135M-Instruct，每一块再作用一次于自己的输出",
+    ),
+    (
+        "model: SmolLM2-135M-Instruct, blocks 26–30 re-applied to their own outputs",
+        "模型：SmolLM2-135M-Instruct，第 26–30 块再作用一次于各自的输出",
+    ),
+    (
+        "model: SmolLM2-135M-Instruct, every block, every row but the first (the sink)",
+        "模型：SmolLM2-135M-Instruct，每一块，除第一行（汇聚点）外的每一行",
+    ),
+    (
+        "model: SmolLM2-135M-Instruct, its output re-passed through its last block",
+        "模型：SmolLM2-135M-Instruct，把它的输出再经过它的最后一块",
+    ),
+    (
+        "model: SmolLM2-135M-Instruct, its output re-passed through its last 2 blocks",
+        "模型：SmolLM2-135M-Instruct，把它的输出再经过它的最后 2 块",
+    ),
+    (
+        "protocol: MiniLM, each layer iterated 8 times on its input (the earlier protocol; it tests the architecture as much as what was learned)",
+        "方案：MiniLM，每一层在自己的输入上迭代 8 次（早先的方案；它检验架构，不亚于检验学到的东西）",
+    ),
+    (
+        "protocol: SmolLM2-135M-Instruct, each block iterated 8 times on its input (a pre-norm block has fixed points only where its write vanishes)",
+        "方案：SmolLM2-135M-Instruct，每一块在自己的输入上迭代 8 次（前置归一化的块只在其写入为零处才有不动点）",
+    ),
+    (
+        "all-MiniLM-L6-v2 (post-LayerNorm) and SmolLM2-135M-Instruct (pre-RMSNorm), each against its random-weight twin, on the first 20 context sentences of models/contexts.txt: each block B applied once more to its own output B(Z) on the real stream; SmolLM2's final state re-passed through its last 1–3 blocks and decoded; the earlier iteration (8 applications, 2 sentences) kept as a choice",
+        "all-MiniLM-L6-v2（后置 LayerNorm）与 SmolLM2-135M-Instruct（前置 RMSNorm），各自对其随机权重孪生模型，用 `models/contexts.txt` 的前 20 个上下文句子：在真实的残差流上把每个块 B 再作用一次于它自己的输出 B(Z)；把 SmolLM2 的最终状态再经过它的最后 1–3 块并解码；早先的迭代（8 次作用，2 个句子）保留为一项选择",
+    ),
 ];

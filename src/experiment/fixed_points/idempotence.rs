@@ -158,30 +158,16 @@ mod tests {
             let m = arch.with(Model::Trained);
             assert_eq!(x.trained.ratio.len(), m.layers());
             assert_eq!(x.random.ratio[0].len(), BOOK.sentences);
-            assert!(x.trained.ratio.iter().flatten().all(|r| r.is_finite() && *r > 0.0));
+            assert!(
+                x.trained
+                    .ratio
+                    .iter()
+                    .flatten()
+                    .all(|r| r.is_finite() && *r > 0.0)
+            );
         }
         assert_eq!(f.smollm2.trained.kept.len(), BOOK.tail);
         assert!(f.minilm.trained.kept.is_empty());
         assert!((rate_for_eight_steps().powi(8) - 0.01).abs() < 1e-12);
-    }
-
-    #[test]
-    #[ignore]
-    fn print() {
-        let f = book();
-        for arch in Architecture::ALL {
-            let x = f.arch(arch);
-            let n = x.trained.ratio.len();
-            for (name, b) in [("all", 0..n), ("tail5", n.saturating_sub(5)..n)] {
-                for later in [false, true] {
-                    let (t, r) = (x.trained.ratio_over(b.clone(), later), x.random.ratio_over(b.clone(), later));
-                    let g = paired(&x.trained.per_sentence(b.clone(), later), &x.random.per_sentence(b.clone(), later));
-                    println!("{arch:?} {name} later={later}: trained {:.3} {:?} random {:.3} gap {:.3} {:?}", t.mean, t.ci95(), r.mean, g.mean, g.ci95());
-                }
-            }
-            for k in 1..=x.trained.kept.len() {
-                println!("{arch:?} kept {k}: trained {:.3} {:?} random {:.3}", x.trained.kept(k).mean, x.trained.kept(k).ci95(), x.random.kept(k).mean);
-            }
-        }
     }
 }

@@ -177,6 +177,11 @@ impl Stream {
         self.summary(series, l).mean
     }
 
+    /// Summary over sentences of each sentence's mean of `series` in layer `l`.
+    pub fn over_sentences(&self, series: Series, l: usize) -> Summary {
+        Summary::of(&self.per_sentence(series, l))
+    }
+
     /// `per[s]`: the mean of `series` over sentence `s`'s tokens in layer `l`.
     pub fn per_sentence(&self, series: Series, l: usize) -> Vec<f64> {
         let xs = match series {

@@ -54,7 +54,10 @@ const READINGS: [Reading; 4] = [
 ];
 
 impl Reading {
-    fn of<'a>(&self, f: &'a crate::pretrained::transformer::ByArch<ByModel<ModelFindings>>) -> &'a ByModel<ModelFindings> {
+    fn of<'a>(
+        &self,
+        f: &'a crate::pretrained::transformer::ByArch<ByModel<ModelFindings>>,
+    ) -> &'a ByModel<ModelFindings> {
         if self.decoder { &f.smollm2 } else { &f.minilm }
     }
 
@@ -137,12 +140,7 @@ pub fn claim() -> Claim {
                 0.01,
                 2,
             ),
-            Test::below(
-                "the same, trained − random",
-                trained - random,
-                0.0,
-                2,
-            ),
+            Test::below("the same, trained − random", trained - random, 0.0, 2),
         ]
     };
     let mut claim = Claim::empirical(
@@ -231,7 +229,10 @@ mod tests {
         let t0 = std::time::Instant::now();
         let _ = super::book();
         eprintln!("idempotence::book {:?}", t0.elapsed());
-        for c in [crate::experiment::fixed_points::trained::stream_claim(), super::claim()] {
+        for c in [
+            crate::experiment::fixed_points::trained::stream_claim(),
+            super::claim(),
+        ] {
             {
                 println!("== {} {:?}", c.id, c.verdict());
                 for t in &c.core {
@@ -244,14 +245,22 @@ mod tests {
                     }
                 }
                 for t in &c.scope {
-                    println!("  scope {} = {:.4} pass {}", t.quantity, t.value, t.passes());
+                    println!(
+                        "  scope {} = {:.4} pass {}",
+                        t.quantity,
+                        t.value,
+                        t.passes()
+                    );
                 }
             }
         }
         let mut ms = crate::experiment::fixed_points::trained::measures();
         ms.extend(super::measures());
         for m in ms {
-            if m.key.starts_with("tr_tail") || m.key.starts_with("tr_dec_tail") || m.key.starts_with("id_") {
+            if m.key.starts_with("tr_tail")
+                || m.key.starts_with("tr_dec_tail")
+                || m.key.starts_with("id_")
+            {
                 println!("{} = {}", m.key, m.value);
             }
         }

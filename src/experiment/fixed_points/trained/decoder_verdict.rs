@@ -3,8 +3,8 @@
 //! numbers the prose quotes (keys `tr_dec_…`). The measurement is the one
 //! the encoder's column uses ([`super::ModelFindings`]).
 
-use super::verdict::{Rows, iteration_rows};
 use super::tail;
+use super::verdict::{Rows, iteration_rows};
 use super::{BOOK, Iteration, ModelFindings, Series, book};
 use crate::claim::Claim;
 use crate::measure::{Measure, fixed};
@@ -78,7 +78,13 @@ pub fn decoder_measures(layer: &mut Rows, stack: &mut Rows) -> Vec<Measure> {
         Measure::new("tr_dec_iter_sentences", BOOK.iterate_sentences.to_string()),
         Measure::new("tr_dec_iter_steps", BOOK.steps.to_string()),
     ];
-    m.extend(tail::measures("tr_dec", d, &tail::smollm2(), d.trained.all.update.len(), "block"));
+    m.extend(tail::measures(
+        "tr_dec",
+        d,
+        &tail::smollm2(),
+        d.trained.all.update.len(),
+        "block",
+    ));
     for model in Model::BOTH {
         let (f, name) = (d.model(model), model.name());
         let s = &f.later;

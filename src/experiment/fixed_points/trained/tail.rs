@@ -48,9 +48,18 @@ pub fn measures(
     for (series, key) in READS {
         let w = &windows[0];
         m.extend([
-            Measure::new(format!("{tag}_tail_{key}_trained"), interval(w.ratio(t, series), 2)),
-            Measure::new(format!("{tag}_tail_{key}_random"), interval(w.ratio(r, series), 2)),
-            Measure::new(format!("{tag}_tail_{key}_gap"), interval(w.gap(t, r, series), 2)),
+            Measure::new(
+                format!("{tag}_tail_{key}_trained"),
+                interval(w.ratio(t, series), 2),
+            ),
+            Measure::new(
+                format!("{tag}_tail_{key}_random"),
+                interval(w.ratio(r, series), 2),
+            ),
+            Measure::new(
+                format!("{tag}_tail_{key}_gap"),
+                interval(w.gap(t, r, series), 2),
+            ),
         ]);
     }
     let rows = windows
@@ -116,10 +125,10 @@ impl Window {
             1 => format!("the last {unit} ({blocks})"),
             k => format!("the last {k} {unit}s ({}–{blocks})", t.start + 1),
         };
-        let sink = if self.later {
-            ", every token but the first (the sink)"
-        } else {
-            ""
+        let sink = match (self.later, unit) {
+            (true, _) => ", every token but the first (the sink)",
+            (false, "block") => ", every token, the first (the sink) included",
+            (false, _) => "",
         };
         format!(
             "{tail} over {unit}s {}–{}{sink}",
@@ -210,7 +219,8 @@ pub fn minilm() -> Vec<Window> {
     ]
 }
 
-/// The decoder's windows (30 blocks): the default first.
+/// The decoder's windows (30 blocks), every token but the first (its
+/// massive activation) unless said: the default first.
 pub fn smollm2() -> Vec<Window> {
     let w = |last: usize, middle: Range<usize>, later: bool| Window {
         last,
@@ -218,11 +228,11 @@ pub fn smollm2() -> Vec<Window> {
         later,
     };
     vec![
-        w(5, 10..20, false),
-        w(3, 10..20, false),
-        w(10, 10..20, false),
-        w(5, 5..25, false),
         w(5, 10..20, true),
+        w(3, 10..20, true),
+        w(10, 10..20, true),
+        w(5, 5..25, true),
+        w(5, 10..20, false),
     ]
 }
 
@@ -235,7 +245,7 @@ mod tests {
         let w = &smollm2()[0];
         assert_eq!(
             w.label(30, "block"),
-            "the last 5 blocks (26–30) over blocks 11–20"
+            "the last 5 blocks (26–30) over blocks 11–20, every token but the first (the sink)"
         );
         assert_eq!(
             minilm()[0].label(6, "layer"),

@@ -24,7 +24,6 @@ impl ModelFindings {
     pub fn cosine(&self, l: usize) -> Summary {
         self.all.summary(Series::Cosine, l)
     }
-
 }
 
 /// The numbers the trained-model section of chapter 5 quotes (keys `tr_…`).
@@ -147,11 +146,7 @@ pub fn claims() -> Vec<Claim> {
         "chapter 3's measurement (ch03.trained-later-layers-correct): MiniLM and its random-weight twin, {} corpus sentences each, one head per layer 0–4 per sentence; κ = ⟨Δ_tot, Δ_dir⟩/‖Δ_dir‖², r = 1 − κ, the null the random model's",
         rep.setup.sentences
     ));
-    vec![
-        stream_claim(),
-        super::super::idempotence::claim(),
-        absorbs,
-    ]
+    vec![stream_claim(), super::super::idempotence::claim(), absorbs]
 }
 
 /// The claim that the stream settles, read by the tail-over-middle ratio.
@@ -170,9 +165,15 @@ pub fn stream_claim() -> Claim {
     )
     .zh("残差流的更新随深度减小，如同趋向一个静态不动点。")
     .evidence(Evidence::Pretrained)
-    .default_choice(format!("model: all-MiniLM-L6-v2, {}", windows[0].label(LAYERS, "layer")))
+    .default_choice(format!(
+        "model: all-MiniLM-L6-v2, {}",
+        windows[0].label(LAYERS, "layer")
+    ))
     .under_each(windows[1..].iter().map(|w| {
-        (format!("model: all-MiniLM-L6-v2, {}", w.label(LAYERS, "layer")), w.tests(t, r))
+        (
+            format!("model: all-MiniLM-L6-v2, {}", w.label(LAYERS, "layer")),
+            w.tests(t, r),
+        )
     }));
     let stream = windows[0].tests(t, r).into_iter().fold(stream, Claim::core);
     let stream = with_decoder_stream(stream);
