@@ -97,17 +97,18 @@ impl ModelFindings {
             } else {
                 vec![]
             };
-            (all, later, kept)
+            [all, later, kept]
         });
-        let column = |g: &dyn Fn(&(Vec<f64>, Vec<f64>, Vec<f64>)) -> &Vec<f64>, rows: usize| {
-            (0..rows)
-                .map(|i| per.iter().map(|p| g(p)[i]).collect())
+        // per[s][series][i] → series[i][s]
+        let column = |k: usize| -> Vec<Vec<f64>> {
+            (0..per[0][k].len())
+                .map(|i| per.iter().map(|p| p[k][i]).collect())
                 .collect()
         };
         ModelFindings {
-            ratio: column(&|p| &p.0, layers),
-            later: column(&|p| &p.1, layers),
-            kept: column(&|p| &p.2, if decoder { setup.tail } else { 0 }),
+            ratio: column(0),
+            later: column(1),
+            kept: column(2),
         }
     }
 
