@@ -200,12 +200,11 @@ pub fn measures() -> Vec<Measure> {
         rows.push((r.label.trim_start_matches("model: ").to_string(), cells));
     }
     for k in 1..=BOOK.tail {
-        let (t, rnd, gap) = kept(k);
+        let (t, rnd, _) = kept(k);
         let pct = |s: Summary| fixed(100.0 * s.mean, 0);
         m.extend([
             Measure::new(format!("id_kept{k}_trained"), pct(t)),
             Measure::new(format!("id_kept{k}_random"), pct(rnd)),
-            Measure::new(format!("id_kept{k}_gap"), interval(gap, 2)),
         ]);
     }
     let header = [

@@ -34,8 +34,8 @@ pub fn interval(s: Summary, digits: usize) -> String {
 const READS: [(Series, &str); 2] = [(Series::Update, "update"), (Series::Cosine, "turn")];
 
 /// Measures `{tag}_tail_…` of a stack of `blocks`: for the default window
-/// (the first), each series' ratio trained and random and their gap; and a
-/// table `{tag}_tail` of every window.
+/// (the first), each series' ratio trained and random; and a table
+/// `{tag}_tail` of every window, with the gaps.
 pub fn measures(
     tag: &str,
     f: &ByModel<ModelFindings>,
@@ -55,10 +55,6 @@ pub fn measures(
             Measure::new(
                 format!("{tag}_tail_{key}_random"),
                 interval(w.ratio(r, series), 2),
-            ),
-            Measure::new(
-                format!("{tag}_tail_{key}_gap"),
-                interval(w.gap(t, r, series), 2),
             ),
         ]);
     }
