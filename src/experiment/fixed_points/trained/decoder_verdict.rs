@@ -1,6 +1,7 @@
-//! The decoder's column of chapter 5's trained-model section: the choices
-//! under which SmolLM2 is asked the stream and iteration claims, and the
-//! numbers the prose quotes (keys `tr_dec_…`). The measurement is the one
+//! The decoder's column of chapter 5's trained-model section: the windows
+//! under which SmolLM2 is asked the stream claim, its iteration as the
+//! idempotence claim keeps it (a choice), and the numbers the prose quotes
+//! (keys `tr_dec_…`). The measurement is the one
 //! the encoder's column uses ([`super::ModelFindings`]).
 
 use super::tail;
