@@ -70,8 +70,8 @@ pub fn decoder_iterate() -> (f64, f64) {
 /// The decoder's numbers (keys `tr_dec_…`), and its rows of the iteration
 /// tables appended to `layer` and `stack`. The stream: every token but the
 /// first, the relative update of the second and last blocks, the trained
-/// model's range over blocks 4–29, and the slopes over blocks 2–30 (the
-/// claim card shows the other settings).
+/// model's range over blocks 4–29, and the tail-over-middle ratios of every
+/// window ([`tail::measures`]).
 pub fn decoder_measures(layer: &mut Rows, stack: &mut Rows) -> Vec<Measure> {
     let d = &book().smollm2;
     let mut m = vec![
