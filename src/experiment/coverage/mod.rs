@@ -13,6 +13,7 @@ pub mod drift;
 pub mod head;
 pub mod pieces;
 pub mod prompts;
+pub mod permuted;
 pub mod readings;
 pub mod sensitivity;
 pub mod trained;
