@@ -18,7 +18,7 @@ use crate::random::seeded;
 use crate::stats::{pearson, ranks};
 
 /// Permutations drawn per head and sentence.
-pub const DRAWS: usize = 20;
+pub const DRAWS: usize = 10;
 
 /// `ρ_null` against each of `effects`, permutations drawn from `seed`.
 ///
