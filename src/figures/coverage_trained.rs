@@ -8,8 +8,8 @@ use super::palette;
 use super::style::{COLUMN, Chart, axes, band, bar, color, legend, line_key, mesh, svg};
 use super::{DrawError, Figure};
 use crate::experiment::coverage::sensitivity::{Effect, Keys};
-use crate::experiment::coverage::trained_report::{by_sentence, effects, short};
 use crate::experiment::coverage::trained::{EPSILONS, HeadStats, book};
+use crate::experiment::coverage::trained_report::{by_sentence, effects, short};
 use crate::pretrained::corpus::Model;
 use crate::pretrained::minilm::{HEADS, LAYERS};
 
@@ -196,7 +196,11 @@ fn counterfactuals() -> Result<String, DrawError> {
     let list = effects();
     let series: [(&str, fn([f64; 3]) -> f64, RGBColor); 2] = [
         ("ρ(‖αf‖, ℰ) − ρ(α, ℰ)", |[w, n, _]| n - w, palette::TRAINED),
-        ("ρ(‖αf‖, ℰ) − ρ(α‖f_π‖, ℰ)", |[_, n, p]| n - p, palette::RANDOM),
+        (
+            "ρ(‖αf‖, ℰ) − ρ(α‖f_π‖, ℰ)",
+            |[_, n, p]| n - p,
+            palette::RANDOM,
+        ),
     ];
     let right = list.len() as f64 - 0.5;
     svg(750, 360, |root| {
@@ -222,7 +226,13 @@ fn counterfactuals() -> Result<String, DrawError> {
             for (m, (name, g, c)) in series.iter().enumerate() {
                 for (i, e) in list.iter().enumerate() {
                     let x = i as f64 + (m as f64 - 0.5) * 0.36;
-                    bar(&mut chart, x, 0.16, by_sentence(heads, per, *g, *e, *keys), *c)?;
+                    bar(
+                        &mut chart,
+                        x,
+                        0.16,
+                        by_sentence(heads, per, *g, *e, *keys),
+                        *c,
+                    )?;
                 }
                 chart
                     .draw_series([Rectangle::new([(-9.0, -9.0), (-9.0, -9.0)], c.filled())])?

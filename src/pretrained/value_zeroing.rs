@@ -99,7 +99,6 @@ fn seen(mask: Mask, n: usize, i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pretrained::transformer::Transformer;
 
     /// Zeroing every value in every head leaves `x + b_O`; one key's zeroing
     /// through the layer is the whole layer run on the edited values.

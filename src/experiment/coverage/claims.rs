@@ -212,12 +212,19 @@ mod tests {
             assert!(gap(heads, at(t, Counterfactual::MeanValue), Keys::All) < 0.0);
             // the target matters little
             for c in [Counterfactual::Knockout, Counterfactual::MeanValue] {
-                let d = gap(heads, at(t, c), Keys::All) - gap(heads, at(Target::Head, c), Keys::All);
+                let d =
+                    gap(heads, at(t, c), Keys::All) - gap(heads, at(Target::Head, c), Keys::All);
                 assert!(d.abs() < 0.05);
             }
         }
         // value zeroing, at the block or in every head at the layer: the norm
-        assert!(gap(heads, at(Target::Block, Counterfactual::ValueZeroing), Keys::All) > 0.0);
+        assert!(
+            gap(
+                heads,
+                at(Target::Block, Counterfactual::ValueZeroing),
+                Keys::All
+            ) > 0.0
+        );
         assert!(gap(heads, Effect::Layer, Keys::All) > 0.0);
         for e in effects() {
             // without the sink the norm ranks better under every counterfactual

@@ -6,9 +6,9 @@
 //! Predictions written from the essay and the paper before the run.
 
 use super::sensitivity::{Effect, Keys};
+use super::trained::{BOOK, HeadStats, Side, Start as First, book};
 use super::trained_claims::weight_core;
 use super::trained_report::effects;
-use super::trained::{BOOK, HeadStats, Side, Start as First, book};
 use crate::claim::Test;
 use crate::measure::{Measure, fixed, number, pm};
 use crate::pretrained::corpus::Model;

@@ -41,11 +41,17 @@ pub fn permuted_rho(
             (i, keys.iter().copied().filter(|&j| j < seen).collect())
         })
         .collect();
-    let row = |m: &dyn Fn(usize) -> f64, ks: &[usize]| ranks(&ks.iter().map(|&j| m(j)).collect::<Vec<_>>());
+    let row = |m: &dyn Fn(usize) -> f64, ks: &[usize]| {
+        ranks(&ks.iter().map(|&j| m(j)).collect::<Vec<_>>())
+    };
     // ranks of each effect, [effect][row]
     let effect_ranks: Vec<Vec<Vec<f64>>> = effects
         .iter()
-        .map(|e| rows.iter().map(|(i, ks)| row(&|j| e[(*i, j)], ks)).collect())
+        .map(|e| {
+            rows.iter()
+                .map(|(i, ks)| row(&|j| e[(*i, j)], ks))
+                .collect()
+        })
         .collect();
     let mut rng = seeded(seed);
     let mut sums = vec![0.0; effects.len()];

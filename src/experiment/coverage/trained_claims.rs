@@ -3,10 +3,10 @@
 //! one pass. Predictions as the essay makes them, written before the run.
 
 use super::decoder_claims;
+use super::permuted::DRAWS;
+use super::sensitivity::Effect;
 use super::sensitivity::Keys;
 use super::trained::{BOOK, Direction, EPSILONS, HeadStats, book};
-use super::sensitivity::Effect;
-use super::permuted::DRAWS;
 use super::trained_report::{effects, gap, mean_of, over_null};
 use crate::claim::{Claim, Evidence, Test};
 use crate::pretrained::corpus::Model;
@@ -170,4 +170,35 @@ pub fn claims() -> Vec<Claim> {
         .scope(Test::above("error at the largest ε, trained − random", large(Model::Trained, spread) - large(Model::Random, spread), 0.0, 2))
         .setting(format!("all-MiniLM-L6-v2: each of 6 layers at {} corpus sentences, one Gaussian direction each, ‖z‖ = ‖x‖; null: random weights", f.setup.local)),
     ]
+}
+
+#[cfg(test)]
+mod scratch {
+    #[test]
+    #[ignore]
+    fn print_weight_claim() {
+        use crate::claim::card::{Pages, markdown};
+        use crate::edition::cards::{english_left, missing};
+        struct Registry;
+        impl Pages for Registry {
+            fn card(&self, _: &str) -> Option<&str> {
+                None
+            }
+            fn registry(&self) -> Option<&str> {
+                Some("appendix-claims.md")
+            }
+        }
+        let c = super::claims().remove(0);
+        eprintln!("{} {:?}", c.id, c.verdict());
+        eprintln!("missing {:?}", missing(&c));
+        eprintln!(
+            "english {:?}",
+            english_left(&markdown(&c, &Registry, &crate::edition::words::ZH))
+        );
+        for m in super::super::trained_report::measures() {
+            if m.key.contains("sensitivity_table") {
+                eprintln!("{}", m.value);
+            }
+        }
+    }
 }

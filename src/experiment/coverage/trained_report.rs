@@ -109,7 +109,8 @@ fn sensitivity_table(f: &Findings) -> String {
     for effect in effects() {
         for keys in Keys::ALL {
             let heads = |model| &f.side(model).heads[..];
-            let [w, n] = [0, 1].map(|k| mean_of(f, Model::Trained, |s| s.sensitivity.cell(effect, keys)[k]));
+            let [w, n] =
+                [0, 1].map(|k| mean_of(f, Model::Trained, |s| s.sensitivity.cell(effect, keys)[k]));
             let null = over_null(heads(Model::Trained), per, effect, keys);
             let (lo, hi) = null.ci95();
             let (cf, target) = short(effect);
@@ -125,7 +126,12 @@ fn sensitivity_table(f: &Findings) -> String {
                 fixed(w, 2),
                 fixed(n, 2),
                 fixed(n - w, 2),
-                format!("{} [{}, {}]", fixed(null.mean, 2), fixed(lo, 2), fixed(hi, 2)),
+                format!(
+                    "{} [{}, {}]",
+                    fixed(null.mean, 2),
+                    fixed(lo, 2),
+                    fixed(hi, 2)
+                ),
                 fixed(gap(heads(Model::Random), effect, keys), 2),
             ]);
         }
@@ -211,7 +217,10 @@ pub fn by_sentence(
     keys: Keys,
 ) -> Summary {
     Summary::over(heads.chunks(per).map(|s| {
-        let xs: Vec<f64> = s.iter().map(|h| g(h.sensitivity.cell(effect, keys))).collect();
+        let xs: Vec<f64> = s
+            .iter()
+            .map(|h| g(h.sensitivity.cell(effect, keys)))
+            .collect();
         crate::stats::mean(&xs)
     }))
 }
@@ -246,4 +255,3 @@ pub fn sink_share(f: &Findings, model: Model, kind: Sink) -> f64 {
         f64::from(u8::from(s.sensitivity.sink == kind))
     })
 }
-

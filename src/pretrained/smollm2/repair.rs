@@ -37,7 +37,14 @@ use crate::pretrained::transformer::Transformer;
 /// `u: (n, 576)` → `(n, 576)`.
 pub fn resume(m: &SmolLm2, l: usize, u: &DMatrix<f64>) -> DMatrix<f64> {
     let x = crate::pretrained::value_zeroing::decoder_finish(m, l, u).map(|v| v as f32);
-    let out = run_from(&m.weights, l + 1, x, &mut Cache::new(&m.config), Options::default()).0;
+    let out = run_from(
+        &m.weights,
+        l + 1,
+        x,
+        &mut Cache::new(&m.config),
+        Options::default(),
+    )
+    .0;
     out.map(f64::from)
 }
 
