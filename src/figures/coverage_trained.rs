@@ -190,11 +190,15 @@ fn label(e: Effect) -> String {
     format!("{cf}·{}", &target[..1])
 }
 
+/// A series of bars: its label, what it reads of a cell
+/// `[ρ(α, E), ρ(‖αf‖, E), ρ(α‖f_π‖, E)]`, its colour.
+type Series = (&'static str, fn([f64; 3]) -> f64, RGBColor);
+
 fn counterfactuals() -> Result<String, DrawError> {
     let heads = &book().side(Model::Trained).heads;
     let per = LAYERS * HEADS;
     let list = effects();
-    let series: [(&str, fn([f64; 3]) -> f64, RGBColor); 2] = [
+    let series: [Series; 2] = [
         ("ρ(‖αf‖, ℰ) − ρ(α, ℰ)", |[w, n, _]| n - w, palette::TRAINED),
         (
             "ρ(‖αf‖, ℰ) − ρ(α‖f_π‖, ℰ)",

@@ -245,9 +245,9 @@ pub fn measure(head: &Head) -> Sensitivity {
                 null[e],
             ]
         };
-        for c in 0..3 {
-            for t in 0..2 {
-                grid[t][c][k] = cell(c * 2 + t);
+        for (t, by_cf) in grid.iter_mut().enumerate() {
+            for (c, by_keys) in by_cf.iter_mut().enumerate() {
+                by_keys[k] = cell(c * 2 + t);
             }
         }
         mohebbi[k] = cell(6);
