@@ -171,34 +171,3 @@ pub fn claims() -> Vec<Claim> {
         .setting(format!("all-MiniLM-L6-v2: each of 6 layers at {} corpus sentences, one Gaussian direction each, ‖z‖ = ‖x‖; null: random weights", f.setup.local)),
     ]
 }
-
-#[cfg(test)]
-mod scratch {
-    #[test]
-    #[ignore]
-    fn print_weight_claim() {
-        use crate::claim::card::{Pages, markdown};
-        use crate::edition::cards::{english_left, missing};
-        struct Registry;
-        impl Pages for Registry {
-            fn card(&self, _: &str) -> Option<&str> {
-                None
-            }
-            fn registry(&self) -> Option<&str> {
-                Some("appendix-claims.md")
-            }
-        }
-        let c = super::claims().remove(0);
-        eprintln!("{} {:?}", c.id, c.verdict());
-        eprintln!("missing {:?}", missing(&c));
-        eprintln!(
-            "english {:?}",
-            english_left(&markdown(&c, &Registry, &crate::edition::words::ZH))
-        );
-        for m in super::super::trained_report::measures() {
-            if m.key.contains("sensitivity_table") {
-                eprintln!("{}", m.value);
-            }
-        }
-    }
-}
