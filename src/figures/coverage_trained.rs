@@ -7,12 +7,11 @@ use super::key::{self, Swatch};
 use super::palette;
 use super::style::{COLUMN, Chart, axes, band, bar, color, legend, line_key, mesh, svg};
 use super::{DrawError, Figure};
-use crate::experiment::coverage::sensitivity::Keys;
+use crate::experiment::coverage::sensitivity::{Effect, Keys};
 use crate::experiment::coverage::trained::{EPSILONS, HeadStats, book};
+use crate::experiment::coverage::trained_report::{by_sentence, effects, short};
 use crate::pretrained::corpus::Model;
-use crate::pretrained::counterfactual::{Counterfactual, Target};
-use crate::pretrained::minilm::LAYERS;
-use crate::stats::Summary;
+use crate::pretrained::minilm::{HEADS, LAYERS};
 
 pub const FIGURES: &[Figure] = &[
     Figure {
@@ -24,7 +23,7 @@ pub const FIGURES: &[Figure] = &[
     Figure {
         name: "ch02-minilm-counterfactuals",
         chapter: 2,
-        about: "the gap ρ(‖αf‖, ℰ) − ρ(α, ℰ) under three counterfactuals, two targets, with and without each head's sink, trained vs random MiniLM",
+        about: "trained MiniLM: the norm's lead over the weight, ρ(‖αf‖, ℰ) − ρ(α, ℰ), and over the same norms permuted across keys, under each counterfactual and target, with and without each head's sink",
         draw: counterfactuals,
     },
     Figure {
@@ -179,57 +178,72 @@ fn locality() -> Result<String, DrawError> {
     })
 }
 
-/// Short labels of the counterfactuals on the x axis (the caption spells them out).
-const SHORT: [&str; 3] = ["KO", "VZ", "MV"];
+/// Short label of an effect on the x axis (the caption spells them out).
+fn label(e: Effect) -> String {
+    let (cf, target) = short(e);
+    let cf = match cf {
+        "knockout" => "KO",
+        "mean-value" => "MV",
+        "value zeroing" => "VZ",
+        _ => "VZ*",
+    };
+    format!("{cf}·{}", &target[..1])
+}
+
+/// A series of bars: its label, what it reads of a cell
+/// `[ρ(α, E), ρ(‖αf‖, E), ρ(α‖f_π‖, E)]`, its colour.
+type Series = (&'static str, fn([f64; 3]) -> f64, RGBColor);
 
 fn counterfactuals() -> Result<String, DrawError> {
-    let f = book();
-    // gap per head × sentence under one choice
-    let gap = |model: Model, t: Target, cf: Counterfactual, k: Keys| {
-        Summary::over(f.side(model).heads.iter().map(|s| {
-            let [w, n] = s.sensitivity.rho(t, cf, k);
-            n - w
-        }))
-    };
+    let heads = &book().side(Model::Trained).heads;
+    let per = LAYERS * HEADS;
+    let list = effects();
+    let series: [Series; 2] = [
+        ("ρ(‖αf‖, ℰ) − ρ(α, ℰ)", |[w, n, _]| n - w, palette::TRAINED),
+        (
+            "ρ(‖αf‖, ℰ) − ρ(α‖f_π‖, ℰ)",
+            |[_, n, p]| n - p,
+            palette::RANDOM,
+        ),
+    ];
+    let right = list.len() as f64 - 0.5;
     svg(750, 360, |root| {
         let panels = root.split_evenly((1, 2));
-        for (p, target) in Target::ALL.iter().enumerate() {
-            let title = match target {
-                Target::Head => "effect on the head's output",
-                Target::Block => "effect on the attention block's output",
+        for (p, keys) in Keys::ALL.iter().enumerate() {
+            let title = match keys {
+                Keys::All => "every key ranked",
+                _ => "each head's sink left out",
             };
-            let mut chart = axes(&panels[p], title, -0.5f64..5.5, -0.6f64..1.0)?;
-            mesh(
-                &mut chart,
-                "counterfactual (every key | without the sink)",
-                "ρ(‖αf‖, ℰ) − ρ(α, ℰ)",
-            )
-            .disable_x_mesh()
-            .x_labels(6)
-            .x_label_formatter(&|x| {
-                let k = x.round() as usize;
-                let sink = if k % 2 == 1 { "−s" } else { "" };
-                format!("{}{sink}", SHORT[(k / 2).min(2)])
-            })
-            .draw()?;
+            let mut chart = axes(&panels[p], title, -0.5f64..right, -0.3f64..0.6)?;
+            mesh(&mut chart, "counterfactual · target", "gap in mean ρ")
+                .disable_x_mesh()
+                .x_labels(list.len())
+                .x_label_formatter(&|x| {
+                    let k = x.round().clamp(0.0, right) as usize;
+                    label(list[k])
+                })
+                .draw()?;
             chart.draw_series([PathElement::new(
-                vec![(-0.5, 0.0), (5.5, 0.0)],
+                vec![(-0.5, 0.0), (right, 0.0)],
                 BLACK.stroke_width(1),
             )])?;
-            for (m, model) in Model::BOTH.iter().enumerate() {
-                let c = palette::MODELS[m];
-                for (i, cf) in Counterfactual::ALL.iter().enumerate() {
-                    for (j, keys) in Keys::ALL.iter().enumerate() {
-                        let x = (2 * i + j) as f64 + (m as f64 - 0.5) * 0.36;
-                        bar(&mut chart, x, 0.16, gap(*model, *target, *cf, *keys), c)?;
-                    }
+            for (m, (name, g, c)) in series.iter().enumerate() {
+                for (i, e) in list.iter().enumerate() {
+                    let x = i as f64 + (m as f64 - 0.5) * 0.36;
+                    bar(
+                        &mut chart,
+                        x,
+                        0.16,
+                        by_sentence(heads, per, *g, *e, *keys),
+                        *c,
+                    )?;
                 }
                 chart
                     .draw_series([Rectangle::new([(-9.0, -9.0), (-9.0, -9.0)], c.filled())])?
-                    .label(format!("{} MiniLM", model.name()))
-                    .legend(super::style::box_key(c));
+                    .label(*name)
+                    .legend(super::style::box_key(*c));
             }
-            legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+            legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         }
         Ok(())
     })

@@ -34,6 +34,7 @@ pub mod rotary;
 pub mod smollm2;
 pub mod trace;
 pub mod transformer;
+pub mod value_zeroing;
 pub mod wordpiece;
 
 use std::path::PathBuf;

@@ -83,10 +83,29 @@ pub const CARDS: &[(&str, &str)] = &[
         "mean ρ(‖αf‖, E) − ρ(α, E), trained",
         "ρ(‖αf‖, E) 的均值 − ρ(α, E)，训练后",
     ),
-    ("the same gap, trained − random", "同一差值，训练后 − 随机"),
     (
-        "MiniLM-L6, 72 heads × 60 corpus sentences; E = the change a key's removal makes; ρ Spearman over keys, mean over queries, heads, sentences; null: the same architecture with BERT-initialised random weights; and SmolLM2-135M-Instruct, 270 heads × 8 context sentences, ρ over each query's visible keys (queries with at least three), null: SmolLM2 at Llama's initialisation",
-        "MiniLM-L6，72 个头 × 60 个语料句子；E = 去掉一个 Key 造成的变化；ρ 为在 Key 上的 Spearman 相关，对 Query、头与句子取均值；零基线：同一架构、BERT 初始化的随机权重；以及 SmolLM2-135M-Instruct，270 个头 × 8 个上下文句子，ρ 取在每个 Query 可见的 Key 上（只取至少有三个 Key 的 Query），零基线：Llama 初始化下的 SmolLM2",
+        "ρ(‖αf‖, E) − ρ(α‖f_π‖, E), ‖f_j‖ permuted across keys, trained: lower end of the 95% interval over sentences",
+        "ρ(‖αf‖, E) − ρ(α‖f_π‖, E)，‖f_j‖ 在 Key 之间打乱，训练后：句子上 95% 区间的下端",
+    ),
+    (
+        "MiniLM-L6, 72 heads × 60 corpus sentences; E = the change a key's removal makes; ρ Spearman over keys, mean over queries, heads, sentences; null: ‖f_j‖ permuted across the keys ranked (10 permutations per head and sentence), 95% interval over sentences; value zeroing at the head's own output is left out (there E = α‖f‖ by definition); and SmolLM2-135M-Instruct, 270 heads × 8 context sentences, ρ over each query's visible keys (queries with at least three); the sign of ρ(‖αf‖, E) − ρ(α, E) is decided by the counterfactual (knockout and mean-value ablation: negative while the sink is ranked; value zeroing: positive) and by whether the sink key is ranked (left out: positive), not by the target",
+        "MiniLM-L6，72 个头 × 60 个语料句子；E = 去掉一个 Key 造成的变化；ρ 为在 Key 上的 Spearman 相关，对 Query、头与句子取均值；零分布：‖f_j‖ 在参与排序的 Key 之间打乱（每个头、每个句子 10 次），句子上的 95% 区间；头自身输出上的值置零不计入（在那里 E = α‖f‖，按定义成立）；以及 SmolLM2-135M-Instruct，270 个头 × 8 个上下文句子，ρ 取在每个 Query 可见的 Key 上（只取至少有三个 Key 的 Query）；ρ(‖αf‖, E) − ρ(α, E) 的符号由反事实决定（敲除和均值消融：汇点参与排序时为负；值置零：为正），也由汇点是否参与排序决定（去掉汇点：为正），而不由测量位置决定",
+    ),
+    (
+        "counterfactual: value zeroing in every head of the layer (Mohebbi et al. 2023); target: the layer's output (after the FFN and LayerNorm), cosine distance; keys: every key",
+        "反事实：在该层每个头中同时值置零（Mohebbi 等人 2023）；目标：该层的输出（经过 FFN 和 LayerNorm），余弦距离；Key：每个 Key",
+    ),
+    (
+        "counterfactual: value zeroing in every head of the layer (Mohebbi et al. 2023); target: the layer's output (after the FFN and LayerNorm), cosine distance; keys: every key but the head's sink",
+        "反事实：在该层每个头中同时值置零（Mohebbi 等人 2023）；目标：该层的输出（经过 FFN 和 LayerNorm），余弦距离；Key：除该头汇点外的每个 Key",
+    ),
+    (
+        "model: SmolLM2-135M-Instruct (causal; the sink is the first token); counterfactual: value zeroing in every head of the layer (Mohebbi et al. 2023); target: the block's output (the stream after the FFN), cosine distance; keys: every visible key",
+        "模型：SmolLM2-135M-Instruct（因果；汇点是首个单标）；反事实：在该层每个头中同时值置零（Mohebbi 等人 2023）；目标：块的输出（经过 FFN 后的残差流），余弦距离；Key：每个可见的 Key",
+    ),
+    (
+        "model: SmolLM2-135M-Instruct (causal; the sink is the first token); counterfactual: value zeroing in every head of the layer (Mohebbi et al. 2023); target: the block's output (the stream after the FFN), cosine distance; keys: every visible key but the first token",
+        "模型：SmolLM2-135M-Instruct（因果；汇点是首个单标）；反事实：在该层每个头中同时值置零（Mohebbi 等人 2023）；目标：块的输出（经过 FFN 后的残差流），余弦距离；Key：除首个单标外每个可见的 Key",
     ),
     (
         "counterfactual: knockout, renormalised; target: the head's output; keys: every key",
@@ -95,14 +114,6 @@ pub const CARDS: &[(&str, &str)] = &[
     (
         "counterfactual: knockout, renormalised; target: the head's output; keys: every key but the head's sink",
         "反事实：敲除，重新归一化；目标：头的输出；Key：除该头汇点外的每个 Key",
-    ),
-    (
-        "counterfactual: value zeroing; target: the head's output; keys: every key",
-        "反事实：值置零；目标：头的输出；Key：每个 Key",
-    ),
-    (
-        "counterfactual: value zeroing; target: the head's output; keys: every key but the head's sink",
-        "反事实：值置零；目标：头的输出；Key：除该头汇点外的每个 Key",
     ),
     (
         "counterfactual: mean-value ablation; target: the head's output; keys: every key",

@@ -80,6 +80,7 @@ pub const KEPT: &[&str] = &[
     "Rolnick",
     "Kobayashi",
     "McGrath",
+    "Mohebbi",
     "Olsson",
     "Saponati",
     "Xiao",

@@ -197,32 +197,41 @@ pub fn claims() -> Vec<Claim> {
 mod tests {
     /// The directions chapter 2's prose states about the trained encoder.
     #[test]
-    fn the_trained_gap_follows_the_counterfactual_and_stays_below_random() {
-        use crate::experiment::coverage::sensitivity::Keys;
+    fn the_trained_gap_follows_the_counterfactual_and_the_sink() {
+        use crate::experiment::coverage::sensitivity::{Effect, Keys};
         use crate::experiment::coverage::trained::book;
-        use crate::experiment::coverage::trained_report::cell;
+        use crate::experiment::coverage::trained_report::{effects, gap, over_null};
         use crate::pretrained::corpus::Model;
         use crate::pretrained::counterfactual::{Counterfactual, Target};
-        let f = book();
-        let gap = |m, t, c, k| {
-            let [w, n] = cell(f, m, t, c, k);
-            n - w
-        };
+        use crate::pretrained::minilm::{HEADS, LAYERS};
+        let heads = &book().side(Model::Trained).heads;
+        let at = |t, c| Effect::Head(t, c);
         for t in Target::ALL {
-            // knockout and mean-value: the weight ranks better; value zeroing: the norm
-            let all = |c| gap(Model::Trained, t, c, Keys::All);
-            assert!(all(Counterfactual::Knockout) < 0.0);
-            assert!(all(Counterfactual::MeanValue) < 0.0);
-            assert!(all(Counterfactual::ValueZeroing) > 0.0);
-            for c in Counterfactual::ALL {
-                for k in Keys::ALL {
-                    assert!(gap(Model::Random, t, c, k) > gap(Model::Trained, t, c, k));
-                    // without the sink the norm ranks better under every counterfactual
-                    assert!(gap(Model::Trained, t, c, Keys::WithoutSink) > 0.0);
-                    // the target matters little
-                    let other = gap(Model::Trained, Target::Block, c, k);
-                    assert!((gap(Model::Trained, Target::Head, c, k) - other).abs() < 0.05);
-                }
+            // knockout and mean-value: the weight ranks better while the sink is ranked
+            assert!(gap(heads, at(t, Counterfactual::Knockout), Keys::All) < 0.0);
+            assert!(gap(heads, at(t, Counterfactual::MeanValue), Keys::All) < 0.0);
+            // the target matters little
+            for c in [Counterfactual::Knockout, Counterfactual::MeanValue] {
+                let d =
+                    gap(heads, at(t, c), Keys::All) - gap(heads, at(Target::Head, c), Keys::All);
+                assert!(d.abs() < 0.05);
+            }
+        }
+        // value zeroing, at the block or in every head at the layer: the norm
+        assert!(
+            gap(
+                heads,
+                at(Target::Block, Counterfactual::ValueZeroing),
+                Keys::All
+            ) > 0.0
+        );
+        assert!(gap(heads, Effect::Layer, Keys::All) > 0.0);
+        for e in effects() {
+            // without the sink the norm ranks better under every counterfactual
+            assert!(gap(heads, e, Keys::WithoutSink) > 0.0);
+            // and the true norm beats its permuted copy everywhere
+            for k in Keys::ALL {
+                assert!(over_null(heads, LAYERS * HEADS, e, k).ci95().0 > 0.0);
             }
         }
     }

@@ -11,6 +11,7 @@ mod claims;
 mod decoder_claims;
 pub mod drift;
 pub mod head;
+pub mod permuted;
 pub mod pieces;
 pub mod prompts;
 pub mod readings;

@@ -22,7 +22,9 @@ use nalgebra::DMatrix;
 
 use super::sensitivity::{self, Head, Sensitivity, row_rho_under};
 use crate::attribution::carried_norms;
-use crate::pretrained::transformer::Transformer;
+use crate::pretrained::corpus::Model;
+use crate::pretrained::transformer::{Architecture, Transformer};
+use crate::pretrained::value_zeroing::layer_effects;
 
 /// What sits at position 0 of a decoder's sentence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -62,13 +64,16 @@ pub struct HeadStats {
     pub sensitivity: Sensitivity,
 }
 
-/// Weight, carried norm and effect of every head of `m` on one sentence,
-/// `tokens` as encoded (and prepended to) and `trace` its clean pass.
+/// Weight, carried norm and effect of every head of `arch` with `model`'s
+/// weights on one sentence, `tokens` as encoded (and prepended to) and
+/// `trace` its clean pass.
 pub fn head_stats(
-    m: &dyn Transformer,
+    arch: Architecture,
+    model: Model,
     tokens: &[String],
     trace: &crate::pretrained::trace::Trace,
 ) -> Vec<HeadStats> {
+    let m = arch.with(model);
     let n = tokens.len();
     let mask = m.mask();
     let special = m.special(tokens);
@@ -81,10 +86,14 @@ pub fn head_stats(
         // u = x + Σ_h α_h f_h + b_O, (n, d): what the block's norm reads
         let u = &layer.input + m.attention(layer);
         let norm = |x: &DMatrix<f64>| m.block_norm(l, x);
-        for (h, head) in layer.heads.iter().enumerate() {
-            let a = &head.weights;
+        // (α_h, f_h) of every head; v_j zeroed in all of them (Mohebbi et al.)
+        let carried: Vec<_> = (layer.heads.iter().enumerate())
+            .map(|(h, head)| (&head.weights, m.value_out(l, h, &head.v)))
+            .collect();
+        let zeroed = layer_effects(arch, model, l, &u, &carried);
+        for (h, (a, f)) in carried.iter().enumerate() {
+            let (a, f) = (*a, f.clone());
             // f(x_j) = v_j W_O,h, (n, d); o = α f
-            let f = m.value_out(l, h, &head.v);
             let o = a * &f;
             let norms = carried_norms(a, &f);
             // ‖f_j − o_i‖², (n, n), summed column by column
@@ -114,6 +123,8 @@ pub fn head_stats(
                 tokens,
                 special: &special,
                 mask,
+                layer: &zeroed,
+                seed: (l * 64 + h) as u64,
             };
             let queries = head.queries();
             // Σ_{j special} Σ_{i ∈ Q} m_ij
@@ -155,10 +166,11 @@ pub fn encode(m: &dyn Transformer, text: &str, start: Start) -> (Vec<u32>, Vec<S
     (ids, tokens)
 }
 
-/// Every head of `m` on `text`, its start set by `start`.
-pub fn sentence(m: &dyn Transformer, text: &str, start: Start) -> Vec<HeadStats> {
+/// Every head of `arch` with `model`'s weights on `text`, its start set by `start`.
+pub fn sentence(arch: Architecture, model: Model, text: &str, start: Start) -> Vec<HeadStats> {
+    let m = arch.with(model);
     let (ids, tokens) = encode(m, text, start);
-    head_stats(m, &tokens, &m.run(&ids))
+    head_stats(arch, model, &tokens, &m.run(&ids))
 }
 
 #[cfg(test)]

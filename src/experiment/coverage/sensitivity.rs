@@ -4,7 +4,11 @@
 //! bidirectional and a causal head: a causal query ranks only the keys it sees.
 //!
 //! ```text
-//! grid[target][counterfactual][keys] = (ρ(α, E), ρ(‖αf‖, E))
+//! grid[target][counterfactual][keys] = (ρ(α, E), ρ(‖αf‖, E), ρ(α‖f_π‖, E))
+//!   ρ(α‖f_π‖, E): the permuted-norm null, super::permuted
+//! mohebbi[keys]: the same against Mohebbi et al. 2023's value zeroing (v_j zeroed in
+//!   every head of the layer, cosine distance of the layer's output), super::super::
+//!   pretrained::value_zeroing; E is the layer's, α and f the head's
 //!   keys: every key, every key but the head's sink, every key but the model's special ones
 //!   sink of a head on a sentence: argmax_j Σ_{i ∈ Q} α_ij, the key that receives most weight
 //!   Q: the queries with a choice (more than one visible key; all of them in an encoder)
@@ -14,6 +18,7 @@
 
 use nalgebra::DMatrix;
 
+use super::permuted::permuted_rho;
 use crate::pretrained::counterfactual::{Counterfactual, Target};
 use crate::pretrained::transformer::Mask;
 use crate::stats::{argmax, mean, spearman};
@@ -78,13 +83,15 @@ impl Keys {
     }
 }
 
-/// `[target][counterfactual][keys]` → `[ρ(α, E), ρ(‖αf‖, E)]`.
-pub type Grid = [[[[f64; 2]; 3]; 3]; 2];
+/// `[target][counterfactual][keys]` → `[ρ(α, E), ρ(‖αf‖, E), ρ(α‖f_π‖, E)]`.
+pub type Grid = [[[[f64; 3]; 3]; 3]; 2];
 
 /// One head on one sentence under every choice.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Sensitivity {
     pub grid: Grid,
+    /// `[keys]` → the same three against the layer's value zeroing (Mohebbi et al.).
+    pub mohebbi: [[f64; 3]; 3],
     /// The kind of the key that receives most weight.
     pub sink: Sink,
     /// The sink's share of the weight, `Σ_i α_i,sink / n`.
@@ -96,15 +103,54 @@ pub struct Sensitivity {
 }
 
 impl Sensitivity {
-    /// The cell of one choice.
+    /// The cell of one choice, `[ρ(α, E), ρ(‖αf‖, E)]`.
     pub fn rho(&self, target: Target, cf: Counterfactual, keys: Keys) -> [f64; 2] {
-        let t = Target::ALL.iter().position(|&x| x == target).unwrap_or(0);
-        let c = Counterfactual::ALL
-            .iter()
-            .position(|&x| x == cf)
-            .unwrap_or(0);
+        let [w, n, _] = self.cell(Effect::Head(target, cf), keys);
+        [w, n]
+    }
+
+    /// The cell of one choice, `[ρ(α, E), ρ(‖αf‖, E), ρ(α‖f_π‖, E)]`.
+    pub fn cell(&self, effect: Effect, keys: Keys) -> [f64; 3] {
         let k = Keys::EVERY.iter().position(|&x| x == keys).unwrap_or(0);
-        self.grid[t][c][k]
+        match effect {
+            Effect::Head(target, cf) => {
+                let t = Target::ALL.iter().position(|&x| x == target).unwrap_or(0);
+                let c = Counterfactual::ALL
+                    .iter()
+                    .position(|&x| x == cf)
+                    .unwrap_or(0);
+                self.grid[t][c][k]
+            }
+            Effect::Layer => self.mohebbi[k],
+        }
+    }
+}
+
+/// What defines a key's effect `E`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// One head's counterfactual, read at `target`.
+    Head(Target, Counterfactual),
+    /// `v_j` zeroed in every head of the layer, the cosine distance of the
+    /// layer's output (Mohebbi et al. 2023).
+    Layer,
+}
+
+impl Effect {
+    /// The counterfactual, as choices name it.
+    pub fn counterfactual(self) -> &'static str {
+        match self {
+            Effect::Head(_, cf) => cf.name(),
+            Effect::Layer => "value zeroing in every head of the layer (Mohebbi et al. 2023)",
+        }
+    }
+
+    /// The target, as choices name it.
+    pub fn target(self) -> &'static str {
+        match self {
+            Effect::Head(t, _) => t.name(),
+            Effect::Layer => "the layer's output (after the FFN and LayerNorm), cosine distance",
+        }
     }
 }
 
@@ -158,6 +204,10 @@ pub struct Head<'a> {
     /// The keys the model names as sinks.
     pub special: &'a [bool],
     pub mask: Mask,
+    /// The layer's value-zeroing effect `(n, n)` ([`crate::pretrained::value_zeroing`]).
+    pub layer: &'a DMatrix<f64>,
+    /// Seeds the permuted-norm null.
+    pub seed: u64,
 }
 
 impl Head<'_> {
@@ -180,21 +230,33 @@ pub fn measure(head: &Head) -> Sensitivity {
     let all: Vec<usize> = (0..n).collect();
     let rest: Vec<usize> = (0..n).filter(|&j| j != sink).collect();
     let plain: Vec<usize> = (0..n).filter(|&j| !head.special[j]).collect();
-    let mut grid = [[[[0.0; 2]; 3]; 3]; 2];
-    for (c, &cf) in Counterfactual::ALL.iter().enumerate() {
-        for (t, e) in pair_effects(cf, head).iter().enumerate() {
-            for (k, keys) in [&all, &rest, &plain].into_iter().enumerate() {
-                grid[t][c][k] = [
-                    row_rho_under(mask, alpha, e, keys),
-                    row_rho_under(mask, &norms, e, keys),
-                ];
+    let fnorm: Vec<f64> = (0..n).map(|j| f.row(j).norm()).collect();
+    // [counterfactual][target], then the layer's: E in the order of the null's list
+    let each = Counterfactual::ALL.map(|cf| pair_effects(cf, head));
+    let effects: Vec<&DMatrix<f64>> = each.iter().flatten().chain([head.layer]).collect();
+    let mut grid = [[[[0.0; 3]; 3]; 3]; 2];
+    let mut mohebbi = [[0.0; 3]; 3];
+    for (k, keys) in [&all, &rest, &plain].into_iter().enumerate() {
+        let null = permuted_rho(mask, alpha, &fnorm, keys, &effects, head.seed);
+        let cell = |e: usize| {
+            [
+                row_rho_under(mask, alpha, effects[e], keys),
+                row_rho_under(mask, &norms, effects[e], keys),
+                null[e],
+            ]
+        };
+        for (t, by_cf) in grid.iter_mut().enumerate() {
+            for (c, by_keys) in by_cf.iter_mut().enumerate() {
+                by_keys[k] = cell(c * 2 + t);
             }
         }
+        mohebbi[k] = cell(6);
     }
-    let fnorm = DMatrix::from_fn(n, n, |_, j| f.row(j).norm());
+    let fnorm = DMatrix::from_fn(n, n, |_, j| fnorm[j]);
     let total: f64 = queries.iter().map(|&i| norms.row(i).sum()).sum();
     Sensitivity {
         grid,
+        mohebbi,
         sink: Sink::of(&head.tokens[sink]),
         sink_weight: received(alpha, sink) / queries.len() as f64,
         sink_norm: received(&norms, sink) / total,
@@ -299,6 +361,8 @@ mod tests {
             tokens: &tokens,
             special: &[true, false, false],
             mask: Mask::Causal,
+            layer: &DMatrix::zeros(3, 3),
+            seed: 0,
         };
         assert_eq!(head.queries(), vec![1, 2]);
         let s = measure(&head);

@@ -153,7 +153,7 @@ impl Side {
             let (s, start) = (k as usize / starts.len(), starts[k as usize % starts.len()]);
             let (ids, tokens) = encode(m, &texts[s], start);
             let trace = m.run(&ids);
-            let heads = head_stats(m, &tokens, &trace);
+            let heads = head_stats(arch, model, &tokens, &trace);
             let loc = (s < local && start == Start::Own)
                 .then(|| Direction::ALL.map(|d| locality(model, &trace, setup, s as u64, d)));
             (start, heads, loc)

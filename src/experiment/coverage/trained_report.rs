@@ -2,13 +2,14 @@
 //! findings: its numbers, its two tables, and the means the claims read.
 
 use super::readings::HeadStats;
-use super::sensitivity::{Keys, Sink};
+use super::sensitivity::{Effect, Keys, Sink};
 use super::trained::{Direction, EPSILONS, Findings, book};
 use crate::measure::{Measure, fixed, pm, table};
 use crate::pretrained::corpus::Model;
 use crate::pretrained::counterfactual::{Counterfactual, Target};
 use crate::pretrained::minilm::{HEADS, LAYERS};
 use crate::pretrained::paraphrase::{corpus, sentences};
+use crate::stats::Summary;
 
 const RHO: [(&str, usize); 3] = [("weight_norm", 0), ("weight_loo", 1), ("norm_loo", 2)];
 
@@ -103,31 +104,36 @@ pub fn measures() -> Vec<Measure> {
 
 /// The weight-versus-norm comparison under every choice, trained and random, as a table.
 fn sensitivity_table(f: &Findings) -> String {
+    let per = LAYERS * HEADS;
     let mut rows = Vec::new();
-    for target in Target::ALL {
-        for cf in Counterfactual::ALL {
-            for keys in Keys::ALL {
-                let [w, n] = cell(f, Model::Trained, target, cf, keys);
-                let [rw, rn] = cell(f, Model::Random, target, cf, keys);
-                let t = match target {
-                    Target::Head => "head",
-                    Target::Block => "block",
-                };
-                let k = match keys {
+    for effect in effects() {
+        for keys in Keys::ALL {
+            let heads = |model| &f.side(model).heads[..];
+            let [w, n] =
+                [0, 1].map(|k| mean_of(f, Model::Trained, |s| s.sensitivity.cell(effect, keys)[k]));
+            let null = over_null(heads(Model::Trained), per, effect, keys);
+            let (lo, hi) = null.ci95();
+            let (cf, target) = short(effect);
+            rows.push(vec![
+                cf.to_string(),
+                target.to_string(),
+                match keys {
                     Keys::All => "all",
                     Keys::WithoutSink => "no sink",
                     Keys::WithoutSpecial => "no special",
-                };
-                rows.push(vec![
-                    cf.name().to_string(),
-                    t.to_string(),
-                    k.to_string(),
-                    fixed(w, 2),
-                    fixed(n, 2),
-                    fixed(n - w, 2),
-                    fixed(rn - rw, 2),
-                ]);
-            }
+                }
+                .to_string(),
+                fixed(w, 2),
+                fixed(n, 2),
+                fixed(n - w, 2),
+                format!(
+                    "{} [{}, {}]",
+                    fixed(null.mean, 2),
+                    fixed(lo, 2),
+                    fixed(hi, 2)
+                ),
+                fixed(gap(heads(Model::Random), effect, keys), 2),
+            ]);
         }
     }
     table(
@@ -138,10 +144,29 @@ fn sensitivity_table(f: &Findings) -> String {
             "ρ(α, E)",
             "ρ(‖αf‖, E)",
             "gap",
+            "over permuted ‖f‖ [95%]",
             "gap, random",
         ],
         &rows,
     )
+}
+
+/// Short labels of an effect for tables and figures, `(counterfactual, target)`.
+pub fn short(effect: Effect) -> (&'static str, &'static str) {
+    match effect {
+        Effect::Head(t, c) => (
+            match c {
+                Counterfactual::Knockout => "knockout",
+                Counterfactual::ValueZeroing => "value zeroing",
+                Counterfactual::MeanValue => "mean-value",
+            },
+            match t {
+                Target::Head => "head",
+                Target::Block => "block",
+            },
+        ),
+        Effect::Layer => ("value zeroing, every head", "layer"),
+    }
 }
 
 /// The first-order prediction's relative error per ε, trained and random, as a table.
@@ -162,6 +187,55 @@ fn error_table(f: &Findings) -> String {
 pub fn mean_of(f: &Findings, model: Model, g: impl Fn(&HeadStats) -> f64) -> f64 {
     let xs: Vec<f64> = f.side(model).heads.iter().map(g).collect();
     crate::stats::mean(&xs)
+}
+
+/// `ρ(‖αf‖, E) − ρ(α, E)` of one choice, mean over `heads`.
+pub fn gap(heads: &[HeadStats], effect: Effect, keys: Keys) -> f64 {
+    let xs: Vec<f64> = (heads.iter())
+        .map(|h| {
+            let [w, n, _] = h.sensitivity.cell(effect, keys);
+            n - w
+        })
+        .collect();
+    crate::stats::mean(&xs)
+}
+
+/// `ρ(‖αf‖, E) − ρ(α‖f_π‖, E)` of one choice (the true norm against the
+/// norms permuted across keys, [`super::permuted`]), one value per sentence:
+/// the mean over its `per` heads (`heads` in sentence order).
+pub fn over_null(heads: &[HeadStats], per: usize, effect: Effect, keys: Keys) -> Summary {
+    by_sentence(heads, per, |[_, n, p]| n - p, effect, keys)
+}
+
+/// `g` of one choice's cell `[ρ(α, E), ρ(‖αf‖, E), ρ(α‖f_π‖, E)]`, one value
+/// per sentence: the mean over its `per` heads.
+pub fn by_sentence(
+    heads: &[HeadStats],
+    per: usize,
+    g: fn([f64; 3]) -> f64,
+    effect: Effect,
+    keys: Keys,
+) -> Summary {
+    Summary::over(heads.chunks(per).map(|s| {
+        let xs: Vec<f64> = s
+            .iter()
+            .map(|h| g(h.sensitivity.cell(effect, keys)))
+            .collect();
+        crate::stats::mean(&xs)
+    }))
+}
+
+/// Every effect a choice can take: each head counterfactual at each target,
+/// but value zeroing at the head's own output (there `E = ‖αf‖` by
+/// definition, an identity), and the layer's value zeroing.
+pub fn effects() -> Vec<Effect> {
+    let mut out: Vec<Effect> = Target::ALL
+        .into_iter()
+        .flat_map(|t| Counterfactual::ALL.map(|c| Effect::Head(t, c)))
+        .filter(|&e| e != Effect::Head(Target::Head, Counterfactual::ValueZeroing))
+        .collect();
+    out.push(Effect::Layer);
+    out
 }
 
 /// Mean `[ρ(α, E), ρ(‖αf‖, E)]` of one choice.

@@ -24,7 +24,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::SmolLm2;
-use super::forward::{Cache, Options, rms_norm, rms_norm_f64, run_from, silu};
+use super::forward::{Cache, Options, rms_norm_f64, run_from};
 use super::linear::project;
 use crate::pretrained::repair::Effects;
 use crate::pretrained::trace::Trace;
@@ -36,15 +36,15 @@ use crate::pretrained::transformer::Transformer;
 /// # Shapes
 /// `u: (n, 576)` → `(n, 576)`.
 pub fn resume(m: &SmolLm2, l: usize, u: &DMatrix<f64>) -> DMatrix<f64> {
-    let (w, c) = (&m.weights, &m.config);
-    let b = &w.blocks[l];
-    let mut x = u.map(|v| v as f32);
-    let f = rms_norm(&x, &b.ffn_norm, c.rms_eps);
-    // silu(f W_gate) ⊙ f W_up
-    let mut gate = project(&f, &b.w_gate);
-    gate.zip_apply(&project(&f, &b.w_up), |g, u| *g = silu(*g) * u);
-    x += project(&gate, &b.w_down);
-    let out = run_from(w, l + 1, x, &mut Cache::new(c), Options::default()).0;
+    let x = crate::pretrained::value_zeroing::decoder_finish(m, l, u).map(|v| v as f32);
+    let out = run_from(
+        &m.weights,
+        l + 1,
+        x,
+        &mut Cache::new(&m.config),
+        Options::default(),
+    )
+    .0;
     out.map(f64::from)
 }
 
