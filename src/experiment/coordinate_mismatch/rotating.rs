@@ -154,6 +154,9 @@ pub const EXPLANATIONS: [Explanation; 3] = [
     },
 ];
 
+/// One sentence's per-head sums of the trained heads' per-row ρ, and its row count.
+pub type SentenceRows = (Vec<f64>, usize);
+
 /// One model's findings; heads are indexed `layer · 9 + head`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ModelFindings {
@@ -165,7 +168,7 @@ pub struct ModelFindings {
     pub rows: Vec<Vec<Vec<Vec<f64>>>>,
     /// `by_sentence[similarity][keys][sentence]`: per head, the sum of the trained heads'
     /// per-row ρ in that sentence, and the sentence's row count (every head's).
-    pub by_sentence: Vec<Vec<Vec<(Vec<f64>, usize)>>>,
+    pub by_sentence: Vec<Vec<Vec<SentenceRows>>>,
     /// Tokens in the sentences.
     pub tokens: usize,
 }
