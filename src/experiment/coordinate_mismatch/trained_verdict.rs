@@ -192,25 +192,15 @@ pub fn claims() -> Vec<Claim> {
         .core(score(inner(Variant::Trained)))
         .under("token set: every token, [CLS] and [SEP] included", vec![score(rho(Variant::Trained, Tokens::All, Statistic::RhoRows))])
         .under("statistic: ρ over all pairs of a sentence", vec![score(rho(Variant::Trained, Tokens::Inner, Statistic::RhoPairs))])
-        .under(
-            "model: SmolLM2-135M-Instruct, a causal RoPE decoder; similarity: the normed dot product rms(x)·g its heads read; keys: each query's earlier keys without the first token (the sink)",
-            vec![decoder(Similarity::Normed, Keys::Later)],
-        )
-        .under(
-            "model: SmolLM2-135M-Instruct; similarity: rms(x)·g; keys: each query's earlier keys, the first token included",
-            vec![decoder(Similarity::Normed, Keys::All)],
-        )
-        .under(
-            "model: SmolLM2-135M-Instruct; similarity: cosine; keys: the first token included",
-            vec![decoder(Similarity::Cosine, Keys::All)],
-        )
-        .under(
-            "model: SmolLM2-135M-Instruct; similarity: raw dot product x·x of the stream (the first token's activation dominates it); keys: the first token included",
-            vec![decoder(Similarity::Dot, Keys::All)],
-        )
-        .under(
-            "model: SmolLM2-135M-Instruct; similarity: raw dot product x·x; keys: without the first token",
-            vec![decoder(Similarity::Dot, Keys::Later)],
+        .under_each(
+            [
+                ("model: SmolLM2-135M-Instruct, a causal RoPE decoder; similarity: the normed dot product rms(x)·g its heads read; keys: each query's earlier keys without the first token (the sink)", Similarity::Normed, Keys::Later),
+                ("model: SmolLM2-135M-Instruct; similarity: rms(x)·g; keys: each query's earlier keys, the first token included", Similarity::Normed, Keys::All),
+                ("model: SmolLM2-135M-Instruct; similarity: cosine; keys: the first token included", Similarity::Cosine, Keys::All),
+                ("model: SmolLM2-135M-Instruct; similarity: raw dot product x·x of the stream (the first token's activation dominates it); keys: the first token included", Similarity::Dot, Keys::All),
+                ("model: SmolLM2-135M-Instruct; similarity: raw dot product x·x; keys: without the first token", Similarity::Dot, Keys::Later),
+            ]
+            .map(|(name, sim, keys)| (name.to_string(), vec![decoder(sim, keys)])),
         )
         .scope(Test::below("trained minus tied per-row ρ", inner(Variant::Trained) - inner(Variant::Tied), 0.0, 2))
         .setting(format!(
