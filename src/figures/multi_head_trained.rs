@@ -7,6 +7,7 @@ use plotters::prelude::*;
 use super::key::{self, Swatch};
 use super::style::{COLUMN, Shading, axes, color, heatmap, legend, line_key, mesh, span, svg};
 use super::{DrawError, Figure};
+use crate::experiment::multi_head::trained::sinks::DEFAULT;
 use crate::experiment::multi_head::trained::{book, importance};
 use crate::pretrained::corpus::Model;
 use crate::pretrained::minilm::{HEADS, LAYERS};
@@ -115,9 +116,10 @@ fn heads() -> Result<String, DrawError> {
     let imp = importance(&f.sides.trained);
     let grid = |v: &[f64]| DMatrix::from_fn(LAYERS, HEADS, |l, h| v[l * HEADS + h]);
     let p = &f.sides.trained.patterns;
-    let kinds = f.sinks(Model::Trained);
+    let kinds = f.sinks(Model::Trained, DEFAULT);
     let sink_title = format!(
-        "sink heads: {}",
+        "sink weight; heads above {}: {}",
+        DEFAULT.short(),
         ["CLS", "SEP", "punct.", "word"]
             .iter()
             .zip(kinds)

@@ -108,10 +108,6 @@ pub const CARDS: &[(&str, &str)] = &[
     ),
     ("trained minus tied per-row ρ", "训练后减去共享投影的逐行 ρ"),
     (
-        "all-MiniLM-L6-v2 on 40 sentences (685 tokens), every layer's input hidden states; null: random untied heads on the same states (ρ = -0.01); tied heads (trained W_Q on both sides) ρ = 0.56; and SmolLM2-135M-Instruct on 20 context sentences (191 tokens), rows with at least 3 earlier keys, without the first token: random untied heads ρ = -0.01, tied heads (unrotated q qᵀ) ρ = 0.07; trained heads' ρ, 95% interval of 2000 bootstrap resamples of the sentences: without the first token [0.16, 0.24], with it [0.47, 0.52]",
-        "all-MiniLM-L6-v2 上 40 个句子（685 个单标），每层的输入隐藏状态；零基线：同样状态上的随机独立投影头（ρ = -0.01）；共享投影头（两侧都用训练后的 W_Q）ρ = 0.56；以及 SmolLM2-135M-Instruct 上 20 个上下文句子（191 个单标），至少有 3 个更早 Key 的行，不含首个单标：随机独立投影头 ρ = -0.01，共享投影头（未旋转的 q qᵀ）ρ = 0.07；训练后的头的 ρ，对句子做 95% 自助法区间（2000 次重采样）：不含首个单标 [0.16, 0.24]，含首个单标 [0.47, 0.52]",
-    ),
-    (
         "token set: without [CLS] and [SEP]; statistic: ρ over each query's keys",
         "单标集：不含 [CLS] 与 [SEP]；统计量：在每个 Query 的 Key 上取 ρ",
     ),
@@ -122,18 +118,6 @@ pub const CARDS: &[(&str, &str)] = &[
     (
         "statistic: ρ over all pairs of a sentence",
         "统计量：在一个句子的全部单标对上取 ρ",
-    ),
-    (
-        "model: SmolLM2-135M-Instruct, a causal RoPE decoder; keys: each query's earlier keys without the first token (the sink)",
-        "模型：SmolLM2-135M-Instruct，一个因果 RoPE 解码器；Key：每个 Query 更早的 Key，不含首个单标（汇点）",
-    ),
-    (
-        "SmolLM2 mean per-row Spearman ρ, raw vs score, trained heads",
-        "SmolLM2 逐行 Spearman ρ 的均值，原始对分数，训练后的头",
-    ),
-    (
-        "model: SmolLM2-135M-Instruct; keys: each query's earlier keys, the first token included",
-        "模型：SmolLM2-135M-Instruct；Key：每个 Query 更早的 Key，含首个单标",
     ),
     (
         "MiniLM minus SmolLM2 mean head share, minus the same for random heads",
@@ -210,5 +194,41 @@ pub const CARDS: &[(&str, &str)] = &[
     (
         "200 seeds; pairwise-distance ranks before and after x ↦ x W, d = d_k = 16; the identity moves none",
         "200 个种子；x ↦ x W 前后的两两距离秩，d = d_k = 16；恒等映射不移动任何秩",
+    ),
+    (
+        "all-MiniLM-L6-v2 on 40 sentences (685 tokens), every layer's input hidden states; null: random untied heads on the same states (ρ = -0.01); tied heads (trained W_Q on both sides) ρ = 0.56; and SmolLM2-135M-Instruct on 20 context sentences (191 tokens), rows with at least 3 earlier keys, similarity rms(x)·g, without the first token: random untied heads ρ = 0.02, tied heads (unrotated q qᵀ) ρ = 0.40; trained heads' ρ, 95% interval of 2000 bootstrap resamples of the sentences: rms(x)·g without the first token [-0.04, 0.04], with it [-0.36, -0.31]; with it, cosine [-0.21, -0.15], raw x·x [0.47, 0.52]",
+        "all-MiniLM-L6-v2 上 40 个句子（685 个单标），每层的输入隐藏状态；零基线：同样状态上的随机独立投影头（ρ = -0.01）；共享投影头（两侧都用训练后的 W_Q）ρ = 0.56；以及 SmolLM2-135M-Instruct 上 20 个上下文句子（191 个单标），至少有 3 个更早 Key 的行，相似度 rms(x)·g，不含首个单标：随机独立投影头 ρ = 0.02，共享投影头（未旋转的 q qᵀ）ρ = 0.40；训练后的头的 ρ，对句子做 95% 自助法区间（2000 次重采样）：rms(x)·g 不含首个单标 [-0.04, 0.04]，含首个单标 [-0.36, -0.31]；含首个单标时，余弦 [-0.21, -0.15]，原始 x·x [0.47, 0.52]",
+    ),
+    (
+        "model: SmolLM2-135M-Instruct, a causal RoPE decoder; similarity: the normed dot product rms(x)·g its heads read; keys: each query's earlier keys without the first token (the sink)",
+        "模型：SmolLM2-135M-Instruct，一个因果 RoPE 解码器；相似度：注意力头所读取的归一化点积 rms(x)·g；Key：每个 Query 更早的 Key，不含首个单标（汇点）",
+    ),
+    (
+        "SmolLM2 mean per-row Spearman ρ, normed dot product rms(x)·g vs score, trained heads",
+        "SmolLM2 逐行 Spearman ρ 的均值，归一化点积 rms(x)·g 对分数，训练后的头",
+    ),
+    (
+        "model: SmolLM2-135M-Instruct; similarity: rms(x)·g; keys: each query's earlier keys, the first token included",
+        "模型：SmolLM2-135M-Instruct；相似度：rms(x)·g；Key：每个 Query 更早的 Key，含首个单标",
+    ),
+    (
+        "model: SmolLM2-135M-Instruct; similarity: cosine; keys: the first token included",
+        "模型：SmolLM2-135M-Instruct；相似度：余弦；Key：含首个单标",
+    ),
+    (
+        "SmolLM2 mean per-row Spearman ρ, cosine vs score, trained heads",
+        "SmolLM2 逐行 Spearman ρ 的均值，余弦对分数，训练后的头",
+    ),
+    (
+        "model: SmolLM2-135M-Instruct; similarity: raw dot product x·x of the stream (the first token's activation dominates it); keys: the first token included",
+        "模型：SmolLM2-135M-Instruct；相似度：残差流的原始点积 x·x（首个单标的激活主导了它）；Key：含首个单标",
+    ),
+    (
+        "SmolLM2 mean per-row Spearman ρ, raw dot product x·x vs score, trained heads",
+        "SmolLM2 逐行 Spearman ρ 的均值，原始点积 x·x 对分数，训练后的头",
+    ),
+    (
+        "model: SmolLM2-135M-Instruct; similarity: raw dot product x·x; keys: without the first token",
+        "模型：SmolLM2-135M-Instruct；相似度：原始点积 x·x；Key：不含首个单标",
     ),
 ];

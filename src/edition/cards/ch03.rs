@@ -227,24 +227,12 @@ pub const CARDS: &[(&str, &str)] = &[
         "保留损失比例下降 0.10 之前被剪掉的解码器头的比例（先剪最不重要的；编码器的界限，12/72）",
     ),
     (
-        "a previous-token, a next-token and a sink head each exist (mean weight above the threshold)",
-        "前一单标头、下一单标头与汇点头各自存在（平均权重高于阈值）",
-    ),
-    (
         "mean JS divergence between heads, trained − random (bits)",
         "头之间的平均 JS 散度，训练后 − 随机（比特）",
     ),
     (
         "no head of the random-weight baseline passes the threshold (previous, next, [SEP] or sink)",
         "随机权重基线中没有哪个头超过阈值（前一、下一、[SEP] 或汇点）",
-    ),
-    (
-        "all 72 heads on the 60 corpus sentences, trained and random-weight MiniLM",
-        "全部 72 个头，60 个语料句子，训练后与随机权重的 MiniLM",
-    ),
-    (
-        "sink: the token that receives most of a head's weight, found from the data",
-        "汇点：从数据中找到的、得到一个头最多权重的单标",
     ),
     ("sink: [SEP], hard-coded", "汇点：[SEP]，硬编码"),
     (
@@ -367,4 +355,76 @@ pub const CARDS: &[(&str, &str)] = &[
     ("match-task split", "匹配任务拆分"),
     ("two-layer", "两层"),
     ("one-layer", "单层"),
+    (
+        "a previous-token, a next-token and a sink head each exist (mean weight above the threshold; sink against uniform)",
+        "前一单标头、下一单标头与汇点头各自存在（平均权重高于阈值；汇点相对于均匀权重）",
+    ),
+    (
+        "all 72 heads on the 60 corpus sentences, trained and random-weight MiniLM; previous- and next-token heads: mean weight above 0.50; a sink: the token with the largest mean weight over queries i ≥ 1, per sentence; sink heads by default: that weight × n above 4/n (against uniform 1/n), 44 of them; mean sentence length 8.5 (shorter half 7.7, longer half 9.3)",
+        "全部 72 个头，60 个语料句子，训练后与随机权重的 MiniLM；前一单标头与下一单标头：平均权重高于 0.50；汇点：每个句子中在 Query i ≥ 1 上平均权重最大的单标；默认的汇点头：该权重 × n 高于 4/n（对照均匀权重 1/n），共 44 个；平均句长 8.5（较短的一半 7.7，较长的一半 9.3）",
+    ),
+    (
+        "sink: the token that receives most of a head's weight, found from the data; sink heads: mean weight on the sink above 4× uniform (4/n); every sentence",
+        "汇点：从数据中找到的、得到一个头最多权重的单标；汇点头：汇点上的平均权重高于均匀权重的 4 倍（4/n）；全部句子",
+    ),
+    (
+        "sink heads: mean weight on the sink above 3× uniform (3/n)",
+        "汇点头：汇点上的平均权重高于均匀权重的 3 倍（3/n）",
+    ),
+    (
+        "a previous-token, a next-token and a sink head each exist (sink: mean weight on the sink above 3× uniform (3/n))",
+        "前一单标头、下一单标头与汇点头各自存在（汇点：平均权重高于均匀权重的 3 倍（3/n））",
+    ),
+    (
+        "sink heads: mean weight on the sink above 6× uniform (6/n)",
+        "汇点头：汇点上的平均权重高于均匀权重的 6 倍（6/n）",
+    ),
+    (
+        "a previous-token, a next-token and a sink head each exist (sink: mean weight on the sink above 6× uniform (6/n))",
+        "前一单标头、下一单标头与汇点头各自存在（汇点：平均权重高于均匀权重的 6 倍（6/n））",
+    ),
+    (
+        "sink heads: mean weight on the sink above 8× uniform (8/n)",
+        "汇点头：汇点上的平均权重高于均匀权重的 8 倍（8/n）",
+    ),
+    (
+        "a previous-token, a next-token and a sink head each exist (sink: mean weight on the sink above 8× uniform (8/n))",
+        "前一单标头、下一单标头与汇点头各自存在（汇点：平均权重高于均匀权重的 8 倍（8/n））",
+    ),
+    (
+        "sink heads: mean weight on the sink above 0.3",
+        "汇点头：汇点上的平均权重高于 0.3",
+    ),
+    (
+        "a previous-token, a next-token and a sink head each exist (sink: mean weight on the sink above 0.3)",
+        "前一单标头、下一单标头与汇点头各自存在（汇点：平均权重高于 0.3）",
+    ),
+    (
+        "sink heads: mean weight on the sink above 0.5",
+        "汇点头：汇点上的平均权重高于 0.5",
+    ),
+    (
+        "a previous-token, a next-token and a sink head each exist (sink: mean weight on the sink above 0.5)",
+        "前一单标头、下一单标头与汇点头各自存在（汇点：平均权重高于 0.5）",
+    ),
+    (
+        "sink heads: mean weight on the sink above 0.7",
+        "汇点头：汇点上的平均权重高于 0.7",
+    ),
+    (
+        "a previous-token, a next-token and a sink head each exist (sink: mean weight on the sink above 0.7)",
+        "前一单标头、下一单标头与汇点头各自存在（汇点：平均权重高于 0.7）",
+    ),
+    (
+        "a previous-token, a next-token and a sink head each exist (sink: mean weight on the sink above 4× uniform (4/n))",
+        "前一单标头、下一单标头与汇点头各自存在（汇点：平均权重高于均匀权重的 4 倍（4/n））",
+    ),
+    (
+        "sentences: the shorter half by length",
+        "句子：按长度较短的一半",
+    ),
+    (
+        "sentences: the longer half by length",
+        "句子：按长度较长的一半",
+    ),
 ];

@@ -13,10 +13,13 @@
 //!
 //! Every statistic is asked of the trained decoder and of the same
 //! architecture at Llama's initialisation (the null), on the context
-//! sentences. The chapter's per-row rank statistic (raw dot products `x xᵀ`
-//! against a head's scores, Spearman ρ over each query's keys) is asked of the
-//! trained decoder's heads, of random untied heads and of tied heads on the
-//! same states; causal rows see only their earlier keys.
+//! sentences. The chapter's per-row rank statistic (a raw similarity
+//! of the states against a head's scores, Spearman ρ over each query's keys)
+//! is asked of the trained decoder's heads, of random untied heads and of tied
+//! heads on the same states; causal rows see only their earlier keys. The raw
+//! similarity is each [`Similarity`]: the normed dot product `a aᵀ`
+//! (`a = rms(x) ⊙ g`, what the heads read), the cosine, and the plain `x xᵀ`,
+//! which the first token's massive activation dominates.
 //!
 //! Introduced in chapter 1.
 
@@ -78,6 +81,45 @@ impl Keys {
 
 pub use super::row_ranks::Variant;
 
+/// Which raw similarity of the decoder's states a head's scores are ranked against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Similarity {
+    /// `a_i · a_j`, `a = rms(x) ⊙ g`: the normed states the heads read.
+    Normed,
+    /// `cos(x_i, x_j)`.
+    Cosine,
+    /// `x_i · x_j` on the stream itself, where the first token's norm dominates.
+    Dot,
+}
+
+impl Similarity {
+    pub const ALL: [Similarity; 3] = [Similarity::Normed, Similarity::Cosine, Similarity::Dot];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Similarity::Normed => "normed",
+            Similarity::Cosine => "cosine",
+            Similarity::Dot => "dot",
+        }
+    }
+
+    /// How the book's tables and cards name it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Similarity::Normed => "normed dot product rms(x)·g",
+            Similarity::Cosine => "cosine",
+            Similarity::Dot => "raw dot product x·x",
+        }
+    }
+
+    fn index(self) -> usize {
+        Similarity::ALL
+            .iter()
+            .position(|&x| x == self)
+            .expect("a similarity")
+    }
+}
+
 /// How much of one head's score variance each explanation carries.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Explained {
@@ -112,6 +154,9 @@ pub const EXPLANATIONS: [Explanation; 3] = [
     },
 ];
 
+/// One sentence's per-head sums of the trained heads' per-row ρ, and its row count.
+pub type SentenceRows = (Vec<f64>, usize);
+
 /// One model's findings; heads are indexed `layer · 9 + head`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ModelFindings {
@@ -119,11 +164,11 @@ pub struct ModelFindings {
     pub explained: Vec<Vec<Explained>>,
     /// `share[head][distance]`: the effective form's symmetric share, gain folded in.
     pub share: Vec<Vec<f64>>,
-    /// `rows[keys][variant][head]`: mean per-row Spearman ρ of raw dot products against scores.
-    pub rows: Vec<Vec<Vec<f64>>>,
-    /// `by_sentence[keys][sentence]`: per head, the sum of the trained heads'
+    /// `rows[similarity][keys][variant][head]`: mean per-row Spearman ρ of a raw similarity against scores.
+    pub rows: Vec<Vec<Vec<Vec<f64>>>>,
+    /// `by_sentence[similarity][keys][sentence]`: per head, the sum of the trained heads'
     /// per-row ρ in that sentence, and the sentence's row count (every head's).
-    pub by_sentence: Vec<Vec<(Vec<f64>, usize)>>,
+    pub by_sentence: Vec<Vec<Vec<SentenceRows>>>,
     /// Tokens in the sentences.
     pub tokens: usize,
 }
@@ -157,8 +202,8 @@ fn eta_squared(values: &[(f64, usize)]) -> f64 {
     1.0 - within / total
 }
 
-/// One head in one sentence: its pairs, and `rows[keys][variant]` its per-row ρ.
-type HeadFindings = (Vec<Pair>, Vec<Vec<Vec<f64>>>);
+/// One head in one sentence: its pairs, and `rows[similarity][keys][variant]` its per-row ρ.
+type HeadFindings = (Vec<Pair>, Vec<Vec<Vec<Vec<f64>>>>);
 
 /// Cosine of every pair of rows, `(n, n)`.
 fn cosines(x: &DMatrix<f64>) -> DMatrix<f64> {
@@ -170,14 +215,17 @@ fn cosines(x: &DMatrix<f64>) -> DMatrix<f64> {
     &u * u.transpose()
 }
 
-/// One layer of one sentence: every head's pairs, and its per-row ρ per keys and variant.
+/// One layer of one sentence: every head's pairs, and its per-row ρ per similarity, keys and variant.
 fn layer_of(
     m: &dyn Transformer,
     layer: &LayerTrace,
     random: &[(DMatrix<f64>, DMatrix<f64>)],
 ) -> Vec<HeadFindings> {
     let x = &layer.input;
-    let (raw, cos) = (x * x.transpose(), cosines(x));
+    let a = m.query_input(layer.layer, x);
+    let cos = cosines(x);
+    // in the order of Similarity::ALL, each (n, n)
+    let sims = [&a * a.transpose(), cos.clone(), x * x.transpose()];
     let scale = 1.0 / (layer.heads[0].q.ncols() as f64).sqrt();
     layer
         .heads
@@ -202,12 +250,17 @@ fn layer_of(
                 let f = k.first();
                 s.view((f, f), (n - f, n - f)).into_owned()
             };
-            let rows = Keys::ALL
+            let rows = sims
                 .iter()
-                .map(|&k| {
-                    scores
+                .map(|raw| {
+                    Keys::ALL
                         .iter()
-                        .map(|s| row_rhos(m.mask(), &from(k, &raw), &from(k, s), 3))
+                        .map(|&k| {
+                            scores
+                                .iter()
+                                .map(|s| row_rhos(m.mask(), &from(k, raw), &from(k, s), 3))
+                                .collect()
+                        })
                         .collect()
                 })
                 .collect();
@@ -252,15 +305,23 @@ impl ModelFindings {
                     .collect()
             })
             .collect();
-        let rows = (0..Keys::ALL.len())
-            .map(|k| {
-                (0..Variant::ALL.len())
-                    .map(|v| {
-                        (0..heads)
-                            .map(|h| {
-                                let all: Vec<f64> =
-                                    per.iter().flat_map(|s| s[h].1[k][v].clone()).collect();
-                                mean(&all)
+        let sims = 0..Similarity::ALL.len();
+        let rows = sims
+            .clone()
+            .map(|r| {
+                (0..Keys::ALL.len())
+                    .map(|k| {
+                        (0..Variant::ALL.len())
+                            .map(|v| {
+                                (0..heads)
+                                    .map(|h| {
+                                        let all: Vec<f64> = per
+                                            .iter()
+                                            .flat_map(|s| s[h].1[r][k][v].clone())
+                                            .collect();
+                                        mean(&all)
+                                    })
+                                    .collect()
                             })
                             .collect()
                     })
@@ -268,12 +329,16 @@ impl ModelFindings {
             })
             .collect();
         // Variant::ALL[0] is the trained head
-        let by_sentence = (0..Keys::ALL.len())
-            .map(|k| {
-                per.iter()
-                    .map(|s| {
-                        let sums = s.iter().map(|h| h.1[k][0].iter().sum()).collect();
-                        (sums, s[0].1[k][0].len())
+        let by_sentence = sims
+            .map(|r| {
+                (0..Keys::ALL.len())
+                    .map(|k| {
+                        per.iter()
+                            .map(|s| {
+                                let sums = s.iter().map(|h| h.1[r][k][0].iter().sum()).collect();
+                                (sums, s[0].1[r][k][0].len())
+                            })
+                            .collect()
                     })
                     .collect()
             })
@@ -310,8 +375,8 @@ impl ModelFindings {
         self.explained[k].iter().map(f).collect()
     }
 
-    /// Every head's mean per-row ρ for one key set and variant.
-    pub fn rows(&self, keys: Keys, v: Variant) -> &[f64] {
+    /// Every head's mean per-row ρ for one similarity, key set and variant.
+    pub fn rows(&self, sim: Similarity, keys: Keys, v: Variant) -> &[f64] {
         let k = Keys::ALL
             .iter()
             .position(|&x| x == keys)
@@ -320,7 +385,7 @@ impl ModelFindings {
             .iter()
             .position(|&x| x == v)
             .expect("a variant");
-        &self.rows[k][v]
+        &self.rows[sim.index()][k][v]
     }
 
     /// Mean over heads of the symmetric share at each distance.

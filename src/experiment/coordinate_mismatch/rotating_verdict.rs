@@ -3,7 +3,9 @@
 
 use rand::RngExt;
 
-use super::rotating::{BOOK, EXPLANATIONS, Explained, Keys, ModelFindings, Variant, book};
+use super::rotating::{
+    BOOK, EXPLANATIONS, Explained, Keys, ModelFindings, Similarity, Variant, book,
+};
 use crate::claim::{Claim, Evidence, Test};
 use crate::measure::{Measure, fixed, pm};
 use crate::pretrained::corpus::Model;
@@ -14,38 +16,42 @@ use crate::stats::{Summary, mean, quantile};
 pub const BOOTSTRAP: (usize, u64) = (2_000, 1_101);
 
 impl ModelFindings {
-    /// The trained heads' mean per-row ρ on `keys` over the sentences `pick`
-    /// (with repeats): `Σ_s S_s / Σ_s c_s`, `S_s` the mean over heads of
-    /// sentence `s`'s sum of ρ, `c_s` its rows; on every sentence once it is
-    /// `mean(rows(keys, Trained))`.
-    pub fn rho_over(&self, keys: Keys, pick: &[usize]) -> f64 {
+    /// The trained heads' mean per-row ρ against `sim` on `keys` over the
+    /// sentences `pick` (with repeats): `Σ_s S_s / Σ_s c_s`, `S_s` the mean over
+    /// heads of sentence `s`'s sum of ρ, `c_s` its rows; on every sentence once
+    /// it is `mean(rows(sim, keys, Trained))`.
+    pub fn rho_over(&self, sim: Similarity, keys: Keys, pick: &[usize]) -> f64 {
         let k = Keys::ALL
             .iter()
             .position(|&x| x == keys)
             .expect("a key set");
-        let by = &self.by_sentence[k];
+        let r = Similarity::ALL
+            .iter()
+            .position(|&x| x == sim)
+            .expect("a similarity");
+        let by = &self.by_sentence[r][k];
         let sum: f64 = pick.iter().map(|&s| mean(&by[s].0)).sum();
         let rows: usize = pick.iter().map(|&s| by[s].1).sum();
         sum / rows as f64
     }
 
     /// 95% percentile interval of [`Self::rho_over`] resampling the sentences (`BOOTSTRAP`: draws and seed).
-    pub fn rho_interval(&self, keys: Keys) -> (f64, f64) {
-        let n = self.by_sentence[0].len();
+    pub fn rho_interval(&self, sim: Similarity, keys: Keys) -> (f64, f64) {
+        let n = self.by_sentence[0][0].len();
         let mut rng = seeded(BOOTSTRAP.1);
         let stats: Vec<f64> = (0..BOOTSTRAP.0)
             .map(|_| {
                 let pick: Vec<usize> = (0..n).map(|_| rng.random_range(0..n)).collect();
-                self.rho_over(keys, &pick)
+                self.rho_over(sim, keys, &pick)
             })
             .collect();
         (quantile(&stats, 0.025), quantile(&stats, 0.975))
     }
 
     /// Each sentence's own value of [`Self::rho_over`].
-    pub fn rho_per_sentence(&self, keys: Keys) -> Vec<f64> {
-        (0..self.by_sentence[0].len())
-            .map(|s| self.rho_over(keys, &[s]))
+    pub fn rho_per_sentence(&self, sim: Similarity, keys: Keys) -> Vec<f64> {
+        (0..self.by_sentence[0][0].len())
+            .map(|s| self.rho_over(sim, keys, &[s]))
             .collect()
     }
 
@@ -85,20 +91,24 @@ pub fn measures() -> Vec<Measure> {
             fixed(r.share_turned(), 3),
         ));
     }
-    for k in Keys::ALL {
-        let (lo, hi) = f.trained.rho_interval(k);
-        let each = f.trained.rho_per_sentence(k);
-        let below = crate::stats::share(each.iter().map(|&r| r < 0.5));
-        m.extend([
-            Measure::new(format!("rope_rho_{}_lo", k.name()), fixed(lo, 2)),
-            Measure::new(format!("rope_rho_{}_hi", k.name()), fixed(hi, 2)),
-            Measure::new(format!("rope_rho_{}_below", k.name()), fixed(below, 2)),
-        ]);
-        for v in Variant::ALL {
-            m.push(Measure::new(
-                format!("rope_rows_{}_{}", v.name(), k.name()),
-                pm(Summary::of(f.trained.rows(k, v)), 2),
-            ));
+    for sim in Similarity::ALL {
+        let sn = sim.name();
+        for k in Keys::ALL {
+            let (lo, hi) = f.trained.rho_interval(sim, k);
+            let each = f.trained.rho_per_sentence(sim, k);
+            let below = crate::stats::share(each.iter().map(|&r| r < 0.5));
+            let kn = k.name();
+            m.extend([
+                Measure::new(format!("rope_rho_{sn}_{kn}_lo"), fixed(lo, 2)),
+                Measure::new(format!("rope_rho_{sn}_{kn}_hi"), fixed(hi, 2)),
+                Measure::new(format!("rope_rho_{sn}_{kn}_below"), fixed(below, 2)),
+            ]);
+            for v in Variant::ALL {
+                m.push(Measure::new(
+                    format!("rope_rows_{sn}_{}_{kn}", v.name()),
+                    pm(Summary::of(f.trained.rows(sim, k, v)), 2),
+                ));
+            }
         }
     }
     m
@@ -163,17 +173,20 @@ mod tests {
     #[test]
     fn every_sentence_once_is_the_pooled_mean() {
         let t = &book().trained;
-        let n = t.by_sentence[0].len();
-        for k in Keys::ALL {
-            let all: Vec<usize> = (0..n).collect();
-            let pooled = mean(t.rows(k, Variant::Trained));
-            assert!((t.rho_over(k, &all) - pooled).abs() < 1e-9);
-            let (lo, hi) = t.rho_interval(k);
-            assert!(lo < pooled && pooled < hi);
-            eprintln!(
-                "{k:?}: {pooled:.4} [{lo:.4}, {hi:.4}] per sentence {:?}",
-                t.rho_per_sentence(k)
-            );
+        let n = t.by_sentence[0][0].len();
+        for sim in Similarity::ALL {
+            for k in Keys::ALL {
+                let all: Vec<usize> = (0..n).collect();
+                let pooled = mean(t.rows(sim, k, Variant::Trained));
+                assert!((t.rho_over(sim, k, &all) - pooled).abs() < 1e-9);
+                let (lo, hi) = t.rho_interval(sim, k);
+                assert!(lo < pooled && pooled < hi);
+                eprintln!(
+                    "{sim:?} {k:?}: {pooled:.4} [{lo:.4}, {hi:.4}] random {:.4} tied {:.4}",
+                    mean(t.rows(sim, k, Variant::Random)),
+                    mean(t.rows(sim, k, Variant::Tied)),
+                );
+            }
         }
     }
 }

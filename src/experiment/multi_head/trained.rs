@@ -14,6 +14,7 @@
 pub mod patterns;
 pub mod roles;
 pub mod senses;
+pub mod sinks;
 pub mod verdict;
 
 pub use verdict::{claims, measures};
@@ -253,7 +254,7 @@ impl Findings {
     }
 
     /// Heads of `model` whose named-pattern score exceeds the threshold:
-    /// `(previous, next, [SEP], sink found from the data)` counts.
+    /// `(previous, next, [SEP], sink)` counts, the sink by [`sinks::DEFAULT`].
     pub fn named(&self, model: Model) -> [usize; 4] {
         let p = &self.sides.model(model).patterns;
         let count = |v: &[f64]| v.iter().filter(|&&x| x > self.setup.named).count();
@@ -261,19 +262,18 @@ impl Findings {
             count(&p.previous),
             count(&p.next),
             count(&p.sep),
-            count(&p.sink),
+            p.sink_heads(sinks::DEFAULT, sinks::Sentences::All).len(),
         ]
     }
 
-    /// Sink heads of `model` (above the threshold) by what their sink most often is,
+    /// Sink heads of `model` under `c` by what their sink most often is,
     /// in the order of [`patterns::SINK_KINDS`].
-    pub fn sinks(&self, model: Model) -> [usize; 4] {
+    pub fn sinks(&self, model: Model, c: sinks::Criterion) -> [usize; 4] {
         let p = &self.sides.model(model).patterns;
         let mut out = [0; 4];
-        for (k, kinds) in p.sink_kind.iter().enumerate() {
-            if p.sink[k] > self.setup.named {
-                out[crate::stats::argmax(0..4, |i| kinds[i] as f64).unwrap_or(3)] += 1;
-            }
+        for k in p.sink_heads(c, sinks::Sentences::All) {
+            let kinds = p.sink_kind[k];
+            out[crate::stats::argmax(0..4, |i| kinds[i] as f64).unwrap_or(3)] += 1;
         }
         out
     }

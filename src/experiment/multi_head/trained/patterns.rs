@@ -26,10 +26,27 @@ pub struct Patterns {
     pub sink: Vec<f64>,
     /// What that token is, counted over sentences: `[CLS, SEP, punctuation, word]`.
     pub sink_kind: Vec<[usize; 4]>,
+    /// Each sentence's weights on its candidate sinks, for [`super::sinks`].
+    pub sentences: Vec<SentenceSinks>,
     /// Mean Jensen–Shannon divergence (bits) between the patterns of two heads of the same layer.
     pub within: f64,
     /// … of two heads of different layers.
     pub across: f64,
+}
+
+/// One sentence's column weights, each a mean over queries `i ≥ 1`, per head `[layer·12 + head]`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SentenceSinks {
+    /// Tokens in the sentence, `[CLS]` and `[SEP]` included: uniform weight is `1/n`.
+    pub n: usize,
+    /// The most weight one token receives (the head's sink in this sentence).
+    pub top: Vec<f64>,
+    /// The weight on `[CLS]`.
+    pub cls: Vec<f64>,
+    /// The weight on `[SEP]`.
+    pub sep: Vec<f64>,
+    /// The most weight one punctuation token receives; `None` without punctuation.
+    pub punct: Option<Vec<f64>>,
 }
 
 /// Jensen–Shannon divergence in bits between two distributions.
@@ -64,8 +81,19 @@ pub fn patterns(runs: &[Run]) -> Patterns {
     let (mut prev, mut next, mut sep) = (vec![0.0; heads], vec![0.0; heads], vec![0.0; heads]);
     let (mut sink, mut kind) = (vec![0.0; heads], vec![[0; 4]; heads]);
     let (mut within, mut across, mut nw, mut na) = (0.0, 0.0, 0.0, 0.0);
+    let mut sentences = Vec::with_capacity(runs.len());
     for run in runs {
         let n = run.n();
+        let punct: Vec<usize> = (1..n - 1)
+            .filter(|&j| sink_kind(&run.tokens[j]) == 2)
+            .collect();
+        let mut one = SentenceSinks {
+            n,
+            top: vec![0.0; heads],
+            cls: vec![0.0; heads],
+            sep: vec![0.0; heads],
+            punct: (!punct.is_empty()).then(|| vec![0.0; heads]),
+        };
         let rows: Vec<&DMatrix<f64>> = (0..heads)
             .map(|k| &run.clean[k / HEADS].weights[0][k % HEADS])
             .collect();
@@ -80,7 +108,13 @@ pub fn patterns(runs: &[Run]) -> Patterns {
                 .fold((0, f64::NEG_INFINITY), |b, c| if c.1 > b.1 { c } else { b });
             sink[k] += top / runs.len() as f64;
             kind[k][sink_kind(&run.tokens[j])] += 1;
+            let column = |j: usize| (1..n).map(|i| a[(i, j)]).sum::<f64>() / (n - 1) as f64;
+            (one.top[k], one.cls[k], one.sep[k]) = (top, column(0), column(n - 1));
+            if let Some(p) = one.punct.as_mut() {
+                p[k] = punct.iter().map(|&j| column(j)).fold(0.0, f64::max);
+            }
         }
+        sentences.push(one);
         for a in 0..heads {
             for b in a + 1..heads {
                 let d: f64 = (0..n)
@@ -104,6 +138,7 @@ pub fn patterns(runs: &[Run]) -> Patterns {
         sep,
         sink,
         sink_kind: kind,
+        sentences,
         within: within / nw,
         across: across / na,
     }

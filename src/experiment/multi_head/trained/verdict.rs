@@ -1,10 +1,11 @@
 //! Chapter 3's trained-encoder section as the prose quotes it: its measures
 //! (keys `lm_…`) and its claims (evidence: pretrained).
 
+use super::sinks::{CRITERIA, Criterion, DEFAULT, Sentences};
 use super::{Ablation, book};
 use crate::claim::{Claim, Evidence, Test};
 use crate::experiment::multi_head::repair::{self, verdict as repair_verdict};
-use crate::measure::{Measure, fixed, pm, sci, table_of};
+use crate::measure::{Measure, fixed, pm, sci, table, table_of};
 use crate::pretrained::corpus::Model;
 use crate::pretrained::minilm::{HEADS, LAYERS};
 use crate::pretrained::transformer::Architecture;
@@ -144,13 +145,89 @@ pub fn measures() -> Vec<Measure> {
             ),
         ]);
     }
-    for (k, kind) in ["cls", "sep", "punct", "word"].iter().enumerate() {
+    m.extend(sink_measures());
+    m.extend(repair_verdict::measures());
+    m
+}
+
+/// The sink heads by criterion and sentence length, what their sinks are,
+/// and the most weight any head puts on `[CLS]`, `[SEP]` and punctuation.
+fn sink_measures() -> Vec<Measure> {
+    let f = book();
+    let p = &f.sides.trained.patterns;
+    let kinds = ["cls", "sep", "punct", "word"];
+    let mut m = vec![
+        Measure::new("lm_sink_default", DEFAULT.short()),
+        Measure::new(
+            "lm_sink_max_cls",
+            fixed(p.largest_mean(|s| Some(&s.cls)), 2),
+        ),
+        Measure::new(
+            "lm_sink_max_sep",
+            fixed(p.largest_mean(|s| Some(&s.sep)), 2),
+        ),
+        Measure::new(
+            "lm_sink_max_punct",
+            fixed(p.largest_mean(|s| s.punct.as_ref()), 2),
+        ),
+    ];
+    for (k, kind) in kinds.iter().enumerate() {
         m.push(Measure::new(
             format!("lm_sinks_{kind}"),
-            f.sinks(Model::Trained)[k].to_string(),
+            f.sinks(Model::Trained, DEFAULT)[k].to_string(),
         ));
     }
-    m.extend(repair_verdict::measures());
+    let cls_every = CRITERIA.iter().all(|&c| {
+        let by = f.sinks(Model::Trained, c);
+        by[1..].iter().all(|&x| x == 0)
+    });
+    m.push(Measure::new(
+        "lm_sinks_only_cls",
+        if cls_every { "every" } else { "not every" },
+    ));
+    for w in Sentences::ALL {
+        m.push(Measure::new(
+            format!("lm_sink_length_{}", w.name()),
+            fixed(p.mean_length(w), 1),
+        ));
+    }
+    let mut rows = Vec::new();
+    for c in CRITERIA {
+        let mut row = vec![c.short()];
+        for w in Sentences::ALL {
+            let count = p.sink_heads(c, w).len();
+            m.push(Measure::new(
+                format!("lm_sink_heads_{}_{}", c.key(), w.name()),
+                count.to_string(),
+            ));
+            row.push(count.to_string());
+        }
+        let by = f.sinks(Model::Trained, c);
+        row.push(format!("{} of {}", by[0], by.iter().sum::<usize>()));
+        row.push(
+            f.sides
+                .random
+                .patterns
+                .sink_heads(c, Sentences::All)
+                .len()
+                .to_string(),
+        );
+        rows.push(row);
+    }
+    m.push(Measure::new(
+        "lm_sink_table",
+        table(
+            &[
+                "sink weight above",
+                "all sentences",
+                "shorter half",
+                "longer half",
+                "[CLS] sinks",
+                "random weights",
+            ],
+            &rows,
+        ),
+    ));
     m
 }
 
@@ -264,9 +341,12 @@ pub fn claims() -> Vec<Claim> {
         )
         .quotes("heads-may-capture").zh("训练后的各个头捕捉不同的关系：存在前一单标头、后一单标头和汇点头。")
         .evidence(Evidence::Pretrained)
-        .default_choice("sink: the token that receives most of a head's weight, found from the data")
+        .default_choice(format!(
+            "sink: the token that receives most of a head's weight, found from the data; sink heads: {}; every sentence",
+            DEFAULT.label()
+        ))
         .core(Test::holds(
-            "a previous-token, a next-token and a sink head each exist (mean weight above the threshold)",
+            "a previous-token, a next-token and a sink head each exist (mean weight above the threshold; sink against uniform)",
             prev > 0 && next > 0 && sink > 0,
         ))
         .core(js())
@@ -280,10 +360,74 @@ pub fn claims() -> Vec<Claim> {
                 js(),
             ],
         )
+        .under_each(sink_choices(prev > 0 && next > 0, &js))
         .scope(Test::holds(
             "no head of the random-weight baseline passes the threshold (previous, next, [SEP] or sink)",
             random_named == 0,
         ))
-        .setting("all 72 heads on the 60 corpus sentences, trained and random-weight MiniLM"),
+        .setting(format!(
+            "all 72 heads on the 60 corpus sentences, trained and random-weight MiniLM; previous- and next-token heads: mean weight above {}; a sink: the token with the largest mean weight over queries i ≥ 1, per sentence; sink heads by default: that weight × n above {} (against uniform 1/n), {} of them; mean sentence length {} (shorter half {}, longer half {})",
+            fixed(f.setup.named, 2),
+            DEFAULT.short(),
+            sink,
+            fixed(f.sides.trained.patterns.mean_length(Sentences::All), 1),
+            fixed(f.sides.trained.patterns.mean_length(Sentences::Shorter), 1),
+            fixed(f.sides.trained.patterns.mean_length(Sentences::Longer), 1),
+        )),
     ]
+}
+
+/// The sink criterion and the sentences varied, each repeating both core tests:
+/// every criterion but the default on all sentences, and the default on each half.
+fn sink_choices(prev_next: bool, js: &dyn Fn() -> Test) -> Vec<(String, Vec<Test>)> {
+    let p = &book().sides.trained.patterns;
+    let test = |c: Criterion, w: Sentences| {
+        Test::holds(
+            format!(
+                "a previous-token, a next-token and a sink head each exist (sink: {})",
+                c.label()
+            ),
+            prev_next && !p.sink_heads(c, w).is_empty(),
+        )
+    };
+    let mut out: Vec<(String, Vec<Test>)> = CRITERIA[1..]
+        .iter()
+        .map(|&c| {
+            (
+                format!("sink heads: {}", c.label()),
+                vec![test(c, Sentences::All), js()],
+            )
+        })
+        .collect();
+    for w in [Sentences::Shorter, Sentences::Longer] {
+        out.push((
+            format!("sentences: the {} half by length", w.name()),
+            vec![test(DEFAULT, w), js()],
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[ignore = "prints the section's sink measures and claim"]
+    fn print_sinks() {
+        for m in sink_measures() {
+            eprintln!("{} = {}", m.key, m.value);
+        }
+        for mut c in claims() {
+            if c.id != "trained-heads-specialise" {
+                continue;
+            }
+            c.chapter = 3;
+            eprintln!("{} {:?}\n{:#?}", c.id, c.verdict(), c.choices);
+            eprintln!("{}", c.setting);
+            for m in crate::edition::cards::missing(&c) {
+                eprintln!("{m}");
+            }
+        }
+    }
 }
