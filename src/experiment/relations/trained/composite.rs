@@ -93,7 +93,7 @@ mod tests {
     fn removing_a_sink_renormalises_the_rest() {
         let a = dmatrix![0.5, 0.25, 0.25; 1.0, 0.0, 0.0];
         let b = without_sinks(&a, &[0]);
-        assert_eq!(b, dmatrix![0.0, 0.5, 0.5; 1.0, 0.0, 0.0]);
+        assert_eq!(b, dmatrix![0.0, 0.5, 0.5; 0.0, 1.0, 0.0]);
         // causal: the first position sees only the sink and keeps reading itself
         let causal = dmatrix![1.0, 0.0; 0.9, 0.1];
         assert_eq!(without_sinks(&causal, &[0]), dmatrix![1.0, 0.0; 0.0, 1.0]);
