@@ -111,17 +111,34 @@ pub fn residual_mix(a: &DMatrix<f64>) -> DMatrix<f64> {
 /// assert_eq!(r, dmatrix![0.5, 0.5; 0.5, 0.5]);
 /// ```
 pub fn rollout(layers: &[DMatrix<f64>]) -> DMatrix<f64> {
-    assert!(!layers.is_empty(), "rollout: no layers");
+    let mixes: Vec<DMatrix<f64>> = layers.iter().map(residual_mix).collect();
+    chain(&mixes)
+}
+
+/// The composite of one arrow per layer, from the last layer's positions
+/// back to the inputs; [`rollout`] is the chain of residual mixtures.
+///
+/// ```text
+/// chain(M_1, …, M_L) = M_L ⋯ M_2 M_1
+/// ```
+///
+/// # Shapes
+/// `layers`: `L` matrices `(n, n)`, first layer first → `(n, n)`.
+///
+/// # Panics
+/// If `layers` is empty or the shapes differ.
+pub fn chain(layers: &[DMatrix<f64>]) -> DMatrix<f64> {
+    assert!(!layers.is_empty(), "chain: no layers");
     let n = layers[0].nrows();
-    layers.iter().fold(identity(n), |r, a| {
+    layers.iter().fold(identity(n), |r, m| {
         assert_eq!(
-            a.shape(),
+            m.shape(),
             (n, n),
-            "rollout: layer {:?} differs from ({n}, {n})",
-            a.shape()
+            "chain: layer {:?} differs from ({n}, {n})",
+            m.shape()
         );
         // R_l = M_l R_{l−1}
-        compose(&residual_mix(a), &r)
+        compose(m, &r)
     })
 }
 

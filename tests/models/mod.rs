@@ -3,6 +3,7 @@
 //! `scripts/`), their extracts, and the commands that run them.
 
 mod cli;
+mod composite;
 mod extract;
 mod heads;
 mod minilm;

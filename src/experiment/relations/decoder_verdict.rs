@@ -4,8 +4,10 @@
 //! experiment as the encoder's ([`super::trained::decoder`]). The tests are
 //! the encoder's, written before the run.
 
+use super::trained::importance::Cell;
 use super::trained::{
-    Counterfactual, DECODER as BOOK, Keys, ModelFindings, Target, decoder as book,
+    Composite, Counterfactual, DECODER as BOOK, Keys, ModelFindings, Target, decoder as book,
+    gain_test,
 };
 use crate::claim::Test;
 use crate::measure::{Measure, fixed, pm, table};
@@ -31,47 +33,29 @@ fn keys_name(k: Keys) -> &'static str {
     }
 }
 
-/// Per sentence, ρ(rollout, importance) − ρ(raw, importance) under mean ablation.
-fn gain(x: &ModelFindings, t: Target, k: Keys) -> crate::stats::Summary {
-    x.over_setting(Counterfactual::Mean, t, k, |c| c.rollout - c.raw)
+/// Per sentence, one relation's ρ with the importance under mean ablation.
+fn rho(x: &ModelFindings, t: Target, k: Keys, g: fn(&Cell) -> f64) -> crate::stats::Summary {
+    x.over_setting(Counterfactual::Mean, t, k, g)
 }
 
-/// Per sentence, ρ(raw, importance) (`which = 0`) or ρ(rollout, importance) (`1`).
-fn rho(x: &ModelFindings, t: Target, k: Keys, which: usize) -> crate::stats::Summary {
-    match which {
-        0 => x.over_setting(Counterfactual::Mean, t, k, |c| c.raw),
-        _ => x.over_setting(Counterfactual::Mean, t, k, |c| c.rollout),
-    }
-}
-
-/// The encoder's core test of `trained-rollout`, asked of the decoder.
-fn gain_test(x: &ModelFindings, t: Target, k: Keys) -> Test {
-    let g = gain(x, t, k);
-    Test::above(
-        format!(
-            "SmolLM2, trained: lower 95% bound of ρ(rollout, importance) − ρ(raw, importance) ({} sentences)",
-            g.n
-        ),
-        g.ci95().0,
-        0.0,
-        2,
-    )
-}
-
-/// The decoder's choices of `trained-rollout`: each target, each key set.
-pub fn rollout_choices() -> Vec<(String, Vec<Test>)> {
+/// The decoder's choices of a composite's claim: each target, each key set,
+/// under mean ablation and input × gradient; the encoder's test, asked of the decoder.
+pub fn composite_choices(by: Composite) -> Vec<(String, Vec<Test>)> {
     let f = book();
     let mut out = Vec::new();
-    for t in TARGETS {
-        for k in KEYS {
-            out.push((
-                format!(
-                    "{MODEL}; counterfactual: mean ablation; target: {}; token set: {}",
-                    t.name(),
-                    keys_name(k)
-                ),
-                vec![gain_test(&f.trained, t, k)],
-            ));
+    for c in [Counterfactual::Mean, Counterfactual::Gradient] {
+        for t in TARGETS {
+            for k in KEYS {
+                out.push((
+                    format!(
+                        "{MODEL}; counterfactual: {}; target: {}; token set: {}",
+                        c.name(),
+                        t.name(),
+                        keys_name(k)
+                    ),
+                    vec![gain_test("SmolLM2, trained", &f.trained, by, c, t, k)],
+                ));
+            }
         }
     }
     out
@@ -152,8 +136,9 @@ pub fn measures() -> Vec<Measure> {
                         _ => "all",
                     }
                     .to_string(),
-                    pm(rho(x, t, k, 0), 2),
-                    pm(rho(x, t, k, 1), 2),
+                    pm(rho(x, t, k, |c| c.raw), 2),
+                    pm(rho(x, t, k, |c| c.rollout), 2),
+                    pm(rho(x, t, k, |c| c.carried), 2),
                 ]);
             }
         }
@@ -165,11 +150,15 @@ pub fn measures() -> Vec<Measure> {
         for &(key, t) in targets {
             m.push(Measure::new(
                 format!("dec_{name}_{key}_raw"),
-                pm(rho(x, t, Keys::All, 0), 2),
+                pm(rho(x, t, Keys::All, |c| c.raw), 2),
             ));
             m.push(Measure::new(
                 format!("dec_{name}_{key}_rollout"),
-                pm(rho(x, t, Keys::All, 1), 2),
+                pm(rho(x, t, Keys::All, |c| c.rollout), 2),
+            ));
+            m.push(Measure::new(
+                format!("dec_{name}_{key}_carried"),
+                pm(rho(x, t, Keys::All, |c| c.carried), 2),
             ));
         }
         // (unrelated words?, depth) the prose quotes: the random decoder after
@@ -203,6 +192,7 @@ pub fn measures() -> Vec<Measure> {
                 "keys",
                 "ρ(raw, importance)",
                 "ρ(rollout, importance)",
+                "ρ(norm-weighted, importance)",
             ],
             &rows,
         ),

@@ -10,10 +10,12 @@
 //! Introduced in chapter 4.
 
 mod attribution;
+pub mod composite;
 mod context;
 mod effects;
 pub mod flow;
 pub mod importance;
+mod rollout_verdict;
 mod verdict;
 
 pub use attribution::{Attribution, attribution};
@@ -24,6 +26,7 @@ pub use effects::{
     row_normalise,
 };
 pub use importance::{Counterfactual, Importance, Keys, Target};
+pub use rollout_verdict::{Composite, gain_test};
 
 pub use verdict::{claims, measures};
 
@@ -58,19 +61,23 @@ pub const BOOK: Setup = Setup {
     pairs: 20,
     effect_sentences: 4,
     importance_sentences: 20,
-    counterfactuals: &[Counterfactual::Mean, Counterfactual::Unk],
+    counterfactuals: &[
+        Counterfactual::Mean,
+        Counterfactual::Unk,
+        Counterfactual::Gradient,
+    ],
     choice_sentences: 10,
     choices: &Counterfactual::ALL,
 };
 
-/// The size the book reports for the decoder: mean ablation only (its
-/// vocabulary has no `[UNK]` or `[MASK]`).
+/// The size the book reports for the decoder: mean ablation and input ×
+/// gradient (its vocabulary has no `[UNK]` or `[MASK]`).
 pub const DECODER: Setup = Setup {
     architecture: Architecture::Smollm2,
     pairs: 20,
     effect_sentences: 0,
     importance_sentences: 8,
-    counterfactuals: &[Counterfactual::Mean],
+    counterfactuals: &[Counterfactual::Mean, Counterfactual::Gradient],
     choice_sentences: 0,
     choices: &[],
 };

@@ -11,6 +11,7 @@
 //! relation of t to j:                  raw   = A_L[t, j]       (head mean, last layer)
 //!                                      rollout = R[t, j],  R = (½I + ½A_L) ⋯ (½I + ½A_1)
 //!                                      flow    = F[t, j],  max flow through the same M_l
+//!                                      without sinks, carried: see super::composite
 //! agreement:                           Spearman ρ over the keys j
 //! ```
 //!
@@ -24,12 +25,13 @@
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 
+use super::composite::{carried_mix, without_sinks};
 use super::flow::flow_rows;
 use crate::pretrained::bpe::Encoding;
 use crate::pretrained::corpus::pooled;
 use crate::pretrained::trace::{LayerTrace, Trace};
 use crate::pretrained::transformer::{Mask, Transformer};
-use crate::relation::{rollout, total_variation};
+use crate::relation::{chain, rollout, total_variation};
 use crate::stats::{mean, spearman};
 
 /// How token `j` is removed from the input.
@@ -43,14 +45,21 @@ pub enum Counterfactual {
     Unk,
     /// Its id replaced by `[MASK]`, then embedded.
     Mask,
+    /// Its embedding scaled by `1 + ε` ([`STEP`]): the change is ε times
+    /// input × gradient, `‖J_j x_j‖`, to first order (the ranks ignore ε).
+    Gradient,
 }
 
+/// The step ε of [`Counterfactual::Gradient`]'s forward difference.
+pub const STEP: f64 = 1e-4;
+
 impl Counterfactual {
-    pub const ALL: [Counterfactual; 4] = [
+    pub const ALL: [Counterfactual; 5] = [
         Counterfactual::Mean,
         Counterfactual::Zero,
         Counterfactual::Unk,
         Counterfactual::Mask,
+        Counterfactual::Gradient,
     ];
 
     pub fn name(self) -> &'static str {
@@ -59,6 +68,7 @@ impl Counterfactual {
             Counterfactual::Zero => "zero ablation",
             Counterfactual::Unk => "blank-out by [UNK]",
             Counterfactual::Mask => "blank-out by [MASK]",
+            Counterfactual::Gradient => "input × gradient (forward difference)",
         }
     }
 }
@@ -144,6 +154,10 @@ pub struct Cell {
     pub rollout: f64,
     /// Attention flow ([`flow`](super::flow::flow)), Abnar & Zuidema's second measure.
     pub flow: f64,
+    /// Rollout of the attention with the sink columns removed ([`without_sinks`]).
+    pub sinkless: f64,
+    /// The composite of what each layer carries ([`carried_mix`]).
+    pub carried: f64,
     /// The objects alone: cosine similarity of the target's and the key's embeddings `h_0`.
     pub object: f64,
 }
@@ -229,6 +243,9 @@ pub fn removals(
     match c {
         Counterfactual::Mean => row(x0.row_mean().transpose()).collect(),
         Counterfactual::Zero => row(DVector::zeros(x0.ncols())).collect(),
+        Counterfactual::Gradient => (0..n)
+            .map(|j| (j, x0.row(j).transpose() * (1.0 + STEP)))
+            .collect(),
         Counterfactual::Unk | Counterfactual::Mask => {
             let id = special_id(
                 m,
@@ -290,6 +307,22 @@ pub fn importance(
         .filter(|i| targets.iter().any(|&t| rows(t, n).contains(i)))
         .collect();
     let (roll, flows) = (rollout(&means), flow_rows(&means, &needed));
+    // the sinks found in the data and the model's own sink position
+    let mut removed = sink.clone();
+    removed.push(m.sink());
+    let sinkless = rollout(
+        &means
+            .iter()
+            .map(|a| without_sinks(a, &removed))
+            .collect::<Vec<_>>(),
+    );
+    let carried = chain(
+        &trace
+            .layers
+            .iter()
+            .map(|t| carried_mix(m, t))
+            .collect::<Vec<_>>(),
+    );
     let h = &trace.output;
     // the raw geometry of the objects: cos(h_0(i), h_0(j)), and for the pooled target the mean row
     let x0 = &trace.layers[0].input;
@@ -362,6 +395,8 @@ pub fn importance(
                     raw: agree(raw),
                     rollout: agree(&roll),
                     flow: agree(&flows),
+                    sinkless: agree(&sinkless),
+                    carried: agree(&carried),
                     object,
                 });
             }

@@ -1,16 +1,12 @@
 //! Chapter 4's trained-model section as the prose quotes it: its measures
 //! (keys `tr_…`) and its claims (evidence: pretrained).
 
-use super::importance::{Cell, Counterfactual, Keys, SINK_SHARE, Target};
-use super::{
-    Attribution, BOOK, CHOICE_SENTENCES, Change, IMPORTANCE_SENTENCES, Model, ModelFindings, book,
-    sentences,
-};
+use super::{Attribution, BOOK, Change, Model, ModelFindings, book, sentences};
 use crate::claim::{Claim, Evidence, Test};
 use crate::experiment::relations::decoder_verdict;
-use crate::measure::{Measure, fixed, pm, sci, table_of};
+use crate::measure::{Measure, pm, sci, table_of};
 use crate::pretrained::minilm::{HEADS, LAYERS};
-use crate::stats::{Summary, mean};
+use crate::stats::mean;
 
 /// Mean over sentences of layers 2 … 6's path TV (layer 1 runs on the prompt itself).
 fn path_tv(a: &Attribution) -> f64 {
@@ -122,6 +118,7 @@ pub fn measures() -> Vec<Measure> {
     let header = ["weights, layer", "composite", "rollout", "uniform"];
     m.extend(table_of("tr_composition", &header, composition));
     m.extend(protocol_measures());
+    m.extend(super::rollout_verdict::measures());
     let by = [
         "trained, other sense",
         "trained, unrelated",
@@ -149,52 +146,12 @@ pub fn measures() -> Vec<Measure> {
     m
 }
 
-/// The rollout protocols' and the linearised composition's numbers (keys `tr_p_…`, `tr_lin_…`).
+/// The linearised composition's numbers (keys `tr_lin_…`).
 fn protocol_measures() -> Vec<Measure> {
-    use Counterfactual::{Mean, Unk};
     let f = book();
-    let mut m = vec![
-        Measure::new("tr_p_sentences", IMPORTANCE_SENTENCES.to_string()),
-        Measure::new("tr_p_choice_sentences", CHOICE_SENTENCES.to_string()),
-        Measure::new("tr_p_sink_share", fixed(SINK_SHARE, 1)),
-    ];
+    let mut m = Vec::new();
     for model in Model::BOTH {
         let (x, name) = (f.model(model), model.name());
-        for (key, c, t) in [("default", Mean, Target::Words), ("az", Unk, Target::Cls)] {
-            let cell = |g: fn(&Cell) -> f64| pm(over_setting(x, c, t, Keys::All, g), 2);
-            m.push(Measure::new(
-                format!("tr_p_{key}_raw_{name}"),
-                cell(|c| c.raw),
-            ));
-            m.push(Measure::new(
-                format!("tr_p_{key}_rollout_{name}"),
-                cell(|c| c.rollout),
-            ));
-            m.push(Measure::new(
-                format!("tr_p_{key}_flow_{name}"),
-                cell(|c| c.flow),
-            ));
-        }
-        let sinks: Vec<&String> = x.importance.iter().flat_map(|i| &i.sinks).collect();
-        let cls = sinks.iter().filter(|s| s.as_str() == "[CLS]").count();
-        let heads = mean(
-            &x.importance
-                .iter()
-                .map(|i| i.sink_heads as f64)
-                .collect::<Vec<_>>(),
-        );
-        m.push(Measure::new(
-            format!("tr_p_sinks_cls_{name}"),
-            cls.to_string(),
-        ));
-        m.push(Measure::new(
-            format!("tr_p_sinks_other_{name}"),
-            (sinks.len() - cls).to_string(),
-        ));
-        m.push(Measure::new(
-            format!("tr_p_sink_heads_{name}"),
-            fixed(heads, 0),
-        ));
         for l in [2, LAYERS - 1] {
             let k = l + 1;
             let s = |g: Field| pm(x.over_sentences(|a| g(a)[l]), 2);
@@ -211,44 +168,9 @@ fn protocol_measures() -> Vec<Measure> {
     m
 }
 
-/// Per sentence measured, one number of a rollout setting.
-pub fn over_setting(
-    x: &ModelFindings,
-    c: Counterfactual,
-    t: Target,
-    k: Keys,
-    g: fn(&Cell) -> f64,
-) -> Summary {
-    x.over_setting(c, t, k, g)
-}
-
-/// Rollout's gain over raw attention in one setting, per sentence.
-pub fn rollout_gain(x: &ModelFindings, c: Counterfactual, t: Target, k: Keys) -> Summary {
-    over_setting(x, c, t, k, |c| c.rollout - c.raw)
-}
-
-/// Attention flow's gain over raw attention in one setting, per sentence.
-pub fn flow_gain(x: &ModelFindings, c: Counterfactual, t: Target, k: Keys) -> Summary {
-    over_setting(x, c, t, k, |c| c.flow - c.raw)
-}
-
-/// The core test of `trained-rollout` in one setting.
-fn gain_test(who: &str, x: &ModelFindings, c: Counterfactual, t: Target, k: Keys) -> Test {
-    let g = rollout_gain(x, c, t, k);
-    Test::above(
-        format!(
-            "{who}: lower 95% bound of ρ(rollout, importance) − ρ(raw, importance) ({} sentences)",
-            g.n
-        ),
-        g.ci95().0,
-        0.0,
-        2,
-    )
-}
-
 /// The claims of chapter 4's trained-model section (evidence: pretrained).
 pub fn claims() -> Vec<Claim> {
-    use Counterfactual::{Mask, Mean, Unk, Zero};
+    let mut claims = super::rollout_verdict::claims();
     let f = book();
     let (t, r) = (&f.trained, &f.random);
     let last = LAYERS - 1;
@@ -263,7 +185,6 @@ pub fn claims() -> Vec<Claim> {
         "all-MiniLM-L6-v2 against the same architecture at BERT initialisation (random_init); effects: mean ablation of each input token, {} sentences; contexts: {} words in two sentences each (models/contexts.txt), unrelated baseline: the next pair's word in its own sentence",
         BOOK.effect_sentences, BOOK.pairs
     );
-    let gain = |c, tg, k| gain_test("trained", t, c, tg, k);
     let lin =
         |x: &ModelFindings, l: usize| at(x, |a| &a.tv_linearised, l) - at(x, |a| &a.tv_uniform, l);
     let growth = |x: &ModelFindings, l: usize| ctx(x, l) - ctx(x, 0);
@@ -292,47 +213,7 @@ pub fn claims() -> Vec<Claim> {
             .map(|l| x.over_sentences(|a| a.path_tv[l]).mean)
             .fold(f64::INFINITY, f64::min)
     };
-    vec![
-        Claim::empirical(
-            "trained-rollout",
-            "the relation that matters is the composite of the layers' relations (rollout, Abnar & Zuidema 2020), not one layer's attention",
-        )
-        .zh("重要的关系是各层关系的复合（rollout，Abnar 与 Zuidema 2020），而不是某一层的注意力。")
-        .evidence(Evidence::Pretrained)
-        .default_choice("counterfactual: mean ablation; target: each word's final state; token set: all tokens")
-        .core(gain(Mean, Target::Words, Keys::All))
-        .under(format!("counterfactual: {}", Zero.name()), vec![gain(Zero, Target::Words, Keys::All)])
-        .under(format!("counterfactual: {}", Unk.name()), vec![gain(Unk, Target::Words, Keys::All)])
-        .under(format!("counterfactual: {}", Mask.name()), vec![gain(Mask, Target::Words, Keys::All)])
-        .under(format!("target: {}", Target::Cls.name()), vec![gain(Mean, Target::Cls, Keys::All)])
-        .under(format!("target: {}", Target::Pooled.name()), vec![gain(Mean, Target::Pooled, Keys::All)])
-        .under(format!("token set: {}", Keys::NoSinks.name()), vec![gain(Mean, Target::Words, Keys::NoSinks)])
-        .under_each(decoder_verdict::rollout_choices())
-        .scope(gain_test("random baseline (the null)", r, Mean, Target::Words, Keys::All))
-        .replication(
-            "Abnar & Zuidema 2020",
-            "Spearman ρ of the [CLS] row of raw last-layer attention and of rollout with blank-out importance (each token → [UNK]), over all tokens, final layer; MiniLM has no classifier, so the importance is the change of the [CLS] final state",
-            gain_test("trained, their protocol", t, Unk, Target::Cls, Keys::All),
-        )
-        .replication(
-            "Abnar & Zuidema 2020",
-            "the same protocol with attention flow (max flow through the layers' ½I + ½A graph to the [CLS] output) in place of rollout",
-            {
-                let g = flow_gain(t, Unk, Target::Cls, Keys::All);
-                Test::above(
-                    format!(
-                        "trained, their protocol: lower 95% bound of ρ(flow, importance) − ρ(raw, importance) ({} sentences)",
-                        g.n
-                    ),
-                    g.ci95().0,
-                    0.0,
-                    2,
-                )
-            },
-        )
-        .setting(format!(
-            "all-MiniLM-L6-v2 against the same architecture at BERT initialisation (random_init); the first {IMPORTANCE_SENTENCES} A sentences of models/contexts.txt (zero ablation and [MASK] on the first {CHOICE_SENTENCES}); importance of token j: ‖target − target with token j removed‖; raw: last layer's head-mean attention; rollout: (½I + ½A₆) ⋯ (½I + ½A₁); sinks: tokens receiving more than {SINK_SHARE} of some head's weight"
-       ) + &decoder_verdict::setting()),
+    claims.extend([
         Claim::empirical(
             "trained-composition",
             "relations compose along layers: the measured arrow from the input to layer m is the composite of the measured one-layer arrows",
@@ -394,5 +275,6 @@ pub fn claims() -> Vec<Claim> {
         )
         .scope(Test::above("trained: mean TV, layers 2–6", t.over_sentences(path_tv).mean, 0.1, 2))
         .setting(setting),
-    ]
+    ]);
+    claims
 }
