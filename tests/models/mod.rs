@@ -5,6 +5,7 @@
 mod cli;
 mod extract;
 mod heads;
+mod lens;
 mod minilm;
 mod reference;
 mod tokenizer;
