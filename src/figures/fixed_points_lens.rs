@@ -49,7 +49,11 @@ fn lens() -> Result<String, DrawError> {
     let (plain, f) = (book(), lens_fitted::book());
     let fitted = [
         (f.fitted.trained.pooled(), "trained", 0),
-        (f.fitted.random.pooled(), "random (Llama's initialisation)", 1),
+        (
+            f.fitted.random.pooled(),
+            "random (Llama's initialisation)",
+            1,
+        ),
         (f.null_fitted(), "trained writes, random directions", 3),
     ];
     let plain = [
@@ -64,7 +68,11 @@ fn lens() -> Result<String, DrawError> {
     ];
     svg(750, 640, |root| {
         let (top, bottom) = root.split_vertically(320);
-        panel(&top, "the fitted lens (least squares per boundary)", &fitted)?;
+        panel(
+            &top,
+            "the fitted lens (least squares per boundary)",
+            &fitted,
+        )?;
         panel(&bottom, "the plain logit lens", &plain)
     })
 }

@@ -30,8 +30,18 @@ fn the_fitted_lens_on_a_few_sentences_is_numpys() {
     let r = reference("smollm2/reference-lens.json");
     let small = &r["small"];
     let m = SmolLm2::shared();
-    let held: Vec<Vec<u32>> = small["held_ids"].as_array().unwrap().iter().map(ids).collect();
-    let eval: Vec<Vec<u32>> = small["eval_ids"].as_array().unwrap().iter().map(ids).collect();
+    let held: Vec<Vec<u32>> = small["held_ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(ids)
+        .collect();
+    let eval: Vec<Vec<u32>> = small["eval_ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(ids)
+        .collect();
     // the same token ids from the library's tokenizer
     for (text, want) in held_out().iter().zip(&held) {
         assert_eq!(&m.encode(text).unwrap().ids, want, "{text}");
@@ -41,7 +51,11 @@ fn the_fitted_lens_on_a_few_sentences_is_numpys() {
     let lens = AffineLens::fit(&runs, r["header"]["ridge"].as_f64().unwrap());
     let (mut same, mut all) = (0, 0);
     for (s, want) in eval.iter().zip(small["top1"].as_array().unwrap()) {
-        for (x, row) in lens.apply(&m.run(s).states()).iter().zip(want.as_array().unwrap()) {
+        for (x, row) in lens
+            .apply(&m.run(s).states())
+            .iter()
+            .zip(want.as_array().unwrap())
+        {
             for (ours, theirs) in lens_top1(m, x).iter().zip(ids(row)) {
                 same += usize::from(*ours == theirs as usize);
                 all += 1;
@@ -64,20 +78,53 @@ fn the_book_numbers_are_numpys() {
     let r = reference("smollm2/reference-lens.json");
     let b = &r["book"];
     let f = lens_fitted::book();
-    assert_eq!(f.held_out_tokens as u64, b["held_out_tokens"].as_u64().unwrap());
+    assert_eq!(
+        f.held_out_tokens as u64,
+        b["held_out_tokens"].as_u64().unwrap()
+    );
     let check = |name: &str, lib: &ModelFindings, want: &serde_json::Value| {
         let a = lib.agreement(Positions::All);
         let get = |k: &str| want[k].as_f64().unwrap();
-        near(&format!("{name} first"), lib.first(Positions::All), get("first_all"), BOUNDARY_TOLERANCE);
-        near(&format!("{name} settled"), lib.settled(Positions::Open), get("settled_open"), BOUNDARY_TOLERANCE);
-        near(&format!("{name} stay"), lib.stay(Positions::Open), get("stay_open"), SHARE_TOLERANCE);
-        near(&format!("{name} agree 0"), a[0], get("agree0"), SHARE_TOLERANCE);
-        near(&format!("{name} agree 29"), a[29], get("agree29"), SHARE_TOLERANCE);
+        near(
+            &format!("{name} first"),
+            lib.first(Positions::All),
+            get("first_all"),
+            BOUNDARY_TOLERANCE,
+        );
+        near(
+            &format!("{name} settled"),
+            lib.settled(Positions::Open),
+            get("settled_open"),
+            BOUNDARY_TOLERANCE,
+        );
+        near(
+            &format!("{name} stay"),
+            lib.stay(Positions::Open),
+            get("stay_open"),
+            SHARE_TOLERANCE,
+        );
+        near(
+            &format!("{name} agree 0"),
+            a[0],
+            get("agree0"),
+            SHARE_TOLERANCE,
+        );
+        near(
+            &format!("{name} agree 29"),
+            a[29],
+            get("agree29"),
+            SHARE_TOLERANCE,
+        );
     };
     check("fitted", &f.fitted.trained.pooled(), &b["fitted"]);
     check("plain", &logit_lens::book().trained, &b["plain"]);
     for (l, want) in b["write_share"].as_array().unwrap().iter().enumerate() {
-        near(&format!("write share {l}"), f.write_share.trained[l], want.as_f64().unwrap(), WRITE_TOLERANCE);
+        near(
+            &format!("write share {l}"),
+            f.write_share.trained[l],
+            want.as_f64().unwrap(),
+            WRITE_TOLERANCE,
+        );
     }
     // the null's rotations are drawn by different generators: compare as
     // statistics, within 3 standard errors of the difference of the two seed means
@@ -90,6 +137,11 @@ fn the_book_numbers_are_numpys() {
     ] {
         let w = &b["null_plain"][k];
         let tol = 3.0 * w["sd"].as_f64().unwrap() * (1.0 / lib_seeds + 1.0 / np_seeds).sqrt();
-        near(&format!("null {k}"), ours, w["mean"].as_f64().unwrap(), tol.max(SHARE_TOLERANCE));
+        near(
+            &format!("null {k}"),
+            ours,
+            w["mean"].as_f64().unwrap(),
+            tol.max(SHARE_TOLERANCE),
+        );
     }
 }

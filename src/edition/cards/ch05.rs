@@ -210,56 +210,8 @@ pub const CARDS: &[(&str, &str)] = &[
     ),
     ("head zeroed", "头置零"),
     (
-        "mean first boundary (0–30) whose lens top-1 is the final top-1, trained − random",
-        "透镜 top-1 即最终 top-1 的第一个边界（0–30）的均值，训练后 − 随机",
-    ),
-    (
-        "mean share of the later boundaries (to 29) that keep it, trained − random",
-        "之后的边界（到 29）中保持它的平均比例，训练后 − 随机",
-    ),
-    (
-        "SmolLM2-135M-Instruct against the same architecture at Llama's initialisation (smollm2::random_init), and against its own blocks 1–28 in 10 seeded random orders; the logit lens (final RMSNorm and the tied embedding on the stream at each of the 31 layer boundaries) on every position of the first 12 context sentences (116 tokens) of models/contexts.txt",
-        "SmolLM2-135M-Instruct 对 Llama 初始化下的同一架构（smollm2::random_init），以及对它自己的第 1–28 块按 10 个带种子的随机次序重排；对数几率透镜（在 31 个层边界的每一个上，对流施加最后的 RMSNorm 与共享的嵌入），取 `models/contexts.txt` 的前 12 个上下文句子（116 个单标）的每个位置",
-    ),
-    (
-        "null: the random-weight decoder; positions: every position; arrival: the first boundary that agrees; reading: the lens's top-1",
-        "零基线：随机权重解码器；位置：每个位置；到达：第一个一致的边界；读法：透镜的 top-1",
-    ),
-    (
         "positions: every position but the first (where the attention sink sits)",
         "位置：除第一个（注意力汇点所在之处）外的每个位置",
-    ),
-    (
-        "arrival: the boundary from which the lens keeps the final top-1 to the end",
-        "到达：透镜从此一直保持最终 top-1 直到末尾的边界",
-    ),
-    (
-        "mean settled boundary, trained − random",
-        "稳定边界的均值，训练后 − 随机",
-    ),
-    (
-        "share of positions settled before the last block, trained − random",
-        "在最后一块之前就已稳定的位置比例，训练后 − 随机",
-    ),
-    (
-        "null: the same trained blocks with blocks 1–28 in a shuffled order (10 seeded orders; block 0 and block 29 in place)",
-        "零基线：同一批训练后的块，第 1–28 块打乱次序（10 个带种子的次序；第 0 块与第 29 块不动）",
-    ),
-    (
-        "mean first boundary (0–30) whose lens top-1 is the final top-1, trained − shuffled",
-        "透镜 top-1 即最终 top-1 的第一个边界（0–30）的均值，训练后 − 打乱次序",
-    ),
-    (
-        "mean share of the later boundaries (to 29) that keep it, trained − shuffled",
-        "之后的边界（到 29）中保持它的平均比例，训练后 − 打乱次序",
-    ),
-    (
-        "reading: graded, the final top-1 among the lens's top 10",
-        "读法：分级，最终 top-1 在透镜的 top 10 之中",
-    ),
-    (
-        "mean first boundary (0–30) whose lens top 10 holds the final top-1, trained − random",
-        "第一个满足条件的边界（0–30）的均值：透镜 top 10 含最终 top-1；训练后 − 随机",
     ),
     (
         "the logit lens: in the last layers the model's final top-1 is already the lens's top-1; the share of positions whose lens top-1 at the last boundary before the output (29) is the final top-1",
@@ -402,4 +354,100 @@ pub const CARDS: &[(&str, &str)] = &[
     ("two layers of two heads, match", "两层双头，匹配任务"),
     ("one head, successor", "单头，后继任务"),
     ("two layers of two heads, successor", "两层双头，后继任务"),
+    (
+        "reading: the fitted lens (ridge least squares per boundary on held-out text); null: norm-matched, the trained writes in random directions (3 rotation seeds); positions: those not answered at boundary 0; arrival: the boundary from which the final top-1 is kept",
+        "读法：拟合的透镜（在留出文本上逐边界做岭回归最小二乘）；零基线：范数匹配，方向随机的训练写入（3 个旋转种子）；位置：边界 0 尚未答对的位置；到达：从此保持最终 top-1 的边界",
+    ),
+    (
+        "mean boundary (0–30) from which the lens keeps the final top-1, positions not answered at boundary 0, trained − null",
+        "透镜从此保持最终 top-1 的边界（0–30）的均值，边界 0 尚未答对的位置，训练后 − 零基线",
+    ),
+    (
+        "mean share of the later boundaries (to 29) that keep it, positions not answered at boundary 0, trained − null",
+        "之后的边界（到 29）中保持它的平均比例，边界 0 尚未答对的位置，训练后 − 零基线",
+    ),
+    (
+        "mean boundary (0–30) from which the lens keeps the final top-1, positions not answered at boundary 0, trained − random",
+        "透镜从此保持最终 top-1 的边界（0–30）的均值，边界 0 尚未答对的位置，训练后 − 随机",
+    ),
+    (
+        "mean share of the later boundaries (to 29) that keep it, positions not answered at boundary 0, trained − random",
+        "之后的边界（到 29）中保持它的平均比例，边界 0 尚未答对的位置，训练后 − 随机",
+    ),
+    (
+        "mean boundary (0–30) from which the lens keeps the final top-1, positions not answered at boundary 0, trained − shuffled",
+        "透镜从此保持最终 top-1 的边界（0–30）的均值，边界 0 尚未答对的位置，训练后 − 打乱次序",
+    ),
+    (
+        "mean share of the later boundaries (to 29) that keep it, positions not answered at boundary 0, trained − shuffled",
+        "之后的边界（到 29）中保持它的平均比例，边界 0 尚未答对的位置，训练后 − 打乱次序",
+    ),
+    (
+        "mean boundary (0–30) from which the lens keeps the final top-1, every position, trained − null",
+        "透镜从此保持最终 top-1 的边界（0–30）的均值，每个位置，训练后 − 零基线",
+    ),
+    (
+        "mean share of the later boundaries (to 29) that keep it, every position, trained − null",
+        "之后的边界（到 29）中保持它的平均比例，每个位置，训练后 − 零基线",
+    ),
+    (
+        "mean boundary (0–30) from which the lens keeps the final top-1, every position but the first, trained − null",
+        "透镜从此保持最终 top-1 的边界（0–30）的均值，除第一个外的每个位置，训练后 − 零基线",
+    ),
+    (
+        "mean share of the later boundaries (to 29) that keep it, every position but the first, trained − null",
+        "之后的边界（到 29）中保持它的平均比例，除第一个外的每个位置，训练后 − 零基线",
+    ),
+    (
+        "mean first boundary (0–30) whose lens top-1 is the final top-1, positions not answered at boundary 0, trained − null",
+        "透镜 top-1 即最终 top-1 的第一个边界（0–30）的均值，边界 0 尚未答对的位置，训练后 − 零基线",
+    ),
+    (
+        "upper end of the 95% interval over sentences of the settled-boundary gap, trained − null",
+        "稳定边界之差（训练后 − 零基线）按句子的 95% 区间的上端",
+    ),
+    (
+        "lower end of the 95% interval over sentences of the stay-share gap, trained − null",
+        "保持比例之差（训练后 − 零基线）按句子的 95% 区间的下端",
+    ),
+    (
+        "reading: the plain logit lens (null: norm-matched, the trained writes in random directions)",
+        "读法：朴素对数几率透镜（零基线：范数匹配，方向随机的训练写入）",
+    ),
+    (
+        "null: the random-weight decoder (Llama's initialisation), its own fitted lens",
+        "零基线：随机权重解码器（Llama 的初始化），用它自己拟合的透镜",
+    ),
+    (
+        "reading: the plain logit lens; null: the random-weight decoder",
+        "读法：朴素对数几率透镜；零基线：随机权重解码器",
+    ),
+    (
+        "reading: the plain logit lens; null: the same trained blocks with blocks 1–28 in a shuffled order (10 seeded orders; block 0 and block 29 in place)",
+        "读法：朴素对数几率透镜；零基线：同一批训练后的块，第 1–28 块打乱次序（10 个带种子的次序；第 0 块与第 29 块不动）",
+    ),
+    (
+        "positions: every position",
+        "位置：每个位置",
+    ),
+    (
+        "arrival: the first boundary that agrees",
+        "到达：第一个一致的边界",
+    ),
+    (
+        "reading: graded, the final top-1 among the fitted lens's top 10",
+        "读法：分级，最终 top-1 在拟合透镜的 top 10 之中",
+    ),
+    (
+        "a linear map fitted from a layer to the last predicts the model's final top-1 more often than reading the layer directly: the share of positions agreeing, fitted lens − plain logit lens, mean over boundaries 1–29",
+        "从某一层拟合到最后一层的线性映射，比直接读取该层更常预测出模型的最终 top-1：与之一致的位置比例，拟合透镜 − 朴素对数几率透镜，对边界 1–29 取平均",
+    ),
+    (
+        "share agreeing with the final top-1, fitted − plain, mean over boundaries 1–29",
+        "与最终 top-1 一致的比例，拟合 − 朴素，对边界 1–29 取平均",
+    ),
+    (
+        "SmolLM2-135M-Instruct; fitted lens: per boundary 0–29 an affine map from the stream to the final stream (both at unit RMS), ridge 0.1 × the mean eigenvalue, least squares on 1015 held-out tokens (models/corpus.txt and models/paraphrases.txt), then the final RMSNorm and the tied embedding; nulls: the trained writes h_(l+1) − h_l each turned by a Haar-random rotation per block (3 seeds), read by their own fitted lens and against their own final top-1; the same architecture at Llama's initialisation (smollm2::random_init) with its own fitted lens; the trained blocks 1–28 in 10 seeded orders; every position of the first 12 context sentences (116 tokens) of models/contexts.txt; intervals: 2000 bootstrap resamples of the sentences",
+        "SmolLM2-135M-Instruct；拟合的透镜：在边界 0–29 的每一个上，从流到最终流的仿射映射（两者都按单位 RMS），岭参数为平均特征值的 0.1 倍，在 1015 个留出单标（models/corpus.txt 与 models/paraphrases.txt）上做最小二乘，再接最终的 RMSNorm 与共享的嵌入；零基线：训练写入 h_(l+1) − h_l 每块各用一个 Haar 随机旋转转开（3 个种子），用它们自己拟合的透镜读取，并对照它们自己的最终 top-1；Llama 初始化下的同一架构（smollm2::random_init），用它自己拟合的透镜；训练后的第 1–28 块按 10 个带种子的次序重排；models/contexts.txt 的前 12 个上下文句子（116 个单标）的每个位置；区间：对句子做 2000 次自助重抽样",
+    ),
 ];

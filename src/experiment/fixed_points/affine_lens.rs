@@ -57,7 +57,10 @@ impl AffineLens {
     /// If there are no runs, or runs disagree on the boundary count, or `ridge ≤ 0`.
     pub fn fit(runs: &[Vec<DMatrix<f64>>], ridge: f64) -> AffineLens {
         assert!(!runs.is_empty(), "AffineLens::fit: no held-out runs");
-        assert!(ridge > 0.0, "AffineLens::fit: ridge {ridge} must be positive");
+        assert!(
+            ridge > 0.0,
+            "AffineLens::fit: ridge {ridge} must be positive"
+        );
         let boundaries = runs[0].len();
         assert!(
             runs.iter().all(|r| r.len() == boundaries),

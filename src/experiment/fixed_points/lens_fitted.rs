@@ -191,7 +191,9 @@ mod tests {
         assert_eq!(f.null.len(), BOOK.seeds as usize);
         let t = f.fitted.trained.pooled();
         assert!(t.tokens.iter().all(|k| k.agree[30] && k.rank[30] == 0));
-        assert_eq!(t.tokens.len(), super::super::logit_lens::book().trained.tokens.len());
+        assert_eq!(
+            t.tokens.len(),
+            super::super::logit_lens::book().trained.tokens.len()
+        );
     }
 }
-

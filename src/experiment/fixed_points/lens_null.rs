@@ -91,10 +91,7 @@ mod tests {
         assert!((&same[3] - &states[3]).amax() < 1e-12);
         let turned = rotated(&states, &rotations(3, 8, 0));
         for l in 0..3 {
-            let (a, b) = (
-                &states[l + 1] - &states[l],
-                &turned[l + 1] - &turned[l],
-            );
+            let (a, b) = (&states[l + 1] - &states[l], &turned[l + 1] - &turned[l]);
             for i in 0..3 {
                 assert!((a.row(i).norm() - b.row(i).norm()).abs() < 1e-12);
             }

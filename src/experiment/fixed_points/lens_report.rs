@@ -24,7 +24,11 @@ fn arm(name: &str, r: &ModelFindings) -> Vec<Measure> {
         m(&format!("stay_{name}"), r.stay(open), 2),
         m(&format!("agree0_{name}"), a[0], 2),
         m(&format!("agree29_{name}"), a[a.len() - 2], 2),
-        m(&format!("held29_{name}"), r.held_before_last(Positions::All), 2),
+        m(
+            &format!("held29_{name}"),
+            r.held_before_last(Positions::All),
+            2,
+        ),
     ]
 }
 
@@ -79,10 +83,18 @@ pub fn measures() -> Vec<Measure> {
         m("write_mid_random", f.write_share.random[last / 2], 2),
         m("explained_1", explained[1], 2),
         m("explained_29", explained[last], 2),
-        m("settled_gap", t.settled(Positions::Open) - null.settled(Positions::Open), 1),
+        m(
+            "settled_gap",
+            t.settled(Positions::Open) - null.settled(Positions::Open),
+            1,
+        ),
         m("settled_ci_lo", settled_ci.0, 1),
         m("settled_ci_hi", settled_ci.1, 1),
-        m("stay_gap", t.stay(Positions::Open) - null.stay(Positions::Open), 3),
+        m(
+            "stay_gap",
+            t.stay(Positions::Open) - null.stay(Positions::Open),
+            3,
+        ),
         m("stay_ci_lo", stay_ci.0, 3),
         m("stay_ci_hi", stay_ci.1, 3),
         m("fit_gain", gain, 2),

@@ -134,7 +134,11 @@ pub fn claims() -> Vec<Claim> {
     let a = plain.trained.agreement(Positions::All);
     let fitted_a = t.agreement(Positions::All);
     // Din et al.: the fitted map beats the plain lens, mean over boundaries 1–29
-    let gain = mean(&(1..a.len() - 1).map(|l| fitted_a[l] - a[l]).collect::<Vec<_>>());
+    let gain = mean(
+        &(1..a.len() - 1)
+            .map(|l| fitted_a[l] - a[l])
+            .collect::<Vec<_>>(),
+    );
     vec![
         Claim::empirical(
             "trained-prediction-settles",
@@ -142,7 +146,7 @@ pub fn claims() -> Vec<Claim> {
         )
         .zh("解码器的下一单标答案在最后一层之前就已得到并保持（以逐层边界拟合的透镜读出）。")
         .evidence(Evidence::Pretrained)
-        .default_choice(format!("reading: the fitted lens (ridge least squares per boundary on held-out text); null: the trained writes in random directions ({seeds} rotation seeds); positions: those not answered at boundary 0; arrival: the boundary from which the final top-1 is kept"))
+        .default_choice(format!("reading: the fitted lens (ridge least squares per boundary on held-out text); null: norm-matched, the trained writes in random directions ({seeds} rotation seeds); positions: those not answered at boundary 0; arrival: the boundary from which the final top-1 is kept"))
         .core(arrive)
         .core(stay)
         .scope(Test::below(
@@ -157,7 +161,7 @@ pub fn claims() -> Vec<Claim> {
             0.0,
             3,
         ))
-        .under("reading: the plain logit lens (null: the trained writes in random directions)", settles(&plain.trained, &null_plain, "null", settled, open))
+        .under("reading: the plain logit lens (null: norm-matched, the trained writes in random directions)", settles(&plain.trained, &null_plain, "null", settled, open))
         .under("null: the random-weight decoder (Llama's initialisation), its own fitted lens", settles(&t, &twin, "random", settled, open))
         .under("reading: the plain logit lens; null: the random-weight decoder", settles(&plain.trained, &plain.random, "random", settled, open))
         .under(

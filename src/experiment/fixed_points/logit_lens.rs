@@ -187,13 +187,11 @@ impl ModelFindings {
 
     /// The tokens at `positions`.
     pub fn at(&self, positions: Positions) -> impl Iterator<Item = &Token> {
-        self.tokens
-            .iter()
-            .filter(move |t| match positions {
-                Positions::All => true,
-                Positions::Later => t.position > 0,
-                Positions::Open => !t.agree[0],
-            })
+        self.tokens.iter().filter(move |t| match positions {
+            Positions::All => true,
+            Positions::Later => t.position > 0,
+            Positions::Open => !t.agree[0],
+        })
     }
 
     /// Per layer boundary, the share of positions whose lens top-1 is the final top-1.
