@@ -426,10 +426,7 @@ pub const CARDS: &[(&str, &str)] = &[
         "reading: the plain logit lens; null: the same trained blocks with blocks 1–28 in a shuffled order (10 seeded orders; block 0 and block 29 in place)",
         "读法：朴素对数几率透镜；零基线：同一批训练后的块，第 1–28 块打乱次序（10 个带种子的次序；第 0 块与第 29 块不动）",
     ),
-    (
-        "positions: every position",
-        "位置：每个位置",
-    ),
+    ("positions: every position", "位置：每个位置"),
     (
         "arrival: the first boundary that agrees",
         "到达：第一个一致的边界",
