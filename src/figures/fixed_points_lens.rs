@@ -1,16 +1,16 @@
-//! Figure of chapter 5's logit lens on the decoder.
+//! Figure of chapter 5's lenses on the decoder: the fitted lens beside the plain logit lens.
 
 use plotters::prelude::*;
 
-use super::style::{axes, color, legend, mesh, model_line, span, svg};
+use super::style::{Canvas, axes, color, legend, mesh, model_line, svg};
 use super::{DrawError, Figure};
-use crate::experiment::fixed_points::lens_shuffled;
 use crate::experiment::fixed_points::logit_lens::{ModelFindings, Positions, book};
+use crate::experiment::fixed_points::{lens_fitted, lens_shuffled};
 
 pub const FIGURES: &[Figure] = &[Figure {
     name: "ch05-logit-lens",
     chapter: 5,
-    about: "SmolLM2's logit lens per layer boundary: the share of positions whose decoded top-1 is the model's final top-1, and the lens's KL divergence from the output; trained, Llama's initialisation, and the trained blocks 1–28 in shuffled orders",
+    about: "SmolLM2's predictions across depth: the share of positions whose lens top-1 is the final top-1 per layer boundary, read by the fitted lens (top) and the plain logit lens (bottom); trained, Llama's initialisation, the trained writes in random directions, and (plain) the trained blocks 1–28 in shuffled orders",
     draw: lens,
 }];
 
@@ -23,60 +23,56 @@ fn curve(values: Vec<f64>) -> Vec<(f64, f64)> {
         .collect()
 }
 
-fn lens() -> Result<String, DrawError> {
-    let f = book();
-    let shuffled = lens_shuffled::pooled(lens_shuffled::book());
-    let runs: [(&ModelFindings, &str, bool); 3] = [
-        (&f.trained, "trained", false),
-        (&f.random, "random (Llama's initialisation)", true),
-        (&shuffled, "trained blocks 1–28 shuffled", true),
-    ];
-    let boundaries = f.trained.agreement(Positions::All).len();
-    let x = -0.5..(boundaries as f64 - 0.5);
-    // the KL from boundary 1 on: the embedding's own is far above
-    let kl_top = span(
-        runs.iter()
-            .flat_map(|r| r.0.kl(Positions::All).into_iter().skip(1)),
-        0.05,
+/// One panel: each run's agreement with the final top-1 per boundary.
+fn panel(
+    area: &Canvas,
+    title: &str,
+    runs: &[(ModelFindings, &str, usize)],
+) -> Result<(), DrawError> {
+    let boundaries = runs[0].0.agreement(Positions::All).len();
+    let mut chart = axes(area, title, -0.5..(boundaries as f64 - 0.5), 0.0..1.05)?;
+    mesh(
+        &mut chart,
+        "layer boundary l (0: the embedding; 30: the output)",
+        "share of positions, lens top-1 = final",
     )
-    .end;
+    .disable_mesh()
+    .draw()?;
+    for (r, label, k) in runs {
+        let pts = curve(r.agreement(Positions::All));
+        model_line(&mut chart, pts, color(*k), *k > 0, label.to_string())?;
+    }
+    legend(&mut chart, SeriesLabelPosition::UpperLeft)
+}
+
+fn lens() -> Result<String, DrawError> {
+    let (plain, f) = (book(), lens_fitted::book());
+    let fitted = [
+        (f.fitted.trained.pooled(), "trained", 0),
+        (
+            f.fitted.random.pooled(),
+            "random (Llama's initialisation)",
+            1,
+        ),
+        (f.null_fitted(), "trained writes, random directions", 3),
+    ];
+    let plain = [
+        (plain.trained.clone(), "trained", 0),
+        (plain.random.clone(), "random (Llama's initialisation)", 1),
+        (f.null_plain(), "trained writes, random directions", 3),
+        (
+            lens_shuffled::pooled(lens_shuffled::book()),
+            "trained blocks 1–28 shuffled",
+            2,
+        ),
+    ];
     svg(750, 640, |root| {
         let (top, bottom) = root.split_vertically(320);
-        let mut chart = axes(
+        panel(
             &top,
-            "when the final next token becomes the lens's top-1",
-            x.clone(),
-            0.0..1.05,
+            "the fitted lens (least squares per boundary)",
+            &fitted,
         )?;
-        mesh(
-            &mut chart,
-            "layer boundary l (0: the embedding; 30: the output)",
-            "share of positions, lens top-1 = final",
-        )
-        .disable_mesh()
-        .draw()?;
-        for (k, (r, label, dashed)) in runs.iter().enumerate() {
-            let pts = curve(r.agreement(Positions::All));
-            model_line(&mut chart, pts, color(k), *dashed, label.to_string())?;
-        }
-        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
-        let mut chart = axes(
-            &bottom,
-            "how far the lens's distribution is from the output",
-            x.clone(),
-            0.0..kl_top,
-        )?;
-        mesh(
-            &mut chart,
-            "layer boundary l",
-            "mean KL(output ‖ lens), nats",
-        )
-        .disable_mesh()
-        .draw()?;
-        for (k, (r, label, dashed)) in runs.iter().enumerate() {
-            let pts = curve(r.kl(Positions::All));
-            model_line(&mut chart, pts, color(k), *dashed, label.to_string())?;
-        }
-        legend(&mut chart, SeriesLabelPosition::UpperRight)
+        panel(&bottom, "the plain logit lens", &plain)
     })
 }

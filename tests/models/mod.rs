@@ -6,6 +6,7 @@ mod cli;
 mod composite;
 mod extract;
 mod heads;
+mod lens;
 mod minilm;
 mod reference;
 mod tokenizer;

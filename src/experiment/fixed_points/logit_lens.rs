@@ -47,10 +47,9 @@ pub enum Positions {
     All,
     /// Every position but the first (where the attention sink sits).
     Later,
-}
-
-impl Positions {
-    pub const ALL: [Positions; 2] = [Positions::All, Positions::Later];
+    /// Every position whose reading at boundary 0 is not already the final
+    /// top-1 (the embedding's bigram guess is the baseline, not an arrival).
+    Open,
 }
 
 /// One position's agreement with the final top-1 at every layer boundary.
@@ -188,9 +187,11 @@ impl ModelFindings {
 
     /// The tokens at `positions`.
     pub fn at(&self, positions: Positions) -> impl Iterator<Item = &Token> {
-        self.tokens
-            .iter()
-            .filter(move |t| positions == Positions::All || t.position > 0)
+        self.tokens.iter().filter(move |t| match positions {
+            Positions::All => true,
+            Positions::Later => t.position > 0,
+            Positions::Open => !t.agree[0],
+        })
     }
 
     /// Per layer boundary, the share of positions whose lens top-1 is the final top-1.

@@ -9,12 +9,16 @@
 //! pretrained block's output is a fixed point of it ([`idempotence`]).
 
 pub mod absorption;
+pub mod affine_lens;
 mod claims;
 pub mod collapse;
 pub mod energy;
 pub mod equilibrium;
 pub mod gradual;
 pub mod idempotence;
+pub mod lens_fitted;
+pub mod lens_null;
+mod lens_report;
 pub mod lens_shuffled;
 mod lens_verdict;
 pub mod logit_lens;
@@ -47,7 +51,7 @@ pub fn measures() -> Vec<Measure> {
     m.extend(trained_residual::measures());
     m.extend(trained::measures());
     m.extend(idempotence::measures());
-    m.extend(lens_verdict::measures());
+    m.extend(lens_report::measures());
     m.extend(gradual::measures());
     m.extend(looped::measures());
     m
