@@ -34,6 +34,7 @@ const EXPECTED: &[(&str, Verdict)] = &[
     ("ch04.relations-are-fixed-arrows", Contradicted),
     ("ch04.relations-cost-training", Supported),
     ("ch04.trained-rollout", Contradicted),
+    ("ch04.trained-composite", Qualified),
     ("ch04.trained-composition", Qualified),
     ("ch04.trained-boundary", Qualified),
     ("ch04.trained-partners", Qualified),

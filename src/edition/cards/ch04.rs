@@ -318,4 +318,61 @@ pub const CARDS: &[(&str, &str)] = &[
     ("fixed (own member)", "固定形式（自身成员）"),
     ("fixed (other member)", "固定形式（其他成员）"),
     ("shuffled-label null", "打乱标签零基线"),
+    // issue 36: the composites and input × gradient
+    (
+        "SmolLM2, trained: lower 95% bound of ρ(norm-weighted composite, importance) − ρ(raw, importance) (8 sentences)",
+        "SmolLM2，训练后：ρ(范数加权复合, 重要性) − ρ(原始, 重要性) 的 95% 下界（8 个句子）",
+    ),
+    (
+        "all-MiniLM-L6-v2; the first 20 A sentences of models/contexts.txt (zero ablation and [MASK] on the first 10); importance of token j: ‖target − target with token j removed‖ (input × gradient: with x_j scaled by 1 + 10⁻⁴); raw: last layer's head-mean attention; rollout: (½I + ½A₆) ⋯ (½I + ½A₁); sinks: [CLS] and the tokens receiving more than 0.5 of some head's weight; SmolLM2-135M-Instruct against the same architecture at Llama's initialisation: rollout on the first 8 A sentences, importance of token j to the last token by mean ablation of j's embedding, raw: layer 30's head-mean attention row of the last token; boundary: 20 of 20 words that are one token (Ġword) in both sentences, the stream after each block",
+        "all-MiniLM-L6-v2；`models/contexts.txt` 的前 20 个 A 句（零消融与 [MASK] 只用前 10 个）；单标 j 的重要性：‖目标 − 去掉单标 j 后的目标‖（输入 × 梯度：把 x_j 放大为 1 + 10⁻⁴ 倍）；原始：最后一层各头平均的注意力；rollout：(½I + ½A₆) ⋯ (½I + ½A₁)；汇点：[CLS] 以及从某个头得到多于 0.5 权重的单标；SmolLM2-135M-Instruct 对 Llama 初始化下的同一架构：rollout 取前 8 个 A 句，单标 j 对最后一个单标的重要性由均值消融 j 的嵌入得到，原始：第 30 层各头平均的最后一个单标的注意力行；边界：20 个词中的 20 个在两个句子里都是单个单标（`Ġword`），取每个块之后的流",
+    ),
+    (
+        "composite: norm-weighted; counterfactual: mean ablation; target: each word's final state; token set: all tokens",
+        "复合：范数加权；反事实：均值消融；目标：每个词的最终状态；单标集：全部单标",
+    ),
+    (
+        "composite: rollout with the sink columns removed and the rows renormalised",
+        "复合：去掉汇点列并把各行重新归一化的 rollout",
+    ),
+    (
+        "counterfactual: blank-out by [UNK]; target: the mean-pooled sentence vector; token set: without the sinks found in the data",
+        "反事实：用 [UNK] 置空；目标：平均池化的句向量；单标集：去掉数据中找到的汇点",
+    ),
+    (
+        "counterfactual: input × gradient (forward difference)",
+        "反事实：输入 × 梯度（前向差分）",
+    ),
+    (
+        "counterfactual: input × gradient (forward difference); target: the mean-pooled sentence vector",
+        "反事实：输入 × 梯度（前向差分）；目标：平均池化的句向量",
+    ),
+    (
+        "model: SmolLM2-135M-Instruct (causal; target: the last token); counterfactual: input × gradient (forward difference); target: the last token's final state; token set: every earlier token but the first (the sink)",
+        "模型：SmolLM2-135M-Instruct（因果；目标：最后一个单标）；反事实：输入 × 梯度（前向差分）；目标：最后一个单标的最终状态；单标集：除第一个（汇点）外每个更早的单标",
+    ),
+    (
+        "model: SmolLM2-135M-Instruct (causal; target: the last token); counterfactual: input × gradient (forward difference); target: the last token's final state; token set: every earlier token",
+        "模型：SmolLM2-135M-Instruct（因果；目标：最后一个单标）；反事实：输入 × 梯度（前向差分）；目标：最后一个单标的最终状态；单标集：每个更早的单标",
+    ),
+    (
+        "model: SmolLM2-135M-Instruct (causal; target: the last token); counterfactual: input × gradient (forward difference); target: the next-token distribution (total variation); token set: every earlier token but the first (the sink)",
+        "模型：SmolLM2-135M-Instruct（因果；目标：最后一个单标）；反事实：输入 × 梯度（前向差分）；目标：下一单标分布（总变差）；单标集：除第一个（汇点）外每个更早的单标",
+    ),
+    (
+        "model: SmolLM2-135M-Instruct (causal; target: the last token); counterfactual: input × gradient (forward difference); target: the next-token distribution (total variation); token set: every earlier token",
+        "模型：SmolLM2-135M-Instruct（因果；目标：最后一个单标）；反事实：输入 × 梯度（前向差分）；目标：下一单标分布（总变差）；单标集：每个更早的单标",
+    ),
+    (
+        "trained: lower 95% bound of ρ(norm-weighted composite, importance) − ρ(raw, importance) (10 sentences)",
+        "训练后：ρ(范数加权复合, 重要性) − ρ(原始, 重要性) 的 95% 下界（10 个句子）",
+    ),
+    (
+        "trained: lower 95% bound of ρ(norm-weighted composite, importance) − ρ(raw, importance) (20 sentences)",
+        "训练后：ρ(范数加权复合, 重要性) − ρ(原始, 重要性) 的 95% 下界（20 个句子）",
+    ),
+    (
+        "trained: lower 95% bound of ρ(rollout without the sinks, importance) − ρ(raw, importance) (20 sentences)",
+        "训练后：ρ(去掉汇点的 rollout, 重要性) − ρ(原始, 重要性) 的 95% 下界（20 个句子）",
+    ),
 ];

@@ -76,6 +76,7 @@ pub const KEPT: &[&str] = &[
     "Zuidema",
     "Arora",
     "Belrose",
+    "Din",
     "Hanin",
     "Rolnick",
     "Kobayashi",

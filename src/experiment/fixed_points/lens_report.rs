@@ -4,9 +4,9 @@
 
 use super::lens_fitted::{self, Findings};
 use super::lens_shuffled;
-use super::lens_verdict::{Arrival, TOP, interval, kl_falls, shuffled};
+use super::lens_verdict::{Arrival, interval, kl_falls, shuffled};
 use super::logit_lens::{self, ModelFindings, Positions};
-use crate::measure::{Measure, fixed};
+use crate::measure::{Measure, fixed, table_of};
 use crate::stats::mean;
 
 /// `(key, value)` with `digits` decimals.
@@ -14,7 +14,8 @@ fn m(key: &str, value: f64, digits: usize) -> Measure {
     Measure::new(format!("lens_{key}"), fixed(value, digits))
 }
 
-/// Arrival, stay, agreement at 29 and the share held from 29, for one arm named `name`.
+/// Arrival, settled boundary, stay, agreement at 0 and 29 and the share held
+/// from 29, for one arm named `name` (a row of the table `lens_arms`).
 fn arm(name: &str, r: &ModelFindings) -> Vec<Measure> {
     let a = r.agreement(Positions::All);
     let open = Positions::Open;
@@ -69,18 +70,15 @@ pub fn measures() -> Vec<Measure> {
     let mut out = vec![
         Measure::new("lens_sentences", logit_lens::BOOK.sentences.to_string()),
         Measure::new("lens_tokens", t.tokens.len().to_string()),
-        Measure::new("lens_top", TOP.to_string()),
         Measure::new("lens_orders", lens_shuffled::BOOK.seeds.to_string()),
         Measure::new("lens_seeds", lens_fitted::BOOK.seeds.to_string()),
         Measure::new("lens_held_out_tokens", f.held_out_tokens.to_string()),
-        Measure::new("lens_ridge", lens_fitted::BOOK.ridge.to_string()),
         Measure::new(
             "lens_open_trained",
             t.at(Positions::Open).count().to_string(),
         ),
         m("write_last_trained", f.write_share.trained[last], 2),
         m("write_last_random", f.write_share.random[last], 2),
-        m("write_mid_random", f.write_share.random[last / 2], 2),
         m("explained_1", explained[1], 2),
         m("explained_29", explained[last], 2),
         m(
@@ -103,17 +101,31 @@ pub fn measures() -> Vec<Measure> {
         m("kl_rho_shuffled", kl_falls(&orders), 2),
     ];
     // plain: trained, random, shuffled, null; fitted: trained, random, null
-    for (name, r) in [
-        ("trained", &plain.trained),
-        ("random", &plain.random),
-        ("shuffled", &orders),
-        ("null_plain", &null_plain),
-        ("fit_trained", &t),
-        ("fit_random", &twin),
-        ("fit_null", &null),
-    ] {
-        out.extend(arm(name, r));
-    }
+    let rows = [
+        ("plain lens, trained", "trained", &plain.trained),
+        ("plain lens, random twin", "random", &plain.random),
+        ("plain lens, shuffled orders", "shuffled", &orders),
+        ("plain lens, norm-matched null", "null_plain", &null_plain),
+        ("fitted lens, trained", "fit_trained", &t),
+        ("fitted lens, random twin", "fit_random", &twin),
+        ("fitted lens, norm-matched null", "fit_null", &null),
+    ]
+    .into_iter()
+    .map(|(label, name, r)| (label.to_string(), arm(name, r)))
+    .collect();
+    out.extend(table_of(
+        "lens_arms",
+        &[
+            "lens, weights",
+            "first arrival",
+            "settled",
+            "stay",
+            "agreement at 0",
+            "agreement at 29",
+            "held from 29",
+        ],
+        rows,
+    ));
     out.extend(gaps("twin", &t, &twin));
     out.extend(gaps("plain_null", &plain.trained, &null_plain));
     out.extend(gaps("plain_twin", &plain.trained, &plain.random));

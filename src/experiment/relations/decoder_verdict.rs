@@ -156,10 +156,12 @@ pub fn measures() -> Vec<Measure> {
                 format!("dec_{name}_{key}_rollout"),
                 pm(rho(x, t, Keys::All, |c| c.rollout), 2),
             ));
-            m.push(Measure::new(
-                format!("dec_{name}_{key}_carried"),
-                pm(rho(x, t, Keys::All, |c| c.carried), 2),
-            ));
+            if model == Model::Trained {
+                m.push(Measure::new(
+                    format!("dec_{name}_{key}_carried"),
+                    pm(rho(x, t, Keys::All, |c| c.carried), 2),
+                ));
+            }
         }
         // (unrelated words?, depth) the prose quotes: the random decoder after
         // one block, the trained one halfway and at the end

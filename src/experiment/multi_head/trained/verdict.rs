@@ -5,7 +5,7 @@ use super::sinks::{CRITERIA, Criterion, DEFAULT, Sentences};
 use super::{Ablation, book};
 use crate::claim::{Claim, Evidence, Test};
 use crate::experiment::multi_head::repair::{self, verdict as repair_verdict};
-use crate::measure::{Measure, fixed, pm, sci, table, table_of};
+use crate::measure::{Measure, fixed, pm, sci, table_of};
 use crate::pretrained::corpus::Model;
 use crate::pretrained::minilm::{HEADS, LAYERS};
 use crate::pretrained::transformer::Architecture;
@@ -159,10 +159,6 @@ fn sink_measures() -> Vec<Measure> {
     let mut m = vec![
         Measure::new("lm_sink_default", DEFAULT.short()),
         Measure::new(
-            "lm_sink_max_cls",
-            fixed(p.largest_mean(|s| Some(&s.cls)), 2),
-        ),
-        Measure::new(
             "lm_sink_max_sep",
             fixed(p.largest_mean(|s| Some(&s.sep)), 2),
         ),
@@ -177,14 +173,6 @@ fn sink_measures() -> Vec<Measure> {
             f.sinks(Model::Trained, DEFAULT)[k].to_string(),
         ));
     }
-    let cls_every = CRITERIA.iter().all(|&c| {
-        let by = f.sinks(Model::Trained, c);
-        by[1..].iter().all(|&x| x == 0)
-    });
-    m.push(Measure::new(
-        "lm_sinks_only_cls",
-        if cls_every { "every" } else { "not every" },
-    ));
     for w in Sentences::ALL {
         m.push(Measure::new(
             format!("lm_sink_length_{}", w.name()),
@@ -193,40 +181,42 @@ fn sink_measures() -> Vec<Measure> {
     }
     let mut rows = Vec::new();
     for c in CRITERIA {
-        let mut row = vec![c.short()];
-        for w in Sentences::ALL {
-            let count = p.sink_heads(c, w).len();
-            m.push(Measure::new(
-                format!("lm_sink_heads_{}_{}", c.key(), w.name()),
-                count.to_string(),
-            ));
-            row.push(count.to_string());
-        }
+        let mut cells: Vec<Measure> = Sentences::ALL
+            .iter()
+            .map(|w| {
+                Measure::new(
+                    format!("lm_sink_heads_{}_{}", c.key(), w.name()),
+                    p.sink_heads(c, *w).len().to_string(),
+                )
+            })
+            .collect();
         let by = f.sinks(Model::Trained, c);
-        row.push(format!("{} of {}", by[0], by.iter().sum::<usize>()));
-        row.push(
+        cells.push(Measure::new(
+            format!("lm_sink_cls_{}", c.key()),
+            format!("{} of {}", by[0], by.iter().sum::<usize>()),
+        ));
+        cells.push(Measure::new(
+            format!("lm_sink_random_{}", c.key()),
             f.sides
                 .random
                 .patterns
                 .sink_heads(c, Sentences::All)
                 .len()
                 .to_string(),
-        );
-        rows.push(row);
+        ));
+        rows.push((c.short(), cells));
     }
-    m.push(Measure::new(
+    m.extend(table_of(
         "lm_sink_table",
-        table(
-            &[
-                "sink weight above",
-                "all sentences",
-                "shorter half",
-                "longer half",
-                "[CLS] sinks",
-                "random weights",
-            ],
-            &rows,
-        ),
+        &[
+            "sink weight above",
+            "all sentences",
+            "shorter half",
+            "longer half",
+            "[CLS] sinks",
+            "random weights",
+        ],
+        rows,
     ));
     m
 }

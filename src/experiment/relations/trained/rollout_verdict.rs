@@ -243,7 +243,8 @@ pub fn measures() -> Vec<Measure> {
     ];
     for model in Model::BOTH {
         let (x, name) = (f.model(model), model.name());
-        for (key, c, t, k) in settings {
+        // every relation on the two protocols the page tabulates
+        for &(key, c, t, k) in &settings[..2] {
             let cell = |g: &dyn Fn(&Cell) -> f64| pm(over(x, c, t, k, g), 2);
             m.push(Measure::new(
                 format!("tr_p_{key}_raw_{name}"),
@@ -253,19 +254,10 @@ pub fn measures() -> Vec<Measure> {
                 format!("tr_p_{key}_flow_{name}"),
                 cell(&|c| c.flow),
             ));
-            for by in Composite::ALL {
-                let short = by.key();
-                m.push(Measure::new(
-                    format!("tr_p_{key}_{short}_{name}"),
-                    cell(&|c| by.of(c)),
-                ));
-                let g = gain(x, by, c, t, k);
-                let (lo, hi) = g.ci95();
-                m.push(Measure::new(
-                    format!("tr_p_{key}_{short}_gain_{name}"),
-                    format!("{:+.2} [{lo:+.2}, {hi:+.2}]", g.mean),
-                ));
-            }
+            m.push(Measure::new(
+                format!("tr_p_{key}_rollout_{name}"),
+                cell(&|c| c.rollout),
+            ));
         }
         let sinks: Vec<&String> = x.importance.iter().flat_map(|i| &i.sinks).collect();
         let cls = sinks.iter().filter(|s| s.as_str() == "[CLS]").count();
@@ -287,6 +279,18 @@ pub fn measures() -> Vec<Measure> {
             format!("tr_p_sink_heads_{name}"),
             fixed(heads, 0),
         ));
+    }
+    // the composites' gains over raw attention, trained model
+    let t = &f.trained;
+    for (key, c, tg, k) in settings {
+        for by in Composite::ALL {
+            let g = gain(t, by, c, tg, k);
+            let (lo, hi) = g.ci95();
+            m.push(Measure::new(
+                format!("tr_p_{key}_{}_gain_trained", by.key()),
+                format!("{:+.2} [{lo:+.2}, {hi:+.2}]", g.mean),
+            ));
+        }
     }
     m
 }
