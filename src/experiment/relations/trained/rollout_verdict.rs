@@ -163,9 +163,36 @@ fn setting() -> String {
     ) + &decoder_verdict::setting()
 }
 
+/// A composite's claim decided on its gain over raw attention: the default
+/// protocol as core, every encoder choice, the sink-free rollout, the decoder.
+trait DecidedBy {
+    fn decided_by(self, t: &ModelFindings, by: Composite) -> Claim;
+}
+
+impl DecidedBy for Claim {
+    fn decided_by(self, t: &ModelFindings, by: Composite) -> Claim {
+        use Counterfactual::Mean;
+        let sinkless = gain_test(
+            "trained",
+            t,
+            Composite::Sinkless,
+            Mean,
+            Target::Words,
+            Keys::All,
+        );
+        self.core(gain_test("trained", t, by, Mean, Target::Words, Keys::All))
+            .under_each(choices(t, by))
+            .under(
+                format!("composite: {}", Composite::Sinkless.described()),
+                vec![sinkless],
+            )
+            .under_each(decoder_verdict::composite_choices(by))
+    }
+}
+
 /// The claims of chapter 4 on composites (evidence: pretrained).
 pub fn claims() -> Vec<Claim> {
-    use Counterfactual::{Mean, Unk};
+    use Counterfactual::Unk;
     let t = &book().trained;
     let rollout = Composite::Rollout;
     let carried = Composite::Carried;
@@ -174,16 +201,10 @@ pub fn claims() -> Vec<Claim> {
             "trained-rollout",
             "attention rollout (½I + ½A multiplied over the layers, Abnar & Zuidema 2020) tracks which tokens matter better than the last layer's raw attention",
         )
-        .zh("注意力 rollout（各层 ½I + ½A 相乘，Abnar 与 Zuidema 2020）比最后一层的原始注意力更能反映哪些词元重要。")
+        .zh("注意力 rollout（各层 ½I + ½A 相乘，Abnar 与 Zuidema 2020）比最后一层的原始注意力更能反映哪些单标重要。")
         .evidence(Evidence::Pretrained)
         .default_choice("counterfactual: mean ablation; target: each word's final state; token set: all tokens")
-        .core(gain_test("trained", t, rollout, Mean, Target::Words, Keys::All))
-        .under_each(choices(t, rollout))
-        .under(
-            format!("composite: {}", Composite::Sinkless.described()),
-            vec![gain_test("trained", t, Composite::Sinkless, Mean, Target::Words, Keys::All)],
-        )
-        .under_each(decoder_verdict::composite_choices(rollout))
+        .decided_by(t, rollout)
         .replication(
             "Abnar & Zuidema 2020",
             "Spearman ρ of the [CLS] row of raw last-layer attention and of rollout with blank-out importance (each token → [UNK]), over all tokens, final layer; MiniLM has no classifier, so the importance is the change of the [CLS] final state",
@@ -210,16 +231,10 @@ pub fn claims() -> Vec<Claim> {
             "trained-composite",
             "the relation that matters is the composite of the layers' relations, not one layer's attention: composed by what each layer carries, the layers track which tokens matter better than the last layer's raw attention",
         )
-        .zh("重要的关系是各层关系的复合，而不是某一层的注意力：按每层实际携带的量复合后，比最后一层的原始注意力更能反映哪些词元重要。")
+        .zh("重要的关系是各层关系的复合，而不是某一层的注意力：按每层实际携带的量复合后，比最后一层的原始注意力更能反映哪些单标重要。")
         .evidence(Evidence::Pretrained)
         .default_choice("composite: norm-weighted; counterfactual: mean ablation; target: each word's final state; token set: all tokens")
-        .core(gain_test("trained", t, carried, Mean, Target::Words, Keys::All))
-        .under_each(choices(t, carried))
-        .under(
-            format!("composite: {}", Composite::Sinkless.described()),
-            vec![gain_test("trained", t, Composite::Sinkless, Mean, Target::Words, Keys::All)],
-        )
-        .under_each(decoder_verdict::composite_choices(carried))
+        .decided_by(t, carried)
         .setting(setting()),
     ]
 }
