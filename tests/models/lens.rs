@@ -15,6 +15,8 @@ use attention_geometry::pretrained::smollm2::SmolLm2;
 /// equal numpy's. Both keep activations in f32 and fit in f64; they differ
 /// in summation order, which can flip a near-tie.
 const TOP1_SHARE: f64 = 0.98;
+/// Boundaries compared: 0, 5, …, 30.
+const BOUNDARY_STEP: usize = 5;
 
 /// Largest |library − numpy| for a mean boundary (0–30).
 const BOUNDARY_TOLERANCE: f64 = 0.25;
@@ -51,10 +53,12 @@ fn the_fitted_lens_on_a_few_sentences_is_numpys() {
     let lens = AffineLens::fit(&runs, r["header"]["ridge"].as_f64().unwrap());
     let (mut same, mut all) = (0, 0);
     for (s, want) in eval.iter().zip(small["top1"].as_array().unwrap()) {
+        // every fifth boundary: the vocabulary's logits are most of the cost
         for (x, row) in lens
             .apply(&m.run(s).states())
             .iter()
             .zip(want.as_array().unwrap())
+            .step_by(BOUNDARY_STEP)
         {
             for (ours, theirs) in lens_top1(m, x).iter().zip(ids(row)) {
                 same += usize::from(*ours == theirs as usize);
@@ -64,7 +68,7 @@ fn the_fitted_lens_on_a_few_sentences_is_numpys() {
     }
     let share = same as f64 / all as f64;
     println!("{same} of {all} fitted-lens top-1s are numpy's");
-    assert!(all >= 31 * 20 && share >= TOP1_SHARE, "{share}");
+    assert!(all >= 7 * 20 && share >= TOP1_SHARE, "{share}");
 }
 
 /// `|ours − theirs| ≤ tol`, named.
