@@ -1,6 +1,6 @@
 //! The decoder's predictions across depth read by a fitted lens
 //! ([`AffineLens`], fitted on held-out text) and set against a null that
-//! keeps the trained write norms ([`lens_null`]), beside the random twin.
+//! keeps the trained write norms ([`lens_null`](super::lens_null)), beside the random twin.
 //!
 //! ```text
 //! held-out text   models/corpus.txt and models/paraphrases.txt (no sentence of the evaluation)
