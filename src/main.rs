@@ -34,7 +34,7 @@ use clap::ArgMatches;
 use cli::{book, models};
 
 /// Why a command stopped: the reader asked for something it cannot do (exit 2), or it failed (exit 1).
-pub(crate) enum Stop {
+pub enum Stop {
     Usage(String),
     Failed(String),
 }
@@ -49,7 +49,7 @@ impl From<String> for Stop {
 static QUIET: AtomicBool = AtomicBool::new(false);
 
 /// A status line on standard error, unless `--quiet`.
-pub(crate) fn status(line: &str) {
+pub fn status(line: &str) {
     if !QUIET.load(Ordering::Relaxed) {
         eprintln!("{line}");
     }
@@ -100,7 +100,7 @@ fn refused(e: clap::Error) -> ExitCode {
 }
 
 /// The book's root: the folder with `book.toml`.
-pub(crate) fn root() -> PathBuf {
+pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 

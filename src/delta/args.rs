@@ -8,7 +8,7 @@ use nalgebra::{DMatrix, DVector};
 
 /// How the state decays before each write: `α_t = exp(g_t)`.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Decay<'a> {
+pub enum Decay<'a> {
     /// `α_t = 1`.
     None,
     /// One log-decay per step, `[T]`, shared by every key channel.
@@ -20,7 +20,7 @@ pub(crate) enum Decay<'a> {
 impl Decay<'_> {
     /// The log-decay of step `t`, channel `d`.
     #[inline(always)]
-    pub(crate) fn log_decay(&self, t: usize, d: usize) -> f64 {
+    pub fn log_decay(&self, t: usize, d: usize) -> f64 {
         match *self {
             Decay::None => 0.0,
             Decay::Scalar(s) => s[t],
@@ -29,7 +29,7 @@ impl Decay<'_> {
     }
 
     /// The log-decays of step `t` into `g: [K]`.
-    pub(crate) fn log_decays(&self, t: usize, g: &mut [f64]) {
+    pub fn log_decays(&self, t: usize, g: &mut [f64]) {
         g.iter_mut()
             .enumerate()
             .for_each(|(d, x)| *x = self.log_decay(t, d));
@@ -39,7 +39,7 @@ impl Decay<'_> {
 /// Borrowed `q, k: [T, K]`, `v: [T, V]`, the decay, `beta: [T]` (none for
 /// linear attention), the scale of `q` and `initial_state: [K, V]`.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Args<'a> {
+pub struct Args<'a> {
     pub q: &'a DMatrix<f64>,
     pub k: &'a DMatrix<f64>,
     pub v: &'a DMatrix<f64>,
@@ -51,7 +51,7 @@ pub(crate) struct Args<'a> {
 
 impl<'a> Args<'a> {
     /// What is wrong with the shapes, naming them, or `None` if they agree.
-    pub(crate) fn problem(&self) -> Option<String> {
+    pub fn problem(&self) -> Option<String> {
         let (t, kd) = self.k.shape();
         let vd = self.v.ncols();
         if self.q.shape() != self.k.shape() {
@@ -94,7 +94,7 @@ impl<'a> Args<'a> {
     }
 
     /// `self`, or a panic `"{name}: {problem}"` if the shapes disagree.
-    pub(crate) fn checked(self, name: &str) -> Args<'a> {
+    pub fn checked(self, name: &str) -> Args<'a> {
         if let Some(p) = self.problem() {
             panic!("{name}: {p}");
         }
@@ -102,12 +102,12 @@ impl<'a> Args<'a> {
     }
 
     /// `(T, K, V)`.
-    pub(crate) fn dims(&self) -> (usize, usize, usize) {
+    pub fn dims(&self) -> (usize, usize, usize) {
         (self.k.nrows(), self.k.ncols(), self.v.ncols())
     }
 
     /// The state before the first step: `initial_state`, or zeros `[K, V]`.
-    pub(crate) fn start_state(&self) -> DMatrix<f64> {
+    pub fn start_state(&self) -> DMatrix<f64> {
         let (_, kd, vd) = self.dims();
         self.initial_state
             .cloned()

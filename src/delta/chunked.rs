@@ -124,7 +124,7 @@ pub fn kda_chunked_with(
 }
 
 /// The chunkwise form on checked inputs; any decay (none, scalar or per channel).
-pub(crate) fn run(x: &Args, chunk_size: usize, form: DecayForm) -> (DMatrix<f64>, DMatrix<f64>) {
+pub fn run(x: &Args, chunk_size: usize, form: DecayForm) -> (DMatrix<f64>, DMatrix<f64>) {
     assert!(
         chunk_size >= 1,
         "kda_chunked: chunk_size must be at least 1 (got 0)"

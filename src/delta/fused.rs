@@ -68,7 +68,7 @@ pub fn kda_fused(
 }
 
 /// The fused recurrence on checked inputs, the value channels split over `threads`.
-pub(crate) fn run(x: &Args, threads: usize) -> (DMatrix<f64>, DMatrix<f64>) {
+pub fn run(x: &Args, threads: usize) -> (DMatrix<f64>, DMatrix<f64>) {
     assert!(
         threads >= 1,
         "kda_fused: threads must be at least 1 (got 0)"
@@ -193,7 +193,7 @@ fn step(m: &[f64], i: usize, kd: usize) -> &[f64] {
 
 /// The time loop over a block of value channels (see the module comment).
 #[inline(always)]
-fn columns_with<V: Lanes>(x: &Args, j0: usize, s: &mut [f64], out: &mut [f64]) {
+pub fn columns_with<V: Lanes>(x: &Args, j0: usize, s: &mut [f64], out: &mut [f64]) {
     let (t_len, kd, _) = x.dims();
     let n = s.len() / kd;
     let beta = x.beta.expect("KDA is a delta rule: beta is given");
@@ -352,36 +352,5 @@ impl<V: Lanes> Acc<V> {
             tb = V::mul_add1(qa[d], x, tb);
         }
         (self.a.sum() + ta, self.b.sum() + tb)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::delta::DeltaInput;
-
-    #[test]
-    fn the_portable_loop_equals_the_reference() {
-        for (seed, t, kd, vd) in [(1, 60, 9, 5), (2, 40, 4, 8), (3, 30, 13, 3)] {
-            let x = DeltaInput::random(seed, t, kd, vd, 2.0);
-            let g = match x.gate() {
-                crate::delta::Gate::PerChannel(g) => g.clone(),
-                _ => unreachable!(),
-            };
-            let args = Args {
-                q: x.q(),
-                k: x.k(),
-                v: x.v(),
-                decay: Decay::Channel(&g),
-                beta: Some(x.beta()),
-                scale: x.scale(),
-                initial_state: x.initial_state(),
-            };
-            let mut s = args.start_state();
-            let mut out = DMatrix::zeros(t, vd);
-            columns_with::<[f64; L]>(&args, 0, s.as_mut_slice(), out.as_mut_slice());
-            let (o, s_ref) = x.kda();
-            assert!((o - out).amax() < 1e-12 && (s_ref - s).amax() < 1e-12);
-        }
     }
 }

@@ -2,10 +2,10 @@
 //! 256-bit register with fused multiply-adds on AVX2/FMA.
 
 /// Lanes per register.
-pub(crate) const L: usize = 4;
+pub const L: usize = 4;
 
 /// `L = 4` lanes of `f64`: an array on any target, one 256-bit register on AVX2.
-pub(crate) trait Lanes: Copy {
+pub trait Lanes: Copy {
     fn zero() -> Self;
     fn splat(x: f64) -> Self;
     fn load(x: &[f64; L]) -> Self;
@@ -57,7 +57,7 @@ impl Lanes for [f64; L] {
 
 /// The AVX2/FMA path: the same loop on `__m256d` lanes, fused multiply-adds.
 #[cfg(target_arch = "x86_64")]
-pub(crate) mod avx2 {
+pub mod avx2 {
     use std::arch::x86_64::*;
 
     use super::{L, Lanes};
@@ -67,7 +67,7 @@ pub(crate) mod avx2 {
     /// run after the processor's support was checked: that is the safety of
     /// every intrinsic below.
     #[derive(Clone, Copy)]
-    pub(crate) struct Avx2(__m256d);
+    pub struct Avx2(__m256d);
 
     impl Lanes for Avx2 {
         #[inline(always)]

@@ -26,12 +26,12 @@
 //!
 //! Introduced in chapter 7.
 
-mod args;
+pub mod args;
 mod chunked;
 mod cost;
-mod fused;
+pub mod fused;
 mod input;
-mod lanes;
+pub mod lanes;
 mod layer;
 mod recurrent;
 

@@ -6,7 +6,7 @@ use super::args::{Args, Decay};
 use crate::attention::{causal_mask, scores, softmax_rows};
 
 /// The shared loop: decay, optional delta correction (with `beta`), write, read.
-pub(crate) fn recur(x: &Args) -> (DMatrix<f64>, DMatrix<f64>) {
+pub fn recur(x: &Args) -> (DMatrix<f64>, DMatrix<f64>) {
     let (t_len, kd, vd) = x.dims();
     let mut s = x.start_state();
     // columns are time steps: [K, T], [K, T], [V, T]
@@ -325,7 +325,7 @@ pub fn softmax_attention(
 }
 
 /// Causal softmax attention on checked inputs, in blocks of 256 query rows.
-pub(crate) fn softmax(x: &Args) -> DMatrix<f64> {
+pub fn softmax(x: &Args) -> DMatrix<f64> {
     const BLOCK: usize = 256;
     let (q, k, v) = (x.q, x.k, x.v);
     let t_len = k.nrows();

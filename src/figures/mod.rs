@@ -25,7 +25,7 @@ mod coverage_trained;
 mod delta_attention;
 mod delta_attention_large;
 mod delta_attention_recall;
-mod diagrams;
+pub mod diagrams;
 mod example;
 mod fixed_points;
 mod fixed_points_lens;

@@ -26,7 +26,7 @@ pub const FIGURES: &[Figure] = &[
 ];
 
 /// One line of a chart: mean ± sd at each x.
-pub(super) struct Series {
+pub struct Series {
     pub label: String,
     pub color: RGBColor,
     pub dashed: bool,
@@ -34,7 +34,7 @@ pub(super) struct Series {
 }
 
 /// Draw `series` as lines with `± sd` bars on `area`.
-pub(super) fn lines(
+pub fn lines(
     area: &Canvas,
     title: &str,
     (x_desc, y_desc): (&str, &str),

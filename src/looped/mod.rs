@@ -92,23 +92,23 @@ pub fn normalise(y: &DMatrix<f64>) -> DMatrix<f64> {
 /// One head's cache for the backward pass, over a batch of `B` inputs of
 /// `T` tokens (row `b·T + i`).
 #[derive(Clone, Debug)]
-pub(super) struct HeadCache {
+pub struct HeadCache {
     /// `(B·T, d_k)` each.
-    pub(super) q: DMatrix<f64>,
-    pub(super) k: DMatrix<f64>,
-    pub(super) v: DMatrix<f64>,
+    pub q: DMatrix<f64>,
+    pub k: DMatrix<f64>,
+    pub v: DMatrix<f64>,
     /// `(B·T, T)`: row `b·T + i` is query `i` of input `b`.
-    pub(super) a: DMatrix<f64>,
+    pub a: DMatrix<f64>,
     /// `(B·T, d_k)`.
-    pub(super) o: DMatrix<f64>,
+    pub o: DMatrix<f64>,
 }
 
 /// One iteration's cache: its input `U_k`, pre-norm output `Y_k`, heads.
 #[derive(Clone, Debug)]
-pub(super) struct StepCache {
-    pub(super) u: DMatrix<f64>,
-    pub(super) y: DMatrix<f64>,
-    pub(super) heads: Vec<HeadCache>,
+pub struct StepCache {
+    pub u: DMatrix<f64>,
+    pub y: DMatrix<f64>,
+    pub heads: Vec<HeadCache>,
 }
 
 /// The unrolled forward pass of a batch: every iterate and the class probabilities.
@@ -120,7 +120,7 @@ pub struct LoopForward {
     pub z: Vec<DMatrix<f64>>,
     /// `(B, outputs)`.
     pub probs: DMatrix<f64>,
-    pub(super) steps: Vec<StepCache>,
+    pub steps: Vec<StepCache>,
 }
 
 impl LoopForward {
@@ -342,75 +342,5 @@ impl Looped {
         let query = DMatrix::from_fn(xs.len(), c.d, |b, col| last[(b * t + t - 1, col)]);
         let probs = softmax_rows(&(query * &self.w_r));
         LoopForward { t, z, probs, steps }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::random::{gaussian, seeded};
-    use crate::train::{Relation, Task};
-
-    fn config(injection: Injection) -> LoopConfig {
-        LoopConfig {
-            d: 6,
-            d_k: 3,
-            heads: 2,
-            iterations: 3,
-            injection,
-            outputs: 6,
-        }
-    }
-
-    #[test]
-    fn the_tied_gradient_matches_finite_differences() {
-        let task = Task {
-            relation: Relation::TwoHop,
-            vocab: 6,
-            context: 4,
-            d: 6,
-            noise: 0.1,
-            examples: None,
-        };
-        let mut rng = seeded(3);
-        let world = task.world(&mut rng);
-        let ex = world.examples(&mut rng, 3);
-        let batch: Vec<_> = ex.iter().map(|e| (&e.x, e.target)).collect();
-        for injection in [Injection::Input, Injection::None] {
-            let block = Looped::init(config(injection), &mut rng);
-            for c in block.gradient_check(&batch, 1e-5) {
-                assert!(
-                    c.error < 1e-6 && c.norm > 0.0,
-                    "{injection:?} {} {}",
-                    c.name,
-                    c.error
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn the_unrolled_pass_is_the_iteration() {
-        let mut rng = seeded(4);
-        let block = Looped::init(config(Injection::Input), &mut rng);
-        let (a, b) = (gaussian(&mut rng, 5, 6, 1.0), gaussian(&mut rng, 5, 6, 1.0));
-        let fwd = block.forward_batch(&[&a, &b]);
-        let zs = block.iterates(&b, 3);
-        // input b sits in rows 5..10 of every stacked iterate
-        assert!((fwd.z[3].rows(5, 5) - &zs[3]).norm() < 1e-12);
-        // without injection the prompt only sets Z_0: f(Z; X) ignores X
-        let free = Looped::init(config(Injection::None), &mut rng);
-        assert!((free.step(&zs[1], &a) - free.step(&zs[1], &b)).norm() < 1e-12);
-    }
-
-    #[test]
-    #[should_panic(expected = "Looped::step")]
-    fn a_prompt_of_another_width_is_refused() {
-        let mut rng = seeded(5);
-        let block = Looped::init(config(Injection::Input), &mut rng);
-        block.step(
-            &gaussian(&mut rng, 4, 6, 1.0),
-            &gaussian(&mut rng, 4, 5, 1.0),
-        );
     }
 }

@@ -53,7 +53,7 @@ pub use super::wordpiece::Encoding;
 
 /// How GPT-2's pattern sees a character; `Edge` is past the end of the piece.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Class {
+pub enum Class {
     Letter,
     Number,
     Space,
@@ -209,7 +209,7 @@ fn merge_pair(merge: &serde_json::Value) -> Option<(&str, &str)> {
 
 /// GPT-2's `bytes_to_unicode`: visible Latin-1 bytes stand for themselves, the other 68
 /// bytes for U+0100, U+0101, … in byte order.
-fn byte_chars() -> [char; 256] {
+pub fn byte_chars() -> [char; 256] {
     let visible = |b: u8| matches!(b, b'!'..=b'~' | 0xA1..=0xAC | 0xAE..=0xFF);
     let mut shifted = 0x100..;
     // from_fn fills the array in ascending index order
@@ -220,7 +220,7 @@ fn byte_chars() -> [char; 256] {
 }
 
 /// The words of `text`: each `\p{N}` character apart, then GPT-2's pattern per piece.
-fn pre_tokenize(text: &str) -> Vec<&str> {
+pub fn pre_tokenize(text: &str) -> Vec<&str> {
     // (byte offset, char) of every character, and the text's end
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let offset = |i: usize| chars.get(i).map_or(text.len(), |&(o, _)| o);
@@ -286,7 +286,7 @@ fn split_gpt2(piece: &[(usize, char)]) -> Vec<(usize, usize)> {
 }
 
 /// Unicode's White_Space, then the general categories N and L (llama.cpp's flags).
-fn class(c: char) -> Class {
+pub fn class(c: char) -> Class {
     if c.is_whitespace() {
         Class::Space
     } else if c.is_numeric() {
@@ -301,101 +301,10 @@ fn class(c: char) -> Class {
 /// General category L: Alphabetic without its marks (Mn, Mc), letter numbers (Nl) and
 /// the circled and squared Latin letters (So), the only other Alphabetic characters.
 /// Equal to llama.cpp's letter flag at every code point its Unicode tables assign.
-fn is_letter(c: char) -> bool {
+pub fn is_letter(c: char) -> bool {
     c.is_alphabetic()
         && !c.is_numeric()
         && !is_combining_mark(c)
         && !matches!(c, '\u{24B6}'..='\u{24E9}' | '\u{1F130}'..='\u{1F149}'
             | '\u{1F150}'..='\u{1F169}' | '\u{1F170}'..='\u{1F189}')
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Bytes a–d and space; merges "a b" (rank 0), "b c" (1), "ab c" (2), "Ġ a" (3).
-    fn tiny() -> Bpe {
-        let json = r#"{"model":{"vocab":{"a":0,"b":1,"c":2,"d":3,"Ġ":4,"ab":5,"bc":6,
-            "abc":7,"Ġa":8},"merges":["a b",["b","c"],"ab c","Ġ a"]}}"#;
-        Bpe::from_tokenizer_json(json).unwrap()
-    }
-
-    #[test]
-    fn merges_by_rank_then_leftmost() {
-        let t = tiny();
-        // "abc": a·b (rank 0) before b·c (rank 1), then ab·c
-        assert_eq!(t.encode("abc").ids, [7]);
-        assert_eq!(t.encode("bcab").ids, [6, 5]);
-        assert_eq!(t.encode("abab").ids, [5, 5]);
-        // a·b (rank 0) takes the "a" that Ġ·a (rank 3) wanted
-        assert_eq!(t.encode(" abd").tokens, ["Ġ", "ab", "d"]);
-        assert_eq!(t.encode(" ad").tokens, ["Ġa", "d"]);
-        assert_eq!(t.encode("").ids, Vec::<u32>::new());
-    }
-
-    #[test]
-    fn bytes_without_a_token_are_dropped() {
-        let t = tiny();
-        // 'e' has no token in the tiny vocabulary, and it blocks merges across it
-        assert_eq!(t.encode("aeb").ids, [0, 1]);
-        assert_eq!(t.decode(&[7, 4, 3]), "abc d");
-    }
-
-    #[test]
-    fn byte_level_alphabet() {
-        let chars = byte_chars();
-        assert_eq!((chars[b' ' as usize], chars[b'\n' as usize]), ('Ġ', 'Ċ'));
-        assert_eq!(
-            (chars[0], chars[b'a' as usize], chars[0xAD]),
-            ('Ā', 'a', 'Ń')
-        );
-        let mut sorted = chars.to_vec();
-        sorted.sort();
-        sorted.dedup();
-        assert_eq!(sorted.len(), 256);
-    }
-
-    #[test]
-    fn digits_apart_then_gpt2_words() {
-        assert_eq!(
-            pre_tokenize(" 2024-12"),
-            [" ", "2", "0", "2", "4", "-", "1", "2"]
-        );
-        assert_eq!(pre_tokenize("x²+½"), ["x", "²", "+", "½"]);
-        assert_eq!(
-            pre_tokenize("I'LL don't 's"),
-            ["I", "'", "LL", " don", "'t", " '", "s"]
-        );
-        // a run of spaces gives its last one to the next word, except at a piece's end
-        assert_eq!(pre_tokenize("a   b  "), ["a", "  ", " b", "  "]);
-        assert_eq!(pre_tokenize("a  1"), ["a", "  ", "1"]);
-        assert_eq!(
-            pre_tokenize("\n\nfoo\t bar"),
-            ["\n", "\n", "foo", "\t", " bar"]
-        );
-        assert_eq!(pre_tokenize("!!! ?x"), ["!!!", " ?", "x"]);
-        // marks are not letters: Devanagari's vowel signs split a word
-        assert_eq!(pre_tokenize("हिन्दी"), ["ह", "ि", "न", "्", "द", "ी"]);
-        assert_eq!(pre_tokenize("日本語の"), ["日本語の"]);
-    }
-
-    #[test]
-    fn letters_are_category_l() {
-        assert!(is_letter('é') && is_letter('ß') && is_letter('中') && is_letter('ʰ'));
-        assert!(!is_letter('\u{301}') && !is_letter('Ⅻ') && !is_letter('Ⓐ') && !is_letter('1'));
-        assert_eq!(class('\u{a0}'), Class::Space);
-        assert_eq!(class('½'), Class::Number);
-        assert_eq!(class('😀'), Class::Other);
-    }
-
-    #[test]
-    fn malformed_json_is_one_line_error() {
-        let e = Bpe::from_tokenizer_json(r#"{"model":{"vocab":{"a":0},"merges":["a z"]}}"#);
-        assert_eq!(e.unwrap_err(), "merge names 'z', not in vocab");
-        assert!(
-            Bpe::from_tokenizer_json("{}")
-                .unwrap_err()
-                .contains("vocab")
-        );
-    }
 }

@@ -230,7 +230,7 @@ impl WordPiece {
 }
 
 /// BERT's uncased normalisation: clean, space out CJK, strip accents, lowercase.
-fn normalize(text: &str) -> String {
+pub fn normalize(text: &str) -> String {
     let cleaned: String = text
         .chars()
         .filter(|&c| !(c == '\0' || c == '\u{fffd}' || is_control(c)))
@@ -248,7 +248,7 @@ fn normalize(text: &str) -> String {
 }
 
 /// Split on whitespace, and make each punctuation character a word of its own.
-fn pre_tokenize(text: &str) -> Vec<String> {
+pub fn pre_tokenize(text: &str) -> Vec<String> {
     let mut words = Vec::new();
     for chunk in text.split(char::is_whitespace) {
         let mut word = String::new();
@@ -283,43 +283,4 @@ fn is_cjk(c: char) -> bool {
     matches!(c as u32,
         0x4E00..=0x9FFF | 0x3400..=0x4DBF | 0x20000..=0x2A6DF | 0x2A700..=0x2B73F
         | 0x2B740..=0x2B81F | 0x2B920..=0x2CEAF | 0xF900..=0xFAFF | 0x2F800..=0x2FA1F)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn tiny() -> WordPiece {
-        let json = r###"{"added_tokens":[{"id":4,"content":"[MASK]","special":true}],
-            "model":{"vocab":{"[UNK]":0,"[CLS]":1,"[SEP]":2,"un":3,"[MASK]":4,
-            "##aff":5,"##able":6,"a":7,"!":8}}}"###;
-        WordPiece::from_tokenizer_json(json).unwrap()
-    }
-
-    #[test]
-    fn longest_match_with_prefix_and_unk() {
-        let t = tiny();
-        assert_eq!(t.encode("Unaffable!").ids, [1, 3, 5, 6, 8, 2]);
-        // "unx" has no cover: the whole word is [UNK]
-        assert_eq!(t.encode("unx a").ids, [1, 0, 7, 2]);
-        assert_eq!(t.encode("a[MASK]a").ids, [1, 7, 4, 7, 2]);
-        assert_eq!(t.encode("").ids, [1, 2]);
-    }
-
-    #[test]
-    fn normalisation_steps() {
-        assert_eq!(normalize("Ça\u{200b} va\tBIEN"), "ca va bien");
-        assert_eq!(
-            pre_tokenize("don't  stop—now"),
-            ["don", "'", "t", "stop", "—", "now"]
-        );
-        assert_eq!(normalize("日本"), " 日  本 ");
-    }
-
-    #[test]
-    fn truncation_keeps_sep() {
-        let t = tiny();
-        let e = t.encode_truncated("a a a a a", 4);
-        assert_eq!(e.ids, [1, 7, 7, 2]);
-    }
 }

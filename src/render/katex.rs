@@ -6,7 +6,7 @@ use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 
 /// mdbook-katex, made strict (a LaTeX error fails the build) and offline
 /// (each page links the vendored `katex/katex.min.css`).
-pub(super) struct Katex;
+pub struct Katex;
 
 impl Preprocessor for Katex {
     fn name(&self) -> &str {

@@ -22,7 +22,7 @@ use crate::edition::words::Words;
 use crate::measure::Measure;
 
 mod katex;
-mod quotes;
+pub mod quotes;
 pub mod search;
 
 use katex::Katex;

@@ -23,7 +23,7 @@ use crate::measure::Measure;
 /// and gets an anchor and the label in its alt text.
 /// mdBook's own `{{#…}}` markers are left alone. Each page opens with a
 /// link to the same page in the other edition.
-pub(super) struct Quotes {
+pub struct Quotes {
     pub measures: Vec<Measure>,
     pub claims: Vec<Claim>,
     pub words: &'static Words,
@@ -181,7 +181,7 @@ impl Quotes {
 /// ```text
 /// 第一行\n第二行  →  第一行第二行        a line break beside a Latin letter stays
 /// ```
-fn join_lines(text: &str) -> String {
+pub fn join_lines(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
@@ -232,7 +232,7 @@ impl Preprocessor for Quotes {
 
 /// Where the book shows what: read from every page before any is filled.
 #[derive(Default)]
-pub(super) struct Places {
+pub struct Places {
     /// Claim id → the page holding its `{{claim ID}}` card.
     cards: std::collections::HashMap<String, String>,
     /// The page holding `{{claims}}`.
@@ -332,18 +332,5 @@ impl Pages for Places {
     }
     fn registry(&self) -> Option<&str> {
         self.registry.as_deref()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_line_break_between_chinese_characters_is_no_space() {
-        assert_eq!(join_lines("第一行\n第二行"), "第一行第二行");
-        assert_eq!(join_lines("句号。\n下一句"), "句号。下一句");
-        assert_eq!(join_lines("中文\nEnglish"), "中文\nEnglish");
-        assert_eq!(join_lines("中文\n\n下一段"), "中文\n\n下一段");
     }
 }

@@ -77,7 +77,7 @@ impl Language for Bigrams {
 
 /// Rebuild the search index mdBook wrote into `html` (its `searchindex*.js`)
 /// with [`tokens`], keeping its documents, their links and the options.
-pub(super) fn rebuild(html: &Path) -> Result<(), String> {
+pub fn rebuild(html: &Path) -> Result<(), String> {
     let path = std::fs::read_dir(html)
         .map_err(|e| format!("cannot read {}: {e}", html.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -105,7 +105,7 @@ pub(super) fn rebuild(html: &Path) -> Result<(), String> {
 
 /// `window.search = …JSON.parse('…');` → (the text before the string, the
 /// JSON, the text after), undoing mdBook's escapes of `\` and `'`.
-fn unwrap_script(script: &str) -> Option<(&str, String, &str)> {
+pub fn unwrap_script(script: &str) -> Option<(&str, String, &str)> {
     const OPEN: &str = "JSON.parse('";
     let start = script.find(OPEN)? + OPEN.len();
     let end = script.rfind("')")?;
@@ -147,29 +147,4 @@ fn reindex(old: &Value) -> Result<Value, String> {
         index.add_doc(r, values);
     }
     serde_json::to_value(&index).map_err(|e| e.to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_script_round_trips_through_its_escapes() {
-        let json = r#"{"a":"it's \\ \"x\""}"#;
-        let script = format!(
-            "window.search = Object.assign(window.search, JSON.parse('{}'));",
-            json.replace('\\', "\\\\").replace('\'', "\\'")
-        );
-        let (before, back, after) = unwrap_script(&script).unwrap();
-        assert_eq!(back, json);
-        assert!(before.ends_with("JSON.parse('"));
-        assert_eq!(after, "'));");
-    }
-
-    #[test]
-    fn han_text_is_indexed_by_character_pairs() {
-        assert_eq!(tokens("不动点残差"), ["不动", "动点", "点残", "残差"]);
-        assert_eq!(tokens("Query、Key"), ["query", "key"]);
-        assert!(tokens("，。！").is_empty());
-    }
 }

@@ -4,7 +4,7 @@
 use super::{Kind, Sentence};
 use Kind::{Empirical, Framing};
 
-pub(super) const fn s(
+pub const fn s(
     id: &'static str,
     chapter: u8,
     kind: Kind,

@@ -1,9 +1,9 @@
 //! Chapter 1: how far an attention score is from the raw similarity it is
 //! said to measure, for untied, tied and identity projections.
 
-mod claims;
+pub mod claims;
 pub mod rotating;
-mod rotating_verdict;
+pub mod rotating_verdict;
 pub mod row_ranks;
 pub mod trained;
 pub mod trained_text;

@@ -186,7 +186,7 @@ struct Pair {
 }
 
 /// `1 − Σ (s − s̄_group)² / Σ (s − s̄)²`: the share of variance the group means explain.
-fn eta_squared(values: &[(f64, usize)]) -> f64 {
+pub fn eta_squared(values: &[(f64, usize)]) -> f64 {
     let groups = values.iter().map(|v| v.1).max().map_or(0, |m| m + 1);
     let (mut sum, mut count) = (vec![0.0; groups], vec![0.0; groups]);
     for &(s, g) in values {
@@ -420,29 +420,4 @@ findings! {
     pub fn book() -> Findings = cached(BOOK => {
         ByModel::run(|model| ModelFindings::run(model, BOOK))
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_head_of_both_models_is_measured() {
-        let f = book();
-        for m in [&f.trained, &f.random] {
-            assert_eq!(m.share.len(), 270);
-            assert_eq!(m.share[0].len(), BOOK.distances + 1);
-            for k in Keys::ALL {
-                for e in m.explained(k, |e| e.offset) {
-                    assert!((0.0..=1.0 + 1e-9).contains(&e));
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn eta_squared_is_one_for_constant_groups_and_zero_for_equal_means() {
-        assert!((eta_squared(&[(1.0, 0), (1.0, 0), (3.0, 1)]) - 1.0).abs() < 1e-12);
-        assert!(eta_squared(&[(1.0, 0), (3.0, 0), (1.0, 1), (3.0, 1)]).abs() < 1e-12);
-    }
 }

@@ -7,7 +7,7 @@
 //! prompt are [`head`]'s.
 
 pub mod attribution;
-mod claims;
+pub mod claims;
 mod decoder_claims;
 pub mod drift;
 pub mod head;

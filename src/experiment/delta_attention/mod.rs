@@ -8,7 +8,7 @@
 
 pub mod capacity;
 pub mod chunkwise;
-mod claims;
+pub mod claims;
 pub mod cost;
 pub mod decay;
 pub mod large;

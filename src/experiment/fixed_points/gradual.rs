@@ -8,7 +8,7 @@
 
 pub mod checkpoint;
 mod report;
-mod verdict;
+pub mod verdict;
 
 pub use checkpoint::{Checkpoint, Swap};
 pub use report::measures;
@@ -225,42 +225,4 @@ impl Findings {
 findings! {
     /// The book-size findings, computed once per process.
     pub fn book() -> Findings = cached(BOOK => Findings::run(BOOK))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    #[ignore]
-    fn book_claims() {
-        let t = std::time::Instant::now();
-        let f = book();
-        eprintln!("findings in {:.1}s", t.elapsed().as_secs_f64());
-        for a in &f.arms {
-            eprintln!(
-                "{} {} lr {} ends {:?}",
-                a.relation.name(),
-                a.arch,
-                a.tuning.lr,
-                a.runs
-                    .iter()
-                    .map(|r| (r.history.end(), (r.history.final_accuracy * 100.0) as i32))
-                    .collect::<Vec<_>>()
-            );
-        }
-        for m in measures() {
-            eprintln!("{} = {}", m.key, m.value);
-        }
-        for c in claims() {
-            eprintln!("{} {:?}\n  {}", c.id, c.verdict(), c.measured());
-            for ch in &c.choices {
-                let m: Vec<String> = ch.core.iter().map(|t| t.measured()).collect();
-                eprintln!("  under {}: {}", ch.name, m.join("; "));
-            }
-            for t in &c.capped {
-                eprintln!("  {}", t.measured());
-            }
-        }
-    }
 }

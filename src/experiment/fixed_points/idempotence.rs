@@ -14,7 +14,7 @@
 //! A fixed point of `B_l` gives `ratio = 0`; a contraction by `c` gives
 //! `ratio ≤ c`, and eight applications reach 1% only if `c ≤ 0.01^{1/8} ≈ 0.56`.
 
-mod verdict;
+pub mod verdict;
 
 pub use verdict::{claim, measures};
 
@@ -145,30 +145,4 @@ findings! {
 /// Summary over sentences of trained − random, paired on the sentence.
 pub fn paired(t: &[f64], r: &[f64]) -> Summary {
     Summary::over(t.iter().zip(r).map(|(a, b)| a - b))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_block_re_applied_is_measured_on_every_block_and_sentence() {
-        let f = book();
-        for arch in Architecture::ALL {
-            let x = f.arch(arch);
-            let m = arch.with(Model::Trained);
-            assert_eq!(x.trained.ratio.len(), m.layers());
-            assert_eq!(x.random.ratio[0].len(), BOOK.sentences);
-            assert!(
-                x.trained
-                    .ratio
-                    .iter()
-                    .flatten()
-                    .all(|r| r.is_finite() && *r > 0.0)
-            );
-        }
-        assert_eq!(f.smollm2.trained.kept.len(), BOOK.tail);
-        assert!(f.minilm.trained.kept.is_empty());
-        assert!((rate_for_eight_steps().powi(8) - 0.01).abs() < 1e-12);
-    }
 }

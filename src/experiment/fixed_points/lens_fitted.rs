@@ -179,21 +179,3 @@ impl Findings {
         super::lens_shuffled::pooled(&all)
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_held_out_text_is_disjoint_and_the_last_boundary_is_the_output() {
-        assert!(held_out().len() >= 90);
-        let f = book();
-        assert_eq!(f.null.len(), BOOK.seeds as usize);
-        let t = f.fitted.trained.pooled();
-        assert!(t.tokens.iter().all(|k| k.agree[30] && k.rank[30] == 0));
-        assert_eq!(
-            t.tokens.len(),
-            super::super::logit_lens::book().trained.tokens.len()
-        );
-    }
-}

@@ -200,19 +200,3 @@ pub fn claims() -> Vec<Claim> {
         )),
     ]
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_choice_and_replication_is_computed() {
-        let c = &claims()[0];
-        assert_eq!(c.choices.len(), 8);
-        assert_eq!(c.replications.len(), 3);
-        for m in super::super::lens_report::measures() {
-            eprintln!("{m:?}");
-        }
-        eprintln!("{c:#?}\nverdict: {:?}", c.verdict());
-    }
-}

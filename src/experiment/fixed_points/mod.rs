@@ -10,7 +10,7 @@
 
 pub mod absorption;
 pub mod affine_lens;
-mod claims;
+pub mod claims;
 pub mod collapse;
 pub mod energy;
 pub mod equilibrium;
@@ -18,9 +18,9 @@ pub mod gradual;
 pub mod idempotence;
 pub mod lens_fitted;
 pub mod lens_null;
-mod lens_report;
+pub mod lens_report;
 pub mod lens_shuffled;
-mod lens_verdict;
+pub mod lens_verdict;
 pub mod logit_lens;
 pub mod looped;
 pub mod trained;

@@ -25,9 +25,9 @@
 //!
 //! Introduced in chapter 5.
 
-pub(super) mod decoder_verdict;
+pub mod decoder_verdict;
 pub mod tail;
-mod verdict;
+pub mod verdict;
 
 pub use verdict::{claims, measures, stream_claim};
 
@@ -304,29 +304,4 @@ findings! {
     pub fn book() -> Findings = cached(BOOK => {
         ByArch::run(|arch| ByModel::run(|model| ModelFindings::run(arch, model, BOOK)))
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_layer_of_both_models_is_iterated_and_the_sink_row_set_apart() {
-        let f = book();
-        for arch in Architecture::ALL {
-            let (x, m) = (f.arch(arch), arch.with(Model::Trained));
-            assert_eq!(x.trained.layer[0].len(), m.layers());
-            assert_eq!(x.trained.layer.len(), paths(m).len());
-            let n = x.trained.all.update[0].len();
-            assert_eq!(n - x.trained.later.update[0].len(), BOOK.stream_sentences);
-            assert!(
-                x.random
-                    .all
-                    .cosine
-                    .iter()
-                    .flatten()
-                    .all(|c| c.abs() <= 1.0 + 1e-12)
-            );
-        }
-    }
 }

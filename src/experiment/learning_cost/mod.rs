@@ -5,7 +5,7 @@
 //! ([`arm`]), and how each arm's learning rate is chosen ([`tuning`]).
 
 pub mod arm;
-mod claims;
+pub mod claims;
 pub mod steps;
 pub mod tuning;
 

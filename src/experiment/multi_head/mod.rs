@@ -8,7 +8,7 @@
 
 pub mod ablation;
 pub mod bottleneck;
-mod claims;
+pub mod claims;
 pub mod composition;
 pub mod induction;
 pub mod induction_heads;

@@ -3,7 +3,7 @@
 //! and the two places the picture breaks (input-dependent arrows, signed
 //! delta-rule weights).
 
-mod claims;
+pub mod claims;
 
 /// Chapter 4's claims: the chapter's own, then "flexible, but costly".
 pub fn claims() -> Vec<crate::claim::Claim> {
@@ -26,10 +26,10 @@ use crate::relation::{
 use crate::stats::{Summary, spearman};
 
 pub mod cost;
-mod delta_rule;
+pub mod delta_rule;
 pub mod flexible;
 pub use delta_rule::{DeltaTrial, delta_sample, delta_trial, delta_weights};
-mod decoder_verdict;
+pub mod decoder_verdict;
 pub mod trained;
 
 /// Sizes of the stacked model: `n` tokens of width `d`, `layers` layers,

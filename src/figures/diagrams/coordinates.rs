@@ -17,12 +17,12 @@ pub const FIGURES: &[Figure] = &[Figure {
 }];
 
 /// Four tokens in the plane, one per row.
-fn tokens() -> DMatrix<f64> {
+pub fn tokens() -> DMatrix<f64> {
     dmatrix![0.9, -0.5; 0.6, 0.9; -0.9, 0.4; -0.4, -0.9]
 }
 
 /// A head on the plane whose three projections differ visibly.
-fn head() -> Head {
+pub fn head() -> Head {
     Head {
         w_q: dmatrix![1.0, 0.5; -0.6, 0.9],
         w_k: dmatrix![0.3, -1.0; 1.1, 0.2],
@@ -182,19 +182,4 @@ fn draw() -> Result<String, DrawError> {
         }
         Ok(())
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_caption_holds_token_1_scores_itself_negatively_and_ranks_token_2_first() {
-        let (x, head) = (tokens(), head());
-        let raw = scores(&x, &x, 1.0);
-        let score = scores(&(&x * &head.w_q), &(&x * &head.w_k), 1.0);
-        let first = |m: &DMatrix<f64>| m.row(0).transpose().argmax().0;
-        assert!(score[(0, 0)] < 0.0 && raw[(0, 0)] > 0.0);
-        assert_eq!((first(&raw), first(&score)), (0, 1));
-    }
 }

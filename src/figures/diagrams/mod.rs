@@ -5,12 +5,12 @@
 //! and arrows they share.
 
 mod composition;
-mod coordinates;
-mod covering;
-mod delta_rule;
+pub mod coordinates;
+pub mod covering;
+pub mod delta_rule;
 mod fixed_point;
 mod heads;
-mod shapes;
+pub mod shapes;
 
 pub use composition::FIGURES as COMPOSITION;
 pub use coordinates::FIGURES as COORDINATES;

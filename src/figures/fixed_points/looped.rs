@@ -6,7 +6,7 @@ use super::*;
 /// The lowest residual the looped figures draw (the null's iterates reach 0).
 const LOOPED_FLOOR: f64 = 1e-4;
 
-pub(super) fn looped_residual() -> Result<String, DrawError> {
+pub fn looped_residual() -> Result<String, DrawError> {
     use crate::experiment::fixed_points::looped::{self, Run};
     use crate::looped::Injection;
     let f = looped::book();
@@ -119,7 +119,7 @@ pub(super) fn looped_residual() -> Result<String, DrawError> {
     })
 }
 
-pub(super) fn looped_prompts() -> Result<String, DrawError> {
+pub fn looped_prompts() -> Result<String, DrawError> {
     use crate::experiment::fixed_points::looped;
     use crate::looped::Injection;
     let f = looped::book();

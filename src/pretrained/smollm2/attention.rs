@@ -24,7 +24,7 @@ pub struct Cache {
     /// `(T, 192)` per layer.
     v: Vec<DMatrix<f32>>,
     /// Positions run so far, `T`.
-    pub(super) len: usize,
+    pub len: usize,
 }
 
 impl Cache {
@@ -103,7 +103,7 @@ fn softmax_rows(s: &mut DMatrix<f32>) {
 /// Which block a pass is in, which of its heads are ablated, and whether
 /// to record them.
 #[derive(Clone, Copy)]
-pub(super) struct Step<'a> {
+pub struct Step<'a> {
     pub l: usize,
     pub ablated: &'a [usize],
     pub record: bool,
@@ -113,7 +113,7 @@ pub(super) struct Step<'a> {
 /// `q, k, v` `(n, 576), (n, 192), (n, 192)` against the keys and values in
 /// `cache` (extended here); the context `(n, 576)` before W_o and, if
 /// recording, the heads' traces.
-pub(super) fn attend(
+pub fn attend(
     c: &Config,
     cache: &mut Cache,
     q: &DMatrix<f32>,
@@ -170,67 +170,4 @@ fn append(m: &mut DMatrix<f32>, rows: &DMatrix<f32>) {
         std::mem::replace(m, DMatrix::zeros(0, 0)).resize_vertically(t + rows.nrows(), 0.0);
     grown.rows_mut(t, rows.nrows()).copy_from(rows);
     *m = grown;
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Hugging Face's order: head row i ↦ GGUF row 2i, row i + r/2 ↦ 2i + 1.
-    fn to_half_split(x: &DMatrix<f32>, r: usize) -> DMatrix<f32> {
-        DMatrix::from_fn(x.nrows(), x.ncols(), |p, col| {
-            let (head, i) = (col / r, col % r);
-            let src = if i < r / 2 {
-                2 * i
-            } else {
-                2 * (i - r / 2) + 1
-            };
-            x[(p, head * r + src)]
-        })
-    }
-
-    /// `rotate_half` RoPE on the half-split order.
-    fn rope_half(x: &DMatrix<f32>, r: usize, theta: f64) -> DMatrix<f32> {
-        DMatrix::from_fn(x.nrows(), x.ncols(), |p, col| {
-            let (head, i) = (col / r, col % r);
-            let pair = i % (r / 2);
-            let angle = p as f64 * theta.powf(-2.0 * pair as f64 / r as f64);
-            let (sin, cos) = (angle.sin() as f32, angle.cos() as f32);
-            let lo = x[(p, head * r + pair)];
-            let hi = x[(p, head * r + pair + r / 2)];
-            if i < r / 2 {
-                lo * cos - hi * sin
-            } else {
-                hi * cos + lo * sin
-            }
-        })
-    }
-
-    #[test]
-    fn adjacent_pairs_on_gguf_rows_equal_rotate_half_on_hugging_face_rows() {
-        let x = DMatrix::from_fn(7, 128, |i, j| ((i * 31 + j * 17) % 13) as f32 - 6.0);
-        let mut gguf = x.clone();
-        rope(&mut gguf, 0, 64, 100000.0);
-        let hf = rope_half(&to_half_split(&x, 64), 64, 100000.0);
-        assert!((to_half_split(&gguf, 64) - &hf).amax() < 1e-4);
-        // mixing the conventions is another model
-        let mut mixed = to_half_split(&x, 64);
-        rope(&mut mixed, 0, 64, 100000.0);
-        assert!((mixed - hf).amax() > 1.0);
-    }
-
-    #[test]
-    fn rope_keeps_norms_and_makes_scores_depend_on_offset_only() {
-        let q = DMatrix::from_fn(1, 64, |_, j| (j as f32 * 0.37).sin());
-        let k = DMatrix::from_fn(1, 64, |_, j| (j as f32 * 0.11).cos());
-        let score = |pq: usize, pk: usize| {
-            let (mut a, mut b) = (q.clone(), k.clone());
-            rope(&mut a, pq, 64, 100000.0);
-            rope(&mut b, pk, 64, 100000.0);
-            assert!((a.norm() - q.norm()).abs() < 1e-4);
-            a.dot(&b)
-        };
-        assert!((score(9, 4) - score(105, 100)).abs() < 1e-3);
-        assert!((score(9, 4) - score(4, 4)).abs() > 1e-2);
-    }
 }

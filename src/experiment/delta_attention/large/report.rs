@@ -64,7 +64,7 @@ pub fn capped(f: &Findings, arm: &str) -> (usize, usize) {
         })
 }
 
-pub(super) fn label(arm: &str) -> &'static str {
+pub fn label(arm: &str) -> &'static str {
     ARMS.iter().find(|(a, _)| *a == arm).map_or("?", |(_, l)| l)
 }
 
@@ -273,7 +273,7 @@ pub fn softmax_min(f: &Findings) -> f64 {
 }
 
 /// The largest mean accuracy of any recurrent arm minus softmax's at `cell`.
-pub(super) fn over_softmax_at(f: &Findings, cell: (usize, usize)) -> f64 {
+pub fn over_softmax_at(f: &Findings, cell: (usize, usize)) -> f64 {
     ARMS[1..]
         .iter()
         .map(|(a, _)| gap(f, a, "softmax", cell))

@@ -10,10 +10,10 @@
 //! every expensive experiment's, the findings are cached
 //! ([`crate::experiment::cache`]).
 
-mod claims;
+pub mod claims;
 pub mod inside;
 mod report;
-mod tally;
+pub mod tally;
 mod variant;
 
 use crate::mixer::{Config, Mixer, Schedule, train_to_plateau};

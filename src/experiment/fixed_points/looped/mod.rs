@@ -19,7 +19,7 @@
 //! stack's output with its input (`z = x`), a data-level residual with no
 //! iteration. Introduced in chapter 5.
 
-mod verdict;
+pub mod verdict;
 
 pub use verdict::{Arm, Depth, claims, measures};
 

@@ -419,31 +419,3 @@ impl CoreAll for Claim {
         tests.into_iter().fold(self, Claim::core)
     }
 }
-
-#[cfg(test)]
-mod tests {
-    /// Prints the claims and measures (runs the experiment if its findings are stale).
-    #[test]
-    #[ignore]
-    fn print() {
-        for m in super::measures() {
-            println!("{} = {}", m.key, m.value);
-        }
-        for c in super::claims() {
-            println!(
-                "{} [{:?}] {}\n  {}\n  {:?}",
-                c.id,
-                c.verdict(),
-                c.sentence,
-                c.measured(),
-                c.choices
-                    .iter()
-                    .map(|c| (
-                        &c.name,
-                        c.core.iter().map(|t| t.measured()).collect::<Vec<_>>()
-                    ))
-                    .collect::<Vec<_>>()
-            );
-        }
-    }
-}

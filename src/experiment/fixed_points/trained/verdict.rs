@@ -86,7 +86,7 @@ pub fn measures() -> Vec<Measure> {
 /// One model's rows of the iteration tables, one per skip setting it has:
 /// `(one layer iterated, whole stack looped)`, keys `{tag}_layer_…_{name}`
 /// and `{tag}_stack_…_{name}`.
-pub(super) fn iteration_rows(tag: &str, who: &str, name: &str, r: &ModelFindings) -> (Rows, Rows) {
+pub fn iteration_rows(tag: &str, who: &str, name: &str, r: &ModelFindings) -> (Rows, Rows) {
     let (mut layer, mut stack) = (Vec::new(), Vec::new());
     fn over(xs: impl Iterator<Item = f64>) -> String {
         pm(Summary::over(xs), 2)
@@ -128,7 +128,7 @@ pub(super) fn iteration_rows(tag: &str, who: &str, name: &str, r: &ModelFindings
 }
 
 /// Table rows: a label and its measures.
-pub(super) type Rows = Vec<(String, Vec<Measure>)>;
+pub type Rows = Vec<(String, Vec<Measure>)>;
 
 /// The claims of chapter 5's trained-model section (evidence: pretrained).
 pub fn claims() -> Vec<Claim> {

@@ -376,21 +376,3 @@ pub fn claims() -> Vec<Claim> {
     }
     vec![claim]
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_held_out_k_is_a_choice() {
-        let c = &claims()[0];
-        assert_eq!(c.choices.len(), 1 + BOOK.held_out_k.len());
-        for m in measures()
-            .iter()
-            .filter(|m| format!("{m:?}").contains("held"))
-        {
-            eprintln!("{m:?}");
-        }
-        eprintln!("{:#?}\nverdict: {:?}", c.choices, c.verdict());
-    }
-}

@@ -80,19 +80,3 @@ pub fn scores(model: Model, removed: &[Vec<(usize, usize)>]) -> Vec<Score> {
         })
         .collect()
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_word_is_one_token_once_in_its_four_sentences() {
-        let q = quads();
-        assert_eq!(q.len(), 20);
-        for (w, s) in &q {
-            for t in s {
-                sentence(t, w);
-            }
-        }
-    }
-}

@@ -152,7 +152,7 @@ pub fn measures() -> Vec<Measure> {
 
 /// The sink heads by criterion and sentence length, what their sinks are,
 /// and the most weight any head puts on `[CLS]`, `[SEP]` and punctuation.
-fn sink_measures() -> Vec<Measure> {
+pub fn sink_measures() -> Vec<Measure> {
     let f = book();
     let p = &f.sides.trained.patterns;
     let kinds = ["cls", "sep", "punct", "word"];
@@ -396,28 +396,4 @@ fn sink_choices(prev_next: bool, js: &dyn Fn() -> Test) -> Vec<(String, Vec<Test
         ));
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    #[ignore = "prints the section's sink measures and claim"]
-    fn print_sinks() {
-        for m in sink_measures() {
-            eprintln!("{} = {}", m.key, m.value);
-        }
-        for mut c in claims() {
-            if c.id != "trained-heads-specialise" {
-                continue;
-            }
-            c.chapter = 3;
-            eprintln!("{} {:?}\n{:#?}", c.id, c.verdict(), c.choices);
-            eprintln!("{}", c.setting);
-            for m in crate::edition::cards::missing(&c) {
-                eprintln!("{m}");
-            }
-        }
-    }
 }

@@ -12,8 +12,8 @@
 //! Every (head, member) trains at its own rate, tuned on disjoint seeds;
 //! a fixed form on another member trains at its own member's rate.
 
-mod member;
-mod verdict;
+pub mod member;
+pub mod verdict;
 
 pub use member::{Head, Sizes, example, form, train, world};
 pub use verdict::{claims, measures};

@@ -107,21 +107,3 @@ fn changed(x: &[Vec<String>], y: &[Vec<String>]) -> Vec<f64> {
         .map(|(p, q)| p.iter().zip(q).filter(|(a, b)| a != b).count() as f64 / p.len() as f64)
         .collect()
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn partner_roles() {
-        let t: Vec<String> = ["[CLS]", "a", "bank", ".", "[SEP]"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        assert_eq!(partner(&t, 2, 2), "self");
-        assert_eq!(partner(&t, 2, 1), "previous");
-        assert_eq!(partner(&t, 2, 3), "next");
-        assert_eq!(partner(&t, 1, 3), "punctuation");
-        assert_eq!(partner(&t, 2, 4), "[SEP]");
-    }
-}

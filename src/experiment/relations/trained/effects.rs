@@ -100,13 +100,13 @@ pub fn input_effects(w: &Weights, clean: &Clean) -> Vec<DMatrix<f64>> {
 }
 
 /// The mean-ablation stack of [`ablations`] run through every layer.
-pub(super) fn ablation_parts(w: &Weights, clean: &Clean) -> Vec<Parts> {
+pub fn ablation_parts(w: &Weights, clean: &Clean) -> Vec<Parts> {
     let n = clean.states[0].nrows();
     run_parts(w, 0, ablations(&clean.states[0]), n, &vec![vec![]; n])
 }
 
 /// [`input_effects`] read off the ablation stack's layers.
-pub(super) fn effects_of(clean: &Clean, parts: &[Parts]) -> Vec<DMatrix<f64>> {
+pub fn effects_of(clean: &Clean, parts: &[Parts]) -> Vec<DMatrix<f64>> {
     parts
         .iter()
         .enumerate()

@@ -1,0 +1,4 @@
+mod cards;
+mod parity;
+mod phrases;
+mod words;

@@ -1,0 +1,4 @@
+mod claims;
+mod permuted;
+mod readings;
+mod sensitivity;

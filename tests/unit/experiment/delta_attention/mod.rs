@@ -1,0 +1,2 @@
+mod large;
+mod recall;

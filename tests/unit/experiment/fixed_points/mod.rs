@@ -1,0 +1,10 @@
+mod affine_lens;
+mod gradual;
+mod idempotence;
+mod lens_fitted;
+mod lens_null;
+mod lens_shuffled;
+mod lens_verdict;
+mod logit_lens;
+mod looped;
+mod trained;

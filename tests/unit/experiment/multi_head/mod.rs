@@ -1,0 +1,4 @@
+mod induction_heads;
+mod pruning;
+mod repair;
+mod trained;

@@ -1,0 +1,4 @@
+mod roles;
+mod senses;
+mod sinks;
+mod verdict;

@@ -1,0 +1,2 @@
+mod member;
+mod verdict;

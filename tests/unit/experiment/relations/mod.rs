@@ -1,0 +1,2 @@
+mod flexible;
+mod trained;

@@ -1,0 +1,3 @@
+mod coordinates;
+mod covering;
+mod delta_rule;

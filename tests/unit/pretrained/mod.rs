@@ -1,0 +1,15 @@
+mod bpe;
+mod counterfactual;
+mod edits;
+mod explorer;
+mod folded;
+mod geometry;
+mod intervention;
+mod jacobian;
+mod minilm;
+mod next_token;
+mod rotary;
+mod smollm2;
+mod transformer;
+mod value_zeroing;
+mod wordpiece;

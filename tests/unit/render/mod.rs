@@ -1,0 +1,2 @@
+mod quotes;
+mod search;
