@@ -45,7 +45,8 @@ pub struct Ablations {
     pub first: Vec<f64>,
     /// `rise(induction)`, mean over sequences.
     pub induction_rise: f64,
-    /// The rise of the loss on the first copy with the induction heads removed.
+    /// The rise of the loss on the first copy with the induction heads
+    /// removed (NaN unless the wide controls were run).
     pub induction_first_rise: f64,
     /// `rise` of each random set of `k` other heads in the induction heads'
     /// layers: the default control.
@@ -53,7 +54,8 @@ pub struct Ablations {
     /// `rise` of each random set of `k` other heads of any layer (empty
     /// unless the wide controls were run).
     pub random_rise: Vec<f64>,
-    /// The rise of the loss on the first copy, per set of `same_layer_rise`.
+    /// The rise of the loss on the first copy, per set of `same_layer_rise`
+    /// (empty unless the wide controls were run).
     pub same_layer_first_rise: Vec<f64>,
     /// The rise of the loss on the first copy, per set of `random_rise`.
     pub random_first_rise: Vec<f64>,
@@ -94,9 +96,9 @@ struct Clean {
 }
 
 impl Clean {
-    /// Rise of the loss on the first copy and on the repeat over `clean`
-    /// with `heads` zeroed, run from the earliest of them.
-    fn rise(&self, m: &SmolLm2, heads: &[(usize, usize)], clean: [f64; 2]) -> [f64; 2] {
+    /// Rise of the loss on the first copy (NaN unless `both`) and on the
+    /// repeat over `clean` with `heads` zeroed, run from the earliest of them.
+    fn rise(&self, m: &SmolLm2, heads: &[(usize, usize)], clean: [f64; 2], both: bool) -> [f64; 2] {
         let from = heads.iter().map(|h| h.0).min().expect("k > 0");
         let x = self.states[from].map(|v| v as f32);
         let opts = Options {
@@ -105,10 +107,12 @@ impl Clean {
         };
         let (out, _) = forward::run_from(&m.weights, from, x, &mut Cache::new(&m.config), opts);
         let (first, repeat) = self.repeat.scored();
-        [
-            mean_loss(m, &self.repeat, &out, first) - clean[0],
-            mean_loss(m, &self.repeat, &out, repeat) - clean[1],
-        ]
+        let first = if both {
+            mean_loss(m, &self.repeat, &out, first) - clean[0]
+        } else {
+            f64::NAN
+        };
+        [first, mean_loss(m, &self.repeat, &out, repeat) - clean[1]]
     }
 
     /// Mean prefix score of `of` with `heads` zeroed, run from the earliest
@@ -164,7 +168,8 @@ impl Ablations {
     /// On the sequences `seeds`, with `setup.k` heads per set and
     /// `setup.draws` sets per control: the controls from the picked heads'
     /// own layers, and, if `wide`, from every layer (induction) and from
-    /// every layer below the first induction layer (previous-token).
+    /// every layer below the first induction layer (previous-token), with
+    /// every set's rise on the first copy.
     ///
     /// # Panics
     /// If a same-layer pool has fewer than `k` heads.
@@ -197,7 +202,7 @@ impl Ablations {
         // the blocks after the last induction layer cannot change its prefix score
         let last = induction.iter().map(|h| h.0).max().expect("k > 0");
         let upto = Weights {
-            config: m.weights.config.clone(),
+            config: m.weights.config,
             embedding: nalgebra::DMatrix::zeros(0, 0),
             output_norm: m.weights.output_norm.clone(),
             blocks: m.weights.blocks[..=last].to_vec(),
@@ -221,7 +226,7 @@ impl Ablations {
             };
             let rises: Vec<[f64; 2]> = rise_sets
                 .iter()
-                .map(|s| c.rise(m, s, [first, clean]))
+                .map(|s| c.rise(m, s, [first, clean], wide))
                 .collect();
             let drops: Vec<f64> = if previous.is_empty() {
                 Vec::new()
@@ -260,7 +265,7 @@ impl Ablations {
             induction_first_rise: rose(0)(rise_pools.len() * d),
             same_layer_rise: (0..d).map(rose(1)).collect(),
             random_rise: wide_range(wide).map(rose(1)).collect(),
-            same_layer_first_rise: (0..d).map(rose(0)).collect(),
+            same_layer_first_rise: (0..if wide { d } else { 0 }).map(rose(0)).collect(),
             random_first_rise: wide_range(wide).map(rose(0)).collect(),
             previous_drop: dropped(drop_pools.len() * d),
             same_layer_drop: (0..d).map(dropped).collect(),
