@@ -99,8 +99,6 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("ind_previous_heads", names(&a.previous)),
         Measure::new("ind_prefix_clean", fixed(a.prefix_clean, 2)),
         Measure::new("ind_previous_drop", fixed(a.previous_drop, 3)),
-        Measure::new("ind_random_drop_max", fixed(largest(&a.random_drop), 3)),
-        Measure::new("ind_random_drop", pm(Summary::of(&a.random_drop), 3)),
         Measure::new("ind_clean", fixed(mean(&a.clean), 2)),
         Measure::new("ind_rise", fixed(a.induction_rise, 2)),
         Measure::new(
@@ -108,24 +106,6 @@ pub fn measures() -> Vec<Measure> {
             fixed(mean(&a.clean) + a.induction_rise, 2),
         ),
         Measure::new("ind_ablated_first", fixed(mean(&a.first), 2)),
-        Measure::new("ind_random_rise_max", fixed(largest(&a.random_rise), 2)),
-        Measure::new("ind_random_rise", pm(Summary::of(&a.random_rise), 2)),
-        Measure::new(
-            "ind_same_layer_rise_max",
-            fixed(largest(&a.same_layer_rise), 2),
-        ),
-        Measure::new(
-            "ind_same_layer_rise",
-            pm(Summary::of(&a.same_layer_rise), 2),
-        ),
-        Measure::new(
-            "ind_same_layer_drop_max",
-            fixed(largest(&a.same_layer_drop), 3),
-        ),
-        Measure::new(
-            "ind_same_layer_drop",
-            pm(Summary::of(&a.same_layer_drop), 3),
-        ),
         Measure::new("ind_first_rise", fixed(a.induction_first_rise, 2)),
         Measure::new(
             "ind_random_max_first",
@@ -185,6 +165,17 @@ pub fn measures() -> Vec<Measure> {
             fixed(positive_share(&f.scores.random, |s| &s.copying, false), 2),
         ),
     ];
+    for (key, xs, digits) in [
+        ("ind_random_rise", &a.random_rise, 2),
+        ("ind_same_layer_rise", &a.same_layer_rise, 2),
+        ("ind_random_drop", &a.random_drop, 3),
+        ("ind_same_layer_drop", &a.same_layer_drop, 3),
+    ] {
+        m.extend([
+            Measure::new(format!("{key}_max"), fixed(largest(xs), digits)),
+            Measure::new(key, pm(Summary::of(xs), digits)),
+        ]);
+    }
     m.extend([
         Measure::new("ind_held_first_seed", BOOK.held_out.to_string()),
         Measure::new(
