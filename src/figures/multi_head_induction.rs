@@ -140,7 +140,7 @@ fn induction() -> Result<String, DrawError> {
             .disable_mesh()
             .x_labels(3)
             .x_label_formatter(&|v| match v.round() as i64 {
-                0 => "random".into(),
+                0 => "all layers".into(),
                 1 => "same layers".into(),
                 2 => "induction".into(),
                 _ => String::new(),
@@ -153,30 +153,29 @@ fn induction() -> Result<String, DrawError> {
             .label(format!("heads {}", names(&a.induction)))
             .legend(|(x, y)| Circle::new((x + 5, y), 5, blue.filled()));
         legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
-        let top_drop = a
-            .random_drop
-            .iter()
-            .copied()
-            .fold(a.previous_drop, f64::max);
-        let lo = a.random_drop.iter().copied().fold(0.0, f64::min);
+        let drops = || a.random_drop.iter().chain(&a.same_layer_drop).copied();
+        let top_drop = drops().fold(a.previous_drop, f64::max);
+        let lo = drops().fold(0.0, f64::min);
         let mut chart = axes(
             &right,
             format!("remove {} earlier heads: induction", BOOK.k),
-            -0.5..1.5,
+            -0.5..2.5,
             lo - 0.05..top_drop * 1.1,
         )?;
         mesh(&mut chart, "", "drop of prefix score")
             .disable_mesh()
-            .x_labels(2)
+            .x_labels(3)
             .x_label_formatter(&|v| match v.round() as i64 {
-                0 => "random".into(),
-                1 => "previous-token".into(),
+                0 => "layers below".into(),
+                1 => "same layers".into(),
+                2 => "previous-token".into(),
                 _ => String::new(),
             })
             .draw()?;
         strip(&mut chart, 0.0, &a.random_drop)?;
+        strip(&mut chart, 1.0, &a.same_layer_drop)?;
         chart
-            .draw_series([Circle::new((1.0, a.previous_drop), 6, green.filled())])?
+            .draw_series([Circle::new((2.0, a.previous_drop), 6, green.filled())])?
             .label(format!("heads {}", names(&a.previous)))
             .legend(|(x, y)| Circle::new((x + 5, y), 5, green.filled()));
         legend(&mut chart, SeriesLabelPosition::UpperLeft)?;

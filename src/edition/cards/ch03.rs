@@ -240,13 +240,42 @@ pub const CARDS: &[(&str, &str)] = &[
         "前一单标头、下一单标头与 [SEP] 汇点头各自存在",
     ),
     (
-        "loss rise (nats) with the 5 induction heads removed − the largest rise with 10 random head sets removed",
-        "去掉 5 个归纳头时损失的上升（奈特）− 去掉 10 组随机头时的最大上升",
+        "loss rise (nats) with the 5 induction heads removed − the largest rise with 24 random sets of 5 heads from the induction heads' own layers removed",
+        "去掉 5 个归纳头时损失的上升（奈特）− 去掉 24 组从归纳头自己所在的层中随机抽取的 5 个头时的最大上升",
     ),
     (
-        "drop of the induction heads' prefix score with the 5 previous-token heads removed − the largest drop with 10 random sets from the same earlier layers",
-        "去掉 5 个前一单标头时归纳头前缀分数的下降 − 从同样更早的层中取 10 组随机头时的最大下降",
+        "drop of the induction heads' prefix score with the 5 previous-token heads removed − the largest drop with 24 random sets of 5 heads from the previous-token heads' own layers removed",
+        "去掉 5 个前一单标头时归纳头前缀分数的下降 − 去掉 24 组从前一单标头自己所在的层中随机抽取的 5 个头时的最大下降",
     ),
+    (
+        "loss rise (nats) with the 5 induction heads removed − the largest rise with 24 random sets of 5 heads from every other head removed",
+        "去掉 5 个归纳头时损失的上升（奈特）− 去掉 24 组从所有其他头中随机抽取的 5 个头时的最大上升",
+    ),
+    (
+        "drop of the induction heads' prefix score with the 5 previous-token heads removed − the largest drop with 24 random sets of 5 heads from every layer below the first induction head removed",
+        "去掉 5 个前一单标头时归纳头前缀分数的下降 − 去掉 24 组从第一个归纳头之下的所有层中随机抽取的 5 个头时的最大下降",
+    ),
+    (
+        "SmolLM2-135M-Instruct (pre-RMSNorm decoder, 30 blocks × 9 heads) against the same architecture at Llama's initialisation (N(0, (1/24)²)); sequences of T = 25 token ids uniform over 17–49151 repeated once after `<|im_start|>`; induction heads = the 5 of highest prefix score, previous-token heads = the 5 of highest previous-token score below the first induction layer, both selected on seeds 0–15; ablation (context zeroed before W_O) on 4 held-out sequences (seeds 100–103), each control 24 seeded random head sets",
+        "SmolLM2-135M-Instruct（前置 RMSNorm 的解码器，30 块 × 9 个头）对 Llama 初始化下的同一架构（N(0, (1/24)²)）；序列为 T = 25 个在 17–49151 上均匀抽取的单标编号，在 `<|im_start|>` 之后重复一次；归纳头 = 前缀分数最高的 5 个，前一单标头 = 在第一个归纳层之下前一单标分数最高的 5 个，两者都在种子 0–15 上选出；消融（在 W_O 之前把上下文置零）在 4 条留出序列（种子 100–103）上做，每种对照取 24 组带种子的随机头",
+    ),
+    (
+        "control heads drawn from the same layers: from the induction heads' own layers (induction), from the previous-token heads' own layers (previous-token)",
+        "对照头取自同样的层：归纳检验取自归纳头自己所在的层，前一单标检验取自前一单标头自己所在的层",
+    ),
+    (
+        "ablation on the sequences the heads were selected on (seeds 0–3)",
+        "在挑选这些头所用的序列上消融（种子 0–3）",
+    ),
+    (
+        "controls drawn from every other head (induction)",
+        "归纳检验的对照取自所有其他头",
+    ),
+    (
+        "controls drawn from every layer below the first induction head (previous-token)",
+        "前一单标检验的对照取自第一个归纳头之下的所有层",
+    ),
+    ("3 heads per set", "每组 3 个头"),
     (
         "random decoder: heads with prefix-matching score ≥ 0.3",
         "随机解码器：前缀匹配分数 ≥ 0.3 的头",
@@ -258,22 +287,6 @@ pub const CARDS: &[(&str, &str)] = &[
     (
         "share of the induction heads (prefix ≥ 0.3) whose write at the repeat raises the next token's logit (direct effect > 0)",
         "前缀 ≥ 0.3 的归纳头中，在重复段的写入提高下一单标对数几率（直接效应 > 0）的比例",
-    ),
-    (
-        "SmolLM2-135M-Instruct (pre-RMSNorm decoder, 30 blocks × 9 heads) against the same architecture at Llama's initialisation (N(0, (1/24)²)); sequences of T = 25 token ids uniform over 17–49151 repeated once after `<|im_start|>`; induction heads = the 5 of highest prefix score, previous-token heads = the 5 of highest previous-token score below the first induction layer; ablation (context zeroed before W_O) on 4 sequences, each control 10 seeded random head sets",
-        "SmolLM2-135M-Instruct（前置 RMSNorm 的解码器，30 块 × 9 个头）对 Llama 初始化下的同一架构（N(0, (1/24)²)）；序列为 T = 25 个在 17–49151 上均匀抽取的单标编号，在 `<|im_start|>` 之后重复一次；归纳头 = 前缀分数最高的 5 个，前一单标头 = 在第一个归纳层之下前一单标分数最高的 5 个；消融（在 W_O 之前把上下文置零）在 4 条序列上做，每种对照取 10 组带种子的随机头",
-    ),
-    (
-        "random control heads drawn from every other head of the decoder",
-        "随机对照头取自解码器的其他所有头",
-    ),
-    (
-        "random control heads drawn from the induction heads' own layers",
-        "随机对照头取自归纳头自己所在的层",
-    ),
-    (
-        "ablation on 4 held-out sequences (seeds 100–103, the heads selected on seeds 0–15); 3 heads per set",
-        "在 4 条留出序列上消融（种子 100–103，头在种子 0–15 上选出）；每组 3 个头",
     ),
     (
         "induction heads copy: the eigenvalues of each induction head's OV circuit read from token embedding to logit (E^T diag(g_attn) W_V W_O diag(g_out) E, the tied embedding) have a positive balance Σ Re λ / Σ |λ|",

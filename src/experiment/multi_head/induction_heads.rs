@@ -179,14 +179,15 @@ pub struct Setup {
     pub lead: Lead,
     /// Heads ablated in each set (induction heads, previous-token heads, each control).
     pub k: usize,
-    /// Sequences (seeds `0..`) every ablation is run on.
+    /// Sequences every ablation is run on: held-out seeds
+    /// `held_out..held_out + ablated`, and seeds `0..ablated` in sample.
     pub ablated: usize,
     /// Random head sets per control.
     pub draws: usize,
     /// The held-out sequences' first seed: seeds `held_out..held_out + ablated`,
     /// disjoint from the `0..sequences` the heads are selected on.
     pub held_out: u64,
-    /// Heads per set in the held-out ablations (every control from every other head).
+    /// Heads per set in the held-out ablations (controls from the same layers).
     pub held_out_k: [usize; 3],
 }
 
@@ -198,7 +199,7 @@ pub const BOOK: Setup = Setup {
     lead: Lead::ImStart,
     k: 5,
     ablated: 4,
-    draws: 10,
+    draws: 24,
     held_out: 100,
     held_out_k: [3, 5, 10],
 };
@@ -310,9 +311,14 @@ pub struct Findings {
     /// The trained decoder under each other lead, in [`Lead::ALL`] order
     /// without the default (no copying score), on the first `lead_sequences`.
     pub leads: Vec<(Lead, Scores)>,
-    /// The ablations, trained decoder.
+    /// The ablations on the held-out sequences, trained decoder, with the
+    /// same-layer and the wide controls.
     pub ablation: ablation::Ablations,
-    /// Per `k` of [`Setup::held_out_k`], the ablations on the held-out sequences.
+    /// The ablations on the sequences the heads were selected on (seeds
+    /// `0..ablated`), same-layer controls.
+    pub in_sample: ablation::Ablations,
+    /// Per `k` of [`Setup::held_out_k`], the ablations on the held-out
+    /// sequences, same-layer controls (at `k` = [`Setup::k`], [`Findings::ablation`]).
     pub held_out: Vec<(usize, ablation::Ablations)>,
 }
 
@@ -327,14 +333,21 @@ impl Findings {
                 Scores::run(Model::Trained, setup, lead, setup.lead_sequences),
             )
         });
-        let ablation = ablation::Ablations::run(setup, &scores.trained);
         let seeds = setup.held_out..setup.held_out + setup.ablated as u64;
+        let run = |k, seeds, wide| {
+            ablation::Ablations::run_on(Setup { k, ..setup }, &scores.trained, seeds, wide)
+        };
+        let ablation = run(setup.k, seeds.clone(), true);
+        let in_sample = run(setup.k, 0..setup.ablated as u64, false);
         let held_out = setup
             .held_out_k
             .iter()
             .map(|&k| {
-                let at = Setup { k, ..setup };
-                let a = ablation::Ablations::run_on(at, &scores.trained, seeds.clone(), false);
+                let a = if k == setup.k {
+                    ablation.clone()
+                } else {
+                    run(k, seeds.clone(), false)
+                };
                 (k, a)
             })
             .collect();
@@ -342,6 +355,7 @@ impl Findings {
             scores,
             leads,
             ablation,
+            in_sample,
             held_out,
         }
     }

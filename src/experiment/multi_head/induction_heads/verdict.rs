@@ -34,6 +34,14 @@ fn largest(xs: &[f64]) -> f64 {
     xs.iter().copied().fold(f64::NEG_INFINITY, f64::max)
 }
 
+/// `first[i]` of the `i` with the largest `by[i]`.
+fn first_of_largest(by: &[f64], first: &[f64]) -> f64 {
+    let i = (0..by.len())
+        .max_by(|&i, &j| by[i].total_cmp(&by[j]))
+        .expect("a set");
+    first[i]
+}
+
 /// The mean of `pick` over `heads`.
 fn over(heads: &Heads, grid: &[Vec<f64>]) -> f64 {
     mean(&heads.iter().map(|&(l, h)| grid[l][h]).collect::<Vec<_>>())
@@ -91,27 +99,31 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("ind_previous_heads", names(&a.previous)),
         Measure::new("ind_prefix_clean", fixed(a.prefix_clean, 2)),
         Measure::new("ind_previous_drop", fixed(a.previous_drop, 3)),
-        Measure::new("ind_random_drop_max", fixed(largest(&a.random_drop), 3)),
-        Measure::new("ind_random_drop", pm(Summary::of(&a.random_drop), 3)),
         Measure::new("ind_clean", fixed(mean(&a.clean), 2)),
         Measure::new("ind_rise", fixed(a.induction_rise, 2)),
         Measure::new(
             "ind_ablated_loss",
             fixed(mean(&a.clean) + a.induction_rise, 2),
         ),
+        Measure::new("ind_ablated_first", fixed(mean(&a.first), 2)),
+        Measure::new("ind_first_rise", fixed(a.induction_first_rise, 2)),
         Measure::new(
-            "ind_ablated_first",
-            fixed(mean(&f.scores.trained.first[..a.clean.len()]), 2),
-        ),
-        Measure::new("ind_random_rise_max", fixed(largest(&a.random_rise), 2)),
-        Measure::new("ind_random_rise", pm(Summary::of(&a.random_rise), 2)),
-        Measure::new(
-            "ind_same_layer_rise_max",
-            fixed(largest(&a.same_layer_rise), 2),
+            "ind_random_max_first",
+            fixed(first_of_largest(&a.random_rise, &a.random_first_rise), 2),
         ),
         Measure::new(
-            "ind_same_layer_rise",
-            pm(Summary::of(&a.same_layer_rise), 2),
+            "ind_same_layer_first_max",
+            fixed(largest(&a.same_layer_first_rise), 2),
+        ),
+        Measure::new("ind_in_rise", fixed(f.in_sample.induction_rise, 2)),
+        Measure::new(
+            "ind_in_rise_max",
+            fixed(largest(&f.in_sample.same_layer_rise), 2),
+        ),
+        Measure::new("ind_in_drop", fixed(f.in_sample.previous_drop, 3)),
+        Measure::new(
+            "ind_in_drop_max",
+            fixed(largest(&f.in_sample.same_layer_drop), 3),
         ),
         Measure::new(
             "ind_top_previous",
@@ -153,6 +165,17 @@ pub fn measures() -> Vec<Measure> {
             fixed(positive_share(&f.scores.random, |s| &s.copying, false), 2),
         ),
     ];
+    for (key, xs, digits) in [
+        ("ind_random_rise", &a.random_rise, 2),
+        ("ind_same_layer_rise", &a.same_layer_rise, 2),
+        ("ind_random_drop", &a.random_drop, 3),
+        ("ind_same_layer_drop", &a.same_layer_drop, 3),
+    ] {
+        m.extend([
+            Measure::new(format!("{key}_max"), fixed(largest(xs), digits)),
+            Measure::new(key, pm(Summary::of(xs), digits)),
+        ]);
+    }
     m.extend([
         Measure::new("ind_held_first_seed", BOOK.held_out.to_string()),
         Measure::new(
@@ -166,12 +189,12 @@ pub fn measures() -> Vec<Measure> {
             Measure::new(format!("ind_held_rise_k{k}"), fixed(h.induction_rise, 2)),
             Measure::new(
                 format!("ind_held_random_rise_max_k{k}"),
-                fixed(largest(&h.random_rise), 2),
+                fixed(largest(&h.same_layer_rise), 2),
             ),
             Measure::new(format!("ind_held_drop_k{k}"), fixed(h.previous_drop, 3)),
             Measure::new(
                 format!("ind_held_random_drop_max_k{k}"),
-                fixed(largest(&h.random_drop), 3),
+                fixed(largest(&h.same_layer_drop), 3),
             ),
         ]);
     }
@@ -257,28 +280,42 @@ fn olsson(claim: Claim, lead: Lead, s: &Scores, sequences: usize) -> Claim {
         )
 }
 
-/// Both core tests on held-out sequences with `k` heads per set.
-fn held_out(k: usize, a: &Ablations) -> Vec<Test> {
+/// The two core tests of `a`: the induction heads' rise against the largest
+/// of `rises`, the previous-token heads' drop against the largest of `drops`;
+/// `from` names where each control was drawn.
+fn core(a: &Ablations, rises: &[f64], drops: &[f64], from: [&str; 2]) -> Vec<Test> {
+    let (k, d) = (a.induction.len(), rises.len());
     vec![
         Test::above(
             format!(
-                "loss rise (nats) with the {k} induction heads removed − the largest rise with {} random head sets removed",
-                BOOK.draws
+                "loss rise (nats) with the {k} induction heads removed − the largest rise with {d} random sets of {k} heads from {} removed",
+                from[0]
             ),
-            a.induction_rise - largest(&a.random_rise),
+            a.induction_rise - largest(rises),
             0.0,
             2,
         ),
         Test::above(
             format!(
-                "drop of the induction heads' prefix score with the {k} previous-token heads removed − the largest drop with {} random sets from the same earlier layers",
-                BOOK.draws
+                "drop of the induction heads' prefix score with the {k} previous-token heads removed − the largest drop with {d} random sets of {k} heads from {} removed",
+                from[1]
             ),
-            a.previous_drop - largest(&a.random_drop),
+            a.previous_drop - largest(drops),
             0.0,
             3,
         ),
     ]
+}
+
+/// Where the default controls are drawn.
+const SAME: [&str; 2] = [
+    "the induction heads' own layers",
+    "the previous-token heads' own layers",
+];
+
+/// Both core tests of `a` against its same-layer controls.
+fn same_layer(a: &Ablations) -> Vec<Test> {
+    core(a, &a.same_layer_rise, &a.same_layer_drop, SAME)
 }
 
 /// The claim: a later head reads what an earlier head wrote, in a real decoder.
@@ -286,26 +323,8 @@ pub fn claims() -> Vec<Claim> {
     let f = book();
     let a = &f.ablation;
     let (t, r) = (&f.scores.trained, &f.scores.random);
-    let rise = |control: &[f64]| {
-        Test::above(
-            format!(
-                "loss rise (nats) with the {} induction heads removed − the largest rise with {} random head sets removed",
-                BOOK.k, BOOK.draws
-            ),
-            a.induction_rise - largest(control),
-            0.0,
-            2,
-        )
-    };
-    let drop = Test::above(
-        format!(
-            "drop of the induction heads' prefix score with the {} previous-token heads removed − the largest drop with {} random sets from the same earlier layers",
-            BOOK.k, BOOK.draws
-        ),
-        a.previous_drop - largest(&a.random_drop),
-        0.0,
-        3,
-    );
+    let core_tests = same_layer(a);
+    let seeds = |first: u64| format!("seeds {first}–{}", first + BOOK.ablated as u64 - 1);
     let claim = Claim::empirical(
         "trained-heads-compose",
         "in the decoder, previous-token heads and induction heads compose: removing the first weakens the second",
@@ -313,35 +332,47 @@ pub fn claims() -> Vec<Claim> {
     .quotes("heads-may-capture").zh("在解码器中，前一单标头与归纳头相互组合：去掉前者会削弱后者。")
     .evidence(Evidence::Pretrained)
     .setting(format!(
-        "SmolLM2-135M-Instruct (pre-RMSNorm decoder, 30 blocks × 9 heads) against the same architecture at Llama's initialisation (N(0, (1/24)²)); sequences of T = {} token ids uniform over {}–{} repeated once after `{}`; induction heads = the {} of highest prefix score, previous-token heads = the {} of highest previous-token score below the first induction layer; ablation (context zeroed before W_O) on {} sequences, each control {} seeded random head sets",
+        "SmolLM2-135M-Instruct (pre-RMSNorm decoder, 30 blocks × 9 heads) against the same architecture at Llama's initialisation (N(0, (1/24)²)); sequences of T = {} token ids uniform over {}–{} repeated once after `{}`; induction heads = the {} of highest prefix score, previous-token heads = the {} of highest previous-token score below the first induction layer, both selected on seeds 0–{}; ablation (context zeroed before W_O) on {} held-out sequences ({}), each control {} seeded random head sets",
         BOOK.length,
         ORDINARY.start,
         ORDINARY.end - 1,
         BOOK.lead.name(),
         BOOK.k,
         BOOK.k,
+        BOOK.sequences - 1,
         BOOK.ablated,
+        seeds(BOOK.held_out),
         BOOK.draws
     ))
-    .default_choice("random control heads drawn from every other head of the decoder")
-    .core(rise(&a.random_rise))
-    .core(drop.clone())
+    .default_choice("control heads drawn from the same layers: from the induction heads' own layers (induction), from the previous-token heads' own layers (previous-token)")
+    .core(core_tests[0].clone())
+    .core(core_tests[1].clone())
     .under(
-        "random control heads drawn from the induction heads' own layers",
-        vec![rise(&a.same_layer_rise), drop],
+        format!(
+            "ablation on the sequences the heads were selected on ({})",
+            seeds(0)
+        ),
+        same_layer(&f.in_sample),
     )
-    .under_each(f.held_out.iter().map(|(k, h)| {
-        (
-            format!(
-                "ablation on {} held-out sequences (seeds {}–{}, the heads selected on seeds 0–{}); {k} heads per set",
-                BOOK.ablated,
-                BOOK.held_out,
-                BOOK.held_out + BOOK.ablated as u64 - 1,
-                BOOK.sequences - 1,
-            ),
-            held_out(*k, h),
-        )
-    }))
+    .under(
+        "controls drawn from every other head (induction)",
+        core(a, &a.random_rise, &a.same_layer_drop, ["every other head", SAME[1]]),
+    )
+    .under(
+        "controls drawn from every layer below the first induction head (previous-token)",
+        core(
+            a,
+            &a.same_layer_rise,
+            &a.random_drop,
+            [SAME[0], "every layer below the first induction head"],
+        ),
+    )
+    .under_each(
+        f.held_out
+            .iter()
+            .filter(|(k, _)| *k != BOOK.k)
+            .map(|(k, h)| (format!("{k} heads per set"), same_layer(h))),
+    )
     .scope(Test::below(
         "random decoder: heads with prefix-matching score ≥ 0.3",
         r.induction_heads().len() as f64,

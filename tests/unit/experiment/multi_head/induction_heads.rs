@@ -30,14 +30,29 @@ fn every_head_is_scored_and_every_control_drawn() {
         assert_eq!(s.first.len(), BOOK.sequences);
     }
     let a = &f.ablation;
-    assert_eq!(a.random_rise.len(), BOOK.draws);
-    assert_eq!(a.same_layer_rise.len(), BOOK.draws);
+    for control in [
+        &a.random_rise,
+        &a.same_layer_rise,
+        &a.random_drop,
+        &a.same_layer_drop,
+    ] {
+        assert_eq!(control.len(), BOOK.draws);
+    }
     assert_eq!(a.induction.len(), BOOK.k);
     let first = a.induction.iter().map(|h| h.0).min().unwrap();
     assert!(a.previous.iter().all(|h| h.0 < first));
     assert!(BOOK.held_out >= BOOK.sequences as u64);
+    let i = &f.in_sample;
+    assert_eq!(
+        (i.induction.clone(), i.previous.clone()),
+        (a.induction.clone(), a.previous.clone())
+    );
+    assert!(i.random_rise.is_empty() && i.random_drop.is_empty());
     for (k, h) in &f.held_out {
-        assert_eq!((h.induction.len(), h.random_rise.len()), (*k, BOOK.draws));
-        assert!(h.same_layer_rise.is_empty());
+        assert_eq!(
+            (h.induction.len(), h.same_layer_rise.len()),
+            (*k, BOOK.draws)
+        );
+        assert_eq!(h.same_layer_drop.len(), BOOK.draws);
     }
 }
