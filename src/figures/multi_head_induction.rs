@@ -8,6 +8,9 @@ use super::{DrawError, Figure};
 use crate::experiment::multi_head::induction_heads::verdict::names;
 use crate::experiment::multi_head::induction_heads::{BOOK, book};
 
+/// The strips' y range over their largest value: the key sits above the heads' dot.
+const HEADROOM: f64 = 1.4;
+
 pub const FIGURES: &[Figure] = &[Figure {
     name: "ch03-decoder-induction",
     chapter: 3,
@@ -134,7 +137,7 @@ fn induction() -> Result<String, DrawError> {
             &left,
             format!("remove {} heads: loss on the repeat", BOOK.k),
             -0.5..2.5,
-            lo - 0.3..top_rise * 1.1,
+            lo - 0.3..top_rise * HEADROOM,
         )?;
         mesh(&mut chart, "", "loss rise (nats)")
             .disable_mesh()
@@ -160,7 +163,7 @@ fn induction() -> Result<String, DrawError> {
             &right,
             format!("remove {} earlier heads: induction", BOOK.k),
             -0.5..2.5,
-            lo - 0.05..top_drop * 1.1,
+            lo - 0.05..top_drop * HEADROOM,
         )?;
         mesh(&mut chart, "", "drop of prefix score")
             .disable_mesh()
