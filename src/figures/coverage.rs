@@ -196,7 +196,8 @@ fn jacobian_drift() -> Result<String, DrawError> {
                 .legend(line_key(c, 2));
             chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))?;
         }
-        legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+        // under the attention head's line, left of the ReLU curve
+        legend(&mut chart, SeriesLabelPosition::Coordinate(12, 50))?;
 
         let runs = [&f.relu, &f.head];
         let sums: Vec<Vec<(f64, f64, f64)>> = runs

@@ -4,9 +4,7 @@ use plotters::prelude::*;
 
 use super::key::{self, Swatch};
 use super::palette;
-use super::style::{
-    COLUMN, axes, band, color, legend, line_key, marked_line, mesh, svg, text, tick,
-};
+use super::style::{COLUMN, axes, band, color, line_key, marked_line, mesh, svg, text, tick};
 use super::{DrawError, Figure};
 use crate::experiment::delta_attention::recall::{Variant, book, curve, setup};
 use crate::mixer::Mixer;
@@ -178,13 +176,19 @@ fn gates() -> Result<String, DrawError> {
         .position(|&m| m == Mixer::GatedDeltaNet)
         .unwrap_or(3);
     let floor = 1e-5;
-    svg(COLUMN, 420, |root| {
-        let panels = root.split_evenly((1, 2));
+    let cg = color(gdn);
+    // the key sits below the panels: the lines fill the left panel's corners
+    let entries = [
+        (Swatch::Line(color(kda)), "KDA trained"),
+        (Swatch::Line(color(6)), "KDA at initialisation"),
+        (Swatch::Line(cg), "Gated DeltaNet trained (one rate)"),
+    ];
+    svg(COLUMN, 420 + key::height(entries.len(), 2), |root| {
+        let (top, strip) = root.split_vertically(420);
+        key::key(&strip, &entries, 2, 60)?;
+        let panels = top.split_evenly((1, 2));
         let mut chart = ChartBuilder::on(&panels[0])
-            .caption(
-                "mean decay rate −g per key channel (sorted), one line per seed",
-                text(15),
-            )
+            .caption("decay −g per channel, one line per seed", text(15))
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(56)
@@ -199,43 +203,30 @@ fn gates() -> Result<String, DrawError> {
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;
-        for (j, (trained, c, name)) in [
-            (true, color(kda), "KDA trained"),
-            (false, color(6), "KDA at initialisation"),
-        ]
-        .into_iter()
-        .enumerate()
+        for (j, (trained, c)) in [(true, color(kda)), (false, color(6))]
+            .into_iter()
+            .enumerate()
         {
-            for (seed, inside) in f.inside(Variant::Book, kda).into_iter().enumerate() {
+            for inside in f.inside(Variant::Book, kda) {
                 let mut r = if trained {
                     inside.decay.clone()
                 } else {
                     inside.decay_init.clone()
                 };
                 r.sort_by(f64::total_cmp);
-                let series = chart.draw_series(LineSeries::new(
+                chart.draw_series(LineSeries::new(
                     r.iter().enumerate().map(|(i, &x)| (i as f64, x.max(floor))),
                     c.mix(if j == 0 { 0.9 } else { 0.5 }).stroke_width(2),
                 ))?;
-                if seed == 0 {
-                    series.label(name).legend(line_key(c, 2));
-                }
             }
         }
-        let cg = color(gdn);
-        for (seed, inside) in f.inside(Variant::Book, gdn).into_iter().enumerate() {
+        for inside in f.inside(Variant::Book, gdn) {
             let r = inside.decay[0].max(floor);
-            let series = chart.draw_series([PathElement::new(
+            chart.draw_series([PathElement::new(
                 vec![(-0.5, r), (s.state as f64 - 0.5, r)],
                 cg.stroke_width(1),
             )])?;
-            if seed == 0 {
-                series
-                    .label("Gated DeltaNet trained (one rate)")
-                    .legend(line_key(cg, 1));
-            }
         }
-        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         let delta: Vec<usize> = (0..Mixer::ALL.len())
             .filter(|&m| Mixer::ALL[m].writes_delta())
             .collect();

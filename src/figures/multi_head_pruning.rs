@@ -25,7 +25,8 @@ fn points(side: &Side, curve: &[Tally], value: impl Fn(&Tally) -> f64) -> Vec<(f
 }
 
 /// One panel: the trained decoder in importance order, each random order,
-/// the random-weight decoder, and the level a drop of `BOOK.drop` reaches.
+/// the random-weight decoder, and the level a drop of `BOOK.drop` reaches;
+/// the key at `key`, where the panel has room for it.
 fn panel(
     area: &Canvas,
     title: &str,
@@ -33,7 +34,7 @@ fn panel(
     y: std::ops::Range<f64>,
     value: fn(&Tally) -> f64,
     threshold: f64,
-    keyed: bool,
+    key: Option<SeriesLabelPosition>,
 ) -> Result<(), DrawError> {
     let f = book();
     let (t, r) = (&f.trained, &f.random);
@@ -75,8 +76,8 @@ fn panel(
         (top * 0.62, threshold),
         12,
     )?;
-    if keyed {
-        legend(&mut chart, SeriesLabelPosition::MiddleRight)?;
+    if let Some(at) = key {
+        legend(&mut chart, at)?;
     }
     Ok(())
 }
@@ -98,7 +99,7 @@ fn pruning() -> Result<String, DrawError> {
             0.0..1.05,
             Tally::agreement,
             1.0 - BOOK.drop,
-            true,
+            None,
         )?;
         panel(
             &p[1],
@@ -107,7 +108,8 @@ fn pruning() -> Result<String, DrawError> {
             0.0..12.5,
             Tally::mean_loss,
             loss_line,
-            false,
+            // below the curves, which start near the clean loss
+            Some(SeriesLabelPosition::LowerRight),
         )
     })
 }
