@@ -16,6 +16,7 @@ mod ch02;
 mod ch03;
 mod ch04;
 mod ch05;
+mod ch05_depth;
 mod ch06;
 mod ch07;
 mod papers;
@@ -34,6 +35,7 @@ pub const TABLES: &[&[(&str, &str)]] = &[
     ch03::CARDS,
     ch04::CARDS,
     ch05::CARDS,
+    ch05_depth::CARDS,
     ch06::CARDS,
     ch07::CARDS,
 ];
