@@ -15,6 +15,7 @@
 //!
 //! Introduced in chapter 7.
 
+pub mod fast;
 pub mod gate;
 pub mod layer;
 pub mod mixing;
@@ -32,7 +33,7 @@ use crate::random::seeded;
 use crate::recall::{Mqar, Sequence};
 use crate::train::{Plateau, Stop, TensorCheck};
 
-use objective::{Fit, fit, warm_then_constant};
+use objective::{Fit, Reference, fit, warm_then_constant};
 
 /// The token mixer of the layer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,6 +167,7 @@ pub fn train(config: Config, task: Mqar, schedule: Schedule, seed: u64) -> Run {
     let initial = model.clone();
     let rate = |step| schedule.rate(step);
     let cosine = Fit {
+        gradients: &Reference,
         cap: schedule.steps,
         batch: schedule.batch,
         rate: &rate,
@@ -230,6 +232,7 @@ pub fn train_to_plateau(
     let initial = model.clone();
     let rate = warm_then_constant(schedule.lr, schedule.steps);
     let rule = Fit {
+        gradients: &Reference,
         cap: schedule.steps,
         batch: schedule.batch,
         rate: &rate,

@@ -118,9 +118,34 @@ pub fn gradient_check<M: Recaller>(model: &M, batch: &[Sequence], h: f64) -> Vec
     )
 }
 
+/// How a batch's loss and gradient and a set's accuracy are computed.
+pub trait Gradients<M> {
+    /// The mean cross-entropy over every query of `batch` and its gradient.
+    fn loss_and_grad(&self, model: &M, batch: &[Sequence]) -> (f64, M);
+
+    /// Share of the queries of `set` answered right.
+    fn accuracy(&self, model: &M, set: &[Sequence]) -> f64;
+}
+
+/// The readable pass: [`Recaller::pass`] and [`Recaller::backward`], one sequence at a time, in `f64`.
+#[derive(Clone, Copy, Debug)]
+pub struct Reference;
+
+impl<M: Recaller> Gradients<M> for Reference {
+    fn loss_and_grad(&self, model: &M, batch: &[Sequence]) -> (f64, M) {
+        loss_and_grad(model, batch)
+    }
+
+    fn accuracy(&self, model: &M, set: &[Sequence]) -> f64 {
+        accuracy(model, set)
+    }
+}
+
 /// How [`fit`] trains: a step cap, the batch, the rate at each step, when the
 /// held-out accuracy is evaluated and when training stops.
-pub struct Fit<'a> {
+pub struct Fit<'a, M> {
+    /// How the gradient and the accuracy are computed.
+    pub gradients: &'a dyn Gradients<M>,
     /// Adam steps at most, each on a fresh batch.
     pub cap: usize,
     pub batch: usize,
@@ -144,7 +169,7 @@ pub fn fit<M: Recaller>(
     task: Mqar,
     test: &[Sequence],
     rng: &mut Rng,
-    fit: Fit,
+    fit: Fit<M>,
     mut observe: impl FnMut(usize, f64),
 ) -> (Vec<(usize, f64)>, Stop) {
     assert!(fit.every > 0, "mixer::fit: evaluate every ≥ 1 steps");
@@ -158,11 +183,11 @@ pub fn fit<M: Recaller>(
     for step in 0..fit.cap {
         adam.lr = (fit.rate)(step);
         let batch = task.batch(rng, fit.batch);
-        let (_, grad) = loss_and_grad(model, &batch);
+        let (_, grad) = fit.gradients.loss_and_grad(model, &batch);
         adam.step(model.write(), grad.read());
         let done = step + 1;
         if done % fit.every == 0 || done == fit.cap {
-            let acc = accuracy(model, test);
+            let acc = fit.gradients.accuracy(model, test);
             observe(done, acc);
             steps.push(done);
             accs.push(acc);

@@ -1,5 +1,6 @@
 //! Unit tests of `crate::mixer` (`src/mixer/mod.rs`).
 
+mod fast;
 mod gate;
 mod layer;
 mod recurrence;

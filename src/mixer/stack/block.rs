@@ -16,7 +16,7 @@
 //! ```
 //! Introduced in chapter 7.
 
-use nalgebra::DMatrix;
+use nalgebra::{DMatrix, Scalar};
 
 use super::conv;
 use crate::mixer::Mixer;
@@ -26,32 +26,33 @@ use crate::random::{Rng, projection};
 use rand::RngExt;
 
 /// The learned tensors of one block; a tensor the mixer does not use is empty `(0, 0)`.
+/// `T` is `f64` for the reference pass, `f32` for [`crate::mixer::fast`].
 #[derive(Clone, Debug, PartialEq)]
-pub struct Block {
+pub struct Block<T: Scalar = f64> {
     /// `[1, d]`: the input RMSNorm's scale.
-    pub norm_in: DMatrix<f64>,
+    pub norm_in: DMatrix<T>,
     /// `[d, K]`, `[d, K]`, `[d, V]`
-    pub w_q: DMatrix<f64>,
-    pub w_k: DMatrix<f64>,
-    pub w_v: DMatrix<f64>,
+    pub w_q: DMatrix<T>,
+    pub w_k: DMatrix<T>,
+    pub w_v: DMatrix<T>,
     /// `[W, K]`, `[W, K]`, `[W, V]`: the depthwise kernels.
-    pub conv_q: DMatrix<f64>,
-    pub conv_k: DMatrix<f64>,
-    pub conv_v: DMatrix<f64>,
+    pub conv_q: DMatrix<T>,
+    pub conv_k: DMatrix<T>,
+    pub conv_v: DMatrix<T>,
     /// `[d, 1]` (delta mixers).
-    pub w_beta: DMatrix<f64>,
+    pub w_beta: DMatrix<T>,
     /// `[d, 1]` (Gated DeltaNet's `a_proj`) or `[d, K]` (KDA's `W_f`, full rank).
-    pub w_gate: DMatrix<f64>,
+    pub w_gate: DMatrix<T>,
     /// `[1, 1]`
-    pub a_log: DMatrix<f64>,
+    pub a_log: DMatrix<T>,
     /// `[1, 1]` or `[1, K]`
-    pub dt_bias: DMatrix<f64>,
+    pub dt_bias: DMatrix<T>,
     /// `[1, V]`: the output RMSNorm's scale.
-    pub norm_o: DMatrix<f64>,
+    pub norm_o: DMatrix<T>,
     /// `[d, V]`: the output gate's projection.
-    pub w_g: DMatrix<f64>,
+    pub w_g: DMatrix<T>,
     /// `[V, d]`
-    pub w_o: DMatrix<f64>,
+    pub w_o: DMatrix<T>,
 }
 
 /// What one block's forward pass keeps for its backward pass.
@@ -85,6 +86,74 @@ fn empty() -> DMatrix<f64> {
 fn kernel(rng: &mut Rng, width: usize, channels: usize) -> DMatrix<f64> {
     let b = 1.0 / (width as f64).sqrt();
     DMatrix::from_fn(width, channels, |_, _| rng.random_range(-b..b))
+}
+
+impl<T: Scalar> Block<T> {
+    /// The tensors with their names, in a fixed order (empty ones left out).
+    pub fn named_tensors(&self) -> Vec<(&'static str, &DMatrix<T>)> {
+        [
+            ("norm_in", &self.norm_in),
+            ("w_q", &self.w_q),
+            ("w_k", &self.w_k),
+            ("w_v", &self.w_v),
+            ("conv_q", &self.conv_q),
+            ("conv_k", &self.conv_k),
+            ("conv_v", &self.conv_v),
+            ("w_beta", &self.w_beta),
+            ("w_gate", &self.w_gate),
+            ("a_log", &self.a_log),
+            ("dt_bias", &self.dt_bias),
+            ("norm_o", &self.norm_o),
+            ("w_g", &self.w_g),
+            ("w_o", &self.w_o),
+        ]
+        .into_iter()
+        .filter(|(_, t)| !t.is_empty())
+        .collect()
+    }
+
+    /// The same tensors, mutable, in the same order.
+    pub fn tensors_mut(&mut self) -> Vec<&mut DMatrix<T>> {
+        [
+            &mut self.norm_in,
+            &mut self.w_q,
+            &mut self.w_k,
+            &mut self.w_v,
+            &mut self.conv_q,
+            &mut self.conv_k,
+            &mut self.conv_v,
+            &mut self.w_beta,
+            &mut self.w_gate,
+            &mut self.a_log,
+            &mut self.dt_bias,
+            &mut self.norm_o,
+            &mut self.w_g,
+            &mut self.w_o,
+        ]
+        .into_iter()
+        .filter(|t| !t.is_empty())
+        .collect()
+    }
+
+    /// The block with `f` applied to every tensor (empty ones included).
+    pub fn map<U: Scalar>(&self, f: impl Fn(&DMatrix<T>) -> DMatrix<U>) -> Block<U> {
+        Block {
+            norm_in: f(&self.norm_in),
+            w_q: f(&self.w_q),
+            w_k: f(&self.w_k),
+            w_v: f(&self.w_v),
+            conv_q: f(&self.conv_q),
+            conv_k: f(&self.conv_k),
+            conv_v: f(&self.conv_v),
+            w_beta: f(&self.w_beta),
+            w_gate: f(&self.w_gate),
+            a_log: f(&self.a_log),
+            dt_bias: f(&self.dt_bias),
+            norm_o: f(&self.norm_o),
+            w_g: f(&self.w_g),
+            w_o: f(&self.w_o),
+        }
+    }
 }
 
 impl Block {
@@ -126,52 +195,6 @@ impl Block {
             w_g: projection(rng, d, vd),
             w_o: projection(rng, vd, d),
         }
-    }
-
-    /// The tensors with their names, in a fixed order (empty ones left out).
-    pub fn named_tensors(&self) -> Vec<(&'static str, &DMatrix<f64>)> {
-        [
-            ("norm_in", &self.norm_in),
-            ("w_q", &self.w_q),
-            ("w_k", &self.w_k),
-            ("w_v", &self.w_v),
-            ("conv_q", &self.conv_q),
-            ("conv_k", &self.conv_k),
-            ("conv_v", &self.conv_v),
-            ("w_beta", &self.w_beta),
-            ("w_gate", &self.w_gate),
-            ("a_log", &self.a_log),
-            ("dt_bias", &self.dt_bias),
-            ("norm_o", &self.norm_o),
-            ("w_g", &self.w_g),
-            ("w_o", &self.w_o),
-        ]
-        .into_iter()
-        .filter(|(_, t)| !t.is_empty())
-        .collect()
-    }
-
-    /// The same tensors, mutable, in the same order.
-    pub fn tensors_mut(&mut self) -> Vec<&mut DMatrix<f64>> {
-        [
-            &mut self.norm_in,
-            &mut self.w_q,
-            &mut self.w_k,
-            &mut self.w_v,
-            &mut self.conv_q,
-            &mut self.conv_k,
-            &mut self.conv_v,
-            &mut self.w_beta,
-            &mut self.w_gate,
-            &mut self.a_log,
-            &mut self.dt_bias,
-            &mut self.norm_o,
-            &mut self.w_g,
-            &mut self.w_o,
-        ]
-        .into_iter()
-        .filter(|t| !t.is_empty())
-        .collect()
     }
 
     /// A block of zeros of the same shapes (a gradient accumulator).

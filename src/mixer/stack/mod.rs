@@ -26,8 +26,9 @@ mod model;
 pub use block::{Block, BlockPass};
 pub use model::{Stack, StackPass};
 
+use crate::mixer::fast;
 use crate::mixer::layer::GateInit;
-use crate::mixer::objective::{self, Fit, fit, warm_then_constant};
+use crate::mixer::objective::{self, Fit, Gradients, fit, warm_then_constant};
 use crate::mixer::{Mixer, Schedule};
 use crate::random::seeded;
 use crate::recall::{Mqar, Sequence};
@@ -69,14 +70,42 @@ pub(crate) mod mixer_name {
     }
 }
 
+/// Which pass computes the gradients: the readable reference or the fast one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Engine {
+    /// [`Stack::loss_and_grad`]: one sequence at a time, `f64`.
+    #[default]
+    Reference,
+    /// [`crate::mixer::fast`]: the whole batch at once, `f32`.
+    Fast,
+}
+
+impl Gradients<Stack> for Engine {
+    fn loss_and_grad(&self, model: &Stack, batch: &[Sequence]) -> (f64, Stack) {
+        match self {
+            Engine::Reference => model.loss_and_grad(batch),
+            Engine::Fast => fast::loss_and_grad(model, batch),
+        }
+    }
+
+    fn accuracy(&self, model: &Stack, set: &[Sequence]) -> f64 {
+        match self {
+            Engine::Reference => model.accuracy(set),
+            Engine::Fast => fast::accuracy(model, set),
+        }
+    }
+}
+
 /// How a run trains: the schedule (its `steps` the cap), how often the
-/// held-out accuracy is evaluated, and the plateau rule.
+/// held-out accuracy is evaluated, the plateau rule and the pass.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Training {
     pub schedule: Schedule,
     /// Held-out accuracy is evaluated every this many steps.
     pub every: usize,
     pub plateau: Plateau,
+    #[serde(default)]
+    pub engine: Engine,
 }
 
 /// One trained stack.
@@ -101,14 +130,14 @@ pub struct StackRun {
 ///
 /// ```
 /// use attention_geometry::mixer::layer::GateInit;
-/// use attention_geometry::mixer::stack::{Config, Training, train};
+/// use attention_geometry::mixer::stack::{Config, Engine, Training, train};
 /// use attention_geometry::mixer::{Mixer, Schedule};
 /// use attention_geometry::recall::Mqar;
 /// use attention_geometry::train::Plateau;
 /// let task = Mqar { vocab: 16, pairs: 2, len: 8 };
 /// let config = Config { mixer: Mixer::Softmax, vocab: 16, d: 16, k: 4, v: 4, layers: 2, conv: 4 };
 /// let schedule = Schedule { steps: 600, batch: 8, lr: 0.03, test: 32 };
-/// let t = Training { schedule, every: 25, plateau: Plateau::BOOK.after(200) };
+/// let t = Training { schedule, every: 25, plateau: Plateau::BOOK.after(200), engine: Engine::Fast };
 /// let run = train(config, GateInit::Fla, task, t, 0);
 /// assert!(!run.stop.capped() && run.accuracy > 0.5); // chance is 1/8
 /// ```
@@ -140,6 +169,7 @@ pub fn train_observed(
     let initial = model.clone();
     let rate = warm_then_constant(t.schedule.lr, t.schedule.steps);
     let rule = Fit {
+        gradients: &t.engine,
         cap: t.schedule.steps,
         batch: t.schedule.batch,
         rate: &rate,

@@ -11,7 +11,7 @@
 //! ```
 //! Introduced in chapter 7.
 
-use nalgebra::DMatrix;
+use nalgebra::{DMatrix, Scalar};
 
 use super::Config;
 use super::block::{Block, BlockPass};
@@ -21,19 +21,20 @@ use crate::mixer::objective::{self, Recaller};
 use crate::random::{Rng, gaussian, projection};
 use crate::recall::Sequence;
 
-/// The learned tensors; gradients have the same type.
+/// The learned tensors; gradients have the same type. `T` is `f64` for the
+/// reference pass, `f32` for [`crate::mixer::fast`].
 #[derive(Clone, Debug, PartialEq)]
-pub struct Stack {
+pub struct Stack<T: Scalar = f64> {
     pub config: Config,
     /// How the decay gates started.
     pub gates: GateInit,
     /// `[vocab, d]`
-    pub emb: DMatrix<f64>,
-    pub blocks: Vec<Block>,
+    pub emb: DMatrix<T>,
+    pub blocks: Vec<Block<T>>,
     /// `[1, d]`
-    pub norm_f: DMatrix<f64>,
+    pub norm_f: DMatrix<T>,
     /// `[d, vocab]`
-    pub w_r: DMatrix<f64>,
+    pub w_r: DMatrix<T>,
 }
 
 /// What one sequence's forward pass keeps.
@@ -46,6 +47,51 @@ pub struct StackPass {
     r_f: Vec<f64>,
     /// `[queries, vocab]` probabilities at the query positions.
     pub probs: DMatrix<f64>,
+}
+
+impl<T: Scalar> Stack<T> {
+    /// The tensors with their names (`b0.w_q`, …), in a fixed order.
+    pub fn named_tensors(&self) -> Vec<(String, &DMatrix<T>)> {
+        let mut all = vec![("emb".to_string(), &self.emb)];
+        for (l, b) in self.blocks.iter().enumerate() {
+            all.extend(
+                b.named_tensors()
+                    .into_iter()
+                    .map(|(n, t)| (format!("b{l}.{n}"), t)),
+            );
+        }
+        all.push(("norm_f".to_string(), &self.norm_f));
+        all.push(("w_r".to_string(), &self.w_r));
+        all
+    }
+
+    /// The same tensors, mutable, in the same order.
+    pub fn tensors_mut(&mut self) -> Vec<&mut DMatrix<T>> {
+        let mut all = vec![&mut self.emb];
+        for b in &mut self.blocks {
+            all.extend(b.tensors_mut());
+        }
+        all.push(&mut self.norm_f);
+        all.push(&mut self.w_r);
+        all
+    }
+
+    /// The same tensors, read-only.
+    pub fn tensors(&self) -> Vec<&DMatrix<T>> {
+        self.named_tensors().into_iter().map(|(_, t)| t).collect()
+    }
+
+    /// The model with `f` applied to every tensor.
+    pub fn map<U: Scalar>(&self, f: impl Fn(&DMatrix<T>) -> DMatrix<U>) -> Stack<U> {
+        Stack {
+            config: self.config,
+            gates: self.gates,
+            emb: f(&self.emb),
+            blocks: self.blocks.iter().map(|b| b.map(&f)).collect(),
+            norm_f: f(&self.norm_f),
+            w_r: f(&self.w_r),
+        }
+    }
 }
 
 impl Stack {
@@ -70,37 +116,6 @@ impl Stack {
             norm_f: DMatrix::from_element(1, d, 1.0),
             w_r: projection(rng, d, vocab),
         }
-    }
-
-    /// The tensors with their names (`b0.w_q`, …), in a fixed order.
-    pub fn named_tensors(&self) -> Vec<(String, &DMatrix<f64>)> {
-        let mut all = vec![("emb".to_string(), &self.emb)];
-        for (l, b) in self.blocks.iter().enumerate() {
-            all.extend(
-                b.named_tensors()
-                    .into_iter()
-                    .map(|(n, t)| (format!("b{l}.{n}"), t)),
-            );
-        }
-        all.push(("norm_f".to_string(), &self.norm_f));
-        all.push(("w_r".to_string(), &self.w_r));
-        all
-    }
-
-    /// The same tensors, mutable, in the same order.
-    pub fn tensors_mut(&mut self) -> Vec<&mut DMatrix<f64>> {
-        let mut all = vec![&mut self.emb];
-        for b in &mut self.blocks {
-            all.extend(b.tensors_mut());
-        }
-        all.push(&mut self.norm_f);
-        all.push(&mut self.w_r);
-        all
-    }
-
-    /// The same tensors, read-only.
-    pub fn tensors(&self) -> Vec<&DMatrix<f64>> {
-        self.named_tensors().into_iter().map(|(_, t)| t).collect()
     }
 
     /// The forward pass of one sequence.

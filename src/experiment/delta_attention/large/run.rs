@@ -7,7 +7,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use crate::mixer::layer::GateInit;
-use crate::mixer::stack::{self, Config, StackRun, Training};
+use crate::mixer::stack::{self, Config, Engine, StackRun, Training};
 use crate::mixer::{Mixer, Schedule};
 use crate::recall::Mqar;
 use crate::train::{Plateau, Stop};
@@ -329,6 +329,7 @@ pub fn setup() -> Setup {
             },
             every: 100,
             plateau: Plateau::BOOK.after(1500),
+            engine: Engine::Reference,
         },
     }
 }

@@ -1,0 +1,236 @@
+//! One block of [`crate::mixer::stack::Block`] in `f32` over a whole batch:
+//! every projection is one matrix product over the `B·T` rows, the
+//! convolution and the mixer run sequence by sequence. The algebra is the
+//! reference block's; see its module for the formulas.
+//!
+//! ```text
+//! n = RMSNorm_in(h)                       [B·T, d]
+//! q, k, v = conv(n W_q), conv(n W_k), conv(n W_v)
+//! o = mixer(l2(q), l2(k), v, σ(n w_β), −e^{A_log} softplus(n W_f + dt_bias))
+//! h' = h + (RMSNorm_o(o) ⊙ SiLU(n W_g)) W_o
+//! ```
+//! Introduced in chapter 7.
+
+use super::attention;
+use super::recurrence::{self, Lanes, Trace};
+use super::rows::{
+    M, conv, conv_backward, l2_rows, l2_rows_backward, rms_norm, rms_norm_backward, sigmoid, silu,
+    silu_backward, softplus,
+};
+use crate::mixer::Mixer;
+use crate::mixer::stack::Block;
+
+/// How the mixer ran: the recurrence's trace or softmax's weights.
+#[derive(Clone, Debug)]
+enum Kernel {
+    Recurrence {
+        trace: Trace,
+        q_norm: Vec<f32>,
+        k_norm: Vec<f32>,
+    },
+    Softmax(Vec<M>),
+}
+
+/// What one block's forward pass keeps for its backward pass.
+#[derive(Clone, Debug)]
+pub struct Pass {
+    h: M,
+    n: M,
+    r_in: Vec<f32>,
+    /// `(projection, conv pre-activation)` of q, k, v.
+    pre: [(M, M); 3],
+    /// q, k as the mixer reads them, and v.
+    q: M,
+    k: M,
+    v: M,
+    /// `[B·T]`: `β` (delta mixers).
+    beta: Option<Vec<f32>>,
+    /// `[B·T, 1 or K]`: the gate's softplus input and `g`.
+    gate_in: Option<(M, M)>,
+    kernel: Kernel,
+    o: M,
+    r_o: Vec<f32>,
+    y: M,
+    gate: M,
+    out: M,
+}
+
+/// `m` row-major.
+fn row_major(m: &M) -> Vec<f32> {
+    m.transpose().as_slice().to_vec()
+}
+
+/// `g: [B·T, 1 or K]` as `[B·T, K]`, row-major.
+fn broadcast(g: &M, kd: usize) -> Vec<f32> {
+    (0..g.nrows() * kd)
+        .map(|i| g[(i / kd, (i % kd).min(g.ncols() - 1))])
+        .collect()
+}
+
+/// `(h', pass)` for the residual stream `h: [B·T, d]` of sequences of `t_len`.
+pub fn forward(b: &Block<f32>, mixer: Mixer, h: &M, t_len: usize) -> (M, Pass) {
+    let (n, r_in) = rms_norm(h, &b.norm_in);
+    let project = |w: &M, c: &M| {
+        let p = &n * w;
+        let (y, z) = conv(&p, c, t_len);
+        (y, (p, z))
+    };
+    let (q, pre_q) = project(&b.w_q, &b.conv_q);
+    let (k, pre_k) = project(&b.w_k, &b.conv_k);
+    let (v, pre_v) = project(&b.w_v, &b.conv_v);
+    let kd = q.ncols();
+    let scale = 1.0 / (kd as f32).sqrt();
+    let beta = mixer
+        .writes_delta()
+        .then(|| (&n * &b.w_beta).iter().map(|&x| sigmoid(x)).collect());
+    let gate_in = mixer.decays().then(|| {
+        let mut z = &n * &b.w_gate;
+        for (c, mut col) in z.column_iter_mut().enumerate() {
+            col.iter_mut().for_each(|x| *x += b.dt_bias[c]);
+        }
+        let a = b.a_log[0].exp();
+        let g = z.map(|x| -a * softplus(x));
+        (z, g)
+    });
+    let (q, k, o, kernel) = if mixer == Mixer::Softmax {
+        let (o, weights) = attention::forward(&q, &k, &v, scale, t_len);
+        (q, k, o, Kernel::Softmax(weights))
+    } else {
+        let ((q, q_norm), (k, k_norm)) = (l2_rows(&q), l2_rows(&k));
+        let (qr, kr, vr) = (row_major(&q), row_major(&k), row_major(&v));
+        let g = gate_in.as_ref().map(|(_, g)| broadcast(g, kd));
+        let lanes = Lanes {
+            q: &qr,
+            k: &kr,
+            v: &vr,
+            beta: beta.as_deref(),
+            g: g.as_deref(),
+            scale,
+            t_len,
+            kd,
+        };
+        let (o, trace) = recurrence::forward(&lanes);
+        let o = M::from_row_slice(v.nrows(), v.ncols(), &o);
+        let kernel = Kernel::Recurrence {
+            trace,
+            q_norm,
+            k_norm,
+        };
+        (q, k, o, kernel)
+    };
+    let (y, r_o) = rms_norm(&o, &b.norm_o);
+    let gate = &n * &b.w_g;
+    let out = y.component_mul(&silu(&gate));
+    let h_next = h + &out * &b.w_o;
+    let pass = Pass {
+        h: h.clone(),
+        n,
+        r_in,
+        pre: [pre_q, pre_k, pre_v],
+        q,
+        k,
+        v,
+        beta,
+        gate_in,
+        kernel,
+        o,
+        r_o,
+        y,
+        gate,
+        out,
+    };
+    (h_next, pass)
+}
+
+/// `h̄` from `h̄'`; adds the block's gradients into `grad`.
+pub fn backward(
+    b: &Block<f32>,
+    pass: &Pass,
+    dh_next: &M,
+    t_len: usize,
+    grad: &mut Block<f32>,
+) -> M {
+    let nt = pass.n.transpose();
+    grad.w_o += pass.out.transpose() * dh_next;
+    let d_out = dh_next * b.w_o.transpose();
+    let dy = d_out.component_mul(&silu(&pass.gate));
+    let dgate = silu_backward(&pass.gate, &d_out.component_mul(&pass.y));
+    grad.w_g += &nt * &dgate;
+    let mut dn = &dgate * b.w_g.transpose();
+    let (d_o, dnorm_o) = rms_norm_backward(&pass.o, &b.norm_o, &pass.r_o, &dy);
+    grad.norm_o += dnorm_o;
+    let kd = pass.q.ncols();
+    let scale = 1.0 / (kd as f32).sqrt();
+    let (dq, dk, dv, dbeta, dg) = match &pass.kernel {
+        Kernel::Softmax(weights) => {
+            let (dq, dk, dv) = attention::backward(&pass.q, &pass.k, &pass.v, weights, scale, &d_o);
+            (dq, dk, dv, None, None)
+        }
+        Kernel::Recurrence {
+            trace,
+            q_norm,
+            k_norm,
+        } => {
+            let (qr, kr, vr) = (row_major(&pass.q), row_major(&pass.k), row_major(&pass.v));
+            let g = pass.gate_in.as_ref().map(|(_, g)| broadcast(g, kd));
+            let lanes = Lanes {
+                q: &qr,
+                k: &kr,
+                v: &vr,
+                beta: pass.beta.as_deref(),
+                g: g.as_deref(),
+                scale,
+                t_len,
+                kd,
+            };
+            let gr = recurrence::backward(&lanes, trace, &row_major(&d_o));
+            let rows = pass.q.nrows();
+            let dq = M::from_row_slice(rows, kd, &gr.q);
+            let dk = M::from_row_slice(rows, kd, &gr.k);
+            (
+                l2_rows_backward(&pass.q, q_norm, &dq),
+                l2_rows_backward(&pass.k, k_norm, &dk),
+                M::from_row_slice(rows, pass.v.ncols(), &gr.v),
+                Some(gr.beta),
+                Some(M::from_row_slice(rows, kd, &gr.g)),
+            )
+        }
+    };
+    let convs = [&b.conv_q, &b.conv_k, &b.conv_v];
+    let projections = [&b.w_q, &b.w_k, &b.w_v];
+    for (i, dc) in [dq, dk, dv].iter().enumerate() {
+        let (p, z) = &pass.pre[i];
+        let (dp, dw) = conv_backward(p, convs[i], z, dc, t_len);
+        dn += &dp * projections[i].transpose();
+        let dproj = &nt * &dp;
+        match i {
+            0 => (grad.conv_q += dw, grad.w_q += dproj),
+            1 => (grad.conv_k += dw, grad.w_k += dproj),
+            _ => (grad.conv_v += dw, grad.w_v += dproj),
+        };
+    }
+    if let (Some(beta), Some(db)) = (&pass.beta, dbeta) {
+        // logit̄ = β̄ β (1 − β)
+        let dlogit = M::from_fn(beta.len(), 1, |r, _| db[r] * beta[r] * (1.0 - beta[r]));
+        grad.w_beta += &nt * &dlogit;
+        dn += &dlogit * b.w_beta.transpose();
+    }
+    if let (Some((z, g)), Some(dg_wide)) = (&pass.gate_in, dg) {
+        // Gated DeltaNet's scalar gate collects every channel's gradient
+        let dg = match g.ncols() {
+            1 => M::from_fn(g.nrows(), 1, |r, _| dg_wide.row(r).sum()),
+            _ => dg_wide,
+        };
+        let a = b.a_log[0].exp();
+        let dz = z.zip_map(&dg, |x, d| -d * a * sigmoid(x));
+        grad.a_log[0] += dg.dot(g);
+        for (c, col) in dz.column_iter().enumerate() {
+            grad.dt_bias[c] += col.sum();
+        }
+        grad.w_gate += &nt * &dz;
+        dn += &dz * b.w_gate.transpose();
+    }
+    let (dh, dnorm_in) = rms_norm_backward(&pass.h, &b.norm_in, &pass.r_in, &dn);
+    grad.norm_in += dnorm_in;
+    dh + dh_next
+}
