@@ -8,6 +8,7 @@
 pub mod decoder;
 pub mod machine;
 pub mod report;
+pub mod training;
 
 use std::hint::black_box;
 use std::time::Instant;

@@ -104,6 +104,12 @@ pub fn bench() -> Result<(), Stop> {
         decoder::report(&rows, gemm)
     };
     print!("\n{decoder}");
+    let training = {
+        use attention_geometry::bench::training;
+        let rows = training::run(7);
+        training::report(&rows, bench::gemm_gflops::<f32>(128, 576, 1536, 7))
+    };
+    print!("\n{training}");
     let svg = figures::bench::draw(&rows, &machine)
         .map_err(|e| format!("bench figure failed to draw: {e}"))?;
     for (name, bytes) in [
@@ -111,6 +117,7 @@ pub fn bench() -> Result<(), Stop> {
         ("bench-delta-summary.txt", report.summary.as_bytes()),
         ("bench-delta.svg", svg.as_bytes()),
         ("bench-decoder.txt", decoder.as_bytes()),
+        ("bench-training.txt", training.as_bytes()),
     ] {
         let path = figures_dir().join(name);
         attention_geometry::file::write_atomic(&path, bytes)

@@ -23,3 +23,10 @@ fn only_the_recurrences_stream_their_state() {
         .collect();
     assert_eq!(streaming, ["kda", "kda_fused"]);
 }
+#[test]
+#[ignore]
+fn print_training_bench() {
+    use attention_geometry::bench::{self, training};
+    let rows = training::run(7);
+    eprintln!("{}", training::report(&rows, bench::gemm_gflops::<f32>(128, 576, 1536, 7)));
+}

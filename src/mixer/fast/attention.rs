@@ -10,6 +10,7 @@
 use super::rows::M;
 
 /// The outputs `[B·T, V]` and every sequence's weights `A: [T, T]`.
+#[inline(always)]
 pub fn forward(q: &M, k: &M, v: &M, scale: f32, t_len: usize) -> (M, Vec<M>) {
     let mut out = M::zeros(v.nrows(), v.ncols());
     let mut weights = Vec::with_capacity(q.nrows() / t_len);
@@ -35,6 +36,7 @@ pub fn forward(q: &M, k: &M, v: &M, scale: f32, t_len: usize) -> (M, Vec<M>) {
 }
 
 /// `(q̄, k̄, v̄)` from `d_o` and the weights of [`forward`].
+#[inline(always)]
 pub fn backward(q: &M, k: &M, v: &M, weights: &[M], scale: f32, d_o: &M) -> (M, M, M) {
     let t_len = weights.first().map_or(1, |a| a.nrows());
     let (mut dq, mut dk, mut dv) = (

@@ -36,7 +36,7 @@ enum Kernel {
 pub struct Pass {
     h: M,
     n: M,
-    r_in: Vec<f32>,
+    inv_in: Vec<f32>,
     /// `(projection, conv pre-activation)` of q, k, v.
     pre: [(M, M); 3],
     /// q, k as the mixer reads them, and v.
@@ -49,18 +49,48 @@ pub struct Pass {
     gate_in: Option<(M, M)>,
     kernel: Kernel,
     o: M,
-    r_o: Vec<f32>,
+    inv_o: Vec<f32>,
     y: M,
     gate: M,
     out: M,
 }
 
+/// `[W_q | W_k | W_v | W_g | w_β | W_f]` and the widths of the parts
+/// (`w_β`, `W_f` of width 0 where the mixer has none).
+#[inline(always)]
+fn side_by_side(b: &Block<f32>) -> (M, [usize; 6]) {
+    let parts = [&b.w_q, &b.w_k, &b.w_v, &b.w_g, &b.w_beta, &b.w_gate];
+    let widths = parts.map(|p| p.ncols());
+    let d = b.w_q.nrows();
+    let mut w = M::zeros(d, widths.iter().sum());
+    let mut at = 0;
+    for p in parts.into_iter().filter(|p| p.ncols() > 0) {
+        w.columns_mut(at, p.ncols()).copy_from(p);
+        at += p.ncols();
+    }
+    (w, widths)
+}
+
+/// The columns of `m` cut into consecutive parts of `widths` (empty parts left out).
+#[inline(always)]
+fn split(m: &M, widths: &[usize]) -> Vec<M> {
+    let mut at = 0;
+    let mut parts = Vec::new();
+    for &w in widths.iter().filter(|&&w| w > 0) {
+        parts.push(m.columns(at, w).into_owned());
+        at += w;
+    }
+    parts
+}
+
 /// `m` row-major.
+#[inline(always)]
 fn row_major(m: &M) -> Vec<f32> {
-    m.transpose().as_slice().to_vec()
+    m.transpose().data.into()
 }
 
 /// `g: [B·T, 1 or K]` as `[B·T, K]`, row-major.
+#[inline(always)]
 fn broadcast(g: &M, kd: usize) -> Vec<f32> {
     (0..g.nrows() * kd)
         .map(|i| g[(i / kd, (i % kd).min(g.ncols() - 1))])
@@ -68,23 +98,28 @@ fn broadcast(g: &M, kd: usize) -> Vec<f32> {
 }
 
 /// `(h', pass)` for the residual stream `h: [B·T, d]` of sequences of `t_len`.
+#[inline(always)]
 pub fn forward(b: &Block<f32>, mixer: Mixer, h: &M, t_len: usize) -> (M, Pass) {
-    let (n, r_in) = rms_norm(h, &b.norm_in);
-    let project = |w: &M, c: &M| {
-        let p = &n * w;
+    let (n, inv_in) = rms_norm(h, &b.norm_in);
+    // every projection of n in one product, then split by columns
+    let (w, widths) = side_by_side(b);
+    let all = &n * &w;
+    let mut parts = split(&all, &widths).into_iter();
+    let mut part = || parts.next().expect("six parts");
+    let mut conv_of = |c: &M| {
+        let p = part();
         let (y, z) = conv(&p, c, t_len);
         (y, (p, z))
     };
-    let (q, pre_q) = project(&b.w_q, &b.conv_q);
-    let (k, pre_k) = project(&b.w_k, &b.conv_k);
-    let (v, pre_v) = project(&b.w_v, &b.conv_v);
-    let kd = q.ncols();
-    let scale = 1.0 / (kd as f32).sqrt();
+    let (q, pre_q) = conv_of(&b.conv_q);
+    let (k, pre_k) = conv_of(&b.conv_k);
+    let (v, pre_v) = conv_of(&b.conv_v);
+    let gate = part();
     let beta = mixer
         .writes_delta()
-        .then(|| (&n * &b.w_beta).iter().map(|&x| sigmoid(x)).collect());
+        .then(|| part().iter().map(|&x| sigmoid(x)).collect());
     let gate_in = mixer.decays().then(|| {
-        let mut z = &n * &b.w_gate;
+        let mut z = part();
         for (c, mut col) in z.column_iter_mut().enumerate() {
             col.iter_mut().for_each(|x| *x += b.dt_bias[c]);
         }
@@ -92,6 +127,8 @@ pub fn forward(b: &Block<f32>, mixer: Mixer, h: &M, t_len: usize) -> (M, Pass) {
         let g = z.map(|x| -a * softplus(x));
         (z, g)
     });
+    let kd = q.ncols();
+    let scale = 1.0 / (kd as f32).sqrt();
     let (q, k, o, kernel) = if mixer == Mixer::Softmax {
         let (o, weights) = attention::forward(&q, &k, &v, scale, t_len);
         (q, k, o, Kernel::Softmax(weights))
@@ -118,14 +155,13 @@ pub fn forward(b: &Block<f32>, mixer: Mixer, h: &M, t_len: usize) -> (M, Pass) {
         };
         (q, k, o, kernel)
     };
-    let (y, r_o) = rms_norm(&o, &b.norm_o);
-    let gate = &n * &b.w_g;
+    let (y, inv_o) = rms_norm(&o, &b.norm_o);
     let out = y.component_mul(&silu(&gate));
     let h_next = h + &out * &b.w_o;
     let pass = Pass {
         h: h.clone(),
         n,
-        r_in,
+        inv_in,
         pre: [pre_q, pre_k, pre_v],
         q,
         k,
@@ -134,7 +170,7 @@ pub fn forward(b: &Block<f32>, mixer: Mixer, h: &M, t_len: usize) -> (M, Pass) {
         gate_in,
         kernel,
         o,
-        r_o,
+        inv_o,
         y,
         gate,
         out,
@@ -143,6 +179,7 @@ pub fn forward(b: &Block<f32>, mixer: Mixer, h: &M, t_len: usize) -> (M, Pass) {
 }
 
 /// `h̄` from `h̄'`; adds the block's gradients into `grad`.
+#[inline(always)]
 pub fn backward(
     b: &Block<f32>,
     pass: &Pass,
@@ -150,20 +187,18 @@ pub fn backward(
     t_len: usize,
     grad: &mut Block<f32>,
 ) -> M {
-    let nt = pass.n.transpose();
     grad.w_o += pass.out.transpose() * dh_next;
     let d_out = dh_next * b.w_o.transpose();
     let dy = d_out.component_mul(&silu(&pass.gate));
     let dgate = silu_backward(&pass.gate, &d_out.component_mul(&pass.y));
-    grad.w_g += &nt * &dgate;
-    let mut dn = &dgate * b.w_g.transpose();
-    let (d_o, dnorm_o) = rms_norm_backward(&pass.o, &b.norm_o, &pass.r_o, &dy);
+    let (d_o, dnorm_o) = rms_norm_backward(&pass.o, &b.norm_o, &pass.inv_o, &dy);
     grad.norm_o += dnorm_o;
     let kd = pass.q.ncols();
     let scale = 1.0 / (kd as f32).sqrt();
     let (dq, dk, dv, dbeta, dg) = match &pass.kernel {
         Kernel::Softmax(weights) => {
-            let (dq, dk, dv) = attention::backward(&pass.q, &pass.k, &pass.v, weights, scale, &d_o);
+            let (dq, dk, dv) =
+                attention::backward(&pass.q, &pass.k, &pass.v, weights, scale, &d_o);
             (dq, dk, dv, None, None)
         }
         Kernel::Recurrence {
@@ -196,24 +231,24 @@ pub fn backward(
             )
         }
     };
-    let convs = [&b.conv_q, &b.conv_k, &b.conv_v];
-    let projections = [&b.w_q, &b.w_k, &b.w_v];
-    for (i, dc) in [dq, dk, dv].iter().enumerate() {
-        let (p, z) = &pass.pre[i];
-        let (dp, dw) = conv_backward(p, convs[i], z, dc, t_len);
-        dn += &dp * projections[i].transpose();
-        let dproj = &nt * &dp;
-        match i {
-            0 => (grad.conv_q += dw, grad.w_q += dproj),
-            1 => (grad.conv_k += dw, grad.w_k += dproj),
-            _ => (grad.conv_v += dw, grad.w_v += dproj),
-        };
+    // the gradients of the six parts of n [W_q | W_k | W_v | W_g | w_β | W_f]
+    let mut dparts = Vec::with_capacity(6);
+    let convs = [
+        (&b.conv_q, &mut grad.conv_q),
+        (&b.conv_k, &mut grad.conv_k),
+        (&b.conv_v, &mut grad.conv_v),
+    ];
+    for ((c, dc_w), (dc, (p, z))) in convs.into_iter().zip([dq, dk, dv].iter().zip(&pass.pre)) {
+        let (dp, dw) = conv_backward(p, c, z, dc, t_len);
+        *dc_w += dw;
+        dparts.push(dp);
     }
+    dparts.push(dgate);
     if let (Some(beta), Some(db)) = (&pass.beta, dbeta) {
         // logit̄ = β̄ β (1 − β)
-        let dlogit = M::from_fn(beta.len(), 1, |r, _| db[r] * beta[r] * (1.0 - beta[r]));
-        grad.w_beta += &nt * &dlogit;
-        dn += &dlogit * b.w_beta.transpose();
+        dparts.push(M::from_fn(beta.len(), 1, |r, _| {
+            db[r] * beta[r] * (1.0 - beta[r])
+        }));
     }
     if let (Some((z, g)), Some(dg_wide)) = (&pass.gate_in, dg) {
         // Gated DeltaNet's scalar gate collects every channel's gradient
@@ -227,10 +262,33 @@ pub fn backward(
         for (c, col) in dz.column_iter().enumerate() {
             grad.dt_bias[c] += col.sum();
         }
-        grad.w_gate += &nt * &dz;
-        dn += &dz * b.w_gate.transpose();
+        dparts.push(dz);
     }
-    let (dh, dnorm_in) = rms_norm_backward(&pass.h, &b.norm_in, &pass.r_in, &dn);
+    let (w, widths) = side_by_side(b);
+    let mut dall = M::zeros(pass.n.nrows(), w.ncols());
+    let mut at = 0;
+    for dp in &dparts {
+        dall.columns_mut(at, dp.ncols()).copy_from(dp);
+        at += dp.ncols();
+    }
+    let dn = &dall * w.transpose();
+    let dw = pass.n.transpose() * &dall;
+    let targets = [
+        &mut grad.w_q,
+        &mut grad.w_k,
+        &mut grad.w_v,
+        &mut grad.w_g,
+        &mut grad.w_beta,
+        &mut grad.w_gate,
+    ];
+    for (t, part) in targets
+        .into_iter()
+        .filter(|t| t.ncols() > 0)
+        .zip(split(&dw, &widths))
+    {
+        *t += part;
+    }
+    let (dh, dnorm_in) = rms_norm_backward(&pass.h, &b.norm_in, &pass.inv_in, &dn);
     grad.norm_in += dnorm_in;
     dh + dh_next
 }

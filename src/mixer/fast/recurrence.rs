@@ -10,7 +10,13 @@
 //!           Σ̄ ← Diag(α_t) Σ̄'
 //! ```
 //! Linear attention is `β = 1` without the correction (`u_t = v_t`) and without decay.
+//! Both passes are written once over a value width `W` known at compile time
+//! (`W = 0`: read it from the inputs), and run with `W = V` for the widths the
+//! book trains (8 and 16), where every row of the state is a fixed-size array
+//! the compiler keeps in vector registers.
 //! Introduced in chapter 7.
+
+use super::rows::exp;
 
 /// The inputs: `q, k: [B·T, K]`, `v: [B·T, V]`, `beta: [B·T]` (none: linear
 /// attention), `g: [B·T, K]` natural-log decays (none: no decay), all row-major.
@@ -60,20 +66,53 @@ impl Lanes<'_> {
 }
 
 /// `y += w x`.
+#[inline(always)]
 fn axpy(y: &mut [f32], w: f32, x: &[f32]) {
     y.iter_mut().zip(x).for_each(|(a, &b)| *a += w * b);
 }
 
+#[inline(always)]
+/// `x · y`, summed in eight lanes so that the products vectorise.
 fn dot(x: &[f32], y: &[f32]) -> f32 {
-    x.iter().zip(y).map(|(a, b)| a * b).sum()
+    let mut lanes = [0.0f32; 8];
+    for (a, b) in x.chunks(8).zip(y.chunks(8)) {
+        lanes.iter_mut().zip(a.iter().zip(b)).for_each(|(l, (p, q))| *l += p * q);
+    }
+    lanes.iter().sum()
 }
 
 /// The outputs `[B·T, V]` (row-major) and the trace.
 ///
 /// # Panics
 /// If the slices' lengths disagree with `T` and `K`.
+#[inline(always)]
 pub fn forward(x: &Lanes) -> (Vec<f32>, Trace) {
-    let (kd, vd, n, t_len) = (x.kd, x.vd(), x.rows(), x.t_len);
+    match x.vd() {
+        8 => forward_with::<8>(x),
+        16 => forward_with::<16>(x),
+        _ => forward_with::<0>(x),
+    }
+}
+
+/// The gradients of the inputs from `d_o: [B·T, V]` (row-major).
+#[inline(always)]
+pub fn backward(x: &Lanes, trace: &Trace, d_o: &[f32]) -> Grads {
+    match x.vd() {
+        8 => backward_with::<8>(x, trace, d_o),
+        16 => backward_with::<16>(x, trace, d_o),
+        _ => backward_with::<0>(x, trace, d_o),
+    }
+}
+
+/// `W`, or the inputs' `V` where `W = 0`.
+#[inline(always)]
+fn width<const W: usize>(x: &Lanes) -> usize {
+    if W == 0 { x.vd() } else { W }
+}
+
+#[inline(always)]
+fn forward_with<const W: usize>(x: &Lanes) -> (Vec<f32>, Trace) {
+    let (kd, vd, n, t_len) = (x.kd, width::<W>(x), x.rows(), x.t_len);
     assert!(
         x.q.len() == x.k.len() && n % t_len == 0 && x.v.len() == n * vd,
         "fast recurrence: q, k, v of lengths {}, {}, {} do not make rows of K = {kd} and T = {t_len}",
@@ -94,7 +133,7 @@ pub fn forward(x: &Lanes) -> (Vec<f32>, Trace) {
             s.copy_from_slice(&done[base + t * kv..]);
             if let Some(g) = x.g {
                 for (c, row) in s.chunks_exact_mut(vd).enumerate() {
-                    let a = g[r * kd + c].exp();
+                    let a = exp(g[r * kd + c]);
                     row.iter_mut().for_each(|e| *e *= a);
                 }
             }
@@ -120,9 +159,9 @@ pub fn forward(x: &Lanes) -> (Vec<f32>, Trace) {
     (out, Trace { states, u: us })
 }
 
-/// The gradients of the inputs from `d_o: [B·T, V]` (row-major).
-pub fn backward(x: &Lanes, trace: &Trace, d_o: &[f32]) -> Grads {
-    let (kd, vd, n, t_len) = (x.kd, x.vd(), x.rows(), x.t_len);
+#[inline(always)]
+fn backward_with<const W: usize>(x: &Lanes, trace: &Trace, d_o: &[f32]) -> Grads {
+    let (kd, vd, n, t_len) = (x.kd, width::<W>(x), x.rows(), x.t_len);
     let kv = kd * vd;
     let mut gr = Grads {
         q: vec![0.0; n * kd],
@@ -169,7 +208,7 @@ pub fn backward(x: &Lanes, trace: &Trace, d_o: &[f32]) -> Grads {
             gr.beta[r] = db;
             gr.v[r * vd..(r + 1) * vd].copy_from_slice(&du);
             for c in 0..kd {
-                let a = x.g.map_or(1.0, |g| g[r * kd + c].exp());
+                let a = x.g.map_or(1.0, |g| exp(g[r * kd + c]));
                 let (row, prev) = (&mut ds[c * vd..(c + 1) * vd], &s_prev[c * vd..(c + 1) * vd]);
                 // k̄ −= S' ū;  Σ̄' = Σ̄ − k ūᵀ;  ḡ = α Σ Σ̄' ⊙ S_{t−1};  Σ̄ ← α Σ̄'
                 gr.k[r * kd + c] -= a * dot(prev, &du);

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::mixer::layer::GateInit;
 use crate::mixer::stack::{self, Config, Engine, StackRun, Training};
 use crate::mixer::{Mixer, Schedule};
+use crate::parallel;
 use crate::recall::Mqar;
 use crate::train::{Plateau, Stop};
 
@@ -206,7 +207,7 @@ fn timed(
     (state, pairs): (usize, usize),
     t: Training,
     seed: u64,
-    log: &mut impl FnMut(String),
+    log: &(impl Fn(String) + Sync),
 ) -> (StackRun, f64) {
     let start = Instant::now();
     let run = stack::train(
@@ -228,11 +229,14 @@ fn timed(
     (run, ms)
 }
 
-/// Run the whole experiment; `log` receives a progress line per run.
-pub fn run(setup: &Setup, code_hash: String, mut log: impl FnMut(String)) -> Findings {
+/// Run the whole experiment; `log` receives a progress line per run. The runs
+/// go in parallel ([`crate::parallel::map`]): first every arm's tuning grid,
+/// then every arm, cell and seed; each depends only on its own seed, so the
+/// findings are those of the sequential loop.
+pub fn run(setup: &Setup, code_hash: String, log: impl FnMut(String) + Send) -> Findings {
     let start = Instant::now();
-    let mut tuning = Vec::new();
-    let mut cells = Vec::new();
+    let log = std::sync::Mutex::new(log);
+    let log = |line: String| (log.lock().expect("the log"))(line);
     let tune = Training {
         schedule: Schedule {
             steps: setup.tune_steps,
@@ -241,61 +245,74 @@ pub fn run(setup: &Setup, code_hash: String, mut log: impl FnMut(String)) -> Fin
         plateau: Plateau::BOOK.after(usize::MAX),
         ..setup.training
     };
-    for arm in setup.arms() {
-        log(format!(
-            "{}: tuning on K = {}, {} pairs",
-            arm.name(),
-            setup.tune_cell.0,
-            setup.tune_cell.1
-        ));
-        let grid: Vec<Tuned> = setup
-            .rates
-            .iter()
-            .map(|&lr| {
-                let t = at(tune, lr);
-                let (run, _) = timed(setup, arm, setup.tune_cell, t, setup.tune_seed, &mut log);
-                Tuned {
-                    lr,
-                    loss: run.model.mean_loss(&run.test),
-                    accuracy: run.accuracy,
-                    stop: run.stop,
-                }
-            })
-            .collect();
-        let lr = best(&grid);
-        log(format!("{}: rate {lr}", arm.name()));
-        tuning.push((arm.name(), grid));
-        for &(state, pairs) in &setup.cells {
-            let (mut runs, mut init, mut after) = (Vec::new(), Vec::new(), Vec::new());
-            for seed in 0..setup.seeds {
-                let t = setup.training(lr);
-                let (run, ms) = timed(setup, arm, (state, pairs), t, seed, &mut log);
-                init.push(stack::survival(&run.initial, &run.test));
-                after.push(stack::survival(&run.model, &run.test));
-                runs.push(Record {
-                    seed,
-                    accuracy: run.accuracy,
-                    stop: run.stop,
-                    curve: run.curve,
-                    ms_per_step: ms,
-                });
-            }
-            let per_block = |s: &[Vec<f64>]| -> Vec<f64> {
-                (0..s[0].len())
-                    .map(|l| s.iter().map(|x| x[l]).sum::<f64>() / s.len() as f64)
-                    .collect()
-            };
-            cells.push(Cell {
-                arm: arm.name(),
+    let arms = setup.arms();
+    let grids: Vec<(Arm, f64)> = arms
+        .iter()
+        .flat_map(|&arm| setup.rates.iter().map(move |&lr| (arm, lr)))
+        .collect();
+    let tuned = parallel::map(0..grids.len() as u64, |i| {
+        let (arm, lr) = grids[i as usize];
+        let (run, _) = timed(setup, arm, setup.tune_cell, at(tune, lr), setup.tune_seed, &log);
+        Tuned {
+            lr,
+            loss: run.model.mean_loss(&run.test),
+            accuracy: run.accuracy,
+            stop: run.stop,
+        }
+    });
+    let tuning: Vec<(String, Vec<Tuned>)> = arms
+        .iter()
+        .zip(tuned.chunks(setup.rates.len()))
+        .map(|(arm, grid)| (arm.name(), grid.to_vec()))
+        .collect();
+    let rates: Vec<f64> = tuning.iter().map(|(_, grid)| best(grid)).collect();
+    let jobs: Vec<(usize, (usize, usize), u64)> = (0..arms.len())
+        .flat_map(|a| {
+            setup
+                .cells
+                .iter()
+                .flat_map(move |&cell| (0..setup.seeds).map(move |seed| (a, cell, seed)))
+        })
+        .collect();
+    let done = parallel::map(0..jobs.len() as u64, |i| {
+        let (a, cell, seed) = jobs[i as usize];
+        let (run, ms) = timed(setup, arms[a], cell, setup.training(rates[a]), seed, &log);
+        let record = Record {
+            seed,
+            accuracy: run.accuracy,
+            stop: run.stop,
+            curve: run.curve.clone(),
+            ms_per_step: ms,
+        };
+        let survival = (
+            stack::survival(&run.initial, &run.test),
+            stack::survival(&run.model, &run.test),
+        );
+        (record, survival)
+    });
+    let per_block = |s: &[&Vec<f64>]| -> Vec<f64> {
+        (0..s[0].len())
+            .map(|l| s.iter().map(|x| x[l]).sum::<f64>() / s.len() as f64)
+            .collect()
+    };
+    let cells = done
+        .chunks(setup.seeds as usize)
+        .zip(jobs.chunks(setup.seeds as usize))
+        .map(|(runs, job)| {
+            let (a, (state, pairs), _) = job[0];
+            let init: Vec<&Vec<f64>> = runs.iter().map(|(_, (i, _))| i).collect();
+            let after: Vec<&Vec<f64>> = runs.iter().map(|(_, (_, s))| s).collect();
+            Cell {
+                arm: arms[a].name(),
                 state,
                 pairs,
-                lr,
-                runs,
+                lr: rates[a],
+                runs: runs.iter().map(|(r, _)| r.clone()).collect(),
                 survival_init: per_block(&init),
                 survival: per_block(&after),
-            });
-        }
-    }
+            }
+        })
+        .collect();
     Findings {
         code_hash,
         command: super::COMMAND.to_string(),

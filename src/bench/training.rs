@@ -1,0 +1,144 @@
+//! One Adam step of the stacked recall model at the capacity page's setting
+//! (vocab 64, T = 64, d = 32, two blocks, K = V = 8), timed for both passes
+//! ([`Engine::Reference`] and [`Engine::Fast`]) at batch 16 and 64, against
+//! the machine's f32 matrix-product rate.
+//!
+//! ```text
+//! flops(B) = 3 · B · T · Σ_blocks 2 d (2K + 2V + K_β + K_f) + 2 V d     the products, forward and backward
+//!          + 3 · B · queries · 2 d vocab                                the readout
+//! ```
+//! The recurrences and the element-wise work are not counted: the share is of
+//! the products alone.
+//!
+//! Introduced in chapter 7.
+
+use super::median_seconds;
+use crate::mixer::Mixer;
+use crate::mixer::layer::GateInit;
+use crate::mixer::objective::Gradients;
+use crate::mixer::stack::{Config, Engine, Stack};
+use crate::random::seeded;
+use crate::recall::Mqar;
+use crate::train::Adam;
+
+/// The batches the bench times.
+pub const BATCHES: [usize; 2] = [16, 64];
+
+/// The speed-up of the fast pass over the reference the issue set.
+pub const GOAL: f64 = 10.0;
+
+/// The capacity page's model with `mixer`.
+pub fn config(mixer: Mixer) -> Config {
+    Config {
+        mixer,
+        vocab: 64,
+        d: 32,
+        k: 8,
+        v: 8,
+        layers: 2,
+        conv: 4,
+    }
+}
+
+/// The capacity page's task at 16 pairs.
+pub const TASK: Mqar = Mqar {
+    vocab: 64,
+    pairs: 16,
+    len: 64,
+};
+
+/// Counted flops of one step at batch `b` (see the module's formula).
+pub fn flops(c: Config, b: usize) -> f64 {
+    let beta = usize::from(c.mixer.writes_delta());
+    let gate = match c.mixer {
+        Mixer::Kda => c.k,
+        Mixer::GatedDeltaNet => 1,
+        _ => 0,
+    };
+    let block = 2 * c.d * (2 * c.k + 2 * c.v + beta + gate) + 2 * c.v * c.d;
+    let tokens = b * TASK.len;
+    (3 * (tokens * c.layers * block + b * TASK.pairs * 2 * c.d * c.vocab)) as f64
+}
+
+/// One timed mixer, pass and batch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainingRow {
+    pub mixer: Mixer,
+    pub engine: Engine,
+    pub batch: usize,
+    /// Median seconds of one Adam step (gradient and update).
+    pub seconds: f64,
+    pub flops: f64,
+}
+
+impl TrainingRow {
+    /// Achieved GFLOP/s (products only).
+    pub fn gflops(&self) -> f64 {
+        self.flops / self.seconds / 1e9
+    }
+}
+
+/// Time one Adam step of every mixer with both passes at each batch of
+/// [`BATCHES`] (median of `repeats`; the two passes in alternate rounds).
+pub fn run(repeats: usize) -> Vec<TrainingRow> {
+    let mut rows = Vec::new();
+    for batch in BATCHES {
+        for mixer in Mixer::ALL {
+            let mut rng = seeded(batch as u64);
+            let seqs = TASK.batch(&mut rng, batch);
+            let model = Stack::init(config(mixer), GateInit::Horizon(TASK.len), &mut rng);
+            let engines = [Engine::Reference, Engine::Fast];
+            let mut models = [model.clone(), model];
+            let mut adams = [Adam::new(1e-3), Adam::new(1e-3)];
+            let seconds = median_seconds(repeats, 2, |i| {
+                let (_, grad) = engines[i].loss_and_grad(&models[i], &seqs);
+                adams[i].step(models[i].tensors_mut(), grad.tensors());
+            });
+            for (engine, seconds) in engines.into_iter().zip(seconds) {
+                rows.push(TrainingRow {
+                    mixer,
+                    engine,
+                    batch,
+                    seconds,
+                    flops: flops(config(mixer), batch),
+                });
+            }
+        }
+    }
+    rows
+}
+
+/// The report: one line per mixer and batch, both passes, the speed-up, and the goal.
+pub fn report(rows: &[TrainingRow], gemm_gflops: f64) -> String {
+    let mut out = format!(
+        "One Adam step of the stacked recall model (vocab 64, T = 64, d = 32, 2 blocks, K = V = 8),\n\
+         one thread; reference: f64, one sequence at a time; fast: f32, the whole batch;\n\
+         f32 matrix product (128 × 576 by 576 × 1536): {gemm_gflops:.1} GFLOP/s\n\n\
+         {:>5}  {:<14}  {:>14}  {:>9}  {:>8}  {:>6}  {:>8}\n",
+        "batch", "mixer", "reference ms", "fast ms", "steps/s", "share", "speed-up"
+    );
+    let mut worst = f64::INFINITY;
+    for pair in rows.chunks(2) {
+        let [reference, fast] = pair else {
+            continue;
+        };
+        let speed_up = reference.seconds / fast.seconds;
+        worst = worst.min(speed_up);
+        out += &format!(
+            "{:>5}  {:<14}  {:>14.2}  {:>9.2}  {:>8.0}  {:>5.0}%  {:>7.1}×\n",
+            fast.batch,
+            fast.mixer.name(),
+            reference.seconds * 1e3,
+            fast.seconds * 1e3,
+            1.0 / fast.seconds,
+            100.0 * fast.gflops() / gemm_gflops,
+            speed_up
+        );
+    }
+    out += &format!(
+        "\ngoal: the fast pass at least {GOAL:.0}× the reference's steps per second: {} \
+         (smallest speed-up {worst:.1}×)\n",
+        if worst >= GOAL { "met" } else { "not met" }
+    );
+    out
+}
