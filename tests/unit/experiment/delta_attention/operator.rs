@@ -2,6 +2,11 @@
 
 use std::time::Instant;
 
+use attention_geometry::experiment::delta_attention::operator::accounts::pairs;
+use attention_geometry::experiment::delta_attention::operator::{Reading, Role};
+use attention_geometry::mixer::stack::Stack;
+use attention_geometry::random::seeded;
+
 use attention_geometry::experiment::delta_attention::operator::run::train;
 use attention_geometry::mixer::layer::GateInit;
 use attention_geometry::mixer::stack::{Config, Engine, Training};
@@ -46,5 +51,30 @@ fn book_run() {
         for ch in &c.choices {
             println!("  under {}: {}", ch.name, ch.core.iter().map(|t| t.measured()).collect::<Vec<_>>().join("; "));
         }
+    }
+}
+
+fn tiny(mixer: Mixer) -> (Stack, Updates) {
+    let task = Updates { vocab: 24, pairs: 4, updates: 2, len: 24 };
+    let config = Config { mixer, vocab: 24, d: 8, k: 4, v: 4, layers: 2, conv: 4 };
+    (Stack::init(config, GateInit::Horizon(24), &mut seeded(1)), task)
+}
+
+#[test]
+fn the_accounts_agree_without_a_transition_and_differ_with_one() {
+    for mixer in [Mixer::Softmax, Mixer::Linear, Mixer::DeltaNet, Mixer::Kda] {
+        let (model, task) = tiny(mixer);
+        let seqs = task.batch(&mut seeded(2), 3);
+        let ps = pairs(&model, task, &seqs, 0);
+        // every value write against every query
+        assert_eq!(ps.len(), 3 * task.writes() * task.pairs);
+        assert_eq!(ps.iter().filter(|p| p.role == Role::Stale).count(), 3 * task.updates);
+        assert_eq!(ps.iter().filter(|p| p.role == Role::Answer).count(), 3 * task.pairs);
+        let same = ps.iter().all(|p| p.similarity == p.operator);
+        assert_eq!(same, matches!(mixer, Mixer::Softmax | Mixer::Linear), "{mixer:?}");
+        // replacing the answer's value lowers the answer, on average over the queries
+        assert!(ps.iter().all(|p| p.tv >= 0.0 && p.tv <= 1.0));
+        let r = Reading::of(&ps, 2);
+        assert_eq!(r.margin(1, 0, 0) == 0.0, same);
     }
 }
