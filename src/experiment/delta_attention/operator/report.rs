@@ -3,7 +3,7 @@
 
 use super::{Arm, Findings, MIXERS, book};
 use crate::experiment::delta_attention::recall::inside::Inside;
-use crate::measure::{Measure, fixed, pm};
+use crate::measure::{Measure, fixed, pm, table_of};
 use crate::mixer::Mixer;
 use crate::stats::Summary;
 
@@ -57,31 +57,53 @@ pub fn status(f: &Findings, mixer: Mixer, updates: usize) -> (usize, usize, usiz
     )
 }
 
-/// Per block of KDA on the default task: the slowest and fastest channel's
-/// mean decay rate, and the interquartile spread of the channels' log rates,
-/// trained and at initialisation, each averaged over seeds.
-fn decay_measures(f: &Findings) -> Vec<Measure> {
+/// Per block: β at first writes and at rewrites (DeltaNet, KDA), and KDA's
+/// slowest and fastest channel's mean decay rate and the interquartile spread
+/// of its channels' log rates, trained and at initialisation, over seeds.
+fn inside(f: &Findings) -> Vec<Measure> {
     let u = f.setup.task.updates;
-    let mut m = Vec::new();
-    for l in 0..f.setup.layers {
-        let b = l + 1;
-        let of = |rates: fn(&Arm) -> &Vec<Vec<f64>>, pick: fn(&[f64]) -> f64| {
-            over(f, Mixer::Kda, u, |a| pick(&rates(a)[l]))
-        };
-        let min = |c: &[f64]| c.iter().copied().fold(f64::INFINITY, f64::min);
-        let max = |c: &[f64]| c.iter().copied().fold(0.0, f64::max);
-        m.push(Measure::new(format!("op_decay_min_b{b}"), pm(of(|a| &a.decay, min), 3)));
-        m.push(Measure::new(format!("op_decay_max_b{b}"), pm(of(|a| &a.decay, max), 3)));
-        m.push(Measure::new(
-            format!("op_decay_spread_b{b}"),
-            pm(of(|a| &a.decay, Inside::log_spread), 2),
-        ));
-        m.push(Measure::new(
-            format!("op_decay_spread_init_b{b}"),
-            pm(of(|a| &a.decay_init, Inside::log_spread), 2),
-        ));
-    }
-    m
+    let min = |c: &[f64]| c.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = |c: &[f64]| c.iter().copied().fold(0.0, f64::max);
+    let rows = (0..f.setup.layers)
+        .map(|l| {
+            let b = l + 1;
+            let beta = |mixer: Mixer, at: fn(&Arm) -> &Vec<f64>| {
+                pm(over(f, mixer, u, |a| at(a)[l]), 2)
+            };
+            let rate = |of: fn(&Arm) -> &Vec<Vec<f64>>, pick: &dyn Fn(&[f64]) -> f64, digits| {
+                pm(over(f, Mixer::Kda, u, |a| pick(&of(a)[l])), digits)
+            };
+            let cell = |key: &str, value: String| Measure::new(format!("op_{key}_b{b}"), value);
+            (
+                format!("block {b}"),
+                vec![
+                    cell("beta_first_deltanet", beta(Mixer::DeltaNet, |a| &a.beta_first)),
+                    cell("beta_rewrite_deltanet", beta(Mixer::DeltaNet, |a| &a.beta_rewrite)),
+                    cell("beta_first_kda", beta(Mixer::Kda, |a| &a.beta_first)),
+                    cell("beta_rewrite_kda", beta(Mixer::Kda, |a| &a.beta_rewrite)),
+                    cell("decay_min", rate(|a| &a.decay, &min, 3)),
+                    cell("decay_max", rate(|a| &a.decay, &max, 3)),
+                    cell("decay_spread_init", rate(|a| &a.decay_init, &Inside::log_spread, 2)),
+                    cell("decay_spread", rate(|a| &a.decay, &Inside::log_spread, 2)),
+                ],
+            )
+        })
+        .collect();
+    table_of(
+        "op_inside",
+        &[
+            "block",
+            "β at first writes, DeltaNet",
+            "β at rewrites, DeltaNet",
+            "β at first writes, KDA",
+            "β at rewrites, KDA",
+            "KDA's slowest channel rate",
+            "KDA's fastest channel rate",
+            "spread of KDA's log channel rates, before training",
+            "spread of KDA's log channel rates, trained",
+        ],
+        rows,
+    )
 }
 
 /// The numbers the operator page quotes.
@@ -110,68 +132,84 @@ pub fn measures() -> Vec<Measure> {
     let first = Read { block: 0, ..d };
     let tv = Read { effect: 1, ..d };
     let own = Read { span: 1, ..d };
+    let mut rows = Vec::new();
     for mixer in MIXERS {
         let n = mixer.name();
-        m.push(Measure::new(format!("op_acc_{n}"), pm(over(f, mixer, u, |a| a.accuracy), 2)));
-        m.push(Measure::new(
-            format!("op_acc_rewritten_{n}"),
-            pm(over(f, mixer, u, |a| a.accuracy_rewritten), 2),
-        ));
-        m.push(Measure::new(
-            format!("op_rho_sim_{n}"),
-            pm(over(f, mixer, u, |a| a.trained.similarity[b][0][0]), 2),
-        ));
-        m.push(Measure::new(
-            format!("op_rho_op_{n}"),
-            pm(over(f, mixer, u, |a| a.trained.operator[b][0][0]), 2),
-        ));
-        m.push(Measure::new(format!("op_margin_{n}"), pm(margin(f, mixer, u, d), 2)));
-        m.push(Measure::new(
-            format!("op_latest_sim_{n}"),
-            pm(over(f, mixer, u, |a| a.trained.latest_similarity[b]), 2),
-        ));
-        m.push(Measure::new(
-            format!("op_latest_op_{n}"),
-            pm(over(f, mixer, u, |a| a.trained.latest_operator[b]), 2),
-        ));
-        m.push(Measure::new(
-            format!("op_latest_effect_{n}"),
-            pm(over(f, mixer, u, |a| a.trained.latest_effect), 2),
-        ));
+        let cell = |key: &str, value: String| Measure::new(format!("op_{key}_{n}"), value);
         let (capped, stalled, runs) = status(f, mixer, u);
-        m.push(Measure::new(format!("op_capped_{n}"), format!("{capped} of {runs}")));
-        m.push(Measure::new(format!("op_stalled_{n}"), format!("{stalled} of {runs}")));
+        rows.push((
+            n.to_string(),
+            vec![
+                cell("acc", pm(over(f, mixer, u, |a| a.accuracy), 2)),
+                cell("acc_rewritten", pm(over(f, mixer, u, |a| a.accuracy_rewritten), 2)),
+                cell("rho_sim", pm(over(f, mixer, u, |a| a.trained.similarity[b][0][0]), 2)),
+                cell("rho_op", pm(over(f, mixer, u, |a| a.trained.operator[b][0][0]), 2)),
+                cell("margin", pm(margin(f, mixer, u, d), 2)),
+                cell("latest_sim", pm(over(f, mixer, u, |a| a.trained.latest_similarity[b]), 2)),
+                cell("latest_op", pm(over(f, mixer, u, |a| a.trained.latest_operator[b]), 2)),
+                cell("latest_effect", pm(over(f, mixer, u, |a| a.trained.latest_effect), 2)),
+                cell("capped", format!("{capped} of {runs}")),
+                cell("stalled", format!("{stalled} of {runs}")),
+            ],
+        ));
     }
+    m.extend(table_of(
+        "op_mixers",
+        &[
+            "mixer",
+            "held-out accuracy",
+            "accuracy on rewritten keys",
+            "ρ, similarity account",
+            "ρ, operator account",
+            "operator − similarity",
+            "answer above stale write, similarity account",
+            "answer above stale write, operator account",
+            "answer above stale write, measured effect",
+            "runs at the step cap",
+            "runs at chance",
+        ],
+        rows,
+    ));
     let kda = Mixer::Kda;
-    m.extend([
-        Measure::new(
-            "op_margin_kda_untrained",
-            pm(over(f, kda, u, |a| a.untrained.margin(b, 0, 0)), 2),
-        ),
-        Measure::new("op_over_null_kda", pm(over_null(f, kda, u, d), 2)),
-        Measure::new("op_over_null_kda_b1", pm(over_null(f, kda, u, first), 2)),
-        Measure::new("op_over_null_kda_tv", pm(over_null(f, kda, u, tv), 2)),
-        Measure::new("op_over_null_kda_own", pm(over_null(f, kda, u, own), 2)),
-        Measure::new("op_over_null_kda_other", pm(over_null(f, kda, other, d), 2)),
-        Measure::new("op_margin_kda_b1", pm(margin(f, kda, u, first), 2)),
-        Measure::new("op_margin_kda_tv", pm(margin(f, kda, u, tv), 2)),
-        Measure::new("op_margin_kda_own", pm(margin(f, kda, u, own), 2)),
-        Measure::new("op_margin_kda_other", pm(margin(f, kda, other, d), 2)),
-        Measure::new("op_acc_kda_other", pm(over(f, kda, other, |a| a.accuracy), 2)),
-    ]);
-    for mixer in [Mixer::DeltaNet, kda] {
-        let n = mixer.name();
-        for l in 0..s.layers {
-            m.push(Measure::new(
-                format!("op_beta_first_{n}_b{}", l + 1),
-                pm(over(f, mixer, u, |a| a.beta_first[l]), 2),
-            ));
-            m.push(Measure::new(
-                format!("op_beta_rewrite_{n}_b{}", l + 1),
-                pm(over(f, mixer, u, |a| a.beta_rewrite[l]), 2),
-            ));
-        }
-    }
-    m.extend(decay_measures(f));
+    m.push(Measure::new(
+        "op_margin_kda_untrained",
+        pm(over(f, kda, u, |a| a.untrained.margin(b, 0, 0)), 2),
+    ));
+    m.push(Measure::new("op_over_null_kda", pm(over_null(f, kda, u, d), 2)));
+    let choices = [
+        ("default", "the default", u, d),
+        ("b1", "block 1", u, first),
+        ("own", "at the write's own position", u, own),
+        ("tv", "effect: total variation", u, tv),
+        ("other", "every key rewritten", other, d),
+    ];
+    let rows = choices
+        .iter()
+        .map(|&(key, label, updates, r)| {
+            (
+                label.to_string(),
+                vec![
+                    Measure::new(format!("op_choice_margin_{key}"), pm(margin(f, kda, updates, r), 2)),
+                    Measure::new(
+                        format!("op_choice_null_{key}"),
+                        pm(over(f, kda, updates, |a| a.untrained.margin(r.block, r.span, r.effect)), 2),
+                    ),
+                    Measure::new(format!("op_choice_over_null_{key}"), pm(over_null(f, kda, updates, r), 2)),
+                ],
+            )
+        })
+        .collect();
+    m.extend(table_of(
+        "op_choices",
+        &[
+            "choice",
+            "operator − similarity, trained",
+            "operator − similarity, untrained",
+            "trained − untrained",
+        ],
+        rows,
+    ));
+    m.push(Measure::new("op_acc_kda_other", pm(over(f, kda, other, |a| a.accuracy), 2)));
+    m.extend(inside(f));
     m
 }

@@ -78,3 +78,25 @@ fn the_accounts_agree_without_a_transition_and_differ_with_one() {
         assert_eq!(r.margin(1, 0, 0) == 0.0, same);
     }
 }
+
+#[test]
+#[ignore]
+fn chinese_of_the_cards_and_measures() {
+    use attention_geometry::edition::cards::missing;
+    use attention_geometry::edition::phrases::{untranslated, zh};
+    use attention_geometry::experiment::delta_attention::operator::{claims, measures};
+    for c in claims::claims() {
+        println!("missing: {:?}", missing(&c));
+    }
+    let page = std::fs::read_to_string("chapters/07-delta-attention-operator.md").unwrap();
+    for m in measures() {
+        let quoted = |k: &str| page.contains(&format!("{{{{measure ch07.{k}}}}}"));
+        if !quoted(&m.key) && !m.table.as_deref().is_some_and(quoted) {
+            println!("unquoted: {}", m.key);
+        }
+        let words = untranslated(&zh(&m.value));
+        if !words.is_empty() {
+            println!("{}: {words:?}", m.key);
+        }
+    }
+}
