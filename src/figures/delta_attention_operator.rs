@@ -45,9 +45,13 @@ fn operator() -> Result<String, DrawError> {
                 -0.02f64..1.02,
                 span(drawn.iter().map(|p| p.drop), 0.05),
             )?;
-            mesh(&mut chart, "account / its largest value", "drop in ln p(answer)")
-                .disable_mesh()
-                .draw()?;
+            mesh(
+                &mut chart,
+                "account / its largest value",
+                "drop in ln p(answer)",
+            )
+            .disable_mesh()
+            .draw()?;
             for (pts, c, name) in [(&sim, color(6), "similarity"), (&op, color(1), "operator")] {
                 chart
                     .draw_series(pts.iter().map(|&(x, y, stale)| {

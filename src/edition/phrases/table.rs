@@ -256,6 +256,9 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("β at rewrites", "改写处的 β"),
     ("KDA's slowest channel rate", "KDA 最慢通道的衰减率"),
     ("KDA's fastest channel rate", "KDA 最快通道的衰减率"),
-    ("spread of KDA's log channel rates", "KDA 各通道对数衰减率的离散度"),
+    (
+        "spread of KDA's log channel rates",
+        "KDA 各通道对数衰减率的离散度",
+    ),
     ("before training", "训练前"),
 ];

@@ -102,8 +102,14 @@ pub fn pairs(model: &Stack, task: Updates, seqs: &[Sequence], seed: u64) -> Vec<
                 out.push(Pair {
                     query: n * s.queries.len() + i,
                     role,
-                    similarity: accounts.iter().map(|(a, _)| spans(a, p, j, width)).collect(),
-                    operator: accounts.iter().map(|(_, w)| spans(w, p, j, width)).collect(),
+                    similarity: accounts
+                        .iter()
+                        .map(|(a, _)| spans(a, p, j, width))
+                        .collect(),
+                    operator: accounts
+                        .iter()
+                        .map(|(_, w)| spans(w, p, j, width))
+                        .collect(),
                     drop: ln(pass.probs[(i, y)]) - ln(after.probs[(i, y)]),
                     tv: total_variation(&pass.probs.row(i), &after.probs.row(i)),
                 });

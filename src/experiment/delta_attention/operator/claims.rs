@@ -63,9 +63,11 @@ pub fn claims() -> Vec<Claim> {
          better understood as a learned operator for relation transformation and information flow",
     )
     .quotes("kda")
-    .zh("KDA 并不主要按相似度为单标加权：在带更新的回忆任务上，较早的值对后续输出的影响，\
+    .zh(
+        "KDA 并不主要按相似度为单标加权：在带更新的回忆任务上，较早的值对后续输出的影响，\
          更能由状态的复合转移（衰减、Delta 修正、写入）而非 q·k 来预测，这进一步说明注意力\
-         更适合被理解为一种用于关系变换与信息流动的学习算子。")
+         更适合被理解为一种用于关系变换与信息流动的学习算子。",
+    )
     .evidence(Evidence::Toy)
     .default_choice(format!(
         "block {} (the one that reads at the query); each account summed over the {} writes the \
@@ -75,7 +77,10 @@ pub fn claims() -> Vec<Claim> {
         s.conv,
         s.task.pairs
     ))
-    .under("block 1's account", operator_tests(f, u, Read { block: 0, ..d }))
+    .under(
+        "block 1's account",
+        operator_tests(f, u, Read { block: 0, ..d }),
+    )
     .under(
         "each account at the replaced token's own position only",
         operator_tests(f, u, Read { span: 1, ..d }),

@@ -23,9 +23,9 @@ pub use accounts::{Pair, Role};
 pub use report::measures;
 
 use crate::mixer::Mixer;
+use crate::mixer::Schedule;
 use crate::mixer::layer::GateInit;
 use crate::mixer::stack::{Config, Engine, Stack, StackRun, Training};
-use crate::mixer::Schedule;
 use crate::parallel;
 use crate::recall::{Sequence, Updates};
 use crate::stats::{argmax, mean, share, spearman};
@@ -196,7 +196,11 @@ fn betas(model: &Stack, task: Updates, seqs: &[Sequence]) -> (Vec<f64>, Vec<f64>
             };
             for w in 0..task.writes() {
                 let repeat = (0..w).any(|u| s.tokens[2 * u] == s.tokens[2 * w]);
-                let into = if repeat { &mut rewrite[l] } else { &mut first[l] };
+                let into = if repeat {
+                    &mut rewrite[l]
+                } else {
+                    &mut first[l]
+                };
                 into.push(beta[2 * w + 1]);
             }
         }
@@ -258,7 +262,13 @@ pub fn arm(setup: &Setup, mixer: Mixer, task: Updates, seed: u64) -> Arm {
         curve,
         stop,
         test,
-    } = run::train(config, GateInit::Horizon(task.len), task, setup.training, seed);
+    } = run::train(
+        config,
+        GateInit::Horizon(task.len),
+        task,
+        setup.training,
+        seed,
+    );
     let seqs = &test[..setup.looked_at.min(test.len())];
     let pairs = accounts::pairs(&model, task, seqs, seed);
     let (beta_first, beta_rewrite) = betas(&model, task, seqs);

@@ -36,7 +36,9 @@ pub fn over(f: &Findings, mixer: Mixer, updates: usize, field: impl Fn(&Arm) -> 
 
 /// Per seed: the trained model's `ρ(operator) − ρ(similarity)` as `r` reads it.
 pub fn margin(f: &Findings, mixer: Mixer, updates: usize, r: Read) -> Summary {
-    over(f, mixer, updates, |a| a.trained.margin(r.block, r.span, r.effect))
+    over(f, mixer, updates, |a| {
+        a.trained.margin(r.block, r.span, r.effect)
+    })
 }
 
 /// Per seed: the trained margin minus the same model's untrained margin (paired).
@@ -67,9 +69,8 @@ fn inside(f: &Findings) -> Vec<Measure> {
     let rows = (0..f.setup.layers)
         .map(|l| {
             let b = l + 1;
-            let beta = |mixer: Mixer, at: fn(&Arm) -> &Vec<f64>| {
-                pm(over(f, mixer, u, |a| at(a)[l]), 2)
-            };
+            let beta =
+                |mixer: Mixer, at: fn(&Arm) -> &Vec<f64>| pm(over(f, mixer, u, |a| at(a)[l]), 2);
             let rate = |of: fn(&Arm) -> &Vec<Vec<f64>>, pick: &dyn Fn(&[f64]) -> f64, digits| {
                 pm(over(f, Mixer::Kda, u, |a| pick(&of(a)[l])), digits)
             };
@@ -77,13 +78,22 @@ fn inside(f: &Findings) -> Vec<Measure> {
             (
                 format!("block {b}"),
                 vec![
-                    cell("beta_first_deltanet", beta(Mixer::DeltaNet, |a| &a.beta_first)),
-                    cell("beta_rewrite_deltanet", beta(Mixer::DeltaNet, |a| &a.beta_rewrite)),
+                    cell(
+                        "beta_first_deltanet",
+                        beta(Mixer::DeltaNet, |a| &a.beta_first),
+                    ),
+                    cell(
+                        "beta_rewrite_deltanet",
+                        beta(Mixer::DeltaNet, |a| &a.beta_rewrite),
+                    ),
                     cell("beta_first_kda", beta(Mixer::Kda, |a| &a.beta_first)),
                     cell("beta_rewrite_kda", beta(Mixer::Kda, |a| &a.beta_rewrite)),
                     cell("decay_min", rate(|a| &a.decay, &min, 3)),
                     cell("decay_max", rate(|a| &a.decay, &max, 3)),
-                    cell("decay_spread_init", rate(|a| &a.decay_init, &Inside::log_spread, 2)),
+                    cell(
+                        "decay_spread_init",
+                        rate(|a| &a.decay_init, &Inside::log_spread, 2),
+                    ),
                     cell("decay_spread", rate(|a| &a.decay, &Inside::log_spread, 2)),
                 ],
             )
@@ -141,13 +151,31 @@ pub fn measures() -> Vec<Measure> {
             n.to_string(),
             vec![
                 cell("acc", pm(over(f, mixer, u, |a| a.accuracy), 2)),
-                cell("acc_rewritten", pm(over(f, mixer, u, |a| a.accuracy_rewritten), 2)),
-                cell("rho_sim", pm(over(f, mixer, u, |a| a.trained.similarity[b][0][0]), 2)),
-                cell("rho_op", pm(over(f, mixer, u, |a| a.trained.operator[b][0][0]), 2)),
+                cell(
+                    "acc_rewritten",
+                    pm(over(f, mixer, u, |a| a.accuracy_rewritten), 2),
+                ),
+                cell(
+                    "rho_sim",
+                    pm(over(f, mixer, u, |a| a.trained.similarity[b][0][0]), 2),
+                ),
+                cell(
+                    "rho_op",
+                    pm(over(f, mixer, u, |a| a.trained.operator[b][0][0]), 2),
+                ),
                 cell("margin", pm(margin(f, mixer, u, d), 2)),
-                cell("latest_sim", pm(over(f, mixer, u, |a| a.trained.latest_similarity[b]), 2)),
-                cell("latest_op", pm(over(f, mixer, u, |a| a.trained.latest_operator[b]), 2)),
-                cell("latest_effect", pm(over(f, mixer, u, |a| a.trained.latest_effect), 2)),
+                cell(
+                    "latest_sim",
+                    pm(over(f, mixer, u, |a| a.trained.latest_similarity[b]), 2),
+                ),
+                cell(
+                    "latest_op",
+                    pm(over(f, mixer, u, |a| a.trained.latest_operator[b]), 2),
+                ),
+                cell(
+                    "latest_effect",
+                    pm(over(f, mixer, u, |a| a.trained.latest_effect), 2),
+                ),
                 cell("capped", format!("{capped} of {runs}")),
                 cell("stalled", format!("{stalled} of {runs}")),
             ],
@@ -175,7 +203,10 @@ pub fn measures() -> Vec<Measure> {
         "op_margin_kda_untrained",
         pm(over(f, kda, u, |a| a.untrained.margin(b, 0, 0)), 2),
     ));
-    m.push(Measure::new("op_over_null_kda", pm(over_null(f, kda, u, d), 2)));
+    m.push(Measure::new(
+        "op_over_null_kda",
+        pm(over_null(f, kda, u, d), 2),
+    ));
     let choices = [
         ("default", "the default", u, d),
         ("b1", "block 1", u, first),
@@ -189,12 +220,23 @@ pub fn measures() -> Vec<Measure> {
             (
                 label.to_string(),
                 vec![
-                    Measure::new(format!("op_choice_margin_{key}"), pm(margin(f, kda, updates, r), 2)),
+                    Measure::new(
+                        format!("op_choice_margin_{key}"),
+                        pm(margin(f, kda, updates, r), 2),
+                    ),
                     Measure::new(
                         format!("op_choice_null_{key}"),
-                        pm(over(f, kda, updates, |a| a.untrained.margin(r.block, r.span, r.effect)), 2),
+                        pm(
+                            over(f, kda, updates, |a| {
+                                a.untrained.margin(r.block, r.span, r.effect)
+                            }),
+                            2,
+                        ),
                     ),
-                    Measure::new(format!("op_choice_over_null_{key}"), pm(over_null(f, kda, updates, r), 2)),
+                    Measure::new(
+                        format!("op_choice_over_null_{key}"),
+                        pm(over_null(f, kda, updates, r), 2),
+                    ),
                 ],
             )
         })
@@ -209,7 +251,10 @@ pub fn measures() -> Vec<Measure> {
         ],
         rows,
     ));
-    m.push(Measure::new("op_acc_kda_other", pm(over(f, kda, other, |a| a.accuracy), 2)));
+    m.push(Measure::new(
+        "op_acc_kda_other",
+        pm(over(f, kda, other, |a| a.accuracy), 2),
+    ));
     m.extend(inside(f));
     m
 }

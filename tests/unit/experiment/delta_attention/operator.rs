@@ -17,17 +17,50 @@ use attention_geometry::train::Plateau;
 #[test]
 #[ignore]
 fn step_time() {
-    let task = Updates { vocab: 24, pairs: 4, updates: 2, len: 24 };
+    let task = Updates {
+        vocab: 24,
+        pairs: 4,
+        updates: 2,
+        len: 24,
+    };
     for mixer in [Mixer::Softmax, Mixer::Linear, Mixer::DeltaNet, Mixer::Kda] {
         for batch in [32, 64] {
-            let config = Config { mixer, vocab: 24, d: 32, k: 8, v: 8, layers: 2, conv: 4 };
-            let schedule = Schedule { steps: 1500, batch, lr: 0.01, test: 256 };
-            let t = Training { schedule, every: 50, plateau: Plateau::BOOK.after(100_000), engine: Engine::Fast };
+            let config = Config {
+                mixer,
+                vocab: 24,
+                d: 32,
+                k: 8,
+                v: 8,
+                layers: 2,
+                conv: 4,
+            };
+            let schedule = Schedule {
+                steps: 1500,
+                batch,
+                lr: 0.01,
+                test: 256,
+            };
+            let t = Training {
+                schedule,
+                every: 50,
+                plateau: Plateau::BOOK.after(100_000),
+                engine: Engine::Fast,
+            };
             let start = Instant::now();
             let run = train(config, GateInit::Horizon(24), task, t, 0);
             let s = start.elapsed().as_secs_f64();
-            let curve: Vec<String> = run.curve.iter().step_by(3).map(|(s, a)| format!("{s}:{a:.2}")).collect();
-            println!("{} batch {batch}: {:.2} ms/step; {}", mixer.name(), 1000.0 * s / 1500.0, curve.join(" "));
+            let curve: Vec<String> = run
+                .curve
+                .iter()
+                .step_by(3)
+                .map(|(s, a)| format!("{s}:{a:.2}"))
+                .collect();
+            println!(
+                "{} batch {batch}: {:.2} ms/step; {}",
+                mixer.name(),
+                1000.0 * s / 1500.0,
+                curve.join(" ")
+            );
         }
     }
 }
@@ -40,24 +73,68 @@ fn book_run() {
     let f = operator::book();
     println!("run: {:.1} s", start.elapsed().as_secs_f64());
     for a in &f.arms {
-        println!("{} u{} s{}: acc {:.2} rew {:.2} {:?} sim {:?} op {:?} | untrained sim {:?} op {:?} | latest s{:?} o{:?} e{:.2}", a.mixer, a.updates, a.seed, a.accuracy, a.accuracy_rewritten, a.stop,
-            a.trained.similarity, a.trained.operator, a.untrained.similarity, a.untrained.operator, a.trained.latest_similarity, a.trained.latest_operator, a.trained.latest_effect);
+        println!(
+            "{} u{} s{}: acc {:.2} rew {:.2} {:?} sim {:?} op {:?} | untrained sim {:?} op {:?} | latest s{:?} o{:?} e{:.2}",
+            a.mixer,
+            a.updates,
+            a.seed,
+            a.accuracy,
+            a.accuracy_rewritten,
+            a.stop,
+            a.trained.similarity,
+            a.trained.operator,
+            a.untrained.similarity,
+            a.untrained.operator,
+            a.trained.latest_similarity,
+            a.trained.latest_operator,
+            a.trained.latest_effect
+        );
     }
     for m in measures() {
         println!("{} = {}", m.key, m.value);
     }
     for c in claims::claims() {
-        println!("{} {:?}\n  {}\n  {}", c.id, c.verdict(), c.prediction(), c.measured());
+        println!(
+            "{} {:?}\n  {}\n  {}",
+            c.id,
+            c.verdict(),
+            c.prediction(),
+            c.measured()
+        );
         for ch in &c.choices {
-            println!("  under {}: {}", ch.name, ch.core.iter().map(|t| t.measured()).collect::<Vec<_>>().join("; "));
+            println!(
+                "  under {}: {}",
+                ch.name,
+                ch.core
+                    .iter()
+                    .map(|t| t.measured())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            );
         }
     }
 }
 
 fn tiny(mixer: Mixer) -> (Stack, Updates) {
-    let task = Updates { vocab: 24, pairs: 4, updates: 2, len: 24 };
-    let config = Config { mixer, vocab: 24, d: 8, k: 4, v: 4, layers: 2, conv: 4 };
-    (Stack::init(config, GateInit::Horizon(24), &mut seeded(1)), task)
+    let task = Updates {
+        vocab: 24,
+        pairs: 4,
+        updates: 2,
+        len: 24,
+    };
+    let config = Config {
+        mixer,
+        vocab: 24,
+        d: 8,
+        k: 4,
+        v: 4,
+        layers: 2,
+        conv: 4,
+    };
+    (
+        Stack::init(config, GateInit::Horizon(24), &mut seeded(1)),
+        task,
+    )
 }
 
 #[test]
@@ -68,10 +145,20 @@ fn the_accounts_agree_without_a_transition_and_differ_with_one() {
         let ps = pairs(&model, task, &seqs, 0);
         // every value write against every query
         assert_eq!(ps.len(), 3 * task.writes() * task.pairs);
-        assert_eq!(ps.iter().filter(|p| p.role == Role::Stale).count(), 3 * task.updates);
-        assert_eq!(ps.iter().filter(|p| p.role == Role::Answer).count(), 3 * task.pairs);
+        assert_eq!(
+            ps.iter().filter(|p| p.role == Role::Stale).count(),
+            3 * task.updates
+        );
+        assert_eq!(
+            ps.iter().filter(|p| p.role == Role::Answer).count(),
+            3 * task.pairs
+        );
         let same = ps.iter().all(|p| p.similarity == p.operator);
-        assert_eq!(same, matches!(mixer, Mixer::Softmax | Mixer::Linear), "{mixer:?}");
+        assert_eq!(
+            same,
+            matches!(mixer, Mixer::Softmax | Mixer::Linear),
+            "{mixer:?}"
+        );
         // replacing the answer's value lowers the answer, on average over the queries
         assert!(ps.iter().all(|p| p.tv >= 0.0 && p.tv <= 1.0));
         let r = Reading::of(&ps, 2);
