@@ -50,6 +50,29 @@ fn distinct(rng: &mut Rng, lo: usize, hi: usize, n: usize) -> Vec<usize> {
     pool
 }
 
+/// Query every key `keys[i]` once, at an even offset `2·gap_i` of the query
+/// region after `context`, asking for `answers[i]`: writes the keys into
+/// `tokens` and returns the `(position, answer)` pairs in position order.
+fn ask(
+    rng: &mut Rng,
+    tokens: &mut [usize],
+    context: usize,
+    keys: &[usize],
+    answers: &[usize],
+) -> Vec<(usize, usize)> {
+    let slots = (tokens.len() - context).div_ceil(2);
+    let gaps = distinct(rng, 0, slots, keys.len());
+    let mut queries: Vec<(usize, usize)> = (0..keys.len())
+        .map(|i| {
+            let p = context + 2 * gaps[i];
+            tokens[p] = keys[i];
+            (p, answers[i])
+        })
+        .collect();
+    queries.sort_unstable();
+    queries
+}
+
 impl Mqar {
     /// # Panics
     /// If there are too few keys or values for `pairs`, or `len < 4 · pairs`.
@@ -97,18 +120,7 @@ impl Mqar {
             tokens[2 * i] = keys[i];
             tokens[2 * i + 1] = values[i];
         }
-        // query i of key keys[i] at offset 2·gap_i of the query region
-        let context = 2 * n;
-        let slots = (self.len - context).div_ceil(2);
-        let gaps = distinct(rng, 0, slots, n);
-        let mut queries: Vec<(usize, usize)> = (0..n)
-            .map(|i| {
-                let p = context + 2 * gaps[i];
-                tokens[p] = keys[i];
-                (p, values[i])
-            })
-            .collect();
-        queries.sort_unstable();
+        let queries = ask(rng, &mut tokens, 2 * n, &keys, &values);
         Sequence { tokens, queries }
     }
 
@@ -208,23 +220,15 @@ impl Updates {
             tokens[2 * w + 1] = values[w];
             latest[i] = values[w];
         }
-        let context = 2 * self.writes();
-        let slots = (self.len - context).div_ceil(2);
-        let gaps = distinct(rng, 0, slots, n);
-        let mut queries: Vec<(usize, usize)> = (0..n)
-            .map(|i| {
-                let p = context + 2 * gaps[i];
-                tokens[p] = keys[i];
-                (p, latest[i])
-            })
-            .collect();
-        queries.sort_unstable();
+        let queries = ask(rng, &mut tokens, 2 * self.writes(), &keys, &latest);
         Sequence { tokens, queries }
     }
 
     /// `n` seeded sequences.
     pub fn batch(&self, rng: &mut Rng, n: usize) -> Vec<Sequence> {
-        (0..n).map(|_| self.sample(rng)).collect()
+        std::iter::repeat_with(|| self.sample(rng))
+            .take(n)
+            .collect()
     }
 
     /// The write positions of the key queried at `p` in `seq`: the positions

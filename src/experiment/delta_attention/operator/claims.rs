@@ -9,6 +9,7 @@ use super::report::{DEFAULT, Read, margin, over, over_null, status};
 use super::{Findings, book};
 use crate::claim::{Claim, Evidence, Test};
 use crate::mixer::Mixer;
+use crate::recall::Updates;
 
 /// The two core tests for KDA's accounts read as `r`, on the task with `updates` rewrites.
 fn operator_tests(f: &Findings, updates: usize, r: Read) -> Vec<Test> {
@@ -34,26 +35,25 @@ pub fn claims() -> Vec<Claim> {
     let s = &f.setup;
     let (u, other) = (s.task.updates, s.other.updates);
     let d = DEFAULT;
+    let Updates {
+        vocab, len, pairs, ..
+    } = s.task;
+    let (layers, width, k, seeds, looked_at) = (s.layers, s.d, s.k, s.seeds, s.looked_at);
+    let t = &s.training;
+    let (batch, lr, floor, cap) = (
+        t.schedule.batch,
+        t.schedule.lr,
+        t.plateau.min_steps,
+        t.schedule.steps,
+    );
     let setting = format!(
-        "associative recall with updates: vocab {}, T = {}, {} keys of which {} are written twice \
-         (the query wants the latest value); {} pre-norm blocks as fla builds them, d = {}, \
-         K = V = {}, KDA's gates initialised for T; {} seeds, batches of {}, rate {}, trained with \
-         the f32 batched pass until held-out accuracy rose < 0.01 over the last fifth (not before \
-         step {}, cap {}); accounts scored on the (value write, query) pairs of {} held-out \
-         sequences per run; null: the same KDA before training",
-        s.task.vocab,
-        s.task.len,
-        s.task.pairs,
-        u,
-        s.layers,
-        s.d,
-        s.k,
-        s.seeds,
-        s.training.schedule.batch,
-        s.training.schedule.lr,
-        s.training.plateau.min_steps,
-        s.training.schedule.steps,
-        s.looked_at
+        "associative recall with updates: vocab {vocab}, T = {len}, {pairs} keys of which {u} are \
+         written twice (the query wants the latest value); {layers} pre-norm blocks as fla builds \
+         them, d = {width}, K = V = {k}, KDA's gates initialised for T; {seeds} seeds, batches of \
+         {batch}, rate {lr}, trained with the f32 batched pass until held-out accuracy rose < 0.01 \
+         over the last fifth (not before step {floor}, cap {cap}); accounts scored on the (value \
+         write, query) pairs of {looked_at} held-out sequences per run; null: the same KDA before \
+         training"
     );
     let mut c = Claim::empirical(
         "kda-learned-operator",
