@@ -7,68 +7,53 @@ use attention_geometry::experiment::delta_attention::operator::{Reading, Role};
 use attention_geometry::mixer::stack::Stack;
 use attention_geometry::random::seeded;
 
-use attention_geometry::experiment::delta_attention::operator::run::train;
+use attention_geometry::experiment::delta_attention::operator;
 use attention_geometry::mixer::layer::GateInit;
-use attention_geometry::mixer::stack::{Config, Engine, Training};
+use attention_geometry::mixer::stack::{Config, Training};
 use attention_geometry::mixer::{Mixer, Schedule};
 use attention_geometry::recall::Updates;
-use attention_geometry::train::Plateau;
 
 #[test]
-#[ignore]
-fn step_time() {
-    let task = Updates {
-        vocab: 24,
-        pairs: 4,
-        updates: 2,
-        len: 24,
-    };
-    for mixer in [Mixer::Softmax, Mixer::Linear, Mixer::DeltaNet, Mixer::Kda] {
-        for batch in [32, 64] {
-            let config = Config {
-                mixer,
-                vocab: 24,
-                d: 32,
-                k: 8,
-                v: 8,
-                layers: 2,
-                conv: 4,
-            };
-            let schedule = Schedule {
-                steps: 1500,
-                batch,
+fn a_tiny_run_fills_every_arm_and_reads_it() {
+    use attention_geometry::experiment::delta_attention::operator::{Findings, setup};
+    let base = setup();
+    let tiny = operator::Setup {
+        d: 8,
+        k: 4,
+        seeds: 2,
+        looked_at: 2,
+        drawn: 1,
+        training: Training {
+            schedule: Schedule {
+                steps: 4,
+                batch: 2,
                 lr: 0.01,
-                test: 256,
-            };
-            let t = Training {
-                schedule,
-                every: 50,
-                plateau: Plateau::BOOK.after(100_000),
-                engine: Engine::Fast,
-            };
-            let start = Instant::now();
-            let run = train(config, GateInit::Horizon(24), task, t, 0);
-            let s = start.elapsed().as_secs_f64();
-            let curve: Vec<String> = run
-                .curve
-                .iter()
-                .step_by(3)
-                .map(|(s, a)| format!("{s}:{a:.2}"))
-                .collect();
-            println!(
-                "{} batch {batch}: {:.2} ms/step; {}",
-                mixer.name(),
-                1000.0 * s / 1500.0,
-                curve.join(" ")
-            );
-        }
+                test: 4,
+            },
+            every: 2,
+            ..base.training
+        },
+        ..base
+    };
+    let f = Findings::run(&tiny);
+    assert_eq!(f.arms.len(), 5 * 2);
+    for mixer in [Mixer::Softmax, Mixer::Linear, Mixer::DeltaNet, Mixer::Kda] {
+        assert_eq!(f.runs(mixer, tiny.task.updates).len(), 2);
     }
+    assert_eq!(f.runs(Mixer::Kda, tiny.other.updates).len(), 2);
+    let kda = f.runs(Mixer::Kda, tiny.task.updates)[0];
+    assert_eq!(
+        (kda.decay.len(), kda.decay[0].len(), kda.beta_first.len()),
+        (2, 4, 2)
+    );
+    assert_eq!(kda.drawn.len(), tiny.task.writes() * tiny.task.pairs);
+    assert!(f.runs(Mixer::Linear, tiny.task.updates)[0].decay.is_empty());
 }
 
 #[test]
 #[ignore]
 fn book_run() {
-    use attention_geometry::experiment::delta_attention::operator::{self, claims, measures};
+    use attention_geometry::experiment::delta_attention::operator::{claims, measures};
     let start = Instant::now();
     let f = operator::book();
     println!("run: {:.1} s", start.elapsed().as_secs_f64());
