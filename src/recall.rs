@@ -50,6 +50,29 @@ fn distinct(rng: &mut Rng, lo: usize, hi: usize, n: usize) -> Vec<usize> {
     pool
 }
 
+/// Query every key `keys[i]` once, at an even offset `2·gap_i` of the query
+/// region after `context`, asking for `answers[i]`: writes the keys into
+/// `tokens` and returns the `(position, answer)` pairs in position order.
+fn ask(
+    rng: &mut Rng,
+    tokens: &mut [usize],
+    context: usize,
+    keys: &[usize],
+    answers: &[usize],
+) -> Vec<(usize, usize)> {
+    let slots = (tokens.len() - context).div_ceil(2);
+    let gaps = distinct(rng, 0, slots, keys.len());
+    let mut queries: Vec<(usize, usize)> = (0..keys.len())
+        .map(|i| {
+            let p = context + 2 * gaps[i];
+            tokens[p] = keys[i];
+            (p, answers[i])
+        })
+        .collect();
+    queries.sort_unstable();
+    queries
+}
+
 impl Mqar {
     /// # Panics
     /// If there are too few keys or values for `pairs`, or `len < 4 · pairs`.
@@ -97,23 +120,124 @@ impl Mqar {
             tokens[2 * i] = keys[i];
             tokens[2 * i + 1] = values[i];
         }
-        // query i of key keys[i] at offset 2·gap_i of the query region
-        let context = 2 * n;
-        let slots = (self.len - context).div_ceil(2);
-        let gaps = distinct(rng, 0, slots, n);
-        let mut queries: Vec<(usize, usize)> = (0..n)
-            .map(|i| {
-                let p = context + 2 * gaps[i];
-                tokens[p] = keys[i];
-                (p, values[i])
-            })
-            .collect();
-        queries.sort_unstable();
+        let queries = ask(rng, &mut tokens, 2 * n, &keys, &values);
         Sequence { tokens, queries }
     }
 
     /// `n` seeded sequences.
     pub fn batch(&self, rng: &mut Rng, n: usize) -> Vec<Sequence> {
         (0..n).map(|_| self.sample(rng)).collect()
+    }
+}
+
+/// Associative recall with updates: `pairs` keys are written, `updates` of
+/// them are written again with a new value, then every key is queried once
+/// and the answer is its *latest* value. The writes come in a random order
+/// in which each updated key's two writes are both present, the earlier one
+/// the stale value; the queries then sit at even offsets of the query region,
+/// as [`Mqar`]'s. A share `updates / pairs` of the queries asks an updated
+/// key, whose first write is the wrong answer.
+///
+/// ```text
+/// position:  0   1   2   3   4   5  | 6   7   8   9   10  11
+/// token:     k₁  v₁  k₂  v₂  k₁  v₃ | 0   0   k₁  0   k₂  0
+/// target:                           |         v₃      v₂
+/// ```
+/// Introduced in chapter 7.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Updates {
+    /// Number of tokens; keys are `1 .. vocab/2`, values `vocab/2 .. vocab`, 0 is the filler.
+    pub vocab: usize,
+    /// Distinct keys written (and queried) per sequence.
+    pub pairs: usize,
+    /// Keys written a second time with a new value, `≤ pairs`.
+    pub updates: usize,
+    /// Sequence length `T ≥ 2 (pairs + updates) + 2 pairs`.
+    pub len: usize,
+}
+
+impl Updates {
+    /// Number of writes, `pairs + updates`: the write region is twice as long.
+    pub fn writes(&self) -> usize {
+        self.pairs + self.updates
+    }
+
+    /// # Panics
+    /// If there are too few keys or values, `updates > pairs`, or the sequence is too short.
+    fn check(&self) {
+        let half = self.vocab / 2;
+        assert!(
+            self.pairs >= 1
+                && self.pairs < half
+                && self.updates <= self.pairs
+                && self.writes() <= self.vocab - half,
+            "Updates: {} pairs and {} updates need {} keys in 1..{half} and {} values; vocab {} is too small",
+            self.pairs,
+            self.updates,
+            self.pairs,
+            self.writes(),
+            self.vocab
+        );
+        assert!(
+            self.len >= 2 * self.writes() + 2 * self.pairs,
+            "Updates: length {} is shorter than 2 (pairs + updates) + 2 pairs = {}",
+            self.len,
+            2 * self.writes() + 2 * self.pairs
+        );
+    }
+
+    /// One seeded sequence.
+    ///
+    /// # Panics
+    /// If the parameters do not fit (see [`Updates`]).
+    ///
+    /// ```
+    /// use attention_geometry::random::seeded;
+    /// use attention_geometry::recall::Updates;
+    /// let task = Updates { vocab: 32, pairs: 4, updates: 2, len: 20 };
+    /// let s = task.sample(&mut seeded(0));
+    /// assert_eq!((s.tokens.len(), s.queries.len()), (20, 4));
+    /// for &(p, value) in &s.queries {
+    ///     // the answer is the value after the key's last write
+    ///     let last = (0..12).step_by(2).filter(|&j| s.tokens[j] == s.tokens[p]).last().unwrap();
+    ///     assert!(p >= 12 && s.tokens[last + 1] == value);
+    /// }
+    /// ```
+    pub fn sample(&self, rng: &mut Rng) -> Sequence {
+        self.check();
+        let (n, half) = (self.pairs, self.vocab / 2);
+        let keys = distinct(rng, 1, half, n);
+        let values = distinct(rng, half, self.vocab, self.writes());
+        // the written keys: each once, the first `updates` twice, in a random order
+        let mut order: Vec<usize> = (0..n).chain(0..self.updates).collect();
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.random_range(0..=i));
+        }
+        let mut tokens = vec![0; self.len];
+        let mut latest = vec![0; n];
+        for (w, &i) in order.iter().enumerate() {
+            tokens[2 * w] = keys[i];
+            tokens[2 * w + 1] = values[w];
+            latest[i] = values[w];
+        }
+        let queries = ask(rng, &mut tokens, 2 * self.writes(), &keys, &latest);
+        Sequence { tokens, queries }
+    }
+
+    /// `n` seeded sequences.
+    pub fn batch(&self, rng: &mut Rng, n: usize) -> Vec<Sequence> {
+        std::iter::repeat_with(|| self.sample(rng))
+            .take(n)
+            .collect()
+    }
+
+    /// The write positions of the key queried at `p` in `seq`: the positions
+    /// of the values written with it, in order (the last is the answer).
+    pub fn writes_of(&self, seq: &Sequence, p: usize) -> Vec<usize> {
+        (0..2 * self.writes())
+            .step_by(2)
+            .filter(|&j| seq.tokens[j] == seq.tokens[p])
+            .map(|j| j + 1)
+            .collect()
     }
 }

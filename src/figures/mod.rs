@@ -24,6 +24,7 @@ mod coverage_decoder;
 mod coverage_trained;
 mod delta_attention;
 mod delta_attention_large;
+mod delta_attention_operator;
 mod delta_attention_recall;
 pub mod diagrams;
 mod example;
@@ -101,6 +102,7 @@ pub fn registry() -> Vec<Figure> {
         delta_attention::FIGURES,
         delta_attention_recall::FIGURES,
         delta_attention_large::FIGURES,
+        delta_attention_operator::FIGURES,
     ]
     .concat()
 }

@@ -67,6 +67,7 @@ const EXPECTED: &[(&str, Verdict)] = &[
     ("ch07.learned-weights-not-similarity", Contradicted),
     ("ch07.large-delta-recalls-more", Undecided),
     ("ch07.large-softmax-ceiling", Undecided),
+    ("ch07.kda-learned-operator", Qualified),
 ];
 
 #[test]

@@ -43,3 +43,53 @@ fn a_short_sequence_panics() {
     }
     .sample(&mut seeded(0));
 }
+
+mod updates {
+    use attention_geometry::random::seeded;
+    use attention_geometry::recall::Updates;
+
+    const TASK: Updates = Updates {
+        vocab: 24,
+        pairs: 4,
+        updates: 2,
+        len: 24,
+    };
+
+    #[test]
+    fn every_query_wants_its_keys_latest_value_and_rewritten_keys_are_the_stated_share() {
+        let mut rng = seeded(3);
+        for s in TASK.batch(&mut rng, 50) {
+            assert_eq!(s.queries.len(), TASK.pairs);
+            let mut twice = 0;
+            for &(p, y) in &s.queries {
+                let writes = TASK.writes_of(&s, p);
+                assert!(p >= 2 * TASK.writes() && s.tokens[*writes.last().unwrap()] == y);
+                if writes.len() == 2 {
+                    twice += 1;
+                    // the stale value is never the answer
+                    assert_ne!(s.tokens[writes[0]], y);
+                }
+            }
+            assert_eq!(twice, TASK.updates);
+        }
+    }
+
+    #[test]
+    fn the_rewrite_is_not_always_last() {
+        // the writes are shuffled: some rewritten key's second write is not at the region's end
+        let mut rng = seeded(0);
+        let early = TASK.batch(&mut rng, 50).iter().any(|s| {
+            s.queries.iter().any(|&(p, _)| {
+                let w = TASK.writes_of(s, p);
+                w.len() == 2 && w[1] < 2 * TASK.writes() - 3
+            })
+        });
+        assert!(early);
+    }
+
+    #[test]
+    #[should_panic(expected = "shorter than")]
+    fn a_sequence_too_short_for_its_writes_and_queries_panics() {
+        Updates { len: 19, ..TASK }.sample(&mut seeded(0));
+    }
+}

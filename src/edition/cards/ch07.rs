@@ -216,4 +216,35 @@ pub const CARDS: &[(&str, &str)] = &[
         "(softmax − linear) where capacity binds minus where it does not",
         "容量受限处的 (softmax − linear) 减去容量不受限处的",
     ),
+    (
+        "trained KDA: lower 95% bound of ρ(operator, effect) − ρ(similarity, effect)",
+        "训练后的 KDA：ρ(算子, 效应) − ρ(相似度, 效应) 的 95% 下界",
+    ),
+    (
+        "lower 95% bound of that margin minus the untrained KDA's (paired over seeds)",
+        "该差值减去未训练 KDA 的差值的 95% 下界（按种子配对）",
+    ),
+    (
+        "trained KDA's accuracy on the rewritten keys' queries",
+        "训练后的 KDA 在被改写 Key 的查询上的准确率",
+    ),
+    (
+        "associative recall with updates: vocab 24, T = 24, 4 keys of which 2 are written twice (the query wants the latest value); 2 pre-norm blocks as fla builds them, d = 32, K = V = 8, KDA's gates initialised for T; 5 seeds, batches of 32, rate 0.01, trained with the f32 batched pass until held-out accuracy rose < 0.01 over the last fifth (not before step 600, cap 2000); accounts scored on the (value write, query) pairs of 32 held-out sequences per run; null: the same KDA before training",
+        "带更新的联想回忆：词表 24，T = 24，4 个 Key，其中 2 个被写入两次（查询要的是最新的值）；按 fla 的方式搭建的 2 个前置归一化块，d = 32，K = V = 8，KDA 的门控按 T 初始化；5 个种子，批大小 32，学习率 0.01，用 f32 批量前向训练，直到留出准确率在最后五分之一内的上升 < 0.01（不早于第 600 步，上限 2000 步）；每次运行在 32 条留出序列的（值写入，查询）对上为两种解释打分；零假设：训练前的同一个 KDA",
+    ),
+    (
+        "block 2 (the one that reads at the query); each account summed over the 4 writes the replaced token enters through the short convolution; effect: drop in the answer's log-probability; 2 of 4 keys rewritten",
+        "第 2 块（在查询处读取的那一块）；每种解释在被替换单标经短卷积进入的 4 个写入上求和；效应：答案对数概率的下降；4 个 Key 中改写 2 个",
+    ),
+    ("block 1's account", "第 1 块的解释"),
+    (
+        "each account at the replaced token's own position only",
+        "每种解释只取被替换单标自身的位置",
+    ),
+    (
+        "effect: total variation of the output distribution",
+        "效应：输出分布的总变差",
+    ),
+    ("4 of 4 keys rewritten", "4 个 Key 中改写 4 个"),
+    ("KDA, every key rewritten", "KDA，每个 Key 都被改写"),
 ];

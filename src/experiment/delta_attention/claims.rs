@@ -182,5 +182,6 @@ pub fn claims() -> Vec<Claim> {
     .into_iter()
     .chain(super::recall::claims())
     .chain(super::large::claims())
+    .chain(super::operator::claims::claims())
     .collect()
 }

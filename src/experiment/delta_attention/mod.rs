@@ -12,6 +12,7 @@ pub mod claims;
 pub mod cost;
 pub mod decay;
 pub mod large;
+pub mod operator;
 pub mod overwrite;
 pub mod recall;
 pub mod stability;
@@ -36,5 +37,6 @@ pub fn measures() -> Vec<Measure> {
     m.extend(cost::measures());
     m.extend(recall::measures());
     m.extend(large::measures());
+    m.extend(operator::measures());
     m
 }

@@ -1,2 +1,3 @@
 mod large;
+mod operator;
 mod recall;
