@@ -15,8 +15,8 @@
 //! attention-geometry next TEXT [--top K] [--tsv]   SmolLM2's most probable next tokens
 //! attention-geometry complete TEXT [--tokens N]    SmolLM2's greedy continuation
 //! attention-geometry heads minilm|smollm2 [--tsv]   each head's W_QK symmetry and eigenvalue mass
-//! attention-geometry mqar-large              chapter 7's long MQAR experiment (about an hour of one
-//!                                            core); writes findings/mqar-large.json
+//! attention-geometry mqar-large              chapter 7's long MQAR experiment (about 5 minutes on
+//!                                            two cores); writes findings/mqar-large.json
 //! ```
 //! Every command takes `-h`/`--help`, the binary `-V`/`--version`, and `-q`/`--quiet` (no status
 //! lines). Commands that read or compute experiments' findings print a line per experiment. Data goes to standard output, status lines and errors to standard error. A usage

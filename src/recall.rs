@@ -130,6 +130,36 @@ impl Mqar {
     }
 }
 
+/// A recall task: its vocabulary and seeded batches of sequences (what the
+/// trainers of [`crate::mixer`] draw from).
+pub trait Task: Copy {
+    /// Number of tokens.
+    fn vocab(&self) -> usize;
+
+    /// `n` seeded sequences.
+    fn draw(&self, rng: &mut Rng, n: usize) -> Vec<Sequence>;
+}
+
+impl Task for Mqar {
+    fn vocab(&self) -> usize {
+        self.vocab
+    }
+
+    fn draw(&self, rng: &mut Rng, n: usize) -> Vec<Sequence> {
+        self.batch(rng, n)
+    }
+}
+
+impl Task for Updates {
+    fn vocab(&self) -> usize {
+        self.vocab
+    }
+
+    fn draw(&self, rng: &mut Rng, n: usize) -> Vec<Sequence> {
+        self.batch(rng, n)
+    }
+}
+
 /// Associative recall with updates: `pairs` keys are written, `updates` of
 /// them are written again with a new value, then every key is queried once
 /// and the answer is its *latest* value. The writes come in a random order

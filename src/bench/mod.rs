@@ -52,6 +52,7 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("fused_goal", percent(report::FUSED_GOAL)),
         Measure::new("chunked_goal", percent(report::CHUNKED_GOAL)),
         Measure::new("decoder_goal", percent(decoder::GOAL)),
+        Measure::new("training_goal", format!("{:.0}×", training::GOAL)),
     ]
 }
 

@@ -134,6 +134,6 @@ pub fn command() -> Command {
         )
         .subcommand(
             Command::new("mqar-large")
-                .about("Chapter 7's long MQAR experiment (about an hour of one core); writes findings/mqar-large.json"),
+                .about("Chapter 7's long MQAR experiment (about 5 minutes on two cores); writes findings/mqar-large.json"),
         )
 }

@@ -14,7 +14,7 @@
 use nalgebra::DMatrix;
 
 use crate::random::Rng;
-use crate::recall::{Mqar, Sequence};
+use crate::recall::{Sequence, Task};
 use crate::train::{Adam, Plateau, Stop, TensorCheck, check_tensors};
 
 /// A recall model trained by hand-written backprop: its tensors, a forward
@@ -166,7 +166,7 @@ pub struct Fit<'a, M> {
 /// If `fit.every` is zero.
 pub fn fit<M: Recaller>(
     model: &mut M,
-    task: Mqar,
+    task: impl Task,
     test: &[Sequence],
     rng: &mut Rng,
     fit: Fit<M>,
@@ -182,7 +182,7 @@ pub fn fit<M: Recaller>(
     };
     for step in 0..fit.cap {
         adam.lr = (fit.rate)(step);
-        let batch = task.batch(rng, fit.batch);
+        let batch = task.draw(rng, fit.batch);
         let (_, grad) = fit.gradients.loss_and_grad(model, &batch);
         adam.step(model.write(), grad.read());
         let done = step + 1;

@@ -24,9 +24,26 @@ fn only_the_recurrences_stream_their_state() {
     assert_eq!(streaming, ["kda", "kda_fused"]);
 }
 #[test]
-#[ignore]
-fn print_training_bench() {
-    use attention_geometry::bench::{self, training};
-    let rows = training::run(7);
-    eprintln!("{}", training::report(&rows, bench::gemm_gflops::<f32>(128, 576, 1536, 7)));
+fn the_training_report_names_the_slowest_speed_up_against_the_goal() {
+    use attention_geometry::bench::training::{self, TrainingRow};
+    use attention_geometry::mixer::Mixer;
+    use attention_geometry::mixer::stack::Engine;
+    let row = |engine, seconds| TrainingRow {
+        mixer: Mixer::Kda,
+        engine,
+        batch: 16,
+        seconds,
+        flops: training::flops(training::config(Mixer::Kda), 16),
+    };
+    let rows = [
+        row(Engine::Reference, 0.012),
+        row(Engine::Fast, 0.001),
+        row(Engine::Reference, 0.010),
+        row(Engine::Fast, 0.002),
+    ];
+    let text = training::report(&rows, 100.0);
+    assert!(text.contains("not met (smallest speed-up 5.0×)"), "{text}");
+    assert!(text.contains("12.0×"), "{text}");
+    // the products of one step at batch 16: tens of MFLOP
+    assert!((1e7..1e8).contains(&rows[0].flops));
 }

@@ -234,7 +234,7 @@ pub const CARDS: &[(&str, &str)] = &[
     ),
     (
         "block 2 (the one that reads at the query); each account summed over the 4 writes the replaced token enters through the short convolution; effect: drop in the answer's log-probability; 2 of 4 keys rewritten",
-        "第 2 块（在查询处读取的那一块）；每种解释在被替换单标经短卷积进入的 4 个写入上求和；效应：答案对数概率的下降；4 个 Key 中改写 2 个",
+        "第 2 块（在查询处读取的那一块）；每种解释在被替换单标经短卷积进入的 4 个写入上求和；效应：答案对数概率的下降；改写 2 个 Key（共 4 个）",
     ),
     ("block 1's account", "第 1 块的解释"),
     (
@@ -245,6 +245,6 @@ pub const CARDS: &[(&str, &str)] = &[
         "effect: total variation of the output distribution",
         "效应：输出分布的总变差",
     ),
-    ("4 of 4 keys rewritten", "4 个 Key 中改写 4 个"),
+    ("4 of 4 keys rewritten", "改写 4 个 Key（共 4 个）"),
     ("KDA, every key rewritten", "KDA，每个 Key 都被改写"),
 ];

@@ -197,8 +197,7 @@ pub fn backward(
     let scale = 1.0 / (kd as f32).sqrt();
     let (dq, dk, dv, dbeta, dg) = match &pass.kernel {
         Kernel::Softmax(weights) => {
-            let (dq, dk, dv) =
-                attention::backward(&pass.q, &pass.k, &pass.v, weights, scale, &d_o);
+            let (dq, dk, dv) = attention::backward(&pass.q, &pass.k, &pass.v, weights, scale, &d_o);
             (dq, dk, dv, None, None)
         }
         Kernel::Recurrence {

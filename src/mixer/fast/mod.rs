@@ -155,7 +155,9 @@ fn loss_and_grad_with(model: &Stack, batch: &[Sequence]) -> (f64, Stack) {
             dl[(i, y)] -= 1.0;
         }
         dl *= scale;
-        let zq = M::from_fn(f.queries.len(), w.config.d, |i, c| f.nf[(f.queries[i].0, c)]);
+        let zq = M::from_fn(f.queries.len(), w.config.d, |i, c| {
+            f.nf[(f.queries[i].0, c)]
+        });
         grad.w_r += zq.transpose() * &dl;
         let dzq = &dl * w.w_r.transpose();
         let mut dnf = M::zeros(f.nf.nrows(), f.nf.ncols());
@@ -175,7 +177,10 @@ fn loss_and_grad_with(model: &Stack, batch: &[Sequence]) -> (f64, Stack) {
             e += dh.row(r);
         }
     }
-    (total / queries(batch) as f64, grad.map(|m| m.map(f64::from)))
+    (
+        total / queries(batch) as f64,
+        grad.map(|m| m.map(f64::from)),
+    )
 }
 
 /// The mean cross-entropy over every query of `batch`, in `f32`.

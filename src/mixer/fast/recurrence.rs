@@ -76,7 +76,10 @@ fn axpy(y: &mut [f32], w: f32, x: &[f32]) {
 fn dot(x: &[f32], y: &[f32]) -> f32 {
     let mut lanes = [0.0f32; 8];
     for (a, b) in x.chunks(8).zip(y.chunks(8)) {
-        lanes.iter_mut().zip(a.iter().zip(b)).for_each(|(l, (p, q))| *l += p * q);
+        lanes
+            .iter_mut()
+            .zip(a.iter().zip(b))
+            .for_each(|(l, (p, q))| *l += p * q);
     }
     lanes.iter().sum()
 }

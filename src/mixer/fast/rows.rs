@@ -187,9 +187,7 @@ pub fn l2_rows_backward(xhat: &M, norms: &[f32], dxhat: &M) -> M {
 #[inline(always)]
 pub fn silu(z: &M) -> M {
     let mut y = z.clone();
-    y.as_mut_slice()
-        .iter_mut()
-        .for_each(|a| *a *= sigmoid(*a));
+    y.as_mut_slice().iter_mut().for_each(|a| *a *= sigmoid(*a));
     y
 }
 

@@ -31,7 +31,7 @@ use crate::mixer::layer::GateInit;
 use crate::mixer::objective::{self, Fit, Gradients, fit, warm_then_constant};
 use crate::mixer::{Mixer, Schedule};
 use crate::random::seeded;
-use crate::recall::{Mqar, Sequence};
+use crate::recall::{Sequence, Task};
 use crate::train::{Plateau, Stop, TensorCheck};
 
 /// The stacked model's shape.
@@ -144,7 +144,7 @@ pub struct StackRun {
 ///
 /// # Panics
 /// If the vocabularies of model and task differ, or `every` is zero.
-pub fn train(config: Config, gates: GateInit, task: Mqar, t: Training, seed: u64) -> StackRun {
+pub fn train(config: Config, gates: GateInit, task: impl Task, t: Training, seed: u64) -> StackRun {
     train_observed(config, gates, task, t, seed, |_, _| {})
 }
 
@@ -152,19 +152,21 @@ pub fn train(config: Config, gates: GateInit, task: Mqar, t: Training, seed: u64
 pub fn train_observed(
     config: Config,
     gates: GateInit,
-    task: Mqar,
+    task: impl Task,
     t: Training,
     seed: u64,
     observe: impl FnMut(usize, f64),
 ) -> StackRun {
     assert_eq!(
-        config.vocab, task.vocab,
+        config.vocab,
+        task.vocab(),
         "stack::train: the model has {} tokens but the task {}",
-        config.vocab, task.vocab
+        config.vocab,
+        task.vocab()
     );
     assert!(t.every > 0, "stack::train: evaluate every ≥ 1 steps");
     let mut rng = seeded(seed);
-    let test = task.batch(&mut rng, t.schedule.test);
+    let test = task.draw(&mut rng, t.schedule.test);
     let mut model = Stack::init(config, gates, &mut rng);
     let initial = model.clone();
     let rate = warm_then_constant(t.schedule.lr, t.schedule.steps);

@@ -5,9 +5,9 @@ use attention_geometry::mixer::fast;
 use attention_geometry::mixer::layer::GateInit;
 use attention_geometry::mixer::objective::Gradients;
 use attention_geometry::mixer::stack::{Config, Engine, Stack};
-use attention_geometry::train::Adam;
 use attention_geometry::random::seeded;
 use attention_geometry::recall::Mqar;
+use attention_geometry::train::Adam;
 
 /// `‖a − b‖ / ‖b‖` of two gradients, tensor by tensor, with the tensors' names.
 fn gaps(a: &Stack, b: &Stack) -> Vec<(String, f64)> {
@@ -57,7 +57,7 @@ fn the_fast_gradient_of_every_tensor_of_every_mixer_is_the_reference_gradient() 
     }
 }
 
-/// The losses of 100 Adam steps at rate `lr`, batch 4, from the same
+/// The losses of 100 Adam steps at rate `lr`, batch 4, 8 pairs, from the same
 /// initialisation on the same batches; `round`: start from the initial
 /// weights rounded to `f32` (a perturbation of one part in 10⁸).
 fn curve(engine: Engine, mixer: Mixer, gates: GateInit, lr: f64, round: bool) -> Vec<f64> {
@@ -66,15 +66,8 @@ fn curve(engine: Engine, mixer: Mixer, gates: GateInit, lr: f64, round: bool) ->
         pairs: 8,
         len: 64,
     };
-    let config = Config {
-        mixer,
-        vocab: 64,
-        d: 32,
-        k: 8,
-        v: 8,
-        layers: 2,
-        conv: 4,
-    };
+    // the capacity page's model
+    let config = attention_geometry::bench::training::config(mixer);
     let mut rng = seeded(7);
     let mut model = Stack::init(config, gates, &mut rng);
     if round {
@@ -93,7 +86,10 @@ fn curve(engine: Engine, mixer: Mixer, gates: GateInit, lr: f64, round: bool) ->
 
 /// The largest gap between two curves.
 fn parting(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
 }
 
 #[test]
@@ -104,9 +100,15 @@ fn the_fast_pass_trains_along_the_reference_curve_for_100_steps() {
                 let reference = curve(Engine::Reference, mixer, gates, 0.003, false);
                 let fast = curve(Engine::Fast, mixer, gates, 0.003, false);
                 let gap = parting(&reference, &fast);
-                assert!(gap < 1e-4, "{mixer:?} {gates:?}: the curves part by {gap:e}");
+                assert!(
+                    gap < 1e-4,
+                    "{mixer:?} {gates:?}: the curves part by {gap:e}"
+                );
                 // and it learned something: the loss fell
-                assert!(reference[99] < reference[0] - 0.05, "{mixer:?}: {reference:?}");
+                assert!(
+                    reference[99] < reference[0] - 0.05,
+                    "{mixer:?}: {reference:?}"
+                );
             }
         }
     }
@@ -125,4 +127,3 @@ fn at_rate_0_01_the_reference_parts_from_itself_by_rounding_alone() {
     assert!(null > 1e-4, "the null parting {null:e}");
     assert!(parting(&reference, &fast) < 10.0 * null);
 }
-

@@ -2,7 +2,7 @@
 //! associative recall ([`crate::recall::Mqar`]) at a setting in the spirit of
 //! Zoology's (Arora et al. 2023), on the two-block model of
 //! [`crate::mixer::stack`], as a **long experiment**: it runs only under
-//! `cargo run --release -- mqar-large` (about an hour of one core), writes
+//! `cargo run --release -- mqar-large` (about 5 minutes on two cores), writes
 //! `findings/mqar-large.json`, and the book reads that file. The file carries
 //! the SHA-256 of the code that produced it ([`code_hash`]); a test fails
 //! when the code has changed since.
@@ -43,17 +43,17 @@
 //! (0.003, 0.01, 0.03), and a state of K = V = 8, small enough that 16 pairs
 //! fit the sequence of 64 (`T ≥ 4 · pairs`) at twice the state.
 //!
-//! The arithmetic of the budget (one thread, release; one Adam step at batch
-//! 16 and K = 8 costs about 15 ms on an idle core, the gated mixers up to 1.3×
-//! more):
+//! The arithmetic of the budget (release, the f64 reference pass; one Adam
+//! step at batch 16 and K = 8 costs about 5 ms on an idle core, 15 ms on a
+//! shared one; the runs go two at a time on two cores):
 //!
 //! ```text
-//! tuning     7 arms × 3 rates × 1000 steps × 15 ms                ≈  5 min
-//! reported   7 arms × 2 cells × 3 seeds × 3000 steps × 15 ms      ≈ 32 min at the cap
+//! tuning     7 arms × 3 rates × 1000 steps × 5 ms                 ≈  2 min of one core
+//! reported   7 arms × 2 cells × 3 seeds × 3000 steps × 5 ms       ≈ 11 min of one core at the cap
 //! ```
-//! Runs that plateau stop earlier (not before step 1500). It took 31 minutes
-//! (1886 s) on a machine shared with other work; the median step cost 15 ms
-//! (102 700 steps in all: 21 000 tuning, 81 700 reported).
+//! Runs that plateau stop earlier (not before step 1500): 102 700 steps in
+//! all (21 000 tuning, 81 700 reported). The last run took 267 s on two
+//! cores; the first, one run at a time on a shared machine, 31 minutes.
 //! Every arm's rate is
 //! the best of three by held-out loss after 1000 steps on one tuning seed
 //! (1000, not a reported seed) in the cell where the pairs fit; the reported

@@ -1,6 +1,6 @@
 //! The long experiment itself: the setup, the rate tuning, the reported runs
-//! and what they measured, written as [`Findings`]. Runs on one thread, in a
-//! fixed order, everything from fixed seeds.
+//! and what they measured, written as [`Findings`]. The runs go in parallel;
+//! the findings come in a fixed order, everything from fixed seeds.
 
 use std::time::Instant;
 
@@ -252,7 +252,14 @@ pub fn run(setup: &Setup, code_hash: String, log: impl FnMut(String) + Send) -> 
         .collect();
     let tuned = parallel::map(0..grids.len() as u64, |i| {
         let (arm, lr) = grids[i as usize];
-        let (run, _) = timed(setup, arm, setup.tune_cell, at(tune, lr), setup.tune_seed, &log);
+        let (run, _) = timed(
+            setup,
+            arm,
+            setup.tune_cell,
+            at(tune, lr),
+            setup.tune_seed,
+            &log,
+        );
         Tuned {
             lr,
             loss: run.model.mean_loss(&run.test),

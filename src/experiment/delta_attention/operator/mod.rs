@@ -17,7 +17,6 @@
 pub mod accounts;
 pub mod claims;
 pub mod report;
-pub mod run;
 
 pub use accounts::{Pair, Role};
 pub use report::measures;
@@ -25,7 +24,7 @@ pub use report::measures;
 use crate::mixer::Mixer;
 use crate::mixer::Schedule;
 use crate::mixer::layer::GateInit;
-use crate::mixer::stack::{Config, Engine, Stack, StackRun, Training};
+use crate::mixer::stack::{self, Config, Engine, Stack, StackRun, Training};
 use crate::parallel;
 use crate::recall::{Sequence, Updates};
 use crate::stats::{argmax, mean, share, spearman};
@@ -262,7 +261,7 @@ pub fn arm(setup: &Setup, mixer: Mixer, task: Updates, seed: u64) -> Arm {
         curve,
         stop,
         test,
-    } = run::train(
+    } = stack::train(
         config,
         GateInit::Horizon(task.len),
         task,

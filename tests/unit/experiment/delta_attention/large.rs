@@ -50,7 +50,7 @@ fn the_committed_findings_come_from_this_code() {
         findings().code_hash,
         code_hash(root),
         "{FINDINGS} is stale: the code it depends on ({SOURCES:?}) changed since it was \
-         written; rerun `{COMMAND}` (about an hour of one core) and commit the new file"
+         written; rerun `{COMMAND}` (about 5 minutes on two cores) and commit the new file"
     );
     assert_eq!(
         findings().setup,
