@@ -38,6 +38,8 @@ fn label(m: Mixer) -> &'static str {
         Mixer::DeltaNet => "DeltaNet",
         Mixer::GatedDeltaNet => "Gated DeltaNet",
         Mixer::Kda => "KDA",
+        Mixer::Normalised => "linear attention, φ and normaliser",
+        Mixer::Unnormalised => "linear attention, φ without normaliser",
     }
 }
 

@@ -54,6 +54,8 @@ pub fn mixer(m: Mixer) -> RGBColor {
         Mixer::DeltaNet => DELTANET,
         Mixer::GatedDeltaNet => GATED_DELTANET,
         Mixer::Kda => KDA,
+        Mixer::Normalised => PALETTE[5],
+        Mixer::Unnormalised => PALETTE[6],
     }
 }
 

@@ -1,20 +1,21 @@
 //! The mixer step that the one-layer [`crate::mixer::Model`] and the stacked
 //! model's blocks ([`crate::mixer::stack::Block`]) share: from the layer's
 //! input `x` and its q, k, v projections, the write strengths, the decay gate,
-//! the L2 normalisation of q and k (all but softmax) and the mixer itself;
-//! and the way back.
+//! the L2 normalisation of q and k (fla's recurrences) or the feature map
+//! (Zoology's linear attention), and the mixer itself; and the way back.
 //!
 //! ```text
 //! β = σ(x w_β)                                   [T]       (delta mixers)
 //! z = x W_f + dt_bias,  g = −e^{A_log} softplus(z)  [T, 1] or [T, K]   (decaying mixers)
-//! q̂, k̂ = l2(q), l2(k)                            (all but softmax)
+//! q̂, k̂ = l2(q), l2(k)                            (fla's recurrences)
+//! q̂, k̂ = φ(q), φ(k),  φ(x) = elu(x) + 1          (Zoology's linear attention)
 //! o = mixer(q̂, k̂, v, β, g),  s = K^{−1/2}           [T, V]
 //! ```
 //! Introduced in chapter 7.
 
 use nalgebra::{DMatrix, DVector};
 
-use super::gate::{decay_backward, l2_rows, l2_rows_backward};
+use super::gate::{decay_backward, features, features_backward, l2_rows, l2_rows_backward};
 use super::recurrence::{self, Inputs, Trace};
 use super::{Mixer, softmax};
 use crate::delta::{kda_gate, sigmoid};
@@ -44,7 +45,8 @@ pub struct GateGrads<'a> {
 /// What the mixer step keeps for its backward pass.
 #[derive(Clone, Debug)]
 pub struct Mixing {
-    /// `[T, K]`: the queries and keys the mixer uses (L2-normalised except for softmax).
+    /// `[T, K]`: the queries and keys the mixer uses (L2-normalised or
+    /// feature-mapped, raw for softmax).
     pub q: DMatrix<f64>,
     pub k: DMatrix<f64>,
     q_norm: Vec<f64>,
@@ -63,7 +65,7 @@ pub struct Mixing {
 }
 
 /// The gradients of the mixer step's inputs: `q`, `k` before the L2
-/// normalisation, `v`, and `β`, `g` (for [`Mixing::gates_backward`]).
+/// normalisation or the feature map, `v`, and `β`, `g` (for [`Mixing::gates_backward`]).
 pub struct MixingGrads {
     pub q: DMatrix<f64>,
     pub k: DMatrix<f64>,
@@ -111,10 +113,14 @@ impl Mixing {
             let (o, a) = softmax::forward(&m.q, &m.k, &m.v, scale);
             (m.o, m.attn) = (o, Some(a));
         } else {
-            (m.q, m.q_norm) = l2_rows(&m.q);
-            (m.k, m.k_norm) = l2_rows(&m.k);
+            if mixer.maps_features() {
+                (m.q, m.k) = (features(&m.q), features(&m.k));
+            } else {
+                (m.q, m.q_norm) = l2_rows(&m.q);
+                (m.k, m.k_norm) = l2_rows(&m.k);
+            }
             let g = m.decay(kd);
-            let (o, trace) = recurrence::forward(m.inputs(g.as_ref(), scale));
+            let (o, trace) = recurrence::forward(m.inputs(mixer, g.as_ref(), scale));
             (m.o, m.trace) = (o, Some(trace));
         }
         m
@@ -127,7 +133,7 @@ impl Mixing {
             .map(|g| DMatrix::from_fn(g.nrows(), kd, |t, c| g[(t, c.min(g.ncols() - 1))]))
     }
 
-    fn inputs<'a>(&'a self, g: Option<&'a DMatrix<f64>>, scale: f64) -> Inputs<'a> {
+    fn inputs<'a>(&'a self, mixer: Mixer, g: Option<&'a DMatrix<f64>>, scale: f64) -> Inputs<'a> {
         Inputs {
             q: &self.q,
             k: &self.k,
@@ -135,6 +141,7 @@ impl Mixing {
             beta: self.beta.as_ref(),
             g,
             scale,
+            normaliser: mixer.normaliser(),
         }
     }
 
@@ -155,10 +162,21 @@ impl Mixing {
         } else {
             let g = self.decay(kd);
             let trace = self.trace.as_ref().expect("a recurrence keeps its trace");
-            let gr = recurrence::backward(self.inputs(g.as_ref(), scale), trace, d_o);
+            let gr = recurrence::backward(self.inputs(mixer, g.as_ref(), scale), trace, d_o);
+            let (q, k) = if mixer.maps_features() {
+                (
+                    features_backward(&self.q, &gr.q),
+                    features_backward(&self.k, &gr.k),
+                )
+            } else {
+                (
+                    l2_rows_backward(&self.q, &self.q_norm, &gr.q),
+                    l2_rows_backward(&self.k, &self.k_norm, &gr.k),
+                )
+            };
             MixingGrads {
-                q: l2_rows_backward(&self.q, &self.q_norm, &gr.q),
-                k: l2_rows_backward(&self.k, &self.k_norm, &gr.k),
+                q,
+                k,
                 v: gr.v,
                 beta: Some(gr.beta),
                 g: Some(gr.g),

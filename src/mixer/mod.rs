@@ -9,6 +9,8 @@
 //! Gated DeltaNet    the same after S ← e^{g_t} S,  g_t = −e^{A_log} softplus(x_t·a + dt_bias)
 //! KDA               the same after S ← Diag(e^{g_t}) S,  g_t = −e^{A_log} softplus(x_t W_f + dt_bias)
 //! read-out          o_t = S_tᵀ (s q̂_t),  s = K^{−1/2},  q̂, k̂ L2-normalised (all but softmax)
+//! Zoology's linear  S_t = S_{t-1} + φ(k_t) v_tᵀ,  z_t = z_{t-1} + φ(k_t),  φ(x) = elu(x) + 1
+//!                   o_t = S_tᵀ (s φ(q_t)) / (s φ(q_t)·z_t + ε)   (linear_norm; linear_sum: no denominator)
 //! ```
 //! KDA's `W_f` is full rank (`[2d, K]`; fla's layer factors it through a low
 //! rank). The recurrences equal [`crate::delta`]'s references (tested to 10⁻¹²).
@@ -43,6 +45,12 @@ pub enum Mixer {
     DeltaNet,
     GatedDeltaNet,
     Kda,
+    /// Zoology's linear attention (its `Based` mixer with Katharopoulos et
+    /// al.'s feature map `φ(x) = elu(x) + 1`): the additive update on
+    /// `φ(q), φ(k)` divided by the normaliser `s φ(q_t)·Σ_{j≤t} φ(k_j) + ε`.
+    Normalised,
+    /// [`Mixer::Normalised`] with the normaliser off: `o_t = S_tᵀ (s φ(q_t))`.
+    Unnormalised,
 }
 
 impl Mixer {
@@ -55,6 +63,18 @@ impl Mixer {
         Mixer::Kda,
     ];
 
+    /// All seven: [`Mixer::ALL`] and Zoology's linear attention with its
+    /// normaliser on and off.
+    pub const EVERY: [Mixer; 7] = [
+        Mixer::Softmax,
+        Mixer::Linear,
+        Mixer::DeltaNet,
+        Mixer::GatedDeltaNet,
+        Mixer::Kda,
+        Mixer::Normalised,
+        Mixer::Unnormalised,
+    ];
+
     /// The name used in figures and measures.
     pub fn name(self) -> &'static str {
         match self {
@@ -63,6 +83,8 @@ impl Mixer {
             Mixer::DeltaNet => "deltanet",
             Mixer::GatedDeltaNet => "gdn",
             Mixer::Kda => "kda",
+            Mixer::Normalised => "linear_norm",
+            Mixer::Unnormalised => "linear_sum",
         }
     }
 
@@ -74,6 +96,27 @@ impl Mixer {
     /// Whether it learns a decay gate (`A_log`, `dt_bias`).
     pub fn decays(self) -> bool {
         matches!(self, Mixer::GatedDeltaNet | Mixer::Kda)
+    }
+
+    /// Whether q and k pass through the feature map `φ(x) = elu(x) + 1`
+    /// (Zoology's arms) rather than the L2 normalisation (fla's scaffold).
+    pub fn maps_features(self) -> bool {
+        matches!(self, Mixer::Normalised | Mixer::Unnormalised)
+    }
+
+    /// Whether a stacked block RMS-normalises the mixer's output (fla's
+    /// `o_norm`). Zoology's `Based` has no output norm, and with one the
+    /// normaliser would cancel: `RMSNorm(o / c) = RMSNorm(o)` up to its ε.
+    pub fn norms_output(self) -> bool {
+        !self.maps_features()
+    }
+
+    /// The `ε` of the normaliser `s φ(q_t)·z_t + ε`, where the mixer divides by one.
+    /// Zoology's is `10⁻¹²`; here `10⁻⁶`, because the fast pass runs in `f32`:
+    /// where the normaliser nears `ε` the ratio's backward subtracts terms of
+    /// size `|S|/ε`, which `f32` (24-bit mantissa) keeps only to `6·10⁻⁸ |S|/ε`.
+    pub fn normaliser(self) -> Option<f64> {
+        (self == Mixer::Normalised).then_some(1e-6)
     }
 }
 

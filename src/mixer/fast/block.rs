@@ -6,16 +6,16 @@
 //! ```text
 //! n = RMSNorm_in(h)                       [B·T, d]
 //! q, k, v = conv(n W_q), conv(n W_k), conv(n W_v)
-//! o = mixer(l2(q), l2(k), v, σ(n w_β), −e^{A_log} softplus(n W_f + dt_bias))
-//! h' = h + (RMSNorm_o(o) ⊙ SiLU(n W_g)) W_o
+//! o = mixer(l2(q), l2(k), v, σ(n w_β), −e^{A_log} softplus(n W_f + dt_bias))   (φ(q), φ(k): Zoology's)
+//! h' = h + (RMSNorm_o(o) ⊙ SiLU(n W_g)) W_o                                     (o ⊙ SiLU: Zoology's)
 //! ```
 //! Introduced in chapter 7.
 
 use super::attention;
 use super::recurrence::{self, Lanes, Trace};
 use super::rows::{
-    M, conv, conv_backward, l2_rows, l2_rows_backward, rms_norm, rms_norm_backward, sigmoid, silu,
-    silu_backward, softplus,
+    M, conv, conv_backward, features, features_backward, l2_rows, l2_rows_backward, rms_norm,
+    rms_norm_backward, sigmoid, silu, silu_backward, softplus,
 };
 use crate::mixer::Mixer;
 use crate::mixer::stack::Block;
@@ -34,6 +34,7 @@ enum Kernel {
 /// What one block's forward pass keeps for its backward pass.
 #[derive(Clone, Debug)]
 pub struct Pass {
+    mixer: Mixer,
     h: M,
     n: M,
     inv_in: Vec<f32>,
@@ -133,7 +134,11 @@ pub fn forward(b: &Block<f32>, mixer: Mixer, h: &M, t_len: usize) -> (M, Pass) {
         let (o, weights) = attention::forward(&q, &k, &v, scale, t_len);
         (q, k, o, Kernel::Softmax(weights))
     } else {
-        let ((q, q_norm), (k, k_norm)) = (l2_rows(&q), l2_rows(&k));
+        let ((q, q_norm), (k, k_norm)) = if mixer.maps_features() {
+            ((features(&q), Vec::new()), (features(&k), Vec::new()))
+        } else {
+            (l2_rows(&q), l2_rows(&k))
+        };
         let (qr, kr, vr) = (row_major(&q), row_major(&k), row_major(&v));
         let g = gate_in.as_ref().map(|(_, g)| broadcast(g, kd));
         let lanes = Lanes {
@@ -143,6 +148,7 @@ pub fn forward(b: &Block<f32>, mixer: Mixer, h: &M, t_len: usize) -> (M, Pass) {
             beta: beta.as_deref(),
             g: g.as_deref(),
             scale,
+            normaliser: mixer.normaliser().map(|e| e as f32),
             t_len,
             kd,
         };
@@ -155,10 +161,15 @@ pub fn forward(b: &Block<f32>, mixer: Mixer, h: &M, t_len: usize) -> (M, Pass) {
         };
         (q, k, o, kernel)
     };
-    let (y, inv_o) = rms_norm(&o, &b.norm_o);
+    let (y, inv_o) = if mixer.norms_output() {
+        rms_norm(&o, &b.norm_o)
+    } else {
+        (o.clone(), Vec::new())
+    };
     let out = y.component_mul(&silu(&gate));
     let h_next = h + &out * &b.w_o;
     let pass = Pass {
+        mixer,
         h: h.clone(),
         n,
         inv_in,
@@ -191,8 +202,13 @@ pub fn backward(
     let d_out = dh_next * b.w_o.transpose();
     let dy = d_out.component_mul(&silu(&pass.gate));
     let dgate = silu_backward(&pass.gate, &d_out.component_mul(&pass.y));
-    let (d_o, dnorm_o) = rms_norm_backward(&pass.o, &b.norm_o, &pass.inv_o, &dy);
-    grad.norm_o += dnorm_o;
+    let d_o = if pass.mixer.norms_output() {
+        let (d_o, dnorm_o) = rms_norm_backward(&pass.o, &b.norm_o, &pass.inv_o, &dy);
+        grad.norm_o += dnorm_o;
+        d_o
+    } else {
+        dy
+    };
     let kd = pass.q.ncols();
     let scale = 1.0 / (kd as f32).sqrt();
     let (dq, dk, dv, dbeta, dg) = match &pass.kernel {
@@ -214,6 +230,7 @@ pub fn backward(
                 beta: pass.beta.as_deref(),
                 g: g.as_deref(),
                 scale,
+                normaliser: pass.mixer.normaliser().map(|e| e as f32),
                 t_len,
                 kd,
             };
@@ -221,9 +238,20 @@ pub fn backward(
             let rows = pass.q.nrows();
             let dq = M::from_row_slice(rows, kd, &gr.q);
             let dk = M::from_row_slice(rows, kd, &gr.k);
+            let (dq, dk) = if pass.mixer.maps_features() {
+                (
+                    features_backward(&pass.q, &dq),
+                    features_backward(&pass.k, &dk),
+                )
+            } else {
+                (
+                    l2_rows_backward(&pass.q, q_norm, &dq),
+                    l2_rows_backward(&pass.k, k_norm, &dk),
+                )
+            };
             (
-                l2_rows_backward(&pass.q, q_norm, &dq),
-                l2_rows_backward(&pass.k, k_norm, &dk),
+                dq,
+                dk,
                 M::from_row_slice(rows, pass.v.ncols(), &gr.v),
                 Some(gr.beta),
                 Some(M::from_row_slice(rows, kd, &gr.g)),

@@ -9,7 +9,9 @@
 //!           k̄_t = β_t Σ̄ u_t − S' ū,  Σ̄' = Σ̄ − k_t ūᵀ,  ḡ_t[c] = α_t[c] Σ_j Σ̄'[c, j] S_{t-1}[c, j],
 //!           Σ̄ ← Diag(α_t) Σ̄'
 //! ```
-//! Linear attention is `β = 1` without the correction (`u_t = v_t`) and without decay.
+//! Linear attention is `β = 1` without the correction (`u_t = v_t`) and without decay;
+//! with the normaliser, `o_t` is divided by `d_t = s q_t·z_t + ε`, `z_t = Σ_{j≤t} k_j`,
+//! and the backward adds its terms as the reference's does.
 //! Both passes are written once over a value width `W` known at compile time
 //! (`W = 0`: read it from the inputs), and run with `W = V` for the widths the
 //! book trains (8 and 16), where every row of the state is a fixed-size array
@@ -28,19 +30,26 @@ pub struct Lanes<'a> {
     pub beta: Option<&'a [f32]>,
     pub g: Option<&'a [f32]>,
     pub scale: f32,
+    /// The normaliser's `ε` (none: no normaliser).
+    pub normaliser: Option<f32>,
     /// `T`, the rows of one sequence.
     pub t_len: usize,
     /// `K`
     pub kd: usize,
 }
 
-/// What the forward pass keeps: every state `S_0 … S_T` of every sequence and the corrections `u`.
+/// What the forward pass keeps: every state `S_0 … S_T` of every sequence,
+/// the corrections `u`, and with the normaliser every `z_t` and `d_t`.
 #[derive(Clone, Debug)]
 pub struct Trace {
     /// `[B, T + 1, K, V]`
     states: Vec<f32>,
     /// `[B·T, V]`
     u: Vec<f32>,
+    /// `[B·T, K]` (empty without the normaliser)
+    z: Vec<f32>,
+    /// `[B·T]` (empty without the normaliser)
+    den: Vec<f32>,
 }
 
 /// The gradients of the inputs, row-major as the inputs.
@@ -127,6 +136,9 @@ fn forward_with<const W: usize>(x: &Lanes) -> (Vec<f32>, Trace) {
     let mut states = vec![0.0f32; n / t_len * (t_len + 1) * kv];
     let mut us = vec![0.0f32; n * vd];
     let mut out = vec![0.0f32; n * vd];
+    let normalised = x.normaliser.is_some();
+    let mut zs = vec![0.0f32; if normalised { n * kd } else { 0 }];
+    let mut den = vec![0.0f32; if normalised { n } else { 0 }];
     for b in 0..n / t_len {
         let base = b * (t_len + 1) * kv;
         for t in 0..t_len {
@@ -157,9 +169,26 @@ fn forward_with<const W: usize>(x: &Lanes) -> (Vec<f32>, Trace) {
                 axpy(row, strength * kc, u);
                 axpy(o, x.scale * qc, row);
             }
+            // z_t = z_{t−1} + k_t;  o_t ← o_t / (s q_t·z_t + ε)
+            if let Some(eps) = x.normaliser {
+                let (done, z) = zs.split_at_mut(r * kd);
+                let z = &mut z[..kd];
+                if t > 0 {
+                    z.copy_from_slice(&done[(r - 1) * kd..]);
+                }
+                axpy(z, 1.0, kr);
+                den[r] = x.scale * dot(qr, z) + eps;
+                o.iter_mut().for_each(|e| *e /= den[r]);
+            }
         }
     }
-    (out, Trace { states, u: us })
+    let trace = Trace {
+        states,
+        u: us,
+        z: zs,
+        den,
+    };
+    (out, trace)
 }
 
 #[inline(always)]
@@ -175,25 +204,41 @@ fn backward_with<const W: usize>(x: &Lanes, trace: &Trace, d_o: &[f32]) -> Grads
     };
     let mut ds = vec![0.0f32; kv];
     let mut du = vec![0.0f32; vd];
+    // ζ̄ = ∂L/∂z_t;  the numerator's ō
+    let mut dz = vec![0.0f32; kd];
+    let mut dor = vec![0.0f32; vd];
     for b in 0..n / t_len {
         ds.fill(0.0);
+        dz.fill(0.0);
         let base = b * (t_len + 1) * kv;
         for t in (0..t_len).rev() {
             let r = b * t_len + t;
             let s_t = &trace.states[base + (t + 1) * kv..base + (t + 2) * kv];
             let s_prev = &trace.states[base + t * kv..base + (t + 1) * kv];
             let (kr, qr) = (&x.k[r * kd..(r + 1) * kd], &x.q[r * kd..(r + 1) * kd]);
-            let dor = &d_o[r * vd..(r + 1) * vd];
+            dor.copy_from_slice(&d_o[r * vd..(r + 1) * vd]);
+            if x.normaliser.is_some() {
+                // ō_t ← ō_t / d_t
+                dor.iter_mut().for_each(|e| *e /= trace.den[r]);
+            }
             // Σ̄ += s q_t ō_tᵀ;  q̄_t = s S_t ō_t
             for c in 0..kd {
-                axpy(&mut ds[c * vd..(c + 1) * vd], x.scale * qr[c], dor);
-                gr.q[r * kd + c] = x.scale * dot(&s_t[c * vd..(c + 1) * vd], dor);
+                axpy(&mut ds[c * vd..(c + 1) * vd], x.scale * qr[c], &dor);
+                gr.q[r * kd + c] = x.scale * dot(&s_t[c * vd..(c + 1) * vd], &dor);
+            }
+            if x.normaliser.is_some() {
+                // d̄ = −q_t·q̄_t / d;  q̄ += s d̄ z_t;  ζ̄ += s d̄ q_t;  k̄ += ζ̄
+                let dq = &mut gr.q[r * kd..(r + 1) * kd];
+                let w = -x.scale * dot(qr, dq) / trace.den[r];
+                axpy(dq, w, &trace.z[r * kd..(r + 1) * kd]);
+                axpy(&mut dz, w, qr);
+                gr.k[r * kd..(r + 1) * kd].copy_from_slice(&dz);
             }
             let Some(beta) = x.beta else {
                 // linear: k̄_t = Σ̄ v_t, v̄_t = Σ̄ᵀ k_t; Σ̄ passes on unchanged
                 let vr = &x.v[r * vd..(r + 1) * vd];
                 for (c, row) in ds.chunks_exact(vd).enumerate() {
-                    gr.k[r * kd + c] = dot(row, vr);
+                    gr.k[r * kd + c] += dot(row, vr);
                     axpy(&mut gr.v[r * vd..(r + 1) * vd], kr[c], row);
                 }
                 continue;
@@ -205,7 +250,7 @@ fn backward_with<const W: usize>(x: &Lanes, trace: &Trace, d_o: &[f32]) -> Grads
             for (c, row) in ds.chunks_exact(vd).enumerate() {
                 let w = dot(row, u);
                 db += kr[c] * w;
-                gr.k[r * kd + c] = bt * w;
+                gr.k[r * kd + c] += bt * w;
                 axpy(&mut du, bt * kr[c], row);
             }
             gr.beta[r] = db;

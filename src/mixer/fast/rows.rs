@@ -1,12 +1,13 @@
 //! The row-wise pieces of the fast pass in `f32`, on activations that stack a
 //! batch's sequences row after row (`[B·T, C]`, row `b·T + t`): RMSNorm, L2
-//! normalisation, SiLU and the short causal convolution, which restarts at
+//! normalisation, the feature map `φ`, SiLU and the short causal convolution, which restarts at
 //! every sequence. The formulas are those of the reference pieces
 //! ([`crate::mixer::layer::rms_norm`], [`crate::mixer::gate`], [`crate::mixer::stack::conv`]).
 //!
 //! ```text
 //! RMSNorm   y = γ ⊙ x / r,  r = sqrt(mean x² + ε)        x̄ = (γ ⊙ ȳ − x̂ (Σ γ ȳ x̂) / C) / r   (kept: 1/r)
 //! L2        x̂ = x / n,  n = sqrt(‖x‖² + 10⁻⁶)            x̄ = (x̂̄ − x̂ (x̂ · x̂̄)) / n
+//! φ         φ(x) = elu(x) + 1                            x̄ = φ̄ min(φ, 1)
 //! conv      z_t[c] = Σ_{i<W} w[i, c] x_{t−W+1+i}[c]  within the sequence,   y = silu(z)
 //! ```
 //! Introduced in chapter 7.
@@ -181,6 +182,18 @@ pub fn l2_rows_backward(xhat: &M, norms: &[f32], dxhat: &M) -> M {
         }
     }
     dx
+}
+
+/// `φ(x) = elu(x) + 1`, entrywise (as [`crate::mixer::gate::features`]).
+#[inline(always)]
+pub fn features(x: &M) -> M {
+    x.map(|a| if a > 0.0 { a + 1.0 } else { exp(a) })
+}
+
+/// `x̄` from `φ` and `φ̄`: `φ'(x) = min(φ, 1)`.
+#[inline(always)]
+pub fn features_backward(phi: &M, dphi: &M) -> M {
+    phi.zip_map(dphi, |p, d| d * p.min(1.0))
 }
 
 /// `silu(z) = z σ(z)`, entrywise.

@@ -1,18 +1,23 @@
 //! One pre-norm residual block of the stacked model, built as fla builds its
 //! layers (`fla/layers/gated_deltanet.py`, `delta_net.py`, `kda.py`): the
 //! projections of the normed input, a short convolution on each
-//! ([`super::conv`]), L2-normalised q and k for every mixer but softmax
+//! ([`super::conv`]), L2-normalised q and k for fla's recurrences
 //! (`use_qk_l2norm_in_kernel`), `β = σ(n w_β)`, the decay gate, the mixer,
 //! then the output RMSNorm times `SiLU` of an output gate
 //! (`fla/modules/fused_norm_gate.py`, `FusedRMSNormGated`, `activation = 'swish'`).
+//! Zoology's linear attention ([`Mixer::Normalised`], [`Mixer::Unnormalised`])
+//! takes `φ(q), φ(k)` instead of the L2 normalisation and has no output
+//! RMSNorm, as Zoology's `Based` (with one, the normaliser would cancel); it
+//! keeps the SiLU output gate, its one departure from `Based`, so that it
+//! differs from the linear arm only in the feature map, the normaliser and the norm.
 //!
 //! ```text
 //! n = RMSNorm_in(h)                                        [T, d]
 //! q = conv_q(n W_q), k = conv_k(n W_k), v = conv_v(n W_v)    [T, K], [T, K], [T, V]   (conv = SiLU ∘ causal depthwise, W = 4)
-//! q̂, k̂ = l2(q), l2(k)   (not softmax)
+//! q̂, k̂ = l2(q), l2(k)   (fla's recurrences);   φ(q), φ(k)   (Zoology's linear attention)
 //! β = σ(n w_β),  g = −e^{A_log} softplus(n W_f + dt_bias)  ([T, 1] Gated DeltaNet, [T, K] KDA)
 //! o = mixer(q̂, k̂, v, β, g)                                  [T, V]
-//! h' = h + (RMSNorm_o(o) ⊙ SiLU(n W_g)) W_o                  [T, d]
+//! h' = h + (RMSNorm_o(o) ⊙ SiLU(n W_g)) W_o                  [T, d]   (Zoology's: o ⊙ SiLU(n W_g))
 //! ```
 //! Introduced in chapter 7.
 
@@ -47,7 +52,7 @@ pub struct Block<T: Scalar = f64> {
     pub a_log: DMatrix<T>,
     /// `[1, 1]` or `[1, K]`
     pub dt_bias: DMatrix<T>,
-    /// `[1, V]`: the output RMSNorm's scale.
+    /// `[1, V]`: the output RMSNorm's scale (none for Zoology's linear attention).
     pub norm_o: DMatrix<T>,
     /// `[d, V]`: the output gate's projection.
     pub w_g: DMatrix<T>,
@@ -191,7 +196,11 @@ impl Block {
             },
             a_log,
             dt_bias,
-            norm_o: DMatrix::from_element(1, vd, 1.0),
+            norm_o: if mixer.norms_output() {
+                DMatrix::from_element(1, vd, 1.0)
+            } else {
+                empty()
+            },
             w_g: projection(rng, d, vd),
             w_o: projection(rng, vd, d),
         }
@@ -227,8 +236,12 @@ impl Block {
         let (k, pre_k) = project(&self.w_k, &self.conv_k);
         let (v, pre_v) = project(&self.w_v, &self.conv_v);
         let mix = Mixing::forward(mixer, &n, (q, k, v), self.gates());
-        // out = RMSNorm_o(o) ⊙ SiLU(n W_g)   [T, V]
-        let (y, r_o) = rms_norm(&mix.o, &self.norm_o);
+        // out = RMSNorm_o(o) ⊙ SiLU(n W_g), or o ⊙ SiLU(n W_g) for Zoology's arms   [T, V]
+        let (y, r_o) = if mixer.norms_output() {
+            rms_norm(&mix.o, &self.norm_o)
+        } else {
+            (mix.o.clone(), Vec::new())
+        };
         let gate = &n * &self.w_g;
         let out = y.component_mul(&conv::silu(&gate));
         let h_next = h + &out * &self.w_o;
@@ -262,8 +275,13 @@ impl Block {
         let dgate = conv::silu_backward(&pass.gate, &d_out.component_mul(&pass.y));
         grad.w_g += &nt * &dgate;
         let mut dn = &dgate * self.w_g.transpose();
-        let (d_o, dnorm_o) = rms_norm_backward(&pass.mix.o, &self.norm_o, &pass.r_o, &dy);
-        grad.norm_o += dnorm_o;
+        let d_o = if mixer.norms_output() {
+            let (d_o, dnorm_o) = rms_norm_backward(&pass.mix.o, &self.norm_o, &pass.r_o, &dy);
+            grad.norm_o += dnorm_o;
+            d_o
+        } else {
+            dy
+        };
         let gr = pass.mix.backward(mixer, &d_o);
         let convs = [&self.conv_q, &self.conv_k, &self.conv_v];
         let projections = [&self.w_q, &self.w_k, &self.w_v];

@@ -63,7 +63,7 @@ pub(crate) mod mixer_name {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Mixer, D::Error> {
         let name = String::deserialize(d)?;
-        Mixer::ALL
+        Mixer::EVERY
             .into_iter()
             .find(|m| m.name() == name)
             .ok_or_else(|| serde::de::Error::custom(format!("unknown mixer {name}")))

@@ -26,7 +26,7 @@ fn the_fast_gradient_of_every_tensor_of_every_mixer_is_the_reference_gradient() 
         len: 24,
     };
     for gates in [GateInit::Fla, GateInit::Horizon(24)] {
-        for (i, mixer) in Mixer::ALL.into_iter().enumerate() {
+        for (i, mixer) in Mixer::EVERY.into_iter().enumerate() {
             let mut rng = seeded(60 + i as u64);
             let batch = task.batch(&mut rng, 5);
             let config = Config {
@@ -94,7 +94,7 @@ fn parting(a: &[f64], b: &[f64]) -> f64 {
 
 #[test]
 fn the_fast_pass_trains_along_the_reference_curve_for_100_steps() {
-    for mixer in Mixer::ALL {
+    for mixer in Mixer::EVERY {
         for gates in [GateInit::Fla, GateInit::Horizon(64)] {
             if gates == GateInit::Fla || mixer.decays() {
                 let reference = curve(Engine::Reference, mixer, gates, 0.003, false);

@@ -3,6 +3,8 @@
 use attention_geometry::delta::{
     delta_rule, gated_delta_rule, kda, l2_normalize, linear_attention,
 };
+use attention_geometry::mixer::fast::recurrence as fast;
+use attention_geometry::mixer::gate::features;
 use attention_geometry::mixer::recurrence::*;
 use attention_geometry::random::{gaussian, seeded};
 use nalgebra::{DMatrix, DVector};
@@ -41,6 +43,7 @@ fn forward_equals_the_reference_recurrences() {
                 beta,
                 g,
                 scale: s,
+                normaliser: None,
             })
             .0
         };
@@ -69,9 +72,20 @@ fn forward_equals_the_reference_recurrences() {
 
 #[test]
 fn backward_matches_finite_differences() {
-    let (q, k, v, beta, g) = case(9);
+    let (q0, k0, v, beta, g) = case(9);
     let d_o = gaussian(&mut seeded(10), 7, 2, 1.0);
-    for (b, gg) in [(None, None), (Some(&beta), None), (Some(&beta), Some(&g))] {
+    let cases = [
+        (None, None, None),
+        (Some(&beta), None, None),
+        (Some(&beta), Some(&g), None),
+        (None, None, Some(1e-6)),
+    ];
+    for (b, gg, normaliser) in cases {
+        // the normaliser divides by s q·z + ε: positive features keep it away from 0
+        let (q, k) = match normaliser {
+            Some(_) => (features(&q0), features(&k0)),
+            None => (q0.clone(), k0.clone()),
+        };
         let loss = |q: &DMatrix<f64>,
                     k: &DMatrix<f64>,
                     v: &DMatrix<f64>,
@@ -84,6 +98,7 @@ fn backward_matches_finite_differences() {
                 beta: b,
                 g: gg,
                 scale: 0.7,
+                normaliser,
             })
             .0
             .dot(&d_o)
@@ -95,6 +110,7 @@ fn backward_matches_finite_differences() {
             beta: b,
             g: gg,
             scale: 0.7,
+            normaliser,
         };
         let gr = backward(x, &forward(x).1, &d_o);
         let h = 1e-6;
@@ -133,5 +149,121 @@ fn backward_matches_finite_differences() {
                 assert!((nb - gr.beta[i]).abs() < 1e-7);
             }
         }
+    }
+}
+
+/// `(φ(q), φ(k), v)` of `T = 9`, `K = 4`, `V = 3` from raw entries of spread `spread`.
+fn features_case(seed: u64, spread: f64) -> (DMatrix<f64>, DMatrix<f64>, DMatrix<f64>) {
+    let mut rng = seeded(seed);
+    let q = gaussian(&mut rng, 9, 4, spread);
+    let k = gaussian(&mut rng, 9, 4, spread);
+    let v = gaussian(&mut rng, 9, 3, 1.0);
+    (features(&q), features(&k), v)
+}
+
+fn zoology(q: &DMatrix<f64>, k: &DMatrix<f64>, v: &DMatrix<f64>, eps: Option<f64>) -> DMatrix<f64> {
+    let x = Inputs {
+        q,
+        k,
+        v,
+        beta: None,
+        g: None,
+        scale: 0.5,
+        normaliser: eps,
+    };
+    forward(x).0
+}
+
+/// `‖a − b‖ / ‖b‖`
+fn gap(a: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
+    (a - b).norm() / b.norm()
+}
+
+#[test]
+fn the_normaliser_is_linear_in_the_values_and_blind_to_the_keys_scale() {
+    let eps = Some(1e-6);
+    for seed in 0..4 {
+        let (q, k, v) = features_case(30 + seed, 1.0);
+        let o = zoology(&q, &k, &v, eps);
+        // o(c v) = c o(v)
+        assert!(gap(&zoology(&q, &k, &(&v * 3.7), eps), &(&o * 3.7)) < 1e-14);
+        // o(c φk) = o(φk): the normaliser divides the keys' scale out, but for
+        // ε, whose share of a denominator d is ε / (c d), d ≥ s φq_0·φk_0
+        let d_min = 0.5 * q.row(0).dot(&k.row(0));
+        for c in [0.01, 5.0, 1e3] {
+            let g = gap(&zoology(&q, &(&k * c), &v, eps), &o);
+            assert!(g < 1e-6 / (c.min(1.0) * d_min), "c = {c}: {g:e}");
+            // at ε = 0 exactly
+            let exact = zoology(&q, &k, &v, Some(0.0));
+            assert!(gap(&zoology(&q, &(&k * c), &v, Some(0.0)), &exact) < 1e-14);
+        }
+        // without it the output scales with the keys: the test can fail
+        let plain = zoology(&q, &k, &v, None);
+        assert!(gap(&zoology(&q, &(&k * 5.0), &v, None), &(&plain * 5.0)) < 1e-14);
+        assert!(gap(&plain, &o) > 0.5);
+    }
+}
+
+#[test]
+fn the_normalised_output_stays_finite_and_within_the_values_for_large_inputs() {
+    for (seed, spread) in [(40, 10.0), (41, 30.0)] {
+        let mut rng = seeded(seed);
+        // raw q, k in [−30, 30], with rows of −30 (φ ≈ 10⁻¹³) and +30 (φ = 31)
+        let mut raw = |rows: usize| {
+            let mut x = gaussian(&mut rng, rows, 4, spread).map(|a| a.clamp(-30.0, 30.0));
+            x.row_mut(0).fill(-30.0);
+            x.row_mut(rows - 1).fill(30.0);
+            x
+        };
+        let (q, k) = (features(&raw(9)), features(&raw(9)));
+        let v = gaussian(&mut rng, 9, 3, 1.0);
+        let top = v.amax();
+        let x = Inputs {
+            q: &q,
+            k: &k,
+            v: &v,
+            beta: None,
+            g: None,
+            scale: 0.5,
+            normaliser: Some(1e-6),
+        };
+        let (o, trace) = forward(x);
+        // a weighted mean of the values with positive weights summing to at most 1
+        assert!(
+            o.iter()
+                .all(|e| e.is_finite() && e.abs() <= top * (1.0 + 1e-12))
+        );
+        let gr = backward(x, &trace, &DMatrix::from_element(9, 3, 1.0));
+        assert!(
+            gr.q.iter()
+                .chain(gr.k.iter())
+                .chain(gr.v.iter())
+                .all(|e| e.is_finite())
+        );
+        // and in f32, the fast recurrence
+        let f32s =
+            |m: &DMatrix<f64>| -> Vec<f32> { m.transpose().iter().map(|&e| e as f32).collect() };
+        let (qf, kf, vf) = (f32s(&q), f32s(&k), f32s(&v));
+        let lanes = fast::Lanes {
+            q: &qf,
+            k: &kf,
+            v: &vf,
+            beta: None,
+            g: None,
+            scale: 0.5,
+            normaliser: Some(1e-6),
+            t_len: 9,
+            kd: 4,
+        };
+        let (of, trace) = fast::forward(&lanes);
+        let reference = f32s(&o);
+        for (a, b) in of.iter().zip(&reference) {
+            assert!(
+                a.is_finite() && (a - b).abs() <= 1e-5 * top as f32,
+                "{a} vs {b}"
+            );
+        }
+        let gf = fast::backward(&lanes, &trace, &[1.0; 27]);
+        assert!(gf.q.iter().chain(&gf.k).chain(&gf.v).all(|e| e.is_finite()));
     }
 }
