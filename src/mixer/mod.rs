@@ -1,6 +1,7 @@
 //! Learned token mixers on associative recall: one small model (embedding, one
-//! mixer layer, readout) with five mixers, trained by hand-written backprop
-//! and [`crate::train::Adam`].
+//! mixer layer, readout) with five mixers ([`Mixer::ALL`]) and Zoology's
+//! linear attention with its normaliser on and off ([`Mixer::EVERY`]), trained
+//! by hand-written backprop and [`crate::train::Adam`].
 //!
 //! ```text
 //! softmax           o_t = Σ_{j≤t} softmax_j(s q_t·k_j) v_j

@@ -88,10 +88,13 @@ pub fn forward(x: Inputs) -> (DMatrix<f64>, Trace) {
         x.g.map(|g| g.shape())
     );
     let mut s = vec![0.0; kd * vd];
-    let mut states = Vec::with_capacity(t_len + 1);
-    let mut us = Vec::with_capacity(t_len);
-    states.push(s.clone());
-    let (mut z, mut zs, mut den) = (vec![0.0; kd], Vec::new(), Vec::new());
+    let mut trace = Trace {
+        states: vec![s.clone()],
+        u: Vec::with_capacity(t_len),
+        z: Vec::new(),
+        den: Vec::new(),
+    };
+    let mut z = vec![0.0; kd];
     let mut out = DMatrix::zeros(t_len, vd);
     for t in 0..t_len {
         // S ← Diag(α_t) S
@@ -133,18 +136,12 @@ pub fn forward(x: Inputs) -> (DMatrix<f64>, Trace) {
                 .for_each(|(c, e)| *e += x.k[(t, c)]);
             let d = x.scale * (0..kd).map(|c| x.q[(t, c)] * z[c]).sum::<f64>() + eps;
             out.row_mut(t).iter_mut().for_each(|e| *e /= d);
-            zs.push(z.clone());
-            den.push(d);
+            trace.z.push(z.clone());
+            trace.den.push(d);
         }
-        states.push(s.clone());
-        us.push(u);
+        trace.states.push(s.clone());
+        trace.u.push(u);
     }
-    let trace = Trace {
-        states,
-        u: us,
-        z: zs,
-        den,
-    };
     (out, trace)
 }
 
@@ -186,10 +183,10 @@ pub fn backward(x: Inputs, trace: &Trace, d_o: &DMatrix<f64>) -> InputGrads {
         if x.normaliser.is_some() {
             // d̄ = −ō·o / d = −q_t·q̄_t / d;  q̄ += s d̄ z_t;  ζ̄ += s d̄ q_t;  k̄ += ζ̄
             let dd = -(0..kd).map(|c| x.q[(t, c)] * gr.q[(t, c)]).sum::<f64>() / den;
-            for c in 0..kd {
+            for (c, zc) in dz.iter_mut().enumerate() {
                 gr.q[(t, c)] += x.scale * dd * trace.z[t][c];
-                dz[c] += x.scale * dd * x.q[(t, c)];
-                gr.k[(t, c)] += dz[c];
+                *zc += x.scale * dd * x.q[(t, c)];
+                gr.k[(t, c)] += *zc;
             }
         }
         let Some(beta) = x.beta else {
