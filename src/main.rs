@@ -15,6 +15,8 @@
 //! attention-geometry next TEXT [--top K] [--tsv]   SmolLM2's most probable next tokens
 //! attention-geometry complete TEXT [--tokens N]    SmolLM2's greedy continuation
 //! attention-geometry heads minilm|smollm2 [--tsv]   each head's W_QK symmetry and eigenvalue mass
+//! attention-geometry mqar-budget             chapter 7's decisive MQAR runs (hours; resumable: one
+//!                                            file per run in findings/mqar-budget/)
 //! attention-geometry mqar-large              chapter 7's long MQAR experiment (about 5 minutes on
 //!                                            two cores); writes findings/mqar-large.json
 //! ```
@@ -140,6 +142,18 @@ fn run(m: &ArgMatches) -> Result<(), Stop> {
                 "wrote {} in {:.0} s (code {})",
                 large::FINDINGS,
                 found.seconds,
+                &found.code_hash[..12]
+            ));
+            Ok(())
+        }
+        "mqar-budget" => {
+            use attention_geometry::experiment::delta_attention::budget;
+            let found =
+                budget::run_and_write(&root(), &budget::setup(), |line| eprintln!("{line}"))?;
+            status(&format!(
+                "wrote {} ({:.1} core-hours, code {})",
+                budget::FINDINGS,
+                found.core_seconds / 3600.0,
                 &found.code_hash[..12]
             ));
             Ok(())

@@ -67,6 +67,7 @@ pub mod fixed_points;
 pub mod learning_cost;
 pub mod multi_head;
 pub mod relations;
+pub mod source;
 
 use crate::claim::Claim;
 use crate::measure::Measure;

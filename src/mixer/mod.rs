@@ -34,7 +34,7 @@ pub use objective::Recaller;
 
 use crate::random::seeded;
 use crate::recall::{Mqar, Sequence};
-use crate::train::{Plateau, Stop, TensorCheck};
+use crate::train::{Plateau, Rule, Stop, TensorCheck};
 
 use objective::{Fit, Reference, fit, warm_then_constant};
 
@@ -215,8 +215,9 @@ pub fn train(config: Config, task: Mqar, schedule: Schedule, seed: u64) -> Run {
         cap: schedule.steps,
         batch: schedule.batch,
         rate: &rate,
+        weight_decay: 0.0,
         every: schedule.steps.max(1),
-        plateau: None,
+        until: None,
     };
     let (curve, _) = fit(&mut model, task, &test, &mut rng, cosine, |_, _| {});
     let accuracy = curve
@@ -280,8 +281,9 @@ pub fn train_to_plateau(
         cap: schedule.steps,
         batch: schedule.batch,
         rate: &rate,
+        weight_decay: 0.0,
         every,
-        plateau,
+        until: plateau.as_ref().map(|p| p as &dyn Rule),
     };
     let (curve, stop) = fit(&mut model, task, &test, &mut rng, rule, |_, _| {});
     Run {

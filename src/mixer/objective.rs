@@ -15,7 +15,7 @@ use nalgebra::DMatrix;
 
 use crate::random::Rng;
 use crate::recall::{Sequence, Task};
-use crate::train::{Adam, Plateau, Stop, TensorCheck, check_tensors};
+use crate::train::{Adam, Rule, Stop, TensorCheck, check_tensors};
 
 /// A recall model trained by hand-written backprop: its tensors, a forward
 /// pass ending in query probabilities and a backward pass. Gradients have the
@@ -141,8 +141,8 @@ impl<M: Recaller> Gradients<M> for Reference {
     }
 }
 
-/// How [`fit`] trains: a step cap, the batch, the rate at each step, when the
-/// held-out accuracy is evaluated and when training stops.
+/// How [`fit`] trains: a step cap, the batch, the rate at each step, the
+/// weight decay, when the held-out accuracy is evaluated and when training stops.
 pub struct Fit<'a, M> {
     /// How the gradient and the accuracy are computed.
     pub gradients: &'a dyn Gradients<M>,
@@ -151,16 +151,19 @@ pub struct Fit<'a, M> {
     pub batch: usize,
     /// The learning rate at step `t`.
     pub rate: &'a dyn Fn(usize) -> f64,
+    /// AdamW's decoupled weight decay on every tensor (zero: Adam).
+    pub weight_decay: f64,
     /// Held-out accuracy is evaluated every this many steps and at the cap.
     pub every: usize,
-    /// Stop once this holds on the held-out curve; without one, train to the cap.
-    pub plateau: Option<Plateau>,
+    /// Stop once this rule ends the held-out curve; without one, train to the cap.
+    pub until: Option<&'a dyn Rule>,
 }
 
 /// Train `model` by Adam on fresh batches of `task` drawn from `rng`, as `fit`
 /// says, calling `observe(step, accuracy)` at every evaluation on `test`.
 /// Returns the `(step, held-out accuracy)` curve and how the run ended
-/// (`Capped` when a plateau rule never held, `Fixed` without one).
+/// (`Plateau(step)` when the rule ended it, `Capped` when it never did,
+/// `Fixed` without one).
 ///
 /// # Panics
 /// If `fit.every` is zero.
@@ -174,8 +177,9 @@ pub fn fit<M: Recaller>(
 ) -> (Vec<(usize, f64)>, Stop) {
     assert!(fit.every > 0, "mixer::fit: evaluate every ≥ 1 steps");
     let mut adam = Adam::new((fit.rate)(0));
+    adam.weight_decay = fit.weight_decay;
     let (mut steps, mut accs) = (Vec::new(), Vec::new());
-    let mut stop = if fit.plateau.is_some() {
+    let mut stop = if fit.until.is_some() {
         Stop::Capped
     } else {
         Stop::Fixed
@@ -191,8 +195,8 @@ pub fn fit<M: Recaller>(
             observe(done, acc);
             steps.push(done);
             accs.push(acc);
-            if let Some(rule) = fit.plateau
-                && rule.holds(&steps, &accs)
+            if let Some(rule) = fit.until
+                && rule.ends(&steps, &accs)
             {
                 stop = Stop::Plateau(done);
                 break;
@@ -200,6 +204,13 @@ pub fn fit<M: Recaller>(
         }
     }
     (steps.into_iter().zip(accs).collect(), stop)
+}
+
+/// `lr_t = lr · ½ (1 + cos(π t / cap))`: a cosine from `lr` to zero over the
+/// cap, without warm-up (Zoology's `CosineAnnealingLR`, stepped every step).
+pub fn cosine(lr: f64, cap: usize) -> impl Fn(usize) -> f64 {
+    let cap = cap.max(1) as f64;
+    move |step| lr * 0.5 * (1.0 + (std::f64::consts::PI * step as f64 / cap).cos())
 }
 
 /// `lr_t = lr · min(1, (t + 1) / w)`, `w = ⌈cap / 10⌉`: a linear warm-up over

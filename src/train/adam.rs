@@ -3,6 +3,7 @@
 //! ```text
 //! m ← β₁ m + (1 − β₁) g,   v ← β₂ v + (1 − β₂) g²
 //! θ ← θ − lr · m̂ / (√v̂ + ε),   m̂ = m / (1 − β₁ᵗ),  v̂ = v / (1 − β₂ᵗ)
+//! AdamW (Loshchilov & Hutter 2019), as PyTorch: θ ← θ (1 − lr λ) first
 //! ```
 //! Introduced in chapter 6.
 
@@ -15,6 +16,8 @@ pub struct Adam {
     pub beta1: f64,
     pub beta2: f64,
     pub eps: f64,
+    /// Decoupled weight decay `λ` (AdamW); zero is Adam.
+    pub weight_decay: f64,
     t: i32,
     m: Vec<DMatrix<f64>>,
     v: Vec<DMatrix<f64>>,
@@ -28,6 +31,7 @@ impl Adam {
             beta1: 0.9,
             beta2: 0.999,
             eps: 1e-8,
+            weight_decay: 0.0,
             t: 0,
             m: Vec::new(),
             v: Vec::new(),
@@ -66,6 +70,7 @@ impl Adam {
         self.t += 1;
         let (b1, b2) = (self.beta1, self.beta2);
         let (c1, c2) = (1.0 - b1.powi(self.t), 1.0 - b2.powi(self.t));
+        let shrink = 1.0 - self.lr * self.weight_decay;
         for (i, (p, g)) in params.into_iter().zip(grads).enumerate() {
             assert_eq!(
                 p.shape(),
@@ -87,6 +92,9 @@ impl Adam {
             {
                 *mj = b1 * *mj + (1.0 - b1) * gj;
                 *vj = b2 * *vj + (1.0 - b2) * gj * gj;
+                if self.weight_decay != 0.0 {
+                    *pj *= shrink;
+                }
                 *pj -= self.lr * (*mj / c1) / ((*vj / c2).sqrt() + self.eps);
             }
         }

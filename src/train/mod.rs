@@ -23,6 +23,7 @@ mod model;
 pub mod null;
 mod plateau;
 mod residual;
+mod settled;
 mod states;
 mod task;
 pub mod tuning;
@@ -34,6 +35,7 @@ pub use curve::{capped, held};
 pub use model::{Config, Forward, HeadParams, Model, Qk};
 pub use plateau::{Plateau, Stop};
 pub use residual::{output_residual, turn_residual};
+pub use settled::{Outcome, Rule, Settled};
 pub use states::data_residual;
 pub use task::{Cue, Example, Relation, Task, World};
 

@@ -19,3 +19,4 @@ mod pretrained;
 mod recall;
 mod relation;
 mod render;
+mod train;

@@ -6,6 +6,7 @@
 //! strong decay ([`stability`]), and how the cost grows with sequence length
 //! ([`cost`]).
 
+pub mod budget;
 pub mod capacity;
 pub mod chunkwise;
 pub mod claims;

@@ -28,11 +28,11 @@ pub use model::{Stack, StackPass};
 
 use crate::mixer::fast;
 use crate::mixer::layer::GateInit;
-use crate::mixer::objective::{self, Fit, Gradients, fit, warm_then_constant};
+use crate::mixer::objective::{self, Fit, Gradients, cosine, fit, warm_then_constant};
 use crate::mixer::{Mixer, Schedule};
 use crate::random::seeded;
 use crate::recall::{Sequence, Task};
-use crate::train::{Plateau, Stop, TensorCheck};
+use crate::train::{Plateau, Rule, Settled, Stop, TensorCheck};
 
 /// The stacked model's shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -96,8 +96,22 @@ impl Gradients<Stack> for Engine {
     }
 }
 
+/// How the rate moves, how the weights decay and when a run stops.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum Recipe {
+    /// Adam; the rate warms up over the first tenth of the cap, then stays
+    /// (a decaying rate would flatten any curve and fake a plateau); until
+    /// [`Training::plateau`] holds.
+    #[default]
+    Book,
+    /// Zoology's (`zoology/train.py`): AdamW with decay `weight_decay` on
+    /// every tensor; a cosine from the rate to zero over the cap, no warm-up;
+    /// until `until` ends the run.
+    Zoology { weight_decay: f64, until: Settled },
+}
+
 /// How a run trains: the schedule (its `steps` the cap), how often the
-/// held-out accuracy is evaluated, the plateau rule and the pass.
+/// held-out accuracy is evaluated, the plateau rule, the pass and the recipe.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Training {
     pub schedule: Schedule,
@@ -106,6 +120,8 @@ pub struct Training {
     pub plateau: Plateau,
     #[serde(default)]
     pub engine: Engine,
+    #[serde(default)]
+    pub recipe: Recipe,
 }
 
 /// One trained stack.
@@ -124,20 +140,20 @@ pub struct StackRun {
 }
 
 /// Train a `config` stack with `gates` on `task` until `training.plateau`
-/// holds on its held-out accuracy or the cap is hit; everything from `seed`.
-/// The rate warms up linearly over the first tenth of the cap, then stays at
-/// `lr` (as [`crate::mixer::train_to_plateau`]).
+/// holds on its held-out accuracy or the cap is hit (or as `training.recipe`
+/// says); everything from `seed`.
 ///
 /// ```
 /// use attention_geometry::mixer::layer::GateInit;
-/// use attention_geometry::mixer::stack::{Config, Engine, Training, train};
+/// use attention_geometry::mixer::stack::{Config, Engine, Recipe, Training, train};
 /// use attention_geometry::mixer::{Mixer, Schedule};
 /// use attention_geometry::recall::Mqar;
 /// use attention_geometry::train::Plateau;
 /// let task = Mqar { vocab: 16, pairs: 2, len: 8 };
 /// let config = Config { mixer: Mixer::Softmax, vocab: 16, d: 16, k: 4, v: 4, layers: 2, conv: 4 };
 /// let schedule = Schedule { steps: 600, batch: 8, lr: 0.03, test: 32 };
-/// let t = Training { schedule, every: 25, plateau: Plateau::BOOK.after(200), engine: Engine::Fast };
+/// let plateau = Plateau::BOOK.after(200);
+/// let t = Training { schedule, every: 25, plateau, engine: Engine::Fast, recipe: Recipe::Book };
 /// let run = train(config, GateInit::Fla, task, t, 0);
 /// assert!(!run.stop.capped() && run.accuracy > 0.5); // chance is 1/8
 /// ```
@@ -169,14 +185,23 @@ pub fn train_observed(
     let test = task.draw(&mut rng, t.schedule.test);
     let mut model = Stack::init(config, gates, &mut rng);
     let initial = model.clone();
-    let rate = warm_then_constant(t.schedule.lr, t.schedule.steps);
+    let (lr, cap) = (t.schedule.lr, t.schedule.steps);
+    type Rate = Box<dyn Fn(usize) -> f64>;
+    let (rate, weight_decay, until): (Rate, f64, &dyn Rule) = match &t.recipe {
+        Recipe::Book => (Box::new(warm_then_constant(lr, cap)), 0.0, &t.plateau),
+        Recipe::Zoology {
+            weight_decay,
+            until,
+        } => (Box::new(cosine(lr, cap)), *weight_decay, until),
+    };
     let rule = Fit {
         gradients: &t.engine,
-        cap: t.schedule.steps,
+        cap,
         batch: t.schedule.batch,
         rate: &rate,
+        weight_decay,
         every: t.every,
-        plateau: Some(t.plateau),
+        until: Some(until),
     };
     let (curve, stop) = fit(&mut model, task, &test, &mut rng, rule, observe);
     StackRun {

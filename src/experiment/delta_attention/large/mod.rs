@@ -70,49 +70,17 @@ pub use run::{Arm, Cell, Findings, Record, Setup, Tuned, setup};
 
 use std::path::Path;
 
-use sha2::{Digest, Sha256};
-
 /// The command that runs the experiment.
 pub const COMMAND: &str = "cargo run --release -- mqar-large";
 
 /// Where the findings live, relative to the repository root.
 pub const FINDINGS: &str = "findings/mqar-large.json";
 
-/// The source the findings depend on, relative to the repository root: the
-/// experiment, the model, the task, the training code, the kernels' helpers
-/// they call and the locked dependencies (directories recursively).
-pub const SOURCES: [&str; 8] = [
-    "src/experiment/delta_attention/large/run.rs",
-    "src/mixer",
-    "src/recall.rs",
-    "src/train",
-    "src/delta/layer.rs",
-    "src/attention.rs",
-    "src/random.rs",
-    "Cargo.lock",
-];
+/// The experiment's own file: its findings depend on it and on
+/// [`crate::experiment::source::TRAINING`].
+pub const RUN: &str = "src/experiment/delta_attention/large/run.rs";
 
-fn files(root: &Path, rel: &str, out: &mut Vec<String>) {
-    let path = root.join(rel);
-    if path.is_dir() {
-        let mut entries: Vec<String> = std::fs::read_dir(&path)
-            .unwrap_or_else(|e| panic!("code_hash: cannot list {rel}: {e}"))
-            .map(|e| {
-                let name = e.expect("a directory entry").file_name();
-                format!("{rel}/{}", name.to_string_lossy())
-            })
-            .collect();
-        entries.sort();
-        for e in entries {
-            files(root, &e, out);
-        }
-    } else {
-        out.push(rel.to_string());
-    }
-}
-
-/// The SHA-256 (hex) of [`SOURCES`] under `root`: every file's path and bytes, in sorted order
-/// (`Cargo.lock` without the book's own entry).
+/// The SHA-256 (hex) of [`RUN`] and the training code under `root` ([`crate::experiment::source::training`]).
 ///
 /// ```
 /// use attention_geometry::experiment::delta_attention::large::code_hash;
@@ -123,38 +91,7 @@ fn files(root: &Path, rel: &str, out: &mut Vec<String>) {
 /// # Panics
 /// If a source file cannot be read.
 pub fn code_hash(root: &Path) -> String {
-    let mut all = Vec::new();
-    for s in SOURCES {
-        files(root, s, &mut all);
-    }
-    all.sort();
-    let mut hasher = Sha256::new();
-    for rel in all {
-        let mut bytes = std::fs::read(root.join(&rel))
-            .unwrap_or_else(|e| panic!("code_hash: cannot read {rel}: {e}"));
-        if rel == "Cargo.lock" {
-            bytes = without_root_package(&String::from_utf8_lossy(&bytes)).into_bytes();
-        }
-        hasher.update(rel.as_bytes());
-        hasher.update([0]);
-        hasher.update((bytes.len() as u64).to_le_bytes());
-        hasher.update(&bytes);
-    }
-    hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// `Cargo.lock` without the book's own `[[package]]` entry: the versions of
-/// the crates the numbers run on, not the list of the book's dependencies
-/// (adding a dependency the experiment never calls does not change it).
-fn without_root_package(lock: &str) -> String {
-    lock.split("\n[[package]]\n")
-        .filter(|block| !block.starts_with("name = \"attention-geometry\"\n"))
-        .collect::<Vec<_>>()
-        .join("\n[[package]]\n")
+    crate::experiment::source::training(root, RUN)
 }
 
 findings! {

@@ -7,7 +7,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use crate::mixer::layer::GateInit;
-use crate::mixer::stack::{self, Config, Engine, StackRun, Training};
+use crate::mixer::stack::{self, Config, Engine, Recipe, StackRun, Training};
 use crate::mixer::{Mixer, Schedule};
 use crate::parallel;
 use crate::recall::Mqar;
@@ -50,6 +50,25 @@ pub struct Arm {
 }
 
 impl Arm {
+    /// Every mixer of `mixers`, the gated ones under both gate
+    /// initialisations (horizon `len`), in that order.
+    pub fn of(mixers: &[Mixer], len: usize) -> Vec<Arm> {
+        let mut arms = Vec::new();
+        for &mixer in mixers {
+            arms.push(Arm {
+                mixer,
+                gates: GateInit::Fla,
+            });
+            if mixer.decays() {
+                arms.push(Arm {
+                    mixer,
+                    gates: GateInit::Horizon(len),
+                });
+            }
+        }
+        arms
+    }
+
     /// The name used in the findings, measures and figure: `gdn_fla`, `kda_horizon`, `softmax`, …
     pub fn name(&self) -> String {
         match (self.mixer.decays(), self.gates) {
@@ -63,20 +82,7 @@ impl Arm {
 impl Setup {
     /// The arms: five mixers, the gated ones under both gate initialisations.
     pub fn arms(&self) -> Vec<Arm> {
-        let mut arms = Vec::new();
-        for mixer in Mixer::ALL {
-            arms.push(Arm {
-                mixer,
-                gates: GateInit::Fla,
-            });
-            if mixer.decays() {
-                arms.push(Arm {
-                    mixer,
-                    gates: GateInit::Horizon(self.len),
-                });
-            }
-        }
-        arms
+        Arm::of(&Mixer::ALL, self.len)
     }
 
     /// The task with `pairs` pairs.
@@ -354,6 +360,7 @@ pub fn setup() -> Setup {
             every: 100,
             plateau: Plateau::BOOK.after(1500),
             engine: Engine::Reference,
+            recipe: Recipe::Book,
         },
     }
 }

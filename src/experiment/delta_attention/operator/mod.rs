@@ -24,7 +24,7 @@ pub use report::measures;
 use crate::mixer::Mixer;
 use crate::mixer::Schedule;
 use crate::mixer::layer::GateInit;
-use crate::mixer::stack::{self, Config, Engine, Stack, StackRun, Training};
+use crate::mixer::stack::{self, Config, Engine, Recipe, Stack, StackRun, Training};
 use crate::parallel;
 use crate::recall::{Sequence, Updates};
 use crate::stats::{argmax, mean, share, spearman};
@@ -80,6 +80,7 @@ pub fn setup() -> Setup {
             every: 50,
             plateau: Plateau::BOOK.after(600),
             engine: Engine::Fast,
+            recipe: Recipe::Book,
         },
         seeds: 5,
         looked_at: 32,

@@ -49,7 +49,7 @@ fn the_committed_findings_come_from_this_code() {
     assert_eq!(
         findings().code_hash,
         code_hash(root),
-        "{FINDINGS} is stale: the code it depends on ({SOURCES:?}) changed since it was \
+        "{FINDINGS} is stale: the code it depends on ({RUN} and the training code) changed since it was \
          written; rerun `{COMMAND}` (about 5 minutes on two cores) and commit the new file"
     );
     assert_eq!(

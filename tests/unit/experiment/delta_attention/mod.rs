@@ -1,3 +1,4 @@
+mod budget;
 mod large;
 mod operator;
 mod recall;

@@ -1,0 +1,328 @@
+//! Chapter 7's multi-query associative recall at a budget that decides: every
+//! arm trained as Zoology trains (Arora et al. 2023, `zoology/train.py`)
+//! until it solves the task or has been flat for a long window after leaving
+//! chance, in cells that bracket the state, with eight seeds per cell and
+//! rates tuned per cell at a third of the budget. It is a **long
+//! experiment**, run in pieces: `cargo run --release -- mqar-budget` runs
+//! every run that has no file yet in [`DIR`] (one JSON file per run, carrying
+//! the code's hash), so it can be stopped and resumed; when every run has its
+//! file it writes [`FINDINGS`], which the book reads.
+//!
+//! ```text
+//! task     vocab 64 (keys 1..32, values 32..64), T = 64
+//! model    d = 32, 2 blocks, conv width 4, one head (the capacity page's)
+//! cells    K = V = 8 at 4, 8, 16 pairs (K/2, K, 2K); K = V = 16 at 16 pairs
+//! train    AdamW (β 0.9, 0.999; ε 1e-8; decay 0.1 on every tensor), cosine to 0 over the cap,
+//!          no warm-up, no clipping, batch 64, fresh sequences every step, f32 (the fast pass)
+//! stop     held-out accuracy (256 sequences) > 0.99: solved;
+//!          flat (rise < 0.01) over the last 30% of the cap, all of it above 1/pairs + 0.1: flat;
+//!          at the cap: still rising (cut) or below 1/pairs + 0.1 (never learned)
+//! tune     grid 0.001, 0.003, 0.01, widened by √10 where an arm picks an edge (limits 1e-4, 0.1);
+//!          2 tuning seeds per rate and cell, at 5 000 steps (⅓ of the 15 000-step cap)
+//! report   8 seeds per arm and cell at the picked rate
+//! ```
+//!
+//! What was taken from Zoology and what was not: the optimiser, its decay on
+//! every tensor, the cosine schedule without warm-up, no clipping and the
+//! 0.99 stop are Zoology's. Its data are a fixed set of 100 000 sequences
+//! seen for 32–64 epochs; here every batch is fresh, so no sequence repeats
+//! and there is nothing for dropout to guard against: no dropout (Zoology's
+//! embedding dropout of 0.1 is left out). The cosine steps every step, not
+//! every epoch. The block stays fla's (RMSNorm, output gate), not Zoology's
+//! (LayerNorm), and the embedding is not tied to the readout.
+//!
+//! The budget: a run sees up to 15 000 × 64 = 960 000 sequences, five times
+//! the 192 000 of the independent re-implementation that found no plateau at
+//! 16 pairs, and a sixth of the 5.8–6.4 M of Zoology's configurations (whose
+//! vocabulary of 8 192 makes its flat phase far longer than this one's of 64).
+//!
+//! The cost, measured: one step at batch 64 takes 8–10 ms of one idle core
+//! (`figures/bench-training.txt`), so a run at the cap takes about 2½ minutes
+//! and the whole experiment, at most 9 arms × 4 cells × (3+ rates × 2 tuning
+//! seeds at ⅓ + 8 seeds), about 10 core-hours at the caps; solved and flat
+//! runs stop earlier.
+
+pub mod run;
+
+pub use run::{Job, Record, Setup, Stage, pick, setup};
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::experiment::delta_attention::large::Arm;
+use crate::parallel;
+
+/// The command that runs (or resumes) the experiment.
+pub const COMMAND: &str = "cargo run --release -- mqar-budget";
+
+/// The folder of per-run files, relative to the repository root.
+pub const DIR: &str = "findings/mqar-budget";
+
+/// The assembled findings, relative to the repository root.
+pub const FINDINGS: &str = "findings/mqar-budget.json";
+
+/// The experiment's own file: its findings depend on it and on
+/// [`crate::experiment::source::TRAINING`].
+pub const RUN: &str = "src/experiment/delta_attention/budget/run.rs";
+
+/// The SHA-256 (hex) of [`RUN`] and the training code under `root` ([`crate::experiment::source::training`]).
+///
+/// # Panics
+/// If a source file cannot be read.
+pub fn code_hash(root: &Path) -> String {
+    crate::experiment::source::training(root, RUN)
+}
+
+/// One arm in one cell: its tuning runs by rate, the rate it picked and its reported runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Cell {
+    pub arm: String,
+    pub state: usize,
+    pub pairs: usize,
+    pub tuning: Vec<(f64, Vec<Record>)>,
+    pub lr: f64,
+    pub runs: Vec<Record>,
+}
+
+/// Everything the experiment measured.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Findings {
+    pub code_hash: String,
+    pub command: String,
+    pub setup: Setup,
+    /// Seconds of one core summed over every run.
+    pub core_seconds: f64,
+    pub cells: Vec<Cell>,
+}
+
+/// The runs on disk: every record in `dir` carrying `hash`, by file name.
+struct Store<'a> {
+    dir: &'a Path,
+    hash: &'a str,
+    records: BTreeMap<String, Record>,
+}
+
+impl<'a> Store<'a> {
+    fn open(dir: &'a Path, hash: &'a str) -> Result<Store<'a>, String> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let mut records = BTreeMap::new();
+        let entries =
+            std::fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
+        for entry in entries {
+            let path = entry.map_err(|e| e.to_string())?.path();
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+            let Some(name) = name.filter(|n| n.ends_with(".json") && !n.starts_with('.')) else {
+                continue;
+            };
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let record: Record = serde_json::from_str(&text)
+                .map_err(|e| format!("{} does not parse: {e}", path.display()))?;
+            if record.code_hash == hash {
+                records.insert(name, record);
+            }
+        }
+        Ok(Store { dir, hash, records })
+    }
+
+    fn get(&self, job: &Job) -> Option<&Record> {
+        self.records.get(&job.file())
+    }
+
+    /// Run every job in parallel, writing each record as it finishes.
+    fn run(
+        &mut self,
+        setup: &Setup,
+        jobs: &[Job],
+        log: &(impl Fn(String) + Sync),
+    ) -> Result<(), String> {
+        let (dir, hash) = (self.dir, self.hash);
+        let done = parallel::map(0..jobs.len() as u64, |i| {
+            let job = &jobs[i as usize];
+            let record = setup.run(job, hash);
+            log(format!(
+                "  {} {:?}: acc {:.3}, {:?} after {} steps, {:.0} s",
+                job.file(),
+                record.stage,
+                record.accuracy,
+                record.outcome,
+                record.steps(),
+                record.seconds
+            ));
+            let json = serde_json::to_string(&record).map_err(|e| e.to_string())?;
+            let path = dir.join(job.file());
+            crate::file::write_atomic(&path, (json + "\n").as_bytes())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            Ok::<_, String>((job.file(), record))
+        });
+        for d in done {
+            let (name, record) = d?;
+            self.records.insert(name, record);
+        }
+        Ok(())
+    }
+
+    /// The tuning records of `arm` in `cell` for every rate tried so far, and
+    /// the jobs still missing: the grid grows one rate at a time while the
+    /// pick sits on an edge.
+    fn grid(
+        &self,
+        setup: &Setup,
+        arm: Arm,
+        cell: (usize, usize),
+    ) -> (Vec<(f64, Vec<&Record>)>, Vec<Job>) {
+        let mut rates = setup.rates.clone();
+        loop {
+            let jobs: Vec<Job> = rates
+                .iter()
+                .flat_map(|&lr| {
+                    setup.tune_seeds.iter().map(move |&seed| Job {
+                        stage: Stage::Tune,
+                        arm,
+                        cell,
+                        lr,
+                        seed,
+                    })
+                })
+                .collect();
+            let missing: Vec<Job> = jobs
+                .iter()
+                .filter(|j| self.get(j).is_none())
+                .copied()
+                .collect();
+            let tuned: Vec<(f64, Vec<&Record>)> = rates
+                .iter()
+                .map(|&lr| {
+                    let rs = jobs
+                        .iter()
+                        .filter(|j| j.lr == lr)
+                        .filter_map(|j| self.get(j))
+                        .collect();
+                    (lr, rs)
+                })
+                .collect();
+            if !missing.is_empty() {
+                return (tuned, missing);
+            }
+            match setup.widened(&tuned) {
+                Some(next) => rates.push(next),
+                None => return (tuned, missing),
+            }
+        }
+    }
+}
+
+/// [`resume`] in [`DIR`] under `root` with the code's hash, then write [`FINDINGS`].
+///
+/// # Errors
+/// If a file cannot be read, parsed or written.
+pub fn run_and_write(
+    root: &Path,
+    setup: &Setup,
+    log: impl FnMut(String) + Send,
+) -> Result<Findings, String> {
+    let found = resume(setup, &code_hash(root), &root.join(DIR), log)?;
+    let json = serde_json::to_string_pretty(&found).map_err(|e| e.to_string())?;
+    let path = root.join(FINDINGS);
+    crate::file::write_atomic(&path, (json + "\n").as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(found)
+}
+
+/// Run every run of `setup` that has no record of `hash` in `dir` (tuning
+/// first, the grids widened until every pick is inside, then the reported
+/// seeds), writing one file per run and logging a line per run; return
+/// everything. Killed part-way, it keeps every finished run's file, and the
+/// next call goes on from there.
+///
+/// # Errors
+/// If a file cannot be read, parsed or written.
+pub fn resume(
+    setup: &Setup,
+    hash: &str,
+    dir: &Path,
+    log: impl FnMut(String) + Send,
+) -> Result<Findings, String> {
+    let mut store = Store::open(dir, hash)?;
+    let log = std::sync::Mutex::new(log);
+    let log = |line: String| (log.lock().expect("the log"))(line);
+    let pairs: Vec<(Arm, (usize, usize))> = setup
+        .arms()
+        .into_iter()
+        .flat_map(|arm| setup.cells.iter().map(move |&cell| (arm, cell)))
+        .collect();
+    loop {
+        let missing: Vec<Job> = pairs
+            .iter()
+            .flat_map(|&(arm, cell)| store.grid(setup, arm, cell).1)
+            .collect();
+        if missing.is_empty() {
+            break;
+        }
+        log(format!("tuning: {} runs", missing.len()));
+        store.run(setup, &missing, &log)?;
+    }
+    let rates: Vec<f64> = pairs
+        .iter()
+        .map(|&(arm, cell)| pick(&store.grid(setup, arm, cell).0))
+        .collect();
+    let reported: Vec<Job> = pairs
+        .iter()
+        .zip(&rates)
+        .flat_map(|(&(arm, cell), &lr)| {
+            (0..setup.seeds).map(move |seed| Job {
+                stage: Stage::Report,
+                arm,
+                cell,
+                lr,
+                seed,
+            })
+        })
+        .collect();
+    // seed by seed, so that an interrupted run leaves every cell equally far
+    let mut missing: Vec<Job> = reported
+        .iter()
+        .filter(|j| store.get(j).is_none())
+        .copied()
+        .collect();
+    missing.sort_by_key(|j| j.seed);
+    log(format!(
+        "reported: {} of {} runs to go",
+        missing.len(),
+        reported.len()
+    ));
+    store.run(setup, &missing, &log)?;
+    let cells: Vec<Cell> = pairs
+        .iter()
+        .zip(&rates)
+        .map(|(&(arm, (state, pairs)), &lr)| {
+            let (tuning, _) = store.grid(setup, arm, (state, pairs));
+            let runs = reported
+                .iter()
+                .filter(|j| j.arm == arm && j.cell == (state, pairs))
+                .map(|j| store.get(j).expect("every run has run").clone())
+                .collect();
+            Cell {
+                arm: arm.name(),
+                state,
+                pairs,
+                tuning: tuning
+                    .into_iter()
+                    .map(|(r, rs)| (r, rs.into_iter().cloned().collect()))
+                    .collect(),
+                lr,
+                runs,
+            }
+        })
+        .collect();
+    Ok(Findings {
+        code_hash: hash.to_string(),
+        command: COMMAND.to_string(),
+        setup: setup.clone(),
+        core_seconds: store.records.values().map(|r| r.seconds).sum(),
+        cells,
+    })
+}
