@@ -23,6 +23,7 @@ mod coverage;
 mod coverage_decoder;
 mod coverage_trained;
 mod delta_attention;
+pub mod delta_attention_budget;
 mod delta_attention_large;
 mod delta_attention_operator;
 mod delta_attention_recall;

@@ -42,7 +42,11 @@
 //! seeds at ⅓ + 8 seeds), about 10 core-hours at the caps; solved and flat
 //! runs stop earlier.
 
+pub mod claims;
+pub mod report;
 pub mod run;
+
+pub use claims::claims;
 
 pub use run::{Job, Record, Setup, Stage, pick, setup};
 

@@ -1,0 +1,125 @@
+//! What the decisive MQAR runs say, cell by cell: how each run ended, the
+//! capacity (held-out accuracy where the run ended) with its spread over
+//! seeds, and the learning speed (steps to 0.5 and to 0.9), reported apart.
+
+use super::{Cell, Findings};
+use crate::stats::{Summary, median};
+use crate::train::Outcome;
+
+/// The arms in the order of [`super::Setup::arms`], with their labels.
+pub const ARMS: [(&str, &str); 9] = [
+    ("softmax", "softmax"),
+    ("linear", "linear (fla)"),
+    ("deltanet", "DeltaNet"),
+    ("gdn_fla", "Gated DeltaNet, fla gates"),
+    ("gdn_horizon", "Gated DeltaNet, horizon gates"),
+    ("kda_fla", "KDA, fla gates"),
+    ("kda_horizon", "KDA, horizon gates"),
+    ("linear_norm", "linear (Zoology, normaliser)"),
+    ("linear_sum", "linear (Zoology, no normaliser)"),
+];
+
+/// The label of `arm`.
+///
+/// # Panics
+/// If the arm is unknown.
+pub fn label(arm: &str) -> &'static str {
+    ARMS.iter()
+        .find(|(a, _)| *a == arm)
+        .map(|(_, l)| *l)
+        .unwrap_or_else(|| panic!("budget: unknown arm {arm}"))
+}
+
+impl Cell {
+    /// The seeds' held-out accuracies where their runs ended: the capacity.
+    pub fn accs(&self) -> Vec<f64> {
+        self.runs.iter().map(|r| r.accuracy).collect()
+    }
+
+    /// How many seeds ended as `outcome`.
+    pub fn count(&self, outcome: Outcome) -> usize {
+        self.runs.iter().filter(|r| r.outcome == outcome).count()
+    }
+
+    /// The median over seeds of the steps to held-out accuracy `level`, and
+    /// how many seeds reached it; `None` if fewer than half did.
+    pub fn steps_to(&self, level: f64) -> (Option<f64>, usize) {
+        let reached: Vec<f64> = self
+            .runs
+            .iter()
+            .filter_map(|r| r.steps_to(level))
+            .map(|s| s as f64)
+            .collect();
+        let n = reached.len();
+        ((2 * n >= self.runs.len()).then(|| median(&reached)), n)
+    }
+}
+
+impl Findings {
+    /// The cell of `arm` at `(state, pairs)`.
+    ///
+    /// # Panics
+    /// If there is none.
+    pub fn cell(&self, arm: &str, (state, pairs): (usize, usize)) -> &Cell {
+        self.cells
+            .iter()
+            .find(|c| c.arm == arm && c.state == state && c.pairs == pairs)
+            .unwrap_or_else(|| panic!("mqar-budget: no cell {arm} at K = {state}, {pairs} pairs"))
+    }
+
+    /// The cells `(K, pairs)` with pairs at most `K` (the state's width): where
+    /// Zoology and the DeltaNet paper measured recall.
+    pub fn within_state(&self) -> Vec<(usize, usize)> {
+        self.setup
+            .cells
+            .iter()
+            .copied()
+            .filter(|&(k, p)| p <= k)
+            .collect()
+    }
+
+    /// The cells with more pairs than `K`.
+    pub fn above_state(&self) -> Vec<(usize, usize)> {
+        self.setup
+            .cells
+            .iter()
+            .copied()
+            .filter(|&(k, p)| p > k)
+            .collect()
+    }
+
+    /// `(runs cut by the cap, runs that never learned, runs)` of `arm` over every cell.
+    pub fn unfinished(&self, arm: &str) -> (usize, usize, usize) {
+        self.cells
+            .iter()
+            .filter(|c| c.arm == arm)
+            .fold((0, 0, 0), |(cut, never, n), c| {
+                (
+                    cut + c.count(Outcome::Cut),
+                    never + c.count(Outcome::NeverLearned),
+                    n + c.runs.len(),
+                )
+            })
+    }
+}
+
+/// `a − b` in mean capacity at `cell`, with its 95% interval over seeds
+/// (normal, from both arms' seed spreads: the null a gap must clear).
+///
+/// ```text
+/// gap = m_a − m_b,   half = 1.96 √(s_a²/n_a + s_b²/n_b)
+/// ```
+pub fn gap(f: &Findings, a: &str, b: &str, cell: (usize, usize)) -> (f64, f64, f64) {
+    let (sa, sb) = (
+        Summary::of(&f.cell(a, cell).accs()),
+        Summary::of(&f.cell(b, cell).accs()),
+    );
+    let gap = sa.mean - sb.mean;
+    let half = 1.96 * (sa.sd.powi(2) / sa.n as f64 + sb.sd.powi(2) / sb.n as f64).sqrt();
+    (gap, gap - half, gap + half)
+}
+
+/// `K = 8, 16 pairs`
+pub fn cell_name((state, pairs): (usize, usize)) -> String {
+    format!("K = {state}, {pairs} pairs")
+}
