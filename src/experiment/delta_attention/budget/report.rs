@@ -3,6 +3,7 @@
 //! seeds, and the learning speed (steps to 0.5 and to 0.9), reported apart.
 
 use super::{Cell, Findings};
+use crate::measure::{Measure, fixed, pm, table_of};
 use crate::stats::{Summary, median};
 use crate::train::Outcome;
 
@@ -122,4 +123,77 @@ pub fn gap(f: &Findings, a: &str, b: &str, cell: (usize, usize)) -> (f64, f64, f
 /// `K = 8, 16 pairs`
 pub fn cell_name((state, pairs): (usize, usize)) -> String {
     format!("K = {state}, {pairs} pairs")
+}
+
+/// `k8p16` for `(8, 16)`: the cell's part of a measure's key.
+fn key((state, pairs): (usize, usize)) -> String {
+    format!("k{state}p{pairs}")
+}
+
+/// The median steps to `level` in words: "1 200", or "not reached by most seeds (3 of 8)".
+fn steps_to(cell: &Cell, level: f64) -> String {
+    match cell.steps_to(level) {
+        (Some(s), _) => fixed(s, 0),
+        (None, n) => format!("not by most seeds ({n} of {})", cell.runs.len()),
+    }
+}
+
+/// The numbers a page quotes: the setup, and per cell a table of every arm's
+/// rate, capacity, how its runs ended and its learning speed.
+pub fn measures(f: &Findings) -> Vec<Measure> {
+    let s = &f.setup;
+    let mut m = vec![
+        Measure::new("budget_cap", s.cap.to_string()),
+        Measure::new("budget_tune_cap", s.tune_cap.to_string()),
+        Measure::new("budget_batch", s.batch.to_string()),
+        Measure::new("budget_test", s.test.to_string()),
+        Measure::new("budget_seeds", s.seeds.to_string()),
+        Measure::new("budget_decay", s.weight_decay.to_string()),
+        Measure::new("budget_window", fixed(100.0 * s.window, 0)),
+        Measure::new("budget_core_hours", fixed(f.core_seconds / 3600.0, 1)),
+        Measure::new(
+            "budget_hash",
+            f.code_hash.chars().take(12).collect::<String>(),
+        ),
+    ];
+    for &cell in &s.cells {
+        let rows = f
+            .setup
+            .arms()
+            .into_iter()
+            .map(|arm| {
+                let (a, c) = (arm.name(), f.cell(&arm.name(), cell));
+                let k = |what: &str| format!("budget_{what}_{a}_{}", key(cell));
+                let ends = [
+                    Outcome::Solved,
+                    Outcome::Flat,
+                    Outcome::Cut,
+                    Outcome::NeverLearned,
+                ]
+                .map(|o| c.count(o).to_string())
+                .join(" / ");
+                let row = vec![
+                    Measure::new(k("rate"), format!("{:.1e}", c.lr)),
+                    Measure::new(k("capacity"), pm(Summary::of(&c.accs()), 2)),
+                    Measure::new(k("ends"), ends),
+                    Measure::new(k("half"), steps_to(c, 0.5)),
+                    Measure::new(k("ninety"), steps_to(c, 0.9)),
+                ];
+                (label(&a).to_string(), row)
+            })
+            .collect();
+        m.extend(table_of(
+            &format!("budget_table_{}", key(cell)),
+            &[
+                "arm",
+                "rate",
+                "accuracy",
+                "solved / flat / cut / never",
+                "steps to 0.5",
+                "steps to 0.9",
+            ],
+            rows,
+        ));
+    }
+    m
 }

@@ -213,3 +213,17 @@ fn the_figures_draw_every_arm_the_same_way_twice() {
         std::fs::write(format!("{dir}/budget-capacity.svg"), b).unwrap();
     }
 }
+
+#[test]
+fn every_arm_and_cell_has_a_row_of_measures() {
+    let f = made(|_, (k, p)| if p <= k { 0.995 } else { 0.3 });
+    let m = report::measures(&f);
+    let value = |k: &str| m.iter().find(|x| x.key == k).unwrap().value.clone();
+    assert_eq!(value("budget_ends_deltanet_k8p4"), "8 / 0 / 0 / 0");
+    assert_eq!(value("budget_ends_deltanet_k8p16"), "0 / 8 / 0 / 0");
+    assert_eq!(
+        value("budget_half_deltanet_k8p16"),
+        "not by most seeds (0 of 8)"
+    );
+    assert!(value("budget_table_k16p16").lines().count() == 2 + 9);
+}
