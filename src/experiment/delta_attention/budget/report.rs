@@ -42,6 +42,12 @@ impl Cell {
         self.runs.iter().filter(|r| r.outcome == outcome).count()
     }
 
+    /// How many seeds ran to the cap (flat there under the cosine's last
+    /// stretch, cut, or never learned).
+    pub fn at_cap(&self) -> usize {
+        self.runs.iter().filter(|r| r.steps() >= r.cap).count()
+    }
+
     /// The median over seeds of the steps to held-out accuracy `level`, and
     /// how many seeds reached it; `None` if fewer than half did.
     pub fn steps_to(&self, level: f64) -> (Option<f64>, usize) {
@@ -176,6 +182,7 @@ pub fn measures(f: &Findings) -> Vec<Measure> {
                     Measure::new(k("rate"), format!("{:.1e}", c.lr)),
                     Measure::new(k("capacity"), pm(Summary::of(&c.accs()), 2)),
                     Measure::new(k("ends"), ends),
+                    Measure::new(k("at_cap"), c.at_cap().to_string()),
                     Measure::new(k("half"), steps_to(c, 0.5)),
                     Measure::new(k("ninety"), steps_to(c, 0.9)),
                 ];
@@ -189,6 +196,7 @@ pub fn measures(f: &Findings) -> Vec<Measure> {
                 "rate",
                 "accuracy",
                 "solved / flat / cut / never",
+                "at the cap",
                 "steps to 0.5",
                 "steps to 0.9",
             ],
