@@ -15,8 +15,9 @@
 //! attention-geometry next TEXT [--top K] [--tsv]   SmolLM2's most probable next tokens
 //! attention-geometry complete TEXT [--tokens N]    SmolLM2's greedy continuation
 //! attention-geometry heads minilm|smollm2 [--tsv]   each head's W_QK symmetry and eigenvalue mass
-//! attention-geometry mqar-budget             chapter 7's decisive MQAR runs (hours; resumable: one
-//!                                            file per run in findings/mqar-budget/)
+//! attention-geometry mqar-budget [--status]  chapter 7's decisive MQAR runs (hours; resumable: one
+//!                                            file per run in findings/mqar-budget/; --status: where
+//!                                            they stand, running nothing)
 //! attention-geometry mqar-large              chapter 7's long MQAR experiment (about 5 minutes on
 //!                                            two cores); writes findings/mqar-large.json
 //! ```
@@ -148,6 +149,15 @@ fn run(m: &ArgMatches) -> Result<(), Stop> {
         }
         "mqar-budget" => {
             use attention_geometry::experiment::delta_attention::budget;
+            if args.get_flag("status") {
+                let (root, setup) = (root(), budget::setup());
+                let dir = root.join(budget::DIR);
+                print!(
+                    "{}",
+                    budget::status(&setup, &budget::code_hash(&root), &dir)?
+                );
+                return Ok(());
+            }
             let found =
                 budget::run_and_write(&root(), &budget::setup(), |line| eprintln!("{line}"))?;
             status(&format!(

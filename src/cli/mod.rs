@@ -138,6 +138,12 @@ pub fn command() -> Command {
         )
         .subcommand(
             Command::new("mqar-budget")
-                .about("Chapter 7's decisive MQAR runs (hours; stop and resume at will: one file per run in findings/mqar-budget/)"),
+                .about("Chapter 7's decisive MQAR runs (hours; stop and resume at will: one file per run in findings/mqar-budget/)")
+                .arg(
+                    Arg::new("status")
+                        .long("status")
+                        .action(ArgAction::SetTrue)
+                        .help("Say where the runs stand and run nothing"),
+                ),
         )
 }

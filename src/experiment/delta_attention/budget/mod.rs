@@ -236,6 +236,69 @@ pub fn run_and_write(
     Ok(found)
 }
 
+/// Where the runs of `setup` stand in `dir` for code `hash`, in a few lines:
+/// the runs on file and their core time, the tuning runs still missing (the
+/// grids may still widen), then each pick and the reported runs missing.
+/// It runs nothing.
+///
+/// # Errors
+/// If a file cannot be read or parsed.
+pub fn status(setup: &Setup, hash: &str, dir: &Path) -> Result<String, String> {
+    let store = Store::open(dir, hash)?;
+    let on_file = |stage| store.records.values().filter(|r| r.stage == stage).count();
+    let hours = store.records.values().map(|r| r.seconds).sum::<f64>() / 3600.0;
+    let mut out = format!(
+        "code {}: {} tuning and {} reported runs on file, {hours:.1} core-hours\n",
+        &hash[..hash.len().min(12)],
+        on_file(Stage::Tune),
+        on_file(Stage::Report)
+    );
+    let pairs: Vec<(Arm, (usize, usize))> = setup
+        .arms()
+        .into_iter()
+        .flat_map(|arm| setup.cells.iter().map(move |&cell| (arm, cell)))
+        .collect();
+    let grids: Vec<_> = pairs
+        .iter()
+        .map(|&(arm, cell)| store.grid(setup, arm, cell))
+        .collect();
+    let missing: usize = grids.iter().map(|(_, m)| m.len()).sum();
+    if missing > 0 {
+        out.push_str(&format!(
+            "tuning: {missing} runs to go on the grids so far\n"
+        ));
+        return Ok(out);
+    }
+    let mut to_go = 0;
+    for (&(arm, cell), (tuned, _)) in pairs.iter().zip(&grids) {
+        let lr = pick(tuned);
+        let left = (0..setup.seeds)
+            .filter(|&seed| {
+                let job = Job {
+                    stage: Stage::Report,
+                    arm,
+                    cell,
+                    lr,
+                    seed,
+                };
+                store.get(&job).is_none()
+            })
+            .count();
+        to_go += left;
+        out.push_str(&format!(
+            "  {} K = {}, {} pairs: rate {lr:.1e}, {left} seeds to go\n",
+            arm.name(),
+            cell.0,
+            cell.1
+        ));
+    }
+    out.push_str(&format!(
+        "reported: {to_go} of {} runs to go\n",
+        pairs.len() * setup.seeds as usize
+    ));
+    Ok(out)
+}
+
 /// Run every run of `setup` that has no record of `hash` in `dir` (tuning
 /// first, the grids widened until every pick is inside, then the reported
 /// seeds), writing one file per run and logging a line per run; return
