@@ -45,7 +45,11 @@ fn a_resumed_run_reuses_every_record_and_fills_every_cell() {
     }
     let said = status(&tiny(), "h1", dir.path()).unwrap();
     assert!(said.ends_with("reported: 0 of 12 runs to go\n"), "{said}");
-    assert!(status(&tiny(), "h3", dir.path()).unwrap().contains("0 tuning and 0 reported runs on file"));
+    assert!(
+        status(&tiny(), "h3", dir.path())
+            .unwrap()
+            .contains("0 tuning and 0 reported runs on file")
+    );
     // a second call finds every run on disk and runs nothing
     let mut again = Vec::new();
     let second = resume(&tiny(), "h1", dir.path(), |l| again.push(l)).unwrap();
