@@ -146,6 +146,45 @@ pub fn pm(s: Summary, digits: usize) -> String {
     format!("{} ± {}", fixed(s.mean, digits), fixed(s.sd, digits))
 }
 
+/// `n` of `total` `things` as a reader says it: `none of the 80 runs`,
+/// `all 80 runs`, else `3 of the 80 runs`. One helper, so that no page
+/// prints "0 of" or "only 0".
+///
+/// ```
+/// use attention_geometry::measure::of_total;
+/// assert_eq!(of_total(0, 80, "runs"), "none of the 80 runs");
+/// assert_eq!(of_total(80, 80, "runs"), "all 80 runs");
+/// assert_eq!(of_total(3, 80, "runs"), "3 of the 80 runs");
+/// ```
+pub fn of_total(n: usize, total: usize, things: &str) -> String {
+    match n {
+        0 => format!("none of the {total} {things}"),
+        n if n == total => format!("all {total} {things}"),
+        n => format!("{n} of the {total} {things}"),
+    }
+}
+
+/// A share `x` of some `things` as a reader says it: `all seeds`,
+/// `no seeds`, `nearly all seeds` (rounds to 1.00), else `a share 0.92 of
+/// seeds`, so that no page prints "a share 1.00".
+///
+/// ```
+/// use attention_geometry::measure::share_of;
+/// assert_eq!(share_of(1.0, "seeds"), "all seeds");
+/// assert_eq!(share_of(0.0, "seeds"), "no seeds");
+/// assert_eq!(share_of(0.999, "seeds"), "nearly all seeds");
+/// assert_eq!(share_of(0.25, "seeds"), "a share 0.25 of seeds");
+/// ```
+pub fn share_of(x: f64, things: &str) -> String {
+    match fixed(x, 2).as_str() {
+        _ if x >= 1.0 => format!("all {things}"),
+        _ if x <= 0.0 => format!("no {things}"),
+        "1.00" => format!("nearly all {things}"),
+        "0.00" => format!("almost no {things}"),
+        share => format!("a share {share} of {things}"),
+    }
+}
+
 /// The number a measure's text starts with (`0.58 ± 0.07` → 0.58), if it
 /// starts with one; tables and words have none.
 ///

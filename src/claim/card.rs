@@ -292,9 +292,8 @@ pub fn markdown(c: &Claim, pages: &dyn Pages, w: &Words) -> String {
             ],
         ));
     }
-    if !c.capped.is_empty() {
-        let texts: Vec<String> = c.capped.iter().map(Test::measured).collect();
-        notes.push(format!("**{}** {}", w.plateau, texts.join(w.semicolon)));
+    if let Some(said) = super::plateau::sentence(&c.plateau, w) {
+        notes.push(format!("**{}** {said}", w.plateau));
     }
     for n in notes {
         out.push_str(&format!("- {n}\n"));

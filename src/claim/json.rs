@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use super::plateau::Runs;
 use super::{Claim, Evidence, Kind, Relation, Source, Test, Verdict};
 
 #[derive(Serialize)]
@@ -80,7 +81,8 @@ struct ClaimJson<'a> {
     default_choice: &'a str,
     sensitivity: Vec<ChoiceJson<'a>>,
     replications: Vec<ReplicationJson<'a>>,
-    plateau: Vec<TestJson<'a>>,
+    /// Per trained arm, how many runs hit the step cap or never left chance.
+    plateau: &'a [Runs],
 }
 
 fn tests<'a>(ts: &'a [Test], role: &'static str) -> Vec<TestJson<'a>> {
@@ -125,7 +127,7 @@ fn of(c: &Claim) -> ClaimJson<'_> {
                 finding: TestJson::of(&r.finding, "finding"),
             })
             .collect(),
-        plateau: tests(&c.capped, "plateau"),
+        plateau: &c.plateau,
     }
 }
 

@@ -46,6 +46,7 @@ pub mod card;
 pub mod essay;
 pub mod json;
 mod label;
+pub mod plateau;
 mod reason;
 mod test;
 pub mod text;
@@ -85,8 +86,9 @@ pub struct Claim {
     pub choices: Vec<Choice>,
     /// The cited papers' own results on their own protocols.
     pub replications: Vec<Replication>,
-    /// Per trained arm: the share of its runs that hit the step cap before a plateau.
-    pub capped: Vec<Test>,
+    /// Per trained arm: how many of its runs hit the step cap before a
+    /// plateau, or never left chance.
+    pub plateau: Vec<plateau::Runs>,
 }
 
 impl Claim {
@@ -106,7 +108,7 @@ impl Claim {
             default_choice: String::new(),
             choices: Vec::new(),
             replications: Vec::new(),
-            capped: Vec::new(),
+            plateau: Vec::new(),
         }
     }
 
@@ -171,7 +173,7 @@ impl Claim {
         let mut book = Claim::new(self.kind, slug, sentence).zh(zh);
         book.evidence = self.evidence;
         book.setting = self.setting.clone();
-        book.capped = self.capped.clone();
+        book.plateau = self.plateau.clone();
         book.core = asked;
         [self, book]
     }
@@ -247,25 +249,30 @@ impl Claim {
     /// step cap before the plateau rule held. An arm most of whose runs
     /// were capped cannot decide the verdict.
     pub fn trained(self, arm: &str, capped: usize, runs: usize) -> Claim {
-        self.undecided_runs(format!("{arm} runs that hit the step cap"), capped, runs)
+        self.ended(arm, plateau::Ending::Capped, capped, runs)
     }
 
     /// Record that `stalled` of the `runs` of `arm` ended at chance (on a
     /// plateau, but never having learned the task). Like [`Claim::trained`]'s
     /// capped runs, an arm whose runs mostly stalled cannot decide the claim.
     pub fn learned(self, arm: &str, stalled: usize, runs: usize) -> Claim {
-        self.undecided_runs(format!("{arm} runs that never left chance"), stalled, runs)
+        self.ended(arm, plateau::Ending::Stalled, stalled, runs)
     }
 
-    /// The test that fewer than half of some runs (`which`) cannot decide the claim.
-    fn undecided_runs(mut self, which: String, n: usize, runs: usize) -> Claim {
-        self.capped.push(Test::below(
-            format!("share of {which} ({n} of {runs})"),
-            n as f64 / runs.max(1) as f64,
-            0.5,
-            2,
-        ));
+    fn ended(mut self, arm: &str, ending: plateau::Ending, n: usize, runs: usize) -> Claim {
+        self.plateau.push(plateau::Runs {
+            arm: arm.to_string(),
+            ending,
+            n,
+            runs,
+        });
         self
+    }
+
+    /// The plateau rows as tests: the share of each arm's runs that ended
+    /// without deciding, predicted below ½.
+    pub fn plateau_tests(&self) -> Vec<Test> {
+        self.plateau.iter().map(plateau::Runs::test).collect()
     }
 
     /// Whether the core holds under the default setting.
@@ -294,7 +301,7 @@ impl Claim {
             self.id
         );
         let scope = self.scope.iter().all(Test::passes);
-        let decided = self.capped.iter().all(Test::passes);
+        let decided = self.plateau.iter().all(plateau::Runs::decides);
         match self.kind {
             Kind::Empirical if !decided => Verdict::Undecided,
             Kind::Empirical if !self.core_somewhere() => Verdict::Contradicted,

@@ -1,6 +1,6 @@
 //! Why a claim's verdict follows from its rows, in one line: which rule
 //! decided it, and which row (numbered as in the card: core rows, then
-//! scope rows; plateau rows after them) was decisive.
+//! scope rows), or which trained arm's runs, was decisive.
 
 use super::{Claim, Test, Verdict};
 use crate::edition::words::{Words, fill};
@@ -27,11 +27,16 @@ fn failing(tests: &[Test], first: usize) -> Option<usize> {
 pub fn reason(c: &Claim, w: &Words) -> String {
     let row = |n: Option<usize>| n.map_or(String::new(), |n| n.to_string());
     let core = c.core.len();
-    let rows = core + c.scope.len();
     match c.verdict() {
         Verdict::Supported => w.why_supported.to_string(),
         Verdict::Checked => w.why_checked.to_string(),
-        Verdict::Undecided => fill(w.why_undecided, &[&row(failing(&c.capped, rows))]),
+        Verdict::Undecided => {
+            let arm = c.plateau.iter().find(|r| !r.decides());
+            fill(
+                w.why_undecided,
+                &[&arm.map_or(String::new(), |r| r.said(w))],
+            )
+        }
         Verdict::Contradicted => fill(w.why_contradicted, &[&row(failing(&c.core, 0))]),
         Verdict::Failed => {
             let all: Vec<Test> = c.core.iter().chain(&c.scope).cloned().collect();

@@ -118,25 +118,10 @@ pub fn chinese_shape(zh: &str, numbers: &[&str]) -> String {
 ///
 /// ```
 /// use attention_geometry::edition::cards::zh;
-/// assert_eq!(
-///     zh("share of untied head runs that hit the step cap (3 of 12)").as_deref(),
-///     Some("独立投影单头的运行中达到步数上限的比例（3/12）")
-/// );
+/// assert_eq!(zh("untied head").as_deref(), Some("独立投影单头"));
 /// assert_eq!(zh("a string nobody wrote"), None);
 /// ```
 pub fn zh(text: &str) -> Option<String> {
-    if let Some((arm, frame)) = plateau(text) {
-        let arm = match untranslated(arm).is_empty() {
-            true => arm.to_string(),
-            false => whole(arm).or_else(|| in_phrases(arm))?,
-        };
-        // a space between a name or number and the Chinese, as the house sets it
-        let gap = match arm.chars().last().is_some_and(super::wide) {
-            true => "",
-            false => " ",
-        };
-        return Some(frame.replace("{arm}", &format!("{arm}{gap}")));
-    }
     whole(text).or_else(|| in_phrases(text))
 }
 
@@ -145,30 +130,6 @@ pub fn zh(text: &str) -> Option<String> {
 fn in_phrases(text: &str) -> Option<String> {
     let chinese = super::phrases::zh(text);
     untranslated(&chinese).is_empty().then_some(chinese)
-}
-
-/// The plateau lines' frames ([`crate::claim::Claim::trained`], `learned`):
-/// `share of {arm} runs that …`, the arm's name looked up on its own.
-const PLATEAU: &[(&str, &str)] = &[
-    (
-        " runs that hit the step cap (1 of 2)",
-        "{arm}的运行中达到步数上限的比例（1/2）",
-    ),
-    (
-        " runs that never left chance (1 of 2)",
-        "{arm}的运行中始终停在随机水平的比例（1/2）",
-    ),
-];
-
-/// A plateau line's arm and its Chinese frame, the numbers filled in.
-fn plateau(text: &str) -> Option<(&str, String)> {
-    let rest = text.strip_prefix("share of ")?;
-    PLATEAU.iter().find_map(|(en, zh_frame)| {
-        let cut = rest.rfind(" runs that ")?;
-        let (arm, tail) = rest.split_at(cut);
-        let (shape, numbers) = skeleton(tail);
-        (shape == skeleton(en).0).then(|| (arm, fill_numbers(&skeleton(zh_frame).0, &numbers)))
-    })
 }
 
 /// `shape` with its slots filled by `numbers`, in order.
@@ -189,12 +150,6 @@ fn whole(text: &str) -> Option<String> {
     Some(fill_numbers(catalogue().get(&shape)?, &numbers))
 }
 
-/// What needs an entry for `text` to read Chinese: a plateau line's arm, or
-/// the whole string.
-fn needed(text: &str) -> &str {
-    plateau(text).map_or(text, |(arm, _)| arm)
-}
-
 /// A card string in Chinese where the tables have it, else as it is.
 pub fn zh_or_same(text: &str) -> String {
     zh(text).unwrap_or_else(|| text.to_string())
@@ -208,7 +163,7 @@ pub fn claim(c: &Claim) -> Claim {
     let put_tests = |tests: &mut Vec<Test>| tests.iter_mut().for_each(|t| put(&mut t.quantity));
     put_tests(&mut z.core);
     put_tests(&mut z.scope);
-    put_tests(&mut z.capped);
+    z.plateau.iter_mut().for_each(|r| put(&mut r.arm));
     put(&mut z.setting);
     put(&mut z.default_choice);
     for ch in &mut z.choices {
@@ -238,7 +193,7 @@ pub fn strings(c: &Claim) -> Vec<(&'static str, &str)> {
                 .map(|t| ("choice's core", t.quantity.as_str())),
         );
     }
-    out.extend(c.capped.iter().map(|t| ("plateau", t.quantity.as_str())));
+    out.extend(c.plateau.iter().map(|r| ("plateau", r.arm.as_str())));
     for r in &c.replications {
         out.push(("paper", &r.paper));
         out.push(("metric", &r.metric));
@@ -256,7 +211,6 @@ pub fn missing(c: &Claim) -> Vec<String> {
     strings(c)
         .into_iter()
         .filter(|(_, s)| zh(s).is_none())
-        .map(|(field, s)| (field, needed(s)))
         .filter(|(_, s)| {
             let new = !seen.contains(s);
             seen.push(*s);

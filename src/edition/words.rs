@@ -58,6 +58,20 @@ pub struct Words {
     pub reproduced: &'static str,
     pub not_reproduced: &'static str,
     pub plateau: &'static str,
+    /// `{n} of {runs}` runs of `{arm}` hit the step cap (`{0}`, `{1}`, `{2}`).
+    pub plateau_capped_some: &'static str,
+    /// `{n} of {runs}` runs of `{arm}` never left chance.
+    pub plateau_stalled_some: &'static str,
+    /// No run of any arm hit the step cap.
+    pub plateau_capped_all: &'static str,
+    /// No run of any arm stayed at chance.
+    pub plateau_stalled_all: &'static str,
+    /// Every run of the arms not named reached a plateau.
+    pub plateau_capped_rest: &'static str,
+    /// Every run of the arms not named left chance.
+    pub plateau_stalled_rest: &'static str,
+    /// `, and ` before the last clause of a sentence.
+    pub comma_and: &'static str,
     pub what_it_means: &'static str,
     /// Joins the last two names of a list, and the others.
     pub and: &'static str,
@@ -137,7 +151,7 @@ pub const EN: Words = Words {
     why_flips: "the core held under the default or some choice, but row {} failed under {}.",
     why_scope: "the core held, but scope row {} failed.",
     why_contradicted: "core row {} failed under the default and under every choice.",
-    why_undecided: "plateau row {} failed: most runs of that arm hit the step cap or never left chance, so the rows cannot decide.",
+    why_undecided: "{}, half or more of them, so the rows cannot decide.",
     why_checked: "a theorem or construction is checked when every row holds; all did.",
     why_failed: "a theorem or construction is checked when every row holds; row {} failed.",
     original: "原文",
@@ -154,6 +168,13 @@ pub const EN: Words = Words {
     reproduced: "reproduced",
     not_reproduced: "not reproduced",
     plateau: "Plateau:",
+    plateau_capped_some: "{2}: {0} of {1} runs hit the step cap",
+    plateau_stalled_some: "{2}: {0} of {1} runs never left chance",
+    plateau_capped_all: "every run reached a plateau before the step cap",
+    plateau_stalled_all: "every run left chance",
+    plateau_capped_rest: "every other run reached a plateau before the cap",
+    plateau_stalled_rest: "every other run left chance",
+    comma_and: ", and ",
     what_it_means: "What it means:",
     and: " and ",
     comma: ", ",
@@ -215,7 +236,7 @@ pub const ZH: Words = Words {
     why_flips: "核心预测在默认设置或某种选择下成立，但第 {} 行在{}下不成立。",
     why_scope: "核心预测成立，但范围预测第 {} 行不成立。",
     why_contradicted: "核心预测第 {} 行在默认设置和每一种选择下都不成立。",
-    why_undecided: "平台期第 {} 行不满足：该组多数运行触及步数上限或始终停在随机水平，各行无法作出判定。",
+    why_undecided: "{}，达到一半或更多，各行无法作出判定。",
     why_checked: "定理或构造在每一行都成立时即为已核验；全部满足。",
     why_failed: "定理或构造在每一行都成立时即为已核验；第 {} 行不成立。",
     original: "原文",
@@ -232,6 +253,13 @@ pub const ZH: Words = Words {
     reproduced: "已复现",
     not_reproduced: "未复现",
     plateau: "平台期：",
+    plateau_capped_some: "{2}：{1} 次运行中有 {0} 次达到步数上限",
+    plateau_stalled_some: "{2}：{1} 次运行中有 {0} 次始终停在随机水平",
+    plateau_capped_all: "每次运行都在达到步数上限之前进入平台期",
+    plateau_stalled_all: "每次运行都离开了随机水平",
+    plateau_capped_rest: "其余运行都在上限之前进入平台期",
+    plateau_stalled_rest: "其余运行都离开了随机水平",
+    comma_and: "，",
     what_it_means: "含义：",
     and: "和",
     comma: "、",

@@ -1,7 +1,7 @@
 //! Unit tests of `crate::claim::card` (`src/claim/card.rs`).
 
 use attention_geometry::claim::card::*;
-use attention_geometry::claim::{Claim, Test};
+use attention_geometry::claim::{Claim, Test, Verdict, reason};
 use attention_geometry::edition::words::{EN, ZH};
 
 struct NoPages;
@@ -100,4 +100,35 @@ fn an_essay_claim_shows_the_essays_sentence_then_the_proposition_tested() {
     assert!(proposition < original, "{zh}");
     assert!(!zh.contains("scores keep no raw order"), "{zh}");
     assert!(zh.contains("判定依据："), "{zh}");
+}
+
+#[test]
+fn the_plateau_line_names_only_the_arms_whose_runs_did_not_decide() {
+    let c = Claim::empirical("x", "s")
+        .core(Test::holds("core", true))
+        .trained("linear", 0, 8)
+        .trained("KDA", 1, 8)
+        .learned("linear", 0, 8)
+        .learned("KDA", 0, 8);
+    let card = markdown(&c, &NoPages, &EN);
+    assert!(
+        card.contains(
+            "**Plateau:** KDA: 1 of 8 runs hit the step cap, and every other run reached \
+             a plateau before the cap; every run left chance"
+        ),
+        "{card}"
+    );
+    assert!(!card.contains("0 of"), "{card}");
+    let zh = markdown(&c, &NoPages, &ZH);
+    assert!(
+        zh.contains("KDA：8 次运行中有 1 次达到步数上限，其余运行都在上限之前进入平台期"),
+        "{zh}"
+    );
+    // half or more of one arm's runs: undecided, and the reason names the arm
+    let d = c.learned("softmax", 4, 8);
+    assert_eq!(d.verdict(), Verdict::Undecided);
+    assert_eq!(
+        reason(&d, &EN),
+        "softmax: 4 of 8 runs never left chance, half or more of them, so the rows cannot decide."
+    );
 }

@@ -3,7 +3,7 @@
 use super::inside::Inside;
 use super::tally::*;
 use super::{Variant, book, setup};
-use crate::measure::{Measure, fixed, pm, table_of};
+use crate::measure::{Measure, fixed, of_total, pm, table_of};
 use crate::mixer::Mixer;
 use crate::stats::{Summary, mean};
 
@@ -55,7 +55,7 @@ pub fn measures() -> Vec<Measure> {
     let (narrow, wide) = (s.states[0], s.states[s.states.len() - 1]);
     let capped = |v: Variant, mx: usize| {
         let (c, n) = f.capped(v, mx);
-        format!("{c} of {n}")
+        of_total(c, n, "runs")
     };
     m.extend([
         Measure::new("delta_lead", fixed(delta_lead(f), 2)),

@@ -1,7 +1,7 @@
 //! The numbers the trained-absorption section quotes.
 
 use super::{BOOK, Findings, KEYS, TIED, UNTIED, architectures, book};
-use crate::measure::{Measure, fixed, pm};
+use crate::measure::{Measure, fixed, of_total, pm};
 
 /// A sentence on the edges of the grid: which arms the edge rule extended
 /// and where their chosen rate ended, and which still sit at an edge.
@@ -110,10 +110,9 @@ pub fn measures() -> Vec<Measure> {
         ));
     }
     m.extend([
-        Measure::new("trained_tied_solved", f.solved(TIED).to_string()),
         Measure::new(
-            "trained_tied_runs",
-            (TIED.len() as u64 * BOOK.seeds).to_string(),
+            "trained_tied_solved",
+            of_total(f.solved(TIED), TIED.len() * BOOK.seeds as usize, "runs"),
         ),
         Measure::new("trained_untied_solved", f.solved([UNTIED]).to_string()),
         Measure::new("gap", fixed(f.gap(None), 2)),

@@ -3,7 +3,7 @@
 
 use super::{BOOK, Side, Tally, Task, book};
 use crate::claim::{Claim, Evidence, Test};
-use crate::measure::{Measure, fixed, pm};
+use crate::measure::{Measure, fixed, of_total, pm};
 use crate::stats::Summary;
 
 /// The encoder claim's bound, 12 of 72 heads, as a share: "many heads".
@@ -154,7 +154,11 @@ pub fn measures() -> Vec<Measure> {
         ),
         Measure::new(
             "pr_trained_prunable",
-            t.prunable(Task::Agreement, &t.curve, BOOK.drop).to_string(),
+            of_total(
+                t.prunable(Task::Agreement, &t.curve, BOOK.drop),
+                t.order.len(),
+                "heads",
+            ),
         ),
         Measure::new("pr_random_order_agree_first", pm(random_first, 2)),
         Measure::new("pr_trained_loss", fixed(t.curve[0].mean_loss(), 2)),

@@ -5,7 +5,7 @@
 
 use super::{CHANGES, Findings, HEAD_ZEROED, LAYER_MEAN, LAYER_RESAMPLE, Read, book};
 use crate::claim::{Claim, Test};
-use crate::measure::{Measure, fixed, table_of};
+use crate::measure::{Measure, fixed, share_of, table_of};
 use crate::pretrained::corpus::Model;
 use crate::pretrained::transformer::Architecture;
 use crate::stats::median;
@@ -235,13 +235,19 @@ fn encoder_measures() -> Vec<Measure> {
     let mut m = vec![
         Measure::new("lm_repair_sentences", f.setup.sentences.to_string()),
         Measure::new("lm_repair_heads", f.heads().to_string()),
-        Measure::new("lm_hydra_share", fixed(f.below_one(LAYER_MEAN, pooled), 2)),
+        Measure::new(
+            "lm_hydra_share",
+            share_of(f.below_one(LAYER_MEAN, pooled), "layer ablations"),
+        ),
         Measure::new(
             "lm_hydra_resample_share",
-            fixed(f.below_one(LAYER_RESAMPLE, pooled), 2),
+            share_of(f.below_one(LAYER_RESAMPLE, pooled), "layer ablations"),
         ),
         Measure::new("lm_resamples", f.setup.resamples.to_string()),
-        Measure::new("lm_resample_same_length", fixed(f.same_length_share(), 2)),
+        Measure::new(
+            "lm_resample_same_length",
+            share_of(f.same_length_share(), "sentences"),
+        ),
     ];
     for model in Model::BOTH {
         for (change, key) in [(LAYER_MEAN, "median"), (LAYER_RESAMPLE, "resample_median")] {

@@ -3,7 +3,7 @@
 
 use super::{BOOK, Findings, Head, SHARP, STRICT, book, other, own, sharp};
 use crate::claim::{Claim, Evidence, Test};
-use crate::measure::{Measure, fixed, pm};
+use crate::measure::{Measure, fixed, of_total, pm, share_of};
 use crate::stats::{Summary, quantile};
 
 /// Smallest share of seeds reaching the threshold over `cells`, or the largest with `max`.
@@ -251,7 +251,12 @@ pub fn measures() -> Vec<Measure> {
     let rates = |h: fn(usize) -> Head| per_member(f, |r| cell(h(r), r).lr.to_string());
     let edges = [s.lrs[0], s.lrs[s.lrs.len() - 1]];
     let at_edge = f.tuning.iter().filter(|(_, _, lr)| edges.contains(lr));
-    let capped = f.cells.iter().chain(&g.cells).flat_map(|c| &c.capped);
+    let capped: Vec<bool> = f
+        .cells
+        .iter()
+        .chain(&g.cells)
+        .flat_map(|c| c.capped.clone())
+        .collect();
     let over = |xs: Vec<f64>| pm(Summary::of(&xs), 2);
     vec![
         Measure::new("flex_members", s.members.to_string()),
@@ -277,14 +282,20 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("flex_lr_fixed", rates(Head::Fixed)),
         Measure::new(
             "flex_edge",
-            format!("{} of {}", at_edge.count(), f.tuning.len()),
+            of_total(at_edge.count(), f.tuning.len(), "tuned arms"),
         ),
-        Measure::new("flex_capped", capped.filter(|&&x| x).count().to_string()),
+        Measure::new(
+            "flex_capped",
+            of_total(capped.iter().filter(|&&x| x).count(), capped.len(), "runs"),
+        ),
         Measure::new(
             "flex_reached_learned",
-            fixed(reach(f, learned, false, false), 2),
+            share_of(reach(f, learned, false, false), "seeds"),
         ),
-        Measure::new("flex_reached_own", fixed(reach(f, own, false, false), 2)),
+        Measure::new(
+            "flex_reached_own",
+            share_of(reach(f, own, false, false), "seeds"),
+        ),
         Measure::new("flex_reached_other", fixed(reach(f, other, false, true), 2)),
         Measure::new("flex_acc_learned", over(accuracy(f, learned))),
         Measure::new("flex_acc_own", over(accuracy(f, own))),
@@ -306,7 +317,7 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("flex_cost_sharp", costs(g, false)),
         Measure::new(
             "flex_reached_own_strict",
-            fixed(reach(f, own, true, false), 2),
+            share_of(reach(f, own, true, false), "seeds"),
         ),
     ]
 }

@@ -31,7 +31,7 @@ fn book_claims() {
             let m: Vec<String> = ch.core.iter().map(|t| t.measured()).collect();
             eprintln!("  under {}: {}", ch.name, m.join("; "));
         }
-        for t in &c.capped {
+        for t in &c.plateau_tests() {
             eprintln!("  {}", t.measured());
         }
     }

@@ -32,7 +32,7 @@ fn flexible_claims_print() {
                     .collect::<Vec<_>>()
             );
         }
-        for t in c.capped.iter().chain(&c.scope) {
+        for t in c.plateau_tests().iter().chain(&c.scope) {
             eprintln!("  {} = {} {}", t.quantity, t.value, t.passes());
         }
     }
