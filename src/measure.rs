@@ -4,7 +4,7 @@
 //! registry of every chapter's measures is [`crate::experiment::measures`].
 //! Introduced in chapter 1.
 
-use crate::stats::Summary;
+use crate::stats::{Summary, median, quantile};
 
 /// One quoted number: its key, its text, and the table it is a cell of, if
 /// any. Every measure reaches the reader: quoted in the prose, or shown in a
@@ -147,17 +147,19 @@ pub fn pm(s: Summary, digits: usize) -> String {
 }
 
 /// `n` of `total` `things` as a reader says it: `none of the 80 runs`,
-/// `all 80 runs`, else `3 of the 80 runs`. One helper, so that no page
-/// prints "0 of" or "only 0".
+/// `all 80 runs`, else `3 of the 80 runs`; `no runs` when there are none.
+/// One helper, so that no page prints "0 of" or "only 0".
 ///
 /// ```
 /// use attention_geometry::measure::of_total;
 /// assert_eq!(of_total(0, 80, "runs"), "none of the 80 runs");
 /// assert_eq!(of_total(80, 80, "runs"), "all 80 runs");
 /// assert_eq!(of_total(3, 80, "runs"), "3 of the 80 runs");
+/// assert_eq!(of_total(0, 0, "sinks"), "no sinks");
 /// ```
 pub fn of_total(n: usize, total: usize, things: &str) -> String {
     match n {
+        0 if total == 0 => format!("no {things}"),
         0 => format!("none of the {total} {things}"),
         n if n == total => format!("all {total} {things}"),
         n => format!("{n} of the {total} {things}"),
@@ -182,6 +184,62 @@ pub fn share_of(x: f64, things: &str) -> String {
         "1.00" => format!("nearly all {things}"),
         "0.00" => format!("almost no {things}"),
         share => format!("a share {share} of {things}"),
+    }
+}
+
+/// A sample's centre and spread: `mean ± sd`, or, where the sample is
+/// skewed (one sign, and its sd larger than its mean), `median m
+/// (quartiles q1–q3)`, which a long tail cannot carry off.
+///
+/// ```
+/// use attention_geometry::measure::centre;
+/// assert_eq!(centre(&[1.0, 2.0, 3.0], 1), "2.0 ± 1.0");
+/// assert_eq!(centre(&[0.0, 0.5, 1.0, 90.0], 1), "median 0.8 (quartiles 0.4–23.2)");
+/// assert_eq!(centre(&[-1.0, 0.0, 1.0], 1), "0.0 ± 1.0");
+/// ```
+pub fn centre(xs: &[f64], digits: usize) -> String {
+    let s = Summary::of(xs);
+    let one_sign = xs.iter().all(|&x| x >= 0.0) || xs.iter().all(|&x| x <= 0.0);
+    match one_sign && s.sd > s.mean.abs() {
+        true => format!(
+            "median {} (quartiles {}–{})",
+            fixed(median(xs), digits),
+            fixed(quantile(xs, 0.25), digits),
+            fixed(quantile(xs, 0.75), digits)
+        ),
+        false => pm(s, digits),
+    }
+}
+
+/// A share over runs, `mean ± sd` of some `things`, as a reader says it:
+/// [`share_of`]'s words where every run gave the same share, else
+/// `a share 0.40 ± 0.05 of rows`.
+///
+/// ```
+/// use attention_geometry::measure::share_over;
+/// use attention_geometry::stats::Summary;
+/// assert_eq!(share_over(Summary::of(&[1.0, 1.0]), "rows"), "all rows");
+/// assert_eq!(share_over(Summary::of(&[0.4, 0.5]), "rows"), "a share 0.45 ± 0.07 of rows");
+/// ```
+pub fn share_over(s: Summary, things: &str) -> String {
+    match s.sd == 0.0 {
+        true => share_of(s.mean, things),
+        false => format!("a share {} of {things}", pm(s, 2)),
+    }
+}
+
+/// A range from `lo` to `hi`, written `lo – hi`, or `no spread` when the
+/// two read the same.
+///
+/// ```
+/// use attention_geometry::measure::between;
+/// assert_eq!(between("8.3e-5".into(), "0.34".into()), "8.3e-5 – 0.34");
+/// assert_eq!(between("1.0e-15".into(), "1.0e-15".into()), "no spread");
+/// ```
+pub fn between(lo: String, hi: String) -> String {
+    match lo == hi {
+        true => "no spread".to_string(),
+        false => format!("{lo} – {hi}"),
     }
 }
 

@@ -75,7 +75,7 @@ fn a_new_english_quantity_fails_with_its_claim_and_the_line_to_add() {
         "{card}"
     );
     assert!(
-        card.contains("独立投影单头：20 次运行中有 1 次达到步数上限"),
+        card.contains("独立投影单头：1/20 次运行达到步数上限"),
         "{card}"
     );
 }

@@ -9,6 +9,7 @@ mod figures;
 mod legibility;
 mod length;
 mod notation;
+mod numbers;
 mod parity;
 mod paths;
 mod phrases;

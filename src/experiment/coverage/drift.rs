@@ -3,7 +3,7 @@
 
 use crate::attention::Mask;
 use crate::coverage::{ReluNet, head_jacobian};
-use crate::measure::{Measure, fixed, pm};
+use crate::measure::{Measure, pm, share_of};
 use crate::parallel;
 use crate::random::{gaussian, seeded};
 use crate::stats::Summary;
@@ -95,8 +95,8 @@ pub fn measures() -> Vec<Measure> {
     let (relu_small, head_small) = f.changed(small);
     vec![
         Measure::new("eps_small", format!("{}", eps[small])),
-        Measure::new("relu_changed_small", fixed(relu_small, 2)),
-        Measure::new("head_changed_small", fixed(head_small, 2)),
+        Measure::new("relu_changed_small", share_of(relu_small, "seeds")),
+        Measure::new("head_changed_small", share_of(head_small, "seeds")),
         Measure::new(
             "head_drift_small",
             pm(Summary::over(f.head.iter().map(|r| r[small])), 3),

@@ -6,7 +6,7 @@ use nalgebra::DMatrix;
 
 use crate::attention::Head;
 use crate::fixed_point::{TiedLayer, Variant, collapse, residual};
-use crate::measure::{Measure, fixed, pm, sci};
+use crate::measure::{Measure, between, fixed, pm, sci};
 use crate::parallel;
 use crate::random::{gaussian, seeded};
 use crate::stats::{Summary, quantile, share};
@@ -177,12 +177,12 @@ pub fn measures() -> Vec<Measure> {
         m.push(Measure::new(format!("residual_{name}"), sci(res(0.5), 1)));
         m.push(Measure::new(
             format!("residual_{name}_range"),
-            format!("{} – {}", sci(res(0.1), 1), sci(res(0.9), 1)),
+            between(sci(res(0.1), 1), sci(res(0.9), 1)),
         ));
         m.push(Measure::new(format!("collapse_{name}"), sci(col(0.5), 1)));
         m.push(Measure::new(
             format!("collapse_{name}_range"),
-            format!("{} – {}", sci(col(0.1), 1), sci(col(0.9), 1)),
+            between(sci(col(0.1), 1), sci(col(0.9), 1)),
         ));
         m.push(Measure::new(
             format!("converged_{name}"),

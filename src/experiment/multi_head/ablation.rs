@@ -5,7 +5,7 @@
 use nalgebra::DMatrix;
 
 use crate::attention::Mask;
-use crate::measure::{Measure, fixed, pm};
+use crate::measure::{Measure, fixed, pm, share_of};
 use crate::multi_head::MultiHead;
 use crate::parallel;
 use crate::random::{gaussian, seeded};
@@ -161,7 +161,10 @@ pub fn measures() -> Vec<Measure> {
             "other_drop_max",
             fixed(others.iter().cloned().fold(0.0, f64::max), 2),
         ),
-        Measure::new("share_two", fixed(shares[0].mean + shares[H].mean, 2)),
+        Measure::new(
+            "share_two",
+            share_of(shares[0].mean + shares[H].mean, "the accuracy drop"),
+        ),
         Measure::new("random_heads", BOOK.random_heads.to_string()),
         Measure::new("random_top", pm(f.top_random(), 2)),
         Measure::new("random_uniform", fixed(1.0 / BOOK.random_heads as f64, 3)),

@@ -17,7 +17,7 @@
 
 use nalgebra::DMatrix;
 
-use crate::measure::{Measure, fixed, pm};
+use crate::measure::{Measure, fixed, pm, share_of};
 use crate::parallel;
 use crate::stats::{Summary, share};
 use crate::train::tuning::Tuned;
@@ -338,8 +338,9 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("hop_lr_one", rates::rate(&f.tuning[1])),
         Measure::new("hop_changed", fixed(trained, 2)),
         Measure::new("hop_changed_init", fixed(init, 2)),
-        Measure::new("hop_beyond_init", fixed(f.beyond_init(), 2)),
-        Measure::new("hop_amplified", fixed(f.amplified(), 2)),
+        Measure::new("hop_changed_init_seeds", share_of(init, "seeds")),
+        Measure::new("hop_beyond_init", share_of(f.beyond_init(), "seeds")),
+        Measure::new("hop_amplified", share_of(f.amplified(), "seeds")),
         Measure::new("hop_direct", stat(true, |e| e.direct)),
         Measure::new("hop_total", stat(true, |e| e.total)),
         Measure::new("hop_change", stat(true, |e| e.change)),

@@ -5,7 +5,7 @@
 //! that a narrow split that stays behind lacks capacity rather than learns
 //! slower.
 
-use crate::measure::{Measure, pm};
+use crate::measure::{Measure, of_total, pm};
 use crate::parallel;
 use crate::stats::{Summary, mean};
 use crate::train::tuning::Tuned;
@@ -182,10 +182,13 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("train_vocab", task.vocab.to_string()),
         Measure::new("train_d", task.d.to_string()),
         Measure::new("train_test", schedule.test.to_string()),
-        Measure::new("train_capped", f.capped.iter().sum::<usize>().to_string()),
         Measure::new(
-            "train_runs",
-            (BOOK.splits.len() as u64 * BOOK.seeds).to_string(),
+            "train_capped",
+            of_total(
+                f.capped.iter().sum(),
+                BOOK.splits.len() * BOOK.seeds as usize,
+                "runs",
+            ),
         ),
     ];
     for (k, (h, d_k)) in BOOK.splits.iter().enumerate() {

@@ -6,7 +6,7 @@
 use rand::RngExt;
 
 use crate::experiment::learning_cost::tuning::grid;
-use crate::measure::{Measure, fixed};
+use crate::measure::{Measure, fixed, of_total, share_of};
 use crate::parallel;
 use crate::random::seeded;
 use crate::stats::{median, quantile};
@@ -320,12 +320,15 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("cost_min_steps", s.min_steps.to_string()),
         Measure::new(
             "cost_capped",
-            f.cells
-                .iter()
-                .flat_map(|c| &c.capped)
-                .filter(|&&x| x)
-                .count()
-                .to_string(),
+            of_total(
+                f.cells
+                    .iter()
+                    .flat_map(|c| &c.capped)
+                    .filter(|&&x| x)
+                    .count(),
+                f.cells.iter().map(|c| c.capped.len()).sum(),
+                "runs",
+            ),
         ),
         Measure::new("cost_pairs", (s.ks[s.ks.len() - 1] * s.vocab).to_string()),
         Measure::new("cost_threshold", fixed(s.schedule.threshold, 1)),
@@ -391,7 +394,7 @@ pub fn measures() -> Vec<Measure> {
     let given = s.ks.iter().map(|&k| f.cell(Arm::Given, k).reached(s));
     m.push(Measure::new(
         "cost_reached_given",
-        fixed(given.fold(1.0, f64::min), 2),
+        share_of(given.fold(1.0, f64::min), "seeds"),
     ));
     let edges = [s.lrs[0], s.lrs[s.lrs.len() - 1]];
     let at_edge: Vec<String> = f

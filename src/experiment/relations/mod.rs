@@ -16,7 +16,7 @@ use nalgebra::DMatrix;
 
 use crate::attention::Mask;
 
-use crate::measure::{Measure, fixed, pm, sci};
+use crate::measure::{Measure, fixed, pm, sci, share_over};
 use crate::parallel;
 use crate::random::{gaussian, seeded};
 use crate::relation::{
@@ -353,11 +353,11 @@ pub fn measures() -> Vec<Measure> {
         ),
         Measure::new(
             "delta_normalised",
-            pm(f.delta_summary(|t| t.delta_normalised), 2),
+            share_over(f.delta_summary(|t| t.delta_normalised), "rows"),
         ),
         Measure::new(
             "linear_normalised",
-            pm(f.delta_summary(|t| t.linear_normalised), 2),
+            share_over(f.delta_summary(|t| t.linear_normalised), "rows"),
         ),
     ];
     for l in 0..layers {

@@ -121,7 +121,7 @@ fn the_plateau_line_names_only_the_arms_whose_runs_did_not_decide() {
     assert!(!card.contains("0 of"), "{card}");
     let zh = markdown(&c, &NoPages, &ZH);
     assert!(
-        zh.contains("KDA：8 次运行中有 1 次达到步数上限，其余运行都在上限之前进入平台期"),
+        zh.contains("KDA：1/8 次运行达到步数上限，其余运行都在上限之前进入平台期"),
         "{zh}"
     );
     // half or more of one arm's runs: undecided, and the reason names the arm

@@ -82,7 +82,7 @@ fn counts_and_shares_in_words_read_chinese() {
     use attention_geometry::measure::{of_total, share_of};
     assert_eq!(zh(&of_total(0, 80, "runs")), "80 次运行中没有一次");
     assert_eq!(zh(&of_total(80, 80, "runs")), "全部 80 次运行");
-    assert_eq!(zh(&of_total(3, 270, "heads")), "270 个头中的 3 个");
+    assert_eq!(zh(&of_total(3, 270, "heads")), "3/270 个头");
     assert_eq!(zh(&of_total(0, 8, "tuned arms")), "8 个调参组别中没有一个");
     assert_eq!(zh(&share_of(1.0, "seeds")), "全部种子");
     assert_eq!(zh(&share_of(0.92, "seeds")), "占比 0.92 的种子");

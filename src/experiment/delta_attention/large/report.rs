@@ -2,7 +2,7 @@
 //! and the summaries of the committed findings its claims share.
 
 use super::{Findings, findings};
-use crate::measure::{Measure, fixed, pm, table_of};
+use crate::measure::{Measure, fixed, of_total, pm, table_of};
 use crate::stats::{Summary, median};
 
 /// The arms in the order of [`super::Setup::arms`], with their labels.
@@ -148,7 +148,11 @@ pub fn measures() -> Vec<Measure> {
         ),
         Measure::new(
             "large_left_free",
-            format!("{} of {}", left_chance(f, &ARMS[1..], free), 6 * s.seeds),
+            of_total(
+                left_chance(f, &ARMS[1..], free),
+                6 * s.seeds as usize,
+                "runs",
+            ),
         ),
         Measure::new("large_best_free_arm", label(&best_recurrent(f, free).0)),
         Measure::new("large_best_free", fixed(best_recurrent(f, free).1, 2)),
@@ -156,15 +160,19 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("large_best_bind", fixed(best_recurrent(f, bind).1, 2)),
         Measure::new(
             "large_delta_low_bind",
-            format!(
-                "{} of {}",
+            of_total(
                 5 * s.seeds as usize - left_chance(f, &ARMS[2..], bind),
-                5 * s.seeds
+                5 * s.seeds as usize,
+                "runs",
             ),
         ),
         Measure::new(
             "large_delta_floor_bind",
-            format!("{} of {}", floor_stops(f, &ARMS[2..], bind), 5 * s.seeds),
+            of_total(
+                floor_stops(f, &ARMS[2..], bind),
+                5 * s.seeds as usize,
+                "runs",
+            ),
         ),
         Measure::new(
             "large_delta_behind_bind",
@@ -205,9 +213,8 @@ pub fn measures() -> Vec<Measure> {
             stops.push(Measure::new(
                 format!("large_capped_{arm}_{}", key(c)),
                 format!(
-                    "{} of {} ({} steps)",
-                    cell.capped(),
-                    cell.runs.len(),
+                    "{} ({} steps)",
+                    of_total(cell.capped(), cell.runs.len(), "runs"),
                     fixed(crate::stats::mean(&steps), 0)
                 ),
             ));
@@ -215,7 +222,7 @@ pub fn measures() -> Vec<Measure> {
         let (low, runs) = super::claims::stalled(f, arm);
         stops.push(Measure::new(
             format!("large_stalled_{arm}"),
-            format!("{low} of {runs}"),
+            of_total(low, runs, "runs"),
         ));
         accuracy.push((name.to_string(), row));
         plateau.push((name.to_string(), stops));

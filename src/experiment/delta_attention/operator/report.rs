@@ -3,7 +3,7 @@
 
 use super::{Arm, Findings, MIXERS, book};
 use crate::experiment::delta_attention::recall::inside::Inside;
-use crate::measure::{Measure, fixed, pm, table_of};
+use crate::measure::{Measure, fixed, of_total, pm, table_of};
 use crate::mixer::Mixer;
 use crate::stats::Summary;
 
@@ -176,8 +176,8 @@ pub fn measures() -> Vec<Measure> {
                     "latest_effect",
                     pm(over(f, mixer, u, |a| a.trained.latest_effect), 2),
                 ),
-                cell("capped", format!("{capped} of {runs}")),
-                cell("stalled", format!("{stalled} of {runs}")),
+                cell("capped", of_total(capped, runs, "runs")),
+                cell("stalled", of_total(stalled, runs, "runs")),
             ],
         ));
     }

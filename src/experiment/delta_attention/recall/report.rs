@@ -140,7 +140,7 @@ pub fn measures() -> Vec<Measure> {
                         ),
                         Measure::new(
                             format!("plateau_capped_v{}_{n}", v.index()),
-                            format!("{capped} of {runs}"),
+                            of_total(capped, runs, "runs"),
                         ),
                         Measure::new(
                             format!("plateau_stop_v{}_{n}", v.index()),

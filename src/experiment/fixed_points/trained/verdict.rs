@@ -9,7 +9,7 @@ use crate::experiment::multi_head::repair::{
     self,
     verdict::{with_hydra, with_repair},
 };
-use crate::measure::{Measure, pm, table_of};
+use crate::measure::{Measure, centre, pm, table_of};
 use crate::pretrained::corpus::Model;
 use crate::pretrained::minilm::LAYERS;
 use crate::stats::Summary;
@@ -89,7 +89,7 @@ pub fn measures() -> Vec<Measure> {
 pub fn iteration_rows(tag: &str, who: &str, name: &str, r: &ModelFindings) -> (Rows, Rows) {
     let (mut layer, mut stack) = (Vec::new(), Vec::new());
     fn over(xs: impl Iterator<Item = f64>) -> String {
-        pm(Summary::over(xs), 2)
+        centre(&xs.collect::<Vec<_>>(), 2)
     }
     for (p, key) in ["residual", "none"].iter().enumerate().take(r.layer.len()) {
         let runs = r.layer_runs(p);

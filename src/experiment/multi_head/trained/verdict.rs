@@ -5,7 +5,7 @@ use super::sinks::{CRITERIA, Criterion, DEFAULT, Sentences};
 use super::{Ablation, book};
 use crate::claim::{Claim, Evidence, Test};
 use crate::experiment::multi_head::repair::{self, verdict as repair_verdict};
-use crate::measure::{Measure, fixed, pm, sci, table_of};
+use crate::measure::{Measure, fixed, of_total, pm, sci, table_of};
 use crate::pretrained::corpus::Model;
 use crate::pretrained::minilm::{HEADS, LAYERS};
 use crate::pretrained::transformer::Architecture;
@@ -193,7 +193,7 @@ pub fn sink_measures() -> Vec<Measure> {
         let by = f.sinks(Model::Trained, c);
         cells.push(Measure::new(
             format!("lm_sink_cls_{}", c.key()),
-            format!("{} of {}", by[0], by.iter().sum::<usize>()),
+            of_total(by[0], by.iter().sum(), "sinks"),
         ));
         cells.push(Measure::new(
             format!("lm_sink_random_{}", c.key()),
