@@ -66,3 +66,43 @@ fn no_page_holds_more_than_about_3500_words_of_prose() {
         "pages above {MOST} words of prose (move per-model detail to a sub-page): {long:?}"
     );
 }
+
+/// Whether a chapter page opens with its findings: its `{{found N}}` box
+/// comes before its first displayed derivation (`$$`), code block and
+/// claim card. `None` for a page without the box.
+fn findings_first(markdown: &str) -> Option<bool> {
+    let found = markdown.find("{{found ")?;
+    let first = ["$$", "```", "{{claim "]
+        .iter()
+        .filter_map(|m| markdown.find(m))
+        .min()
+        .unwrap_or(usize::MAX);
+    Some(found < first)
+}
+
+#[test]
+fn every_chapter_opens_with_its_findings_before_any_derivation_or_card() {
+    assert_eq!(findings_first("# 1\n\n{{found 1}}\n\n$$x$$\n"), Some(true));
+    assert_eq!(findings_first("# 1\n\n$$x$$\n\n{{found 1}}\n"), Some(false));
+    let mut late = Vec::new();
+    let mut chapters = 0;
+    for dir in ["chapters", "chapters/zh"] {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if !name.starts_with(|c: char| c.is_ascii_digit()) || !name.ends_with(".md") {
+                continue;
+            }
+            match findings_first(&fs::read_to_string(&path).unwrap()) {
+                Some(true) => chapters += 1,
+                Some(false) => late.push(path.display().to_string()),
+                None => {}
+            }
+        }
+    }
+    assert!(
+        late.is_empty(),
+        "findings after a derivation or card: {late:?}"
+    );
+    assert_eq!(chapters, 14, "seven chapters in two editions");
+}
