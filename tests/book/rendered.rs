@@ -32,18 +32,20 @@ fn attributes<'a>(html: &'a str, attr: &str) -> Vec<&'a str> {
         .collect()
 }
 
-/// The book rendered once per test process into a temporary directory
-/// (kept until the process ends), shared by every test that reads it.
+/// The book rendered once per test process into cargo's directory for
+/// tests' files (`target/tmp/book`, replaced by the next run, so that no
+/// run leaves a copy behind), shared by every test that reads it.
 pub(crate) fn render() -> &'static Path {
-    static BOOK: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
-    let (_dir, out) = BOOK.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
+    static BOOK: OnceLock<PathBuf> = OnceLock::new();
+    BOOK.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("book");
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let index = attention_geometry::render::render(root, Some(dir.path())).unwrap();
-        let out = index.parent().unwrap().to_path_buf();
-        (dir, out)
-    });
-    out
+        let index = attention_geometry::render::render(root, Some(&dir)).unwrap();
+        index.parent().unwrap().to_path_buf()
+    })
 }
 
 /// The print page's entry among the pages, by the name its source would have.
