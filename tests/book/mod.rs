@@ -2,6 +2,7 @@
 //! behind its prose.
 
 mod browser;
+mod captions;
 mod cards;
 mod essay;
 mod explorer;
