@@ -18,8 +18,6 @@
 //! attention-geometry mqar-budget [--status]  chapter 7's decisive MQAR runs (hours; resumable: one
 //!                                            file per run in findings/mqar-budget/; --status: where
 //!                                            they stand, running nothing)
-//! attention-geometry mqar-large              chapter 7's long MQAR experiment (about 5 minutes on
-//!                                            two cores); writes findings/mqar-large.json
 //! ```
 //! Every command takes `-h`/`--help`, the binary `-V`/`--version`, and `-q`/`--quiet` (no status
 //! lines). Commands that read or compute experiments' findings print a line per experiment. Data goes to standard output, status lines and errors to standard error. A usage
@@ -136,17 +134,6 @@ fn run(m: &ArgMatches) -> Result<(), Stop> {
         "next" => models::next(args),
         "complete" => models::complete(args),
         "heads" => models::heads(args),
-        "mqar-large" => {
-            use attention_geometry::experiment::delta_attention::large;
-            let found = large::run_and_write(&root())?;
-            status(&format!(
-                "wrote {} in {:.0} s (code {})",
-                large::FINDINGS,
-                found.seconds,
-                &found.code_hash[..12]
-            ));
-            Ok(())
-        }
         "mqar-budget" => {
             use attention_geometry::experiment::delta_attention::budget;
             if args.get_flag("status") {

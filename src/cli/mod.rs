@@ -133,10 +133,6 @@ pub fn command() -> Command {
                 .arg(tsv()),
         )
         .subcommand(
-            Command::new("mqar-large")
-                .about("Chapter 7's long MQAR experiment (about 5 minutes on two cores); writes findings/mqar-large.json"),
-        )
-        .subcommand(
             Command::new("mqar-budget")
                 .about("Chapter 7's decisive MQAR runs (hours; stop and resume at will: one file per run in findings/mqar-budget/)")
                 .arg(

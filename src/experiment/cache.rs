@@ -13,7 +13,7 @@
 //! key = FNV-1a(Cargo.lock, models/**, "name setup",
 //!              src/** ∖ {file.rs, edition/, glossary.rs, figures/, claim/, bench/, main.rs,
 //!                        render/, measure.rs,
-//!                        experiment/delta_attention/large/, mixer/stack/,
+//!                        experiment/delta_attention/{arm.rs, budget/}, mixer/stack/,
 //!                        experiment/**/*{claims,report,verdict,tally}.rs})
 //! ```
 //! A key that differs from the stored one recomputes the findings and writes
@@ -133,8 +133,8 @@ const PRESENTATION: [&str; 14] = [
     "src/render/",
     "src/measure.rs",
     // the long experiment and its model: no cached experiment runs them, and
-    // their findings carry their own hash (`findings/mqar-large.json`)
-    "src/experiment/delta_attention/large/",
+    // their findings carry their own hash (`findings/mqar-budget.json`)
+    "src/experiment/delta_attention/arm.rs",
     "src/experiment/delta_attention/budget/",
     "src/experiment/source.rs",
     "src/mixer/stack/",

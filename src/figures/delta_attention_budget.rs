@@ -1,17 +1,49 @@
-//! The figures of chapter 7's decisive MQAR runs, drawn from their findings:
-//! every seed's learning curve as small multiples (one panel per arm, one
-//! figure per cell), and the capacity of every arm in every cell with its
-//! seeds. Not yet in the book: it reads `findings/mqar-budget.json` once the
-//! long experiment has finished.
+//! The figures of chapter 7's decisive MQAR runs, drawn from their findings
+//! (`findings/mqar-budget.json`): every seed's learning curve as small
+//! multiples (one panel per arm, one figure per cell), and the capacity of
+//! every arm in every cell with its seeds.
 
 use plotters::prelude::*;
 
-use super::DrawError;
 use super::palette::mixer;
 use super::style::{axes, mesh, svg, text};
-use crate::experiment::delta_attention::budget::Findings;
+use super::{DrawError, Figure};
 use crate::experiment::delta_attention::budget::report::{cell_name, label};
+use crate::experiment::delta_attention::budget::{Findings, findings};
 use crate::train::Outcome;
+
+pub const FIGURES: &[Figure] = &[
+    Figure {
+        name: "ch07-mqar-capacity",
+        chapter: 7,
+        about: "held-out MQAR accuracy where each run ended, every arm in every cell: a bar per arm's mean, a dot per seed",
+        draw: || capacity(findings()),
+    },
+    Figure {
+        name: "ch07-mqar-k8-p4",
+        chapter: 7,
+        about: "MQAR learning curves at K = V = 8, 4 pairs: one panel per arm, every seed",
+        draw: || curves(findings(), (8, 4)),
+    },
+    Figure {
+        name: "ch07-mqar-k8-p8",
+        chapter: 7,
+        about: "MQAR learning curves at K = V = 8, 8 pairs: one panel per arm, every seed",
+        draw: || curves(findings(), (8, 8)),
+    },
+    Figure {
+        name: "ch07-mqar-k8-p16",
+        chapter: 7,
+        about: "MQAR learning curves at K = V = 8, 16 pairs: one panel per arm, every seed",
+        draw: || curves(findings(), (8, 16)),
+    },
+    Figure {
+        name: "ch07-mqar-k16-p16",
+        chapter: 7,
+        about: "MQAR learning curves at K = V = 16, 16 pairs: one panel per arm, every seed",
+        draw: || curves(findings(), (16, 16)),
+    },
+];
 
 /// The colour of `arm`: its mixer's, lighter under horizon gates or without the normaliser.
 fn colour(f: &Findings, arm: &str) -> ShapeStyle {
@@ -22,7 +54,7 @@ fn colour(f: &Findings, arm: &str) -> ShapeStyle {
         .find(|a| a.name() == arm)
         .unwrap_or_else(|| panic!("budget figure: unknown arm {arm}"));
     let c = mixer(a.mixer);
-    match arm.ends_with("_horizon") {
+    match arm.ends_with("_horizon") || arm == "linear_sum" {
         true => c.mix(0.55).stroke_width(2),
         false => c.stroke_width(2),
     }
@@ -39,7 +71,11 @@ fn arms(f: &Findings) -> Vec<String> {
 pub fn curves(f: &Findings, cell: (usize, usize)) -> Result<String, DrawError> {
     let names = arms(f);
     let rows = names.len().div_ceil(3);
-    let cap = f.setup.cap as f64;
+    let cap = names
+        .iter()
+        .flat_map(|a| f.cell(a, cell).runs.iter().map(|r| r.cap))
+        .max()
+        .unwrap_or(f.setup.cap) as f64;
     svg(750, 250 * rows as u32 + 40, |root| {
         let (title, body) = root.split_vertically(40);
         title.draw(&Text::new(cell_name(cell), (10, 10), text(16)))?;

@@ -24,7 +24,6 @@ mod coverage_decoder;
 mod coverage_trained;
 mod delta_attention;
 pub mod delta_attention_budget;
-mod delta_attention_large;
 mod delta_attention_operator;
 mod delta_attention_recall;
 pub mod diagrams;
@@ -102,7 +101,7 @@ pub fn registry() -> Vec<Figure> {
         diagrams::DELTA_RULE,
         delta_attention::FIGURES,
         delta_attention_recall::FIGURES,
-        delta_attention_large::FIGURES,
+        delta_attention_budget::FIGURES,
         delta_attention_operator::FIGURES,
     ]
     .concat()

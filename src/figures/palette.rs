@@ -54,8 +54,9 @@ pub fn mixer(m: Mixer) -> RGBColor {
         Mixer::DeltaNet => DELTANET,
         Mixer::GatedDeltaNet => GATED_DELTANET,
         Mixer::Kda => KDA,
-        Mixer::Normalised => PALETTE[5],
-        Mixer::Unnormalised => PALETTE[6],
+        // Zoology's linear attention, with and without its normaliser: one
+        // hue; a figure that draws both draws the second lighter
+        Mixer::Normalised | Mixer::Unnormalised => PALETTE[5],
     }
 }
 

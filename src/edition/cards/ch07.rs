@@ -151,10 +151,6 @@ pub const CARDS: &[(&str, &str)] = &[
         "平均准确率，DeltaNet − linear，K = V = 8，4 个键值对（K/2）",
     ),
     (
-        "MQAR at the larger setting (a long experiment, `cargo run --release -- mqar-large`): vocab 64, T = 64, 2 pre-norm blocks as fla builds them (short convolution of width 4, output RMSNorm and gate), d = 32, no MLP; cells K = V = 8, 4 pairs (K/2); K = V = 8, 16 pairs (2K); every arm's rate the best of [0.003, 0.01, 0.03] by held-out loss after 1000 steps on seed 1000; 3 seeds, batches of 16, trained until held-out accuracy rose < 0.01 over the last fifth (not before step 1500, cap 3000)",
-        "较大设置下的 MQAR（一个长实验，`cargo run --release -- mqar-large`）：词表 64，T = 64，按 fla 的搭法用 2 个前置归一化块（宽 4 的短卷积、输出 RMSNorm 与门控），d = 32，无 MLP；单元格 K = V = 8，4 个键值对（K/2）；K = V = 8，16 个键值对（2K）；每组的学习率取 [0.003, 0.01, 0.03] 中在种子 1000 上训练 1000 步后留出损失最好的；3 个种子，批大小 16，训练到留出准确率在最后五分之一内上升 < 0.01（第 1500 步之前不停，上限 3000）",
-    ),
-    (
         "the delta rule without decay (DeltaNet)",
         "不带衰减的 delta 规则（DeltaNet）",
     ),
@@ -247,4 +243,91 @@ pub const CARDS: &[(&str, &str)] = &[
     ),
     ("4 of 4 keys rewritten", "改写 4 个 Key（共 4 个）"),
     ("KDA, every key rewritten", "KDA，每个 Key 都被改写"),
+    (
+        "linear (fla) at K = 8, 8 pairs",
+        "线性注意力（fla），K = 8，8 个键值对",
+    ),
+    (
+        "linear (Zoology, normaliser) at K = 8, 8 pairs",
+        "线性注意力（Zoology，带归一化项），K = 8，8 个键值对",
+    ),
+    ("DeltaNet at K = 8, 8 pairs", "DeltaNet，K = 8，8 个键值对"),
+    (
+        "Gated DeltaNet, fla gates at K = 8, 8 pairs",
+        "Gated DeltaNet（fla 门控），K = 8，8 个键值对",
+    ),
+    (
+        "Gated DeltaNet, horizon gates at K = 8, 8 pairs",
+        "Gated DeltaNet（视界门控），K = 8，8 个键值对",
+    ),
+    (
+        "KDA, fla gates at K = 8, 8 pairs",
+        "KDA（fla 门控），K = 8，8 个键值对",
+    ),
+    (
+        "KDA, horizon gates at K = 8, 8 pairs",
+        "KDA（视界门控），K = 8，8 个键值对",
+    ),
+    ("softmax at K = 8, 8 pairs", "softmax，K = 8，8 个键值对"),
+    (
+        "lower 95% bound of DeltaNet − linear (fla) mean accuracy at K = 8, 8 pairs",
+        "95% 下界：DeltaNet − 线性注意力（fla） 的平均准确率，K = 8，8 个键值对",
+    ),
+    (
+        "lower 95% bound of DeltaNet − linear (Zoology, normaliser) mean accuracy at K = 8, 8 pairs",
+        "95% 下界：DeltaNet − 线性注意力（Zoology，带归一化项） 的平均准确率，K = 8，8 个键值对",
+    ),
+    (
+        "lower 95% bound of Gated DeltaNet, fla gates − linear (fla) mean accuracy at K = 8, 8 pairs",
+        "95% 下界：Gated DeltaNet（fla 门控） − 线性注意力（fla） 的平均准确率，K = 8，8 个键值对",
+    ),
+    (
+        "lower 95% bound of Gated DeltaNet, horizon gates − linear (fla) mean accuracy at K = 8, 8 pairs",
+        "95% 下界：Gated DeltaNet（视界门控） − 线性注意力（fla） 的平均准确率，K = 8，8 个键值对",
+    ),
+    (
+        "lower 95% bound of KDA, fla gates − linear (fla) mean accuracy at K = 8, 8 pairs",
+        "95% 下界：KDA（fla 门控） − 线性注意力（fla） 的平均准确率，K = 8，8 个键值对",
+    ),
+    (
+        "lower 95% bound of KDA, horizon gates − linear (fla) mean accuracy at K = 8, 8 pairs",
+        "95% 下界：KDA（视界门控） − 线性注意力（fla） 的平均准确率，K = 8，8 个键值对",
+    ),
+    (
+        "DeltaNet against fla's linear attention, where the pairs fill the state",
+        "DeltaNet 对 fla 的线性注意力，键值对填满状态处",
+    ),
+    (
+        "DeltaNet against fla's linear attention, at twice the state",
+        "DeltaNet 对 fla 的线性注意力，两倍于状态处",
+    ),
+    (
+        "against Zoology's linear attention (feature map and normaliser)",
+        "对 Zoology 的线性注意力（特征映射与归一化项）",
+    ),
+    ("at K = 16, 16 pairs", "在 K = 16，16 个键值对处"),
+    (
+        "DeltaNet recalls perfectly on MQAR with the pairs within the state's width (the paper's Figure 1: 64 pairs, d = 64–512; its baselines are Mamba, GLA, RetNet, RWKV-4 and Hyena, not linear attention)",
+        "键值对在状态宽度之内时，DeltaNet 在 MQAR 上完美回忆（论文图 1：64 个键值对，d = 64–512；其基线是 Mamba、GLA、RetNet、RWKV-4 和 Hyena，不是线性注意力）",
+    ),
+    (
+        "share of DeltaNet runs solved (held-out accuracy > 0.99) with pairs ≤ K",
+        "键值对 ≤ K 时 DeltaNet 解出（留出准确率 > 0.99）的运行比例",
+    ),
+    (
+        "Zoology's MQAR: attention's lead over linear attention grows as the pairs outgrow the state, K = 8, 4 pairs → K = 8, 16 pairs",
+        "Zoology 的 MQAR：随着键值对数超出状态，注意力对线性注意力的领先增大，K = 8，4 个键值对 → K = 8，16 个键值对",
+    ),
+    (
+        "the same with Zoology's own linear attention (feature map and normaliser)",
+        "换成 Zoology 自己的线性注意力（特征映射与归一化项）也一样",
+    ),
+    (
+        "(softmax − Zoology's linear) where capacity binds minus where it does not",
+        "容量受限处的 (softmax − Zoology 的线性注意力) 减去容量不受限处的",
+    ),
+    (
+        "MQAR, a long experiment (`cargo run --release -- mqar-budget`): vocab 64, T = 64, 2 pre-norm blocks as fla builds them (short convolution of width 4), d = 32, no MLP; cells K = 8, 4 pairs; K = 8, 8 pairs; K = 8, 16 pairs; K = 16, 16 pairs; trained as Zoology trains (AdamW, decay 0.1 on every tensor, cosine to zero over the cap, no warm-up), batch 64, held-out accuracy on 256 sequences every 100 steps; a run ends solved (> 0.99), flat (rise < 0.01 over the last 30% of its cap, all of it above 1/pairs + 0.1) or at its cap of 15000 steps, doubled (at most 2 times, same rate) for an arm in a cell where the cap cut half or more of its runs; rates picked per cell from [0.001, 0.003, 0.01] (widened past an edge) on seeds [1000, 1001] at 5000 steps; 8 seeds per arm and cell",
+        "MQAR，一个长实验（`cargo run --release -- mqar-budget`）：词表 64，T = 64，按 fla 的搭法用 2 个前置归一化块（宽 4 的短卷积），d = 32，无 MLP；单元格 K = 8，4 个键值对；K = 8，8 个键值对；K = 8，16 个键值对；K = 16，16 个键值对；按 Zoology 的方式训练（AdamW，每个张量权重衰减 0.1，余弦调度在上限处降到零，无预热），批大小 64，在 256 条留出序列上每 100 步评估一次留出准确率；一次运行以解出（> 0.99）、平坦（上升 < 0.01，在上限的最后 30% 内，且全程高于 1/键值对数 + 0.1）或到达 15000 步的上限结束；某组在某单元格中若有一半或更多运行被上限截停，上限加倍（至多 2 次，学习率不变）；学习率按单元格从 [0.001, 0.003, 0.01] 中选取（选到边缘时向外扩展），用种子 [1000, 1001] 训练 5000 步；每组每个单元格 8 个种子",
+    ),
 ];

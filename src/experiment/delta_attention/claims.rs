@@ -181,7 +181,7 @@ pub fn claims() -> Vec<Claim> {
     ]
     .into_iter()
     .chain(super::recall::claims())
-    .chain(super::large::claims())
+    .chain(super::budget::claims(super::budget::findings()))
     .chain(super::operator::claims::claims())
     .collect()
 }

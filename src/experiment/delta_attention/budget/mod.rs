@@ -20,6 +20,8 @@
 //! tune     grid 0.001, 0.003, 0.01, widened by √10 where an arm picks an edge (limits 1e-4, 0.1);
 //!          2 tuning seeds per rate and cell, at 5 000 steps (⅓ of the 15 000-step cap)
 //! report   8 seeds per arm and cell at the picked rate
+//! longer   where the cap cut half or more of an arm's runs in a cell while still rising,
+//!          every seed again at twice the cap (same rate), up to 60 000 steps
 //! ```
 //!
 //! What was taken from Zoology and what was not: the optimiser, its decay on
@@ -51,6 +53,7 @@ pub mod report;
 pub mod run;
 
 pub use claims::claims;
+pub use report::measures;
 
 pub use run::{Job, Record, Setup, Stage, pick, setup};
 
@@ -59,7 +62,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::experiment::delta_attention::large::Arm;
+use crate::experiment::delta_attention::arm::Arm;
 use crate::parallel;
 
 /// The command that runs (or resumes) the experiment.
@@ -70,6 +73,10 @@ pub const DIR: &str = "findings/mqar-budget";
 
 /// The assembled findings, relative to the repository root.
 pub const FINDINGS: &str = "findings/mqar-budget.json";
+
+/// How often the cap may double past [`Setup::cap`] for an arm in a cell
+/// while the cap cuts half or more of its runs there: up to 4 × 15 000 = 60 000 steps.
+pub const DOUBLINGS: u32 = 2;
 
 /// The experiment's own file: its findings depend on it and on
 /// [`crate::experiment::source::TRAINING`].
@@ -83,7 +90,18 @@ pub fn code_hash(root: &Path) -> String {
     crate::experiment::source::training(root, RUN)
 }
 
-/// One arm in one cell: its tuning runs by rate, the rate it picked and its reported runs.
+findings! {
+    /// The committed findings (compiled in).
+    ///
+    /// # Panics
+    /// If the committed file does not parse.
+    pub fn findings() -> Findings =
+        serde_json::from_str(include_str!("../../../../findings/mqar-budget.json"))
+            .unwrap_or_else(|e| panic!("{FINDINGS} does not parse ({e}); rerun `{COMMAND}`"))
+}
+
+/// One arm in one cell: its tuning runs by rate, the rate it picked, its
+/// reported runs at its longest cap, and those at every shorter cap.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Cell {
     pub arm: String,
@@ -92,6 +110,9 @@ pub struct Cell {
     pub tuning: Vec<(f64, Vec<Record>)>,
     pub lr: f64,
     pub runs: Vec<Record>,
+    /// `(cap, runs)` at each shorter cap, shortest first.
+    #[serde(default)]
+    pub shorter: Vec<(usize, Vec<Record>)>,
 }
 
 /// Everything the experiment measured.
@@ -223,6 +244,37 @@ impl<'a> Store<'a> {
     }
 }
 
+/// The next, doubled cap past `cap` with the runs it needs: every seed of
+/// every arm-cell of `cells` whose runs the cap binds ([`Cell::cap_binds`]),
+/// at the cell's rate; `None` when no cap binds or the cap has doubled
+/// [`DOUBLINGS`] times already.
+fn longer(setup: &Setup, arms: &[Arm], cells: &[Cell], cap: usize) -> Option<(Setup, Vec<Job>)> {
+    let jobs: Vec<Job> = cells
+        .iter()
+        .filter(|c| c.cap_binds())
+        .flat_map(|c| {
+            let arm = *arms
+                .iter()
+                .find(|a| a.name() == c.arm)
+                .expect("a cell's arm is an arm of the setup");
+            (0..setup.seeds).map(move |seed| Job {
+                stage: Stage::Report,
+                arm,
+                cell: (c.state, c.pairs),
+                lr: c.lr,
+                seed,
+            })
+        })
+        .collect();
+    (!jobs.is_empty() && cap < setup.cap << DOUBLINGS).then(|| {
+        let longer = Setup {
+            cap: 2 * cap,
+            ..setup.clone()
+        };
+        (longer, jobs)
+    })
+}
+
 /// [`resume`] in [`DIR`] under `root` with the code's hash, then write [`FINDINGS`].
 ///
 /// # Errors
@@ -274,10 +326,11 @@ pub fn status(setup: &Setup, hash: &str, dir: &Path) -> Result<String, String> {
         return Ok(out);
     }
     let mut to_go = 0;
+    let mut cells = Vec::new();
     for (&(arm, cell), (tuned, _)) in pairs.iter().zip(&grids) {
         let lr = pick(tuned);
-        let left = (0..setup.seeds)
-            .filter(|&seed| {
+        let runs: Vec<Record> = (0..setup.seeds)
+            .filter_map(|seed| {
                 let job = Job {
                     stage: Stage::Report,
                     arm,
@@ -285,10 +338,20 @@ pub fn status(setup: &Setup, hash: &str, dir: &Path) -> Result<String, String> {
                     lr,
                     seed,
                 };
-                store.get(&job).is_none()
+                store.get(&job).cloned()
             })
-            .count();
+            .collect();
+        let left = setup.seeds as usize - runs.len();
         to_go += left;
+        cells.push(Cell {
+            arm: arm.name(),
+            state: cell.0,
+            pairs: cell.1,
+            tuning: Vec::new(),
+            lr,
+            runs,
+            shorter: Vec::new(),
+        });
         out.push_str(&format!(
             "  {} K = {}, {} pairs: rate {lr:.1e}, {left} seeds to go\n",
             arm.name(),
@@ -300,6 +363,26 @@ pub fn status(setup: &Setup, hash: &str, dir: &Path) -> Result<String, String> {
         "reported: {to_go} of {} runs to go\n",
         pairs.len() * setup.seeds as usize
     ));
+    let mut cap = setup.cap;
+    while let (0, Some((longer, jobs))) = (to_go, longer(setup, &setup.arms(), &cells, cap)) {
+        let sub_dir = dir.join(format!("cap-{}", longer.cap));
+        let sub = Store::open(&sub_dir, hash)?;
+        to_go = jobs.iter().filter(|j| sub.get(j).is_none()).count();
+        let binds = cells.iter().filter(|c| c.cap_binds()).count();
+        out.push_str(&format!(
+            "cap {}: {binds} arm-cells where the cap bound, {to_go} of {} runs to go\n",
+            longer.cap,
+            jobs.len()
+        ));
+        for cell in cells.iter_mut().filter(|c| c.cap_binds()) {
+            cell.runs = jobs
+                .iter()
+                .filter(|j| j.arm.name() == cell.arm && j.cell == (cell.state, cell.pairs))
+                .filter_map(|j| sub.get(j).cloned())
+                .collect();
+        }
+        cap = longer.cap;
+    }
     Ok(out)
 }
 
@@ -366,7 +449,7 @@ pub fn resume(
         reported.len()
     ));
     store.run(setup, &missing, &log)?;
-    let cells: Vec<Cell> = pairs
+    let mut cells: Vec<Cell> = pairs
         .iter()
         .zip(&rates)
         .map(|(&(arm, (state, pairs)), &lr)| {
@@ -386,14 +469,45 @@ pub fn resume(
                     .collect(),
                 lr,
                 runs,
+                shorter: Vec::new(),
             }
         })
         .collect();
+    let mut cap = setup.cap;
+    let mut core_seconds: f64 = store.records.values().map(|r| r.seconds).sum();
+    while let Some((longer, jobs)) = longer(setup, &setup.arms(), &cells, cap) {
+        let sub_dir = dir.join(format!("cap-{}", longer.cap));
+        let mut sub = Store::open(&sub_dir, hash)?;
+        let mut missing: Vec<Job> = jobs
+            .iter()
+            .filter(|j| sub.get(j).is_none())
+            .copied()
+            .collect();
+        missing.sort_by_key(|j| j.seed);
+        log(format!(
+            "cap {}: {} of {} runs to go",
+            longer.cap,
+            missing.len(),
+            jobs.len()
+        ));
+        sub.run(&longer, &missing, &log)?;
+        for cell in cells.iter_mut().filter(|c| c.cap_binds()) {
+            let runs = jobs
+                .iter()
+                .filter(|j| j.arm.name() == cell.arm && j.cell == (cell.state, cell.pairs))
+                .map(|j| sub.get(j).expect("every run has run").clone())
+                .collect();
+            let old = std::mem::replace(&mut cell.runs, runs);
+            cell.shorter.push((cap, old));
+        }
+        core_seconds += sub.records.values().map(|r| r.seconds).sum::<f64>();
+        cap = longer.cap;
+    }
     Ok(Findings {
         code_hash: hash.to_string(),
         command: COMMAND.to_string(),
         setup: setup.clone(),
-        core_seconds: store.records.values().map(|r| r.seconds).sum(),
+        core_seconds,
         cells,
     })
 }

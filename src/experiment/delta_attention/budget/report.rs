@@ -3,7 +3,7 @@
 //! seeds, and the learning speed (steps to 0.5 and to 0.9), reported apart.
 
 use super::{Cell, Findings};
-use crate::measure::{Measure, fixed, pm, table_of};
+use crate::measure::{Measure, fixed, of_total, pm, table_of};
 use crate::stats::{Summary, median};
 use crate::train::Outcome;
 
@@ -40,6 +40,12 @@ impl Cell {
     /// How many seeds ended as `outcome`.
     pub fn count(&self, outcome: Outcome) -> usize {
         self.runs.iter().filter(|r| r.outcome == outcome).count()
+    }
+
+    /// Whether the cap cut half or more of the runs while they still rose:
+    /// the cap binds, and the runs go again at twice the cap.
+    pub fn cap_binds(&self) -> bool {
+        2 * self.count(Outcome::Cut) >= self.runs.len().max(1)
     }
 
     /// How many seeds ran to the cap (flat there under the cosine's last
@@ -95,11 +101,11 @@ impl Findings {
             .collect()
     }
 
-    /// `(runs cut by the cap, runs that never learned, runs)` of `arm` over every cell.
-    pub fn unfinished(&self, arm: &str) -> (usize, usize, usize) {
-        self.cells
+    /// `(runs cut by the cap, runs that never learned, runs)` of `arm` over `cells`.
+    pub fn unfinished(&self, arm: &str, cells: &[(usize, usize)]) -> (usize, usize, usize) {
+        cells
             .iter()
-            .filter(|c| c.arm == arm)
+            .map(|&cell| self.cell(arm, cell))
             .fold((0, 0, 0), |(cut, never, n), c| {
                 (
                     cut + c.count(Outcome::Cut),
@@ -144,11 +150,92 @@ fn steps_to(cell: &Cell, level: f64) -> String {
     }
 }
 
-/// The numbers a page quotes: the setup, and per cell a table of every arm's
-/// rate, capacity, how its runs ended and its learning speed.
+/// `a − b` in mean capacity at `cell` with its 95% interval: `0.06 [−0.02, 0.13]`.
+fn gap_words(f: &Findings, a: &str, b: &str, cell: (usize, usize)) -> String {
+    let (g, lo, hi) = gap(f, a, b, cell);
+    format!("{} [{}, {}]", fixed(g, 2), fixed(lo, 2), fixed(hi, 2))
+}
+
+/// The numbers a page quotes: the setup, the tuning, the gaps the claims
+/// read, and per cell a table of every arm's rate, capacity, how its runs
+/// ended and its learning speed.
 pub fn measures(f: &Findings) -> Vec<Measure> {
     let s = &f.setup;
+    let widened = f
+        .cells
+        .iter()
+        .filter(|c| c.tuning.len() > s.rates.len())
+        .count();
+    let tuning_runs: usize = f
+        .cells
+        .iter()
+        .map(|c| c.tuning.iter().map(|(_, rs)| rs.len()).sum::<usize>())
+        .sum();
+    let reported: usize = f.cells.iter().map(|c| c.runs.len()).sum();
+    let softmax_low = s
+        .cells
+        .iter()
+        .map(|&c| Summary::of(&f.cell("softmax", c).accs()).mean)
+        .fold(f64::INFINITY, f64::min);
+    let within: Vec<&Cell> = f
+        .within_state()
+        .into_iter()
+        .map(|c| f.cell("deltanet", c))
+        .collect();
+    let solved: usize = within.iter().map(|c| c.count(Outcome::Solved)).sum();
+    let in_cells: usize = within.iter().map(|c| c.runs.len()).sum();
     let mut m = vec![
+        Measure::new("budget_vocab", s.vocab.to_string()),
+        Measure::new("budget_len", s.len.to_string()),
+        Measure::new("budget_d", s.d.to_string()),
+        Measure::new("budget_layers", s.layers.to_string()),
+        Measure::new("budget_conv", s.conv.to_string()),
+        Measure::new(
+            "budget_cells",
+            s.cells
+                .iter()
+                .map(|&c| cell_name(c))
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
+        Measure::new(
+            "budget_rates",
+            s.rates
+                .iter()
+                .map(|r| format!("{r}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
+        Measure::new("budget_tune_seeds", s.tune_seeds.len().to_string()),
+        Measure::new("budget_tuning_runs", tuning_runs.to_string()),
+        Measure::new("budget_reported_runs", reported.to_string()),
+        Measure::new(
+            "budget_widened",
+            of_total(widened, f.cells.len(), "arm-cells"),
+        ),
+        Measure::new("budget_softmax_low", fixed(softmax_low, 3)),
+        Measure::new(
+            "budget_delta_solved_within",
+            of_total(solved, in_cells, "runs"),
+        ),
+        Measure::new(
+            "budget_binds",
+            of_total(
+                f.cells.iter().filter(|c| c.cap_binds()).count(),
+                f.cells.len(),
+                "arm-cells",
+            ),
+        ),
+        Measure::new(
+            "budget_longest",
+            f.cells
+                .iter()
+                .flat_map(|c| c.runs.iter().map(|r| r.cap))
+                .max()
+                .unwrap_or(s.cap)
+                .to_string(),
+        ),
+        Measure::new("budget_doublings", super::DOUBLINGS.to_string()),
         Measure::new("budget_cap", s.cap.to_string()),
         Measure::new("budget_tune_cap", s.tune_cap.to_string()),
         Measure::new("budget_batch", s.batch.to_string()),
@@ -163,6 +250,24 @@ pub fn measures(f: &Findings) -> Vec<Measure> {
         ),
     ];
     for &cell in &s.cells {
+        for other in ["linear", "linear_norm"] {
+            m.push(Measure::new(
+                format!("budget_gap_{other}_{}", key(cell)),
+                gap_words(f, "deltanet", other, cell),
+            ));
+        }
+        let runs: Vec<&Cell> = f
+            .cells
+            .iter()
+            .filter(|c| (c.state, c.pairs) == cell)
+            .collect();
+        let (cut, n) = runs.iter().fold((0, 0), |(cut, n), c| {
+            (cut + c.count(Outcome::Cut), n + c.runs.len())
+        });
+        m.push(Measure::new(
+            format!("budget_cut_{}", key(cell)),
+            of_total(cut, n, "runs"),
+        ));
         let rows = f
             .setup
             .arms()
@@ -178,11 +283,12 @@ pub fn measures(f: &Findings) -> Vec<Measure> {
                 ]
                 .map(|o| c.count(o).to_string())
                 .join(" / ");
+                let cap = c.runs.iter().map(|r| r.cap).max().unwrap_or(s.cap);
                 let row = vec![
                     Measure::new(k("rate"), format!("{:.1e}", c.lr)),
+                    Measure::new(k("cap"), cap.to_string()),
                     Measure::new(k("capacity"), pm(Summary::of(&c.accs()), 2)),
                     Measure::new(k("ends"), ends),
-                    Measure::new(k("at_cap"), c.at_cap().to_string()),
                     Measure::new(k("half"), steps_to(c, 0.5)),
                     Measure::new(k("ninety"), steps_to(c, 0.9)),
                 ];
@@ -194,9 +300,9 @@ pub fn measures(f: &Findings) -> Vec<Measure> {
             &[
                 "arm",
                 "rate",
+                "cap",
                 "accuracy",
                 "solved / flat / cut / never",
-                "at the cap",
                 "steps to 0.5",
                 "steps to 0.9",
             ],

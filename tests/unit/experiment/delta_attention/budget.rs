@@ -40,11 +40,25 @@ fn a_resumed_run_reuses_every_record_and_fills_every_cell() {
             rates.iter().copied().fold(0.0, f64::max),
         );
         assert!((c.lr > low && c.lr < high) || c.lr <= 1e-4 * 1.001 || c.lr >= 0.1 * 0.999);
-        // a capped tiny run cannot have solved or left chance by a window
-        assert!(c.runs.iter().all(|r| r.cap == 6 && r.steps() <= 6));
+        // a tiny run stops at its cap; where the cap cut most runs, they went
+        // again at twice it, at most twice over
+        let cap = 6 << c.shorter.len();
+        assert!(c.shorter.len() <= 2 && c.runs.iter().all(|r| r.cap == cap && r.steps() <= cap));
+        for (i, (at, runs)) in c.shorter.iter().enumerate() {
+            assert_eq!(*at, 6 << i);
+            assert!(runs.iter().all(|r| r.cap == *at));
+        }
+        assert!(c.shorter.len() == 2 || !c.cap_binds());
     }
     let said = status(&tiny(), "h1", dir.path()).unwrap();
-    assert!(said.ends_with("reported: 0 of 12 runs to go\n"), "{said}");
+    assert!(said.contains("reported: 0 of 12 runs to go\n"), "{said}");
+    // nothing to go at any cap
+    assert!(
+        said.lines()
+            .filter(|l| l.contains("runs to go"))
+            .all(|l| l.contains(" 0 of ")),
+        "{said}"
+    );
     assert!(
         status(&tiny(), "h3", dir.path())
             .unwrap()
@@ -139,6 +153,7 @@ fn made(acc: impl Fn(&str, (usize, usize)) -> f64) -> Findings {
                 tuning: Vec::new(),
                 lr: 0.003,
                 runs,
+                shorter: Vec::new(),
             }
         })
         .collect();
@@ -196,7 +211,7 @@ fn the_claims_read_the_gaps_against_the_seed_spread() {
     // the report apart: learning speed, and how the runs ended
     let cell = f.cell("deltanet", (8, 8));
     assert_eq!(cell.steps_to(0.5), (Some(1000.0), 8));
-    assert_eq!(f.unfinished("deltanet"), (0, 0, 32));
+    assert_eq!(f.unfinished("deltanet", &f.setup.cells), (0, 0, 32));
 }
 
 #[test]
@@ -233,4 +248,20 @@ fn every_arm_and_cell_has_a_row_of_measures() {
         "not by most seeds (0 of 8)"
     );
     assert!(value("budget_table_k16p16").lines().count() == 2 + 9);
+}
+
+#[test]
+fn the_committed_findings_come_from_this_code() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    assert_eq!(
+        findings().code_hash,
+        code_hash(root),
+        "{FINDINGS} is stale: the code it depends on ({RUN} and the training code) changed since \
+         its runs ran; rerun `{COMMAND}` (hours: see the README) and commit {DIR} and {FINDINGS}"
+    );
+    assert_eq!(
+        findings().setup,
+        setup(),
+        "{FINDINGS} is stale: rerun `{COMMAND}`"
+    );
 }

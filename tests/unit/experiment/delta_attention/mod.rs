@@ -1,4 +1,3 @@
 mod budget;
-mod large;
 mod operator;
 mod recall;
