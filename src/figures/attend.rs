@@ -11,6 +11,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::DrawError;
 use super::style::{self, Canvas};
+use crate::figures::style::say;
 use crate::pretrained::attention_map::AttentionMap;
 
 /// Panels per row of the grid.
@@ -97,9 +98,9 @@ pub fn draw(map: &AttentionMap) -> Result<String, DrawError> {
             "{}, layer {}, {heads}: attention weights",
             map.model, map.layer
         );
-        root.draw(&Text::new(title, (10, 8), style::text(style::TITLE)))?;
+        root.draw(&Text::new(say(title), (10, 8), style::text(style::TITLE)))?;
         let note = "rows: queries, columns: keys; layers and heads 0-based";
-        root.draw(&Text::new(note, (10, 30), style::text(style::SMALL)))?;
+        root.draw(&Text::new(say(note), (10, 30), style::text(style::SMALL)))?;
         weight_bar(root, (10, 56))?;
         for (i, (head, weights)) in map.heads.iter().enumerate() {
             let x = 10 + (i % COLUMNS) as i32 * pw;
@@ -122,7 +123,7 @@ pub fn draw(map: &AttentionMap) -> Result<String, DrawError> {
 fn weight_bar(root: &Canvas, at: (i32, i32)) -> Result<(), DrawError> {
     let (x0, y) = (at.0 + 60, at.1);
     let left = style::text(style::SMALL).pos(Pos::new(HPos::Left, VPos::Center));
-    root.draw(&Text::new("weight", (at.0, y), left.clone()))?;
+    root.draw(&Text::new(say("weight"), (at.0, y), left.clone()))?;
     let blue = style::color(0);
     for k in 0..240 {
         let w = (k as f64 + 0.5) / 240.0;
@@ -139,7 +140,7 @@ fn weight_bar(root: &Canvas, at: (i32, i32)) -> Result<(), DrawError> {
     for (t, label) in [(0.0, "0"), (0.5, "0.5"), (1.0, "1")] {
         let x = x0 + (240.0 * t) as i32;
         root.draw(&PathElement::new(vec![(x, y + 7), (x, y + 10)], BLACK))?;
-        root.draw(&Text::new(label, (x, y + 11), below.clone()))?;
+        root.draw(&Text::new(say(label), (x, y + 11), below.clone()))?;
     }
     Ok(())
 }
@@ -158,7 +159,7 @@ fn panel(
     let (x0, y0) = (origin.0 + layout.label, origin.1 + TITLE + layout.label);
     let centre = Pos::new(HPos::Center, VPos::Top);
     root.draw(&Text::new(
-        title.to_string(),
+        say(title.to_string()),
         (x0 + c * n / 2, origin.1),
         style::text(style::SMALL).pos(centre),
     ))?;
@@ -186,8 +187,8 @@ fn panel(
         .pos(Pos::new(HPos::Left, VPos::Center));
     for (i, t) in tokens.iter().enumerate() {
         let mid = i as i32 * c + c / 2;
-        root.draw(&Text::new(t.clone(), (x0 - 3, y0 + mid), left.clone()))?;
-        root.draw(&Text::new(t.clone(), (x0 + mid, y0 - 3), up.clone()))?;
+        root.draw(&Text::new(say(t.clone()), (x0 - 3, y0 + mid), left.clone()))?;
+        root.draw(&Text::new(say(t.clone()), (x0 + mid, y0 - 3), up.clone()))?;
     }
     Ok(())
 }

@@ -8,6 +8,7 @@ use super::relations_trained::{Series, lines};
 use super::style::{axes, bar, box_key, legend, mesh, svg};
 use super::{DrawError, Figure};
 use crate::experiment::coordinate_mismatch::rotating::{EXPLANATIONS, Keys, book};
+use crate::figures::style::say;
 use crate::pretrained::corpus::Model;
 use crate::stats::Summary;
 
@@ -62,7 +63,7 @@ fn rope() -> Result<String, DrawError> {
             }
             chart
                 .draw_series(std::iter::empty::<Circle<(f64, f64), u32>>())?
-                .label(model.name())
+                .label(say(model.name()))
                 .legend(box_key(palette::MODELS[k]));
         }
         legend(&mut chart, SeriesLabelPosition::UpperRight)?;

@@ -8,6 +8,7 @@ use super::style::{COLUMN, Canvas, axes, color, error_bar, mesh, svg};
 use super::{DrawError, Figure};
 use crate::experiment::coordinate_mismatch::trained::{Weights, book};
 use crate::experiment::coordinate_mismatch::trained_text::{Statistic, Tokens, Variant};
+use crate::figures::style::say;
 use crate::pretrained::geometry::HeadGeometry;
 use crate::stats::Summary;
 
@@ -176,11 +177,11 @@ fn agreement() -> Result<String, DrawError> {
                     vec![(-0.5, chance), (layers - 0.5, chance)],
                     BLACK.stroke_width(1),
                 )])?
-                .label(if stat == Statistic::Knn {
+                .label(say(if stat == Statistic::Knn {
                     "chance k/(n − 1)"
                 } else {
                     "ρ = 0"
-                })
+                }))
                 .legend(|(x, y)| {
                     PathElement::new(vec![(x, y), (x + 12, y)], BLACK.stroke_width(1))
                 });
@@ -199,7 +200,7 @@ fn agreement() -> Result<String, DrawError> {
                         sums.iter().map(|(x, s)| (*x, s.mean)),
                         c.stroke_width(2),
                     ))?
-                    .label(format!("{} heads", v.name()))
+                    .label(say(format!("{} heads", v.name())))
                     .legend(move |(x, y)| {
                         PathElement::new(vec![(x, y), (x + 12, y)], c.stroke_width(2))
                     });

@@ -15,6 +15,7 @@ use crate::experiment::coverage::drift::{self, epsilons};
 use crate::experiment::coverage::head::{BOOK, SMALL, Tokens};
 use crate::experiment::coverage::pieces::{self, net_name};
 use crate::experiment::coverage::{SEEDS, prompts::two_prompts};
+use crate::figures::style::say;
 use crate::stats::{Summary, quantile};
 
 pub const FIGURES: &[Figure] = &[
@@ -192,7 +193,7 @@ fn jacobian_drift() -> Result<String, DrawError> {
                 .collect();
             chart
                 .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))?
-                .label(*label)
+                .label(say(*label))
                 .legend(line_key(c, 2));
             chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))?;
         }
@@ -340,7 +341,7 @@ fn equivalent_patterns() -> Result<String, DrawError> {
                     let x = j as f64 + k as f64 * 0.38 - 0.19;
                     Rectangle::new([(x - 0.18, 0.0), (x + 0.18, w)], c.filled())
                 }))?
-                .label(*label)
+                .label(say(*label))
                 .legend(box_key(c));
         }
         legend(&mut chart, SeriesLabelPosition::UpperRight)?;

@@ -10,6 +10,7 @@ use super::{DrawError, Figure};
 use crate::experiment::coverage::sensitivity::{Effect, Keys};
 use crate::experiment::coverage::trained::{EPSILONS, HeadStats, book};
 use crate::experiment::coverage::trained_report::{by_sentence, effects, short};
+use crate::figures::style::say;
 use crate::pretrained::corpus::Model;
 use crate::pretrained::minilm::{HEADS, LAYERS};
 
@@ -162,7 +163,7 @@ fn locality() -> Result<String, DrawError> {
                 .collect();
             chart
                 .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))?
-                .label(format!("{} MiniLM", model.name()))
+                .label(say(format!("{} MiniLM", model.name())))
                 .legend(line_key(c, 2));
             chart.draw_series(pts.iter().map(|&q| Circle::new(q, 3, c.filled())))?;
         }
@@ -171,7 +172,7 @@ fn locality() -> Result<String, DrawError> {
                 vec![(-3.2, -3.2), (0.2, 0.2)],
                 BLACK.stroke_width(1),
             )])?
-            .label("error = ε")
+            .label(say("error = ε"))
             .legend(line_key(BLACK, 1));
         legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         Ok(())
@@ -240,7 +241,7 @@ fn counterfactuals() -> Result<String, DrawError> {
                 }
                 chart
                     .draw_series([Rectangle::new([(-9.0, -9.0), (-9.0, -9.0)], c.filled())])?
-                    .label(*name)
+                    .label(say(*name))
                     .legend(super::style::box_key(*c));
             }
             legend(&mut chart, SeriesLabelPosition::UpperLeft)?;

@@ -8,6 +8,7 @@ use super::palette;
 use super::style::{COLUMN, axes, band, line_key, mesh, span, svg};
 use super::{DrawError, Figure};
 use crate::experiment::fixed_points::trained_absorption::{self as experiment, CHAPTER};
+use crate::figures::style::say;
 use crate::stats::Summary;
 use crate::train::held;
 
@@ -68,7 +69,7 @@ fn residual() -> Result<String, DrawError> {
                     xs.iter().cloned().zip(sums.iter().map(|s| s.mean)),
                     col.stroke_width(2),
                 ))?
-                .label(names[a].0)
+                .label(say(names[a].0))
                 .legend(line_key(col, 2));
             let nulls: Vec<Vec<f64>> = runs
                 .iter()

@@ -10,6 +10,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::DrawError;
 use super::style::{Canvas, LABEL, SMALL, color, text, tick};
+use crate::figures::style::say;
 
 /// How a heat map colours its cells.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -75,7 +76,7 @@ pub fn heatmap(
     let (rows, cols) = m.shape();
     let range = shading.range(m);
     let mut chart = ChartBuilder::on(&map)
-        .caption(title, text(LABEL))
+        .caption(say(title), text(LABEL))
         .margin(6)
         .x_label_area_size(40)
         .y_label_area_size(40)
@@ -83,8 +84,8 @@ pub fn heatmap(
     chart
         .configure_mesh()
         .disable_mesh()
-        .x_desc(x_desc)
-        .y_desc(y_desc)
+        .x_desc(say(x_desc))
+        .y_desc(say(y_desc))
         .label_style(text(SMALL))
         .axis_desc_style(text(SMALL))
         // about one label per 40 px of the map
@@ -155,7 +156,7 @@ pub fn labelled(
     let (map, bar) = area.split_horizontally(w.saturating_sub(BAR));
     let range = shading.range(m);
     let mut chart = ChartBuilder::on(&map)
-        .caption(title, text(LABEL))
+        .caption(say(title), text(LABEL))
         .margin(6)
         .x_label_area_size(below)
         .y_label_area_size(left)
@@ -183,12 +184,12 @@ pub fn labelled(
         .pos(Pos::new(HPos::Right, VPos::Center));
     for (j, l) in labels.columns.iter().enumerate() {
         let (x, y) = at(j as f64, rows as f64 - 0.5);
-        map.draw(&Text::new(l.clone(), (x, y + 4), up.clone()))?;
+        map.draw(&Text::new(say(l.clone()), (x, y + 4), up.clone()))?;
     }
     let beside = text(SMALL).pos(Pos::new(HPos::Right, VPos::Center));
     for (i, l) in labels.rows.iter().enumerate() {
         let (x, y) = at(-0.5, i as f64);
-        map.draw(&Text::new(l.clone(), (x - 4, y), beside.clone()))?;
+        map.draw(&Text::new(say(l.clone()), (x - 4, y), beside.clone()))?;
     }
     colour_bar(&bar, shading, range, (30, below + 6))
 }

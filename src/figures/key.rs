@@ -5,6 +5,7 @@ use plotters::prelude::*;
 
 use super::DrawError;
 use super::style::{Canvas, SMALL, text};
+use crate::figures::style::say;
 
 /// How an entry of a key is marked.
 #[derive(Clone, Copy, Debug)]
@@ -75,7 +76,7 @@ pub fn key(
             plotters::style::text_anchor::HPos::Left,
             plotters::style::text_anchor::VPos::Center,
         ));
-        area.draw(&Text::new(label.to_string(), (label_x, y), style))?;
+        area.draw(&Text::new(say(label.to_string()), (label_x, y), style))?;
     }
     Ok(())
 }

@@ -10,6 +10,7 @@ use super::{DrawError, Figure};
 use crate::experiment::multi_head::bottleneck::{self, Task, total_widths};
 use crate::experiment::multi_head::induction::{H, V, patterns};
 use crate::experiment::multi_head::{SEEDS, ablation, specialisation, split};
+use crate::figures::style::say;
 use crate::stats::Summary;
 
 pub const FIGURES: &[Figure] = &[
@@ -84,14 +85,14 @@ fn line_with_band(
     if dashed {
         chart
             .draw_series(DashedLineSeries::new(pts.clone(), 6, 4, style))?
-            .label(label)
+            .label(say(label))
             .legend(move |(x, y)| {
                 plotters::element::DashedPathElement::new(vec![(x, y), (x + 16, y)], 4, 3, style)
             });
     } else {
         chart
             .draw_series(LineSeries::new(pts.clone(), style))?
-            .label(label)
+            .label(say(label))
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], style));
     }
     chart.draw_series(pts.iter().map(|&p| Circle::new(p, 2, c.filled())))?;
@@ -285,7 +286,7 @@ fn ablation() -> Result<String, DrawError> {
                     .map(|(k, &s)| ((k + 1) as f64, s)),
                 c.stroke_width(2),
             ))?
-            .label("induction model, 8 heads: accuracy drop")
+            .label(say("induction model, 8 heads: accuracy drop"))
             .legend(line_key(c, 2));
         chart.draw_series(
             model_sorted
@@ -349,7 +350,7 @@ fn trained_split() -> Result<String, DrawError> {
                     .map(|r| Circle::new((xs[k], r[r.len() - 1]), 3, seed)),
             )?;
             if k == 0 {
-                dots.label("one seed")
+                dots.label(say("one seed"))
                     .legend(move |(x, y)| Circle::new((x + 7, y), 3, seed));
             }
         }
@@ -365,7 +366,7 @@ fn trained_split() -> Result<String, DrawError> {
         let means: Vec<(f64, f64)> = xs.iter().zip(&sums).map(|(&x, s)| (x, s.mean)).collect();
         chart
             .draw_series(LineSeries::new(means.clone(), c.stroke_width(2)))?
-            .label("mean ± sd over seeds")
+            .label(say("mean ± sd over seeds"))
             .legend(line_key(c, 2));
         chart.draw_series(means.iter().map(|&p| Circle::new(p, 5, c.filled())))?;
         marked_line(
@@ -423,7 +424,7 @@ fn specialisation() -> Result<String, DrawError> {
                     .into_iter()
                     .map(|p| TriangleMarker::new(p, 6, one.filled())),
             )?
-            .label(format!("one head of width {d}"))
+            .label(say(format!("one head of width {d}")))
             .legend(move |(x, y)| TriangleMarker::new((x + 5, y), 6, one.filled()));
         let two = color(1);
         chart
@@ -432,7 +433,7 @@ fn specialisation() -> Result<String, DrawError> {
                     .into_iter()
                     .map(|p| Circle::new(p, 4, two.filled())),
             )?
-            .label(format!("two heads of width {}", d / 2))
+            .label(say(format!("two heads of width {}", d / 2)))
             .legend(move |(x, y)| Circle::new((x + 5, y), 4, two.filled()));
         legend(&mut chart, SeriesLabelPosition::UpperRight)
     })

@@ -7,6 +7,7 @@ use super::style::{Canvas, Chart, PALETTE, axes, color, legend, mesh, svg, text,
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::induction_heads::verdict::names;
 use crate::experiment::multi_head::induction_heads::{BOOK, book};
+use crate::figures::style::say;
 
 /// The strips' y range over their largest value: the key sits above the heads' dot.
 const HEADROOM: f64 = 1.4;
@@ -29,7 +30,7 @@ fn shade(c: RGBColor, x: f64) -> RGBColor {
 fn heads_map(area: &Canvas, grid: &[Vec<f64>], title: &str, c: RGBColor) -> Result<(), DrawError> {
     let (rows, cols) = (grid.len(), grid[0].len());
     let mut chart = ChartBuilder::on(area)
-        .caption(title, text(13))
+        .caption(say(title), text(13))
         .margin(6)
         .x_label_area_size(34)
         .y_label_area_size(34)
@@ -37,8 +38,8 @@ fn heads_map(area: &Canvas, grid: &[Vec<f64>], title: &str, c: RGBColor) -> Resu
     chart
         .configure_mesh()
         .disable_mesh()
-        .x_desc("head")
-        .y_desc("layer")
+        .x_desc(say("head"))
+        .y_desc(say("layer"))
         .label_style(text(11))
         .axis_desc_style(text(12))
         .x_labels(5)
@@ -153,7 +154,7 @@ fn induction() -> Result<String, DrawError> {
         strip(&mut chart, 1.0, &a.same_layer_rise)?;
         chart
             .draw_series([Circle::new((2.0, a.induction_rise), 6, blue.filled())])?
-            .label(format!("heads {}", names(&a.induction)))
+            .label(say(format!("heads {}", names(&a.induction))))
             .legend(|(x, y)| Circle::new((x + 5, y), 5, blue.filled()));
         legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         let drops = || a.random_drop.iter().chain(&a.same_layer_drop).copied();
@@ -179,7 +180,7 @@ fn induction() -> Result<String, DrawError> {
         strip(&mut chart, 1.0, &a.same_layer_drop)?;
         chart
             .draw_series([Circle::new((2.0, a.previous_drop), 6, green.filled())])?
-            .label(format!("heads {}", names(&a.previous)))
+            .label(say(format!("heads {}", names(&a.previous))))
             .legend(|(x, y)| Circle::new((x + 5, y), 5, green.filled()));
         legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         Ok(())

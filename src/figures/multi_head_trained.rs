@@ -9,6 +9,7 @@ use super::style::{COLUMN, Shading, axes, color, heatmap, legend, line_key, mesh
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::trained::sinks::DEFAULT;
 use crate::experiment::multi_head::trained::{book, importance};
+use crate::figures::style::say;
 use crate::pretrained::corpus::Model;
 use crate::pretrained::minilm::{HEADS, LAYERS};
 
@@ -182,7 +183,7 @@ fn heads() -> Result<String, DrawError> {
             let c = color(k);
             chart
                 .draw_series(LineSeries::new(s.to_vec(), c.stroke_width(2)))?
-                .label(*label)
+                .label(say(*label))
                 .legend(line_key(c, 2));
             chart.draw_series(s.iter().map(|&q| Circle::new(q, 3, c.filled())))?;
         }
@@ -192,7 +193,7 @@ fn heads() -> Result<String, DrawError> {
                 vec![(-1.0, chance), ((LAYERS * HEADS) as f64 + 1.0, chance)],
                 color(6).stroke_width(1),
             )])?
-            .label("chance, paraphrase top-1")
+            .label(say("chance, paraphrase top-1"))
             .legend(line_key(color(6), 1));
         legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
         Ok(())

@@ -1,0 +1,4 @@
+//! The figures' strings of chapter 5 in Chinese (see [`super::zh`]).
+
+/// English figure string → Chinese, numbers in the same order.
+pub const FIGURES: &[(&str, &str)] = &[];
