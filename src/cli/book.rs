@@ -140,7 +140,7 @@ pub fn write_figures(selected: &[Figure]) -> Result<(), Stop> {
             figures_dir().display()
         ),
         n => format!(
-            "wrote {n} of {} figures to {}",
+            "wrote {n} files of {} figures (English and Chinese) to {}",
             selected.len(),
             figures_dir().display()
         ),
