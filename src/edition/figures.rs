@@ -32,6 +32,14 @@ pub const TABLES: &[&[(&str, &str)]] = &[
     appendix::FIGURES,
 ];
 
+/// Words the Chinese figures keep in English besides the edition's kept
+/// names ([`super::phrases::KEPT`]): the word the examples follow, function
+/// names and units of the formulas, the counterfactuals' codes the captions
+/// spell out, names of methods.
+pub const KEPT: &[&str] = &[
+    "bank", "log", "cos", "nats", "logits", "KO", "MV", "VZ", "Adam", "ReLU", "FFN", "top",
+];
+
 /// A figure string in Chinese, its numbers kept in order; `None` when no
 /// table has it.
 ///

@@ -140,7 +140,7 @@ fn weight_bar(root: &Canvas, at: (i32, i32)) -> Result<(), DrawError> {
     for (t, label) in [(0.0, "0"), (0.5, "0.5"), (1.0, "1")] {
         let x = x0 + (240.0 * t) as i32;
         root.draw(&PathElement::new(vec![(x, y + 7), (x, y + 10)], BLACK))?;
-        root.draw(&Text::new(say(label), (x, y + 11), below.clone()))?;
+        root.draw(&Text::new(label, (x, y + 11), below.clone()))?;
     }
     Ok(())
 }
@@ -181,14 +181,15 @@ fn panel(
     if !layout.labelled {
         return Ok(());
     }
-    let left = style::text(style::SMALL).pos(Pos::new(HPos::Right, VPos::Center));
-    let up = style::text(style::SMALL)
+    // the tokens are data: drawn as they are, in either edition
+    let left = style::verbatim(style::SMALL).pos(Pos::new(HPos::Right, VPos::Center));
+    let up = style::verbatim(style::SMALL)
         .transform(FontTransform::Rotate270)
         .pos(Pos::new(HPos::Left, VPos::Center));
     for (i, t) in tokens.iter().enumerate() {
         let mid = i as i32 * c + c / 2;
-        root.draw(&Text::new(say(t.clone()), (x0 - 3, y0 + mid), left.clone()))?;
-        root.draw(&Text::new(say(t.clone()), (x0 + mid, y0 - 3), up.clone()))?;
+        root.draw(&Text::new(t.clone(), (x0 - 3, y0 + mid), left.clone()))?;
+        root.draw(&Text::new(t.clone(), (x0 + mid, y0 - 3), up.clone()))?;
     }
     Ok(())
 }

@@ -79,11 +79,24 @@ pub fn texts(svg: &str) -> Vec<String> {
 }
 
 /// The texts of `svg` that still read English (a word outside the kept
-/// names, [`crate::edition::phrases::KEPT`]), each once, in order.
+/// names, [`crate::edition::phrases::KEPT`] and
+/// [`crate::edition::figures::KEPT`]), each once, in order; a text
+/// in the English font ([`FAMILY`]: data drawn as it is, such as a model's
+/// tokens, see [`crate::figures::style::verbatim`]) does not count.
 pub fn english_left(svg: &str) -> Vec<String> {
     let mut left: Vec<String> = Vec::new();
-    for t in texts(svg) {
-        if !untranslated(&t).is_empty() && !left.contains(&t) {
+    let family = format!("font-family=\"{FAMILY}\"");
+    let worded = svg
+        .split("<text")
+        .skip(1)
+        .filter(|t| !t[..t.find('>').unwrap_or(0)].contains(&family))
+        .map(|t| format!("<text{t}"))
+        .collect::<String>();
+    for t in texts(&worded) {
+        let english = untranslated(&t)
+            .iter()
+            .any(|w| !crate::edition::figures::KEPT.contains(&w.as_str()));
+        if english && !left.contains(&t) {
             left.push(t);
         }
     }

@@ -197,7 +197,7 @@ fn examples() -> Result<String, DrawError> {
         mesh(&mut chart, "training examples", "test accuracy")
             .disable_x_mesh()
             .x_labels(3)
-            .x_label_formatter(&|x| names.get(x.round() as usize).cloned().unwrap_or_default())
+            .x_label_formatter(&|x| say(names.get(x.round() as usize).cloned().unwrap_or_default()))
             .draw()?;
         for (i, qk) in Qk::ALL.iter().enumerate() {
             let dx = i as f64 * 0.08 - 0.12;

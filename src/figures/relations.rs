@@ -130,7 +130,7 @@ fn boundary() -> Result<String, DrawError> {
             .configure_mesh()
             .disable_x_mesh()
             .x_labels(layers + 1)
-            .x_label_formatter(&|x| l2.get(x.round() as usize).cloned().unwrap_or_default())
+            .x_label_formatter(&|x| say(l2.get(x.round() as usize).cloned().unwrap_or_default()))
             .y_desc(say(
                 "fraction of suffix tokens whose strongest partner changes",
             ))
@@ -161,7 +161,7 @@ fn boundary() -> Result<String, DrawError> {
         mesh(&mut chart, "", "mean row total-variation distance")
             .disable_x_mesh()
             .x_labels(layers - 1)
-            .x_label_formatter(&|x| format!("layer {}", x.round() as usize + 1))
+            .x_label_formatter(&|x| say(format!("layer {}", x.round() as usize + 1)))
             .draw()?;
         for l in 1..layers {
             let s = f.summary(|t| t.path_tv[l - 1]);
@@ -219,7 +219,7 @@ fn relations_cost() -> Result<String, DrawError> {
         chart
             .configure_mesh()
             .x_labels(s.ks.len())
-            .x_label_formatter(&|x| format!("{}", 2f64.powf(x.round()) as usize))
+            .x_label_formatter(&|x| say(format!("{}", 2f64.powf(x.round()) as usize)))
             .x_desc(say("number of relations k (one head of fixed width)"))
             .y_desc(say("Adam steps (log scale)"))
             .y_label_formatter(&tick)
@@ -298,7 +298,7 @@ fn flexible_costly() -> Result<String, DrawError> {
             .build_cartesian_2d(-0.5f64..(members - 0.5), 0f64..1.05f64)?;
         acc.configure_mesh()
             .x_labels(s.members)
-            .x_label_formatter(&|x| format!("r = {}", x.round()))
+            .x_label_formatter(&|x| say(format!("r = {}", x.round())))
             .x_desc(say("member: answer at key q + r"))
             .y_desc(say("test accuracy"))
             .label_style(text(12))
@@ -324,7 +324,7 @@ fn flexible_costly() -> Result<String, DrawError> {
         steps
             .configure_mesh()
             .x_labels(s.members)
-            .x_label_formatter(&|x| format!("r = {}", x.round()))
+            .x_label_formatter(&|x| say(format!("r = {}", x.round())))
             .x_desc(say("member: answer at key q + r"))
             .y_desc(say(format!(
                 "Adam steps (evaluated every {})",

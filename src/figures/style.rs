@@ -74,6 +74,12 @@ pub fn text(size: u32) -> TextStyle<'static> {
     (family(), size.max(SMALL)).into_font().into()
 }
 
+/// Text style of `size` in the English font in either edition: for data
+/// drawn as it is, such as a model's input tokens.
+pub fn verbatim(size: u32) -> TextStyle<'static> {
+    (FAMILY, size.max(SMALL)).into_font().into()
+}
+
 /// Draw on a white `width × height` SVG canvas and return the SVG; a canvas
 /// wider than the [`COLUMN`] is an error.
 pub fn svg(

@@ -5,7 +5,7 @@ use attention_geometry::edition::{Lang, figures::characters};
 use attention_geometry::figures::edition::{
     FAMILY, FAMILY_ZH, english_left, family, in_edition, say, texts,
 };
-use attention_geometry::figures::style::{COLUMN, svg, text};
+use attention_geometry::figures::style::{COLUMN, svg, text, verbatim};
 use plotters::prelude::*;
 
 #[test]
@@ -24,13 +24,16 @@ fn english_is_said_as_it_is_and_chinese_from_the_tables() {
 }
 
 #[test]
-fn a_text_element_is_read_back_unescaped() {
-    let drawn = svg(COLUMN, 40, |root| {
-        root.draw(&Text::new("seed < b & \"cd\"", (5, 5), text(14)))?;
-        Ok(())
+fn a_text_element_is_read_back_unescaped_and_verbatim_data_is_not_english_left() {
+    let drawn = in_edition(Lang::Zh, || {
+        svg(COLUMN, 40, |root| {
+            root.draw(&Text::new("seed < b & \"cd\"", (5, 5), text(14)))?;
+            root.draw(&Text::new("grassy", (5, 25), verbatim(14)))?;
+            Ok(())
+        })
     })
     .unwrap();
-    assert_eq!(texts(&drawn), ["seed < b & \"cd\""]);
+    assert_eq!(texts(&drawn), ["seed < b & \"cd\"", "grassy"]);
     assert_eq!(english_left(&drawn), ["seed < b & \"cd\""]);
 }
 
