@@ -37,7 +37,8 @@ pub const TABLES: &[&[(&str, &str)]] = &[
 /// names and units of the formulas, the counterfactuals' codes the captions
 /// spell out, names of methods.
 pub const KEPT: &[&str] = &[
-    "bank", "log", "cos", "nats", "logits", "KO", "MV", "VZ", "Adam", "ReLU", "FFN", "top",
+    "bank", "log", "cos", "exp", "Diag", "Jz", "nats", "ms", "GFLOP", "NaN", "logit", "logits",
+    "roofline", "UT", "KO", "MV", "VZ", "Adam", "ReLU", "FFN", "top",
 ];
 
 /// A figure string in Chinese, its numbers kept in order; `None` when no

@@ -43,6 +43,8 @@ pub const FIGURES: &[(&str, &str)] = &[
     ("deltanet, block 2", "deltanet，第 2 块"),
     ("kda, block 2", "kda，第 2 块"),
     ("softmax attention", "softmax 注意力"),
+    ("held-out accuracy", "留出集准确率"),
+    ("training step", "训练步"),
     ("linear attention", "线性注意力"),
     ("book layers, 12 pairs", "本书的层，12 个键值对"),
     ("gates initialised near 1, 12 pairs", "门控初始化在 1 附近，12 个键值对"),
