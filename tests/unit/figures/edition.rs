@@ -1,7 +1,7 @@
 //! Unit tests of `crate::figures::edition` (`src/figures/edition.rs`) and
 //! the Chinese figure tables (`src/edition/figures/`).
 
-use attention_geometry::edition::{Lang, figures::characters};
+use attention_geometry::edition::{Lang, figures::characters, wide};
 use attention_geometry::figures::edition::{
     FAMILY, FAMILY_ZH, english_left, family, in_edition, say, texts,
 };
@@ -65,8 +65,11 @@ fn the_cjk_subset_draws_every_character_of_the_figure_tables() {
         dots > 0
     };
     assert!(inked('恒') && inked('a'));
+    // the Chinese and the ASCII; Noto Sans CJK has no sub- and superscripts,
+    // which the browser takes from a fallback font
     let missing: String = characters()
         .into_iter()
+        .filter(|&c| wide(c) || c.is_ascii_graphic())
         .filter(|&c| !inked(c))
         .collect();
     assert!(
