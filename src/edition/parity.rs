@@ -133,9 +133,11 @@ pub fn differences(page: &str, original: &str, translation: &str) -> Vec<String>
     {
         let name = |f: Option<&String>| f.map_or("nothing".to_string(), |f| format!("“{f}”"));
         let english = en_figures.get(i).filter(|f| Some(*f) == zh_figures.get(i));
-        let hint = english.and_then(|f| f.strip_prefix("image ")).map_or_else(String::new, |n| {
-            format!(" (a Chinese page shows figures/zh/{n}.svg)")
-        });
+        let hint = english
+            .and_then(|f| f.strip_prefix("image "))
+            .map_or_else(String::new, |n| {
+                format!(" (a Chinese page shows figures/zh/{n}.svg)")
+            });
         out.push(format!(
             "{page}: figure reference {} is {} in the English and {} in the Chinese{hint}",
             i + 1,

@@ -42,12 +42,14 @@ fn rope() -> Result<String, DrawError> {
         mesh(&mut chart, "", "R² over pairs j ≤ i, per head")
             .disable_mesh()
             .x_labels(3)
-            .x_label_formatter(&|v| say({
-                let i = v.round() as usize;
-                EXPLANATIONS
-                    .get(i)
-                    .map_or(String::new(), |e| e.label.to_string())
-            }))
+            .x_label_formatter(&|v| {
+                say({
+                    let i = v.round() as usize;
+                    EXPLANATIONS
+                        .get(i)
+                        .map_or(String::new(), |e| e.label.to_string())
+                })
+            })
             .draw()?;
         for (k, model) in Model::BOTH.into_iter().enumerate() {
             let r = f.model(model);

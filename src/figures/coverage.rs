@@ -115,11 +115,13 @@ fn linear_pieces() -> Result<String, DrawError> {
         )
         .disable_x_mesh()
         .x_labels(nets.len())
-        .x_label_formatter(&|x| say({
-            nets.get(x.round() as usize)
-                .map(|h| net_name(h))
-                .unwrap_or_default()
-        }))
+        .x_label_formatter(&|x| {
+            say({
+                nets.get(x.round() as usize)
+                    .map(|h| net_name(h))
+                    .unwrap_or_default()
+            })
+        })
         .draw()?;
         for (k, s) in counts.iter().enumerate() {
             let x = k as f64;
@@ -276,12 +278,14 @@ fn attribution() -> Result<String, DrawError> {
         mesh(&mut chart, "", "rank correlation over keys / agreement")
             .disable_x_mesh()
             .x_labels(4)
-            .x_label_formatter(&|x| say({
-                metrics
-                    .get(x.round() as usize)
-                    .map(|m| m.0.to_string())
-                    .unwrap_or_default()
-            }))
+            .x_label_formatter(&|x| {
+                say({
+                    metrics
+                        .get(x.round() as usize)
+                        .map(|m| m.0.to_string())
+                        .unwrap_or_default()
+                })
+            })
             .draw()?;
         for (ti, tokens) in Tokens::ALL.iter().enumerate() {
             for (mi, (_, field)) in metrics.iter().enumerate() {

@@ -219,10 +219,12 @@ fn counterfactuals() -> Result<String, DrawError> {
             mesh(&mut chart, "counterfactual · target", "gap in mean ρ")
                 .disable_x_mesh()
                 .x_labels(list.len())
-                .x_label_formatter(&|x| say({
-                    let k = x.round().clamp(0.0, right) as usize;
-                    label(list[k])
-                }))
+                .x_label_formatter(&|x| {
+                    say({
+                        let k = x.round().clamp(0.0, right) as usize;
+                        label(list[k])
+                    })
+                })
                 .draw()?;
             chart.draw_series([PathElement::new(
                 vec![(-0.5, 0.0), (right, 0.0)],

@@ -248,14 +248,16 @@ fn gates() -> Result<String, DrawError> {
         bars.configure_mesh()
             .disable_mesh()
             .x_labels(delta.len() * 2 + 1)
-            .x_label_formatter(&|x| say({
-                let i = x.floor() as usize;
-                if (x - x.floor() - 0.5).abs() < 0.3 {
-                    names.get(i).map(|n| n.to_string()).unwrap_or_default()
-                } else {
-                    String::new()
-                }
-            }))
+            .x_label_formatter(&|x| {
+                say({
+                    let i = x.floor() as usize;
+                    if (x - x.floor() - 0.5).abs() < 0.3 {
+                        names.get(i).map(|n| n.to_string()).unwrap_or_default()
+                    } else {
+                        String::new()
+                    }
+                })
+            })
             .y_desc(say("β"))
             .label_style(text(12))
             .axis_desc_style(text(13))

@@ -209,12 +209,14 @@ fn absorption() -> Result<String, DrawError> {
         mesh(&mut chart, "", "successor accuracy on a 3-cycle")
             .disable_x_mesh()
             .x_labels(5)
-            .x_label_formatter(&|x| say({
-                names
-                    .get(x.round() as usize)
-                    .map(|s| s.to_string())
-                    .unwrap_or_default()
-            }))
+            .x_label_formatter(&|x| {
+                say({
+                    names
+                        .get(x.round() as usize)
+                        .map(|s| s.to_string())
+                        .unwrap_or_default()
+                })
+            })
             .draw()?;
         for (i, m) in Mechanism::ALL.iter().enumerate() {
             let s = f.mechanism(*m);
@@ -243,12 +245,14 @@ fn absorption() -> Result<String, DrawError> {
         mesh(&mut chart, "successor accuracy", "share of seeds")
             .disable_x_mesh()
             .x_labels(4)
-            .x_label_formatter(&|x| say({
-                ["0", "1/3", "2/3", "1"]
-                    .get(x.round() as usize)
-                    .map(|s| s.to_string())
-                    .unwrap_or_default()
-            }))
+            .x_label_formatter(&|x| {
+                say({
+                    ["0", "1/3", "2/3", "1"]
+                        .get(x.round() as usize)
+                        .map(|s| s.to_string())
+                        .unwrap_or_default()
+                })
+            })
             .draw()?;
         for (h, (name, pick)) in [
             ("tied", (|a: &Absorption| a.random_tied) as fn(&_) -> f64),

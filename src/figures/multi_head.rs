@@ -217,12 +217,14 @@ fn ablation() -> Result<String, DrawError> {
         )
         .disable_x_mesh()
         .x_labels(bars.len())
-        .x_label_formatter(&|x| say({
-            names
-                .get(x.round() as usize)
-                .map(|s| s.to_string())
-                .unwrap_or_default()
-        }))
+        .x_label_formatter(&|x| {
+            say({
+                names
+                    .get(x.round() as usize)
+                    .map(|s| s.to_string())
+                    .unwrap_or_default()
+            })
+        })
         .draw()?;
         for (k, s) in bars.iter().enumerate() {
             let x = k as f64;
@@ -335,12 +337,14 @@ fn trained_split() -> Result<String, DrawError> {
         )
         .disable_mesh()
         .x_labels(splits.len())
-        .x_label_formatter(&|x| say({
-            xs.iter()
-                .position(|&v| (v - x).abs() < 1e-9)
-                .map(|k| format!("{} × {}", splits[k].0, splits[k].1))
-                .unwrap_or_default()
-        }))
+        .x_label_formatter(&|x| {
+            say({
+                xs.iter()
+                    .position(|&v| (v - x).abs() < 1e-9)
+                    .map(|k| format!("{} × {}", splits[k].0, splits[k].1))
+                    .unwrap_or_default()
+            })
+        })
         .draw()?;
         let seed = c.mix(0.35).filled();
         for (k, curves) in f.curves.iter().enumerate() {

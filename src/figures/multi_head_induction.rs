@@ -143,12 +143,14 @@ fn induction() -> Result<String, DrawError> {
         mesh(&mut chart, "", "loss rise (nats)")
             .disable_mesh()
             .x_labels(3)
-            .x_label_formatter(&|v| say(match v.round() as i64 {
-                0 => "all layers".into(),
-                1 => "same layers".into(),
-                2 => "induction".into(),
-                _ => String::new(),
-            }))
+            .x_label_formatter(&|v| {
+                say(match v.round() as i64 {
+                    0 => "all layers".into(),
+                    1 => "same layers".into(),
+                    2 => "induction".into(),
+                    _ => String::new(),
+                })
+            })
             .draw()?;
         strip(&mut chart, 0.0, &a.random_rise)?;
         strip(&mut chart, 1.0, &a.same_layer_rise)?;
@@ -169,12 +171,14 @@ fn induction() -> Result<String, DrawError> {
         mesh(&mut chart, "", "drop of prefix score")
             .disable_mesh()
             .x_labels(3)
-            .x_label_formatter(&|v| say(match v.round() as i64 {
-                0 => "layers below".into(),
-                1 => "same layers".into(),
-                2 => "previous-token".into(),
-                _ => String::new(),
-            }))
+            .x_label_formatter(&|v| {
+                say(match v.round() as i64 {
+                    0 => "layers below".into(),
+                    1 => "same layers".into(),
+                    2 => "previous-token".into(),
+                    _ => String::new(),
+                })
+            })
             .draw()?;
         strip(&mut chart, 0.0, &a.random_drop)?;
         strip(&mut chart, 1.0, &a.same_layer_drop)?;

@@ -99,10 +99,12 @@ fn self_repair() -> Result<String, DrawError> {
         )
         .disable_x_mesh()
         .x_labels(2 * LAYERS)
-        .x_label_formatter(&|x| say({
-            let k = x.round() as usize;
-            format!("{}{}", if k.is_multiple_of(2) { "A" } else { "F" }, k / 2)
-        }))
+        .x_label_formatter(&|x| {
+            say({
+                let k = x.round() as usize;
+                format!("{}{}", if k.is_multiple_of(2) { "A" } else { "F" }, k / 2)
+            })
+        })
         .draw()?;
         chart.draw_series(shares.iter().enumerate().map(|(k, &s)| {
             let x = k as f64;

@@ -87,12 +87,19 @@ fn table(f: &Figure) -> String {
 fn every_chinese_figure_is_drawn_in_chinese() {
     let all = registry();
     let mut english = Vec::new();
-    for (f, svg) in all.iter().zip(figures::draw_all_in(&all, Lang::Zh).unwrap()) {
+    for (f, svg) in all
+        .iter()
+        .zip(figures::draw_all_in(&all, Lang::Zh).unwrap())
+    {
         if !svg.chars().any(han) {
             english.push(format!("{}: no Chinese character at all", f.name));
         }
         for s in edition::english_left(&svg) {
-            english.push(format!("{}: add to {}:\n    ({s:?}, \"\"),", f.name, table(f)));
+            english.push(format!(
+                "{}: add to {}:\n    ({s:?}, \"\"),",
+                f.name,
+                table(f)
+            ));
         }
     }
     assert!(
@@ -107,7 +114,10 @@ fn every_chinese_figure_is_drawn_in_chinese() {
 fn no_chinese_figure_draws_an_english_string_its_table_translates() {
     let all = registry();
     let mut unsaid = Vec::new();
-    for (f, svg) in all.iter().zip(figures::draw_all_in(&all, Lang::Zh).unwrap()) {
+    for (f, svg) in all
+        .iter()
+        .zip(figures::draw_all_in(&all, Lang::Zh).unwrap())
+    {
         for t in edition::texts(&svg) {
             if zh(&t).is_some_and(|z| z != t) {
                 unsaid.push(format!("{}: {t:?} (draw it through style::say)", f.name));

@@ -55,7 +55,9 @@ fn a_chinese_page_showing_the_english_drawing_is_named() {
     let zh = ZH.replace("figures/zh/ch01-a.svg", "figures/ch01-a.svg");
     assert_eq!(
         differences("p.md", EN, &zh),
-        ["p.md: figure reference 1 is “image ch01-a” in the English and “image ch01-a” in the Chinese (a Chinese page shows figures/zh/ch01-a.svg)"]
+        [
+            "p.md: figure reference 1 is “image ch01-a” in the English and “image ch01-a” in the Chinese (a Chinese page shows figures/zh/ch01-a.svg)"
+        ]
     );
 }
 
