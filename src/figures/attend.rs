@@ -159,7 +159,7 @@ fn panel(
     let (x0, y0) = (origin.0 + layout.label, origin.1 + TITLE + layout.label);
     let centre = Pos::new(HPos::Center, VPos::Top);
     root.draw(&Text::new(
-        say(title.to_string()),
+        say(title),
         (x0 + c * n / 2, origin.1),
         style::text(style::SMALL).pos(centre),
     ))?;

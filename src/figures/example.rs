@@ -122,7 +122,7 @@ fn grid(
 ) -> Result<String, DrawError> {
     let rows = panels.len().div_ceil(2) as u32;
     svg(COLUMN, HEAD + rows * height + below, |root| {
-        root.draw(&Text::new(say(title.to_string()), (10, 6), text(TITLE)))?;
+        root.draw(&Text::new(say(title), (10, 6), text(TITLE)))?;
         let (_, rest) = root.split_vertically(HEAD);
         let (top, bottom) = rest.split_vertically(rows * height);
         let areas = top.split_evenly((rows as usize, 2));

@@ -76,7 +76,7 @@ pub fn key(
             plotters::style::text_anchor::HPos::Left,
             plotters::style::text_anchor::VPos::Center,
         ));
-        area.draw(&Text::new(say(label.to_string()), (label_x, y), style))?;
+        area.draw(&Text::new(say(label), (label_x, y), style))?;
     }
     Ok(())
 }

@@ -46,7 +46,7 @@ pub fn label(
     anchor: Anchor,
 ) -> Result<(), DrawError> {
     let style = text(size).color(&c).pos(anchor.pos());
-    area.draw(&Text::new(say(s.to_string()), at, style))?;
+    area.draw(&Text::new(say(s), at, style))?;
     Ok(())
 }
 

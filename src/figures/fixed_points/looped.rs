@@ -197,11 +197,7 @@ pub fn looped_prompts() -> Result<String, DrawError> {
             )?
             .label(say("trained, missed at K"))
             .legend(move |(x, y)| Circle::new((x + 7, y), 4, red.stroke_width(2)));
-        chart.draw_series([Text::new(
-            say("r(4K) = r(K)".to_string()),
-            (1.5e-3, 3e-3),
-            text(SMALL),
-        )])?;
+        chart.draw_series([Text::new(say("r(4K) = r(K)"), (1.5e-3, 3e-3), text(SMALL))])?;
         legend(&mut chart, SeriesLabelPosition::UpperLeft)
     })
 }
