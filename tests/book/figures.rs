@@ -83,14 +83,17 @@ fn table(f: &Figure) -> String {
     }
 }
 
+/// Every registered figure with its Chinese drawing.
+fn chinese() -> Vec<(Figure, String)> {
+    let all = registry();
+    let drawn = figures::draw_all_in(&all, Lang::Zh).unwrap();
+    all.into_iter().zip(drawn).collect()
+}
+
 #[test]
 fn every_chinese_figure_is_drawn_in_chinese() {
-    let all = registry();
     let mut english = Vec::new();
-    for (f, svg) in all
-        .iter()
-        .zip(figures::draw_all_in(&all, Lang::Zh).unwrap())
-    {
+    for (f, svg) in chinese() {
         if !svg.chars().any(han) {
             english.push(format!("{}: no Chinese character at all", f.name));
         }
@@ -98,7 +101,7 @@ fn every_chinese_figure_is_drawn_in_chinese() {
             english.push(format!(
                 "{}: add to {}:\n    ({s:?}, \"\"),",
                 f.name,
-                table(f)
+                table(&f)
             ));
         }
     }
@@ -112,12 +115,8 @@ fn every_chinese_figure_is_drawn_in_chinese() {
 
 #[test]
 fn no_chinese_figure_draws_an_english_string_its_table_translates() {
-    let all = registry();
     let mut unsaid = Vec::new();
-    for (f, svg) in all
-        .iter()
-        .zip(figures::draw_all_in(&all, Lang::Zh).unwrap())
-    {
+    for (f, svg) in chinese() {
         for t in edition::texts(&svg) {
             if zh(&t).is_some_and(|z| z != t) {
                 unsaid.push(format!("{}: {t:?} (draw it through style::say)", f.name));
