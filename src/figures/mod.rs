@@ -6,7 +6,9 @@
 //! or the sample an experiment provides for its figure); nothing here
 //! computes a result, it only draws one (binning, sorting or scaling what it
 //! draws at most). Every figure is an SVG string that is byte-identical on
-//! every run.
+//! every run, drawn once per edition from the same data: the English in
+//! `figures/`, the Chinese in `figures/zh/` (its words through
+//! [`style::say`], see [`edition`]).
 
 pub mod attend;
 pub mod bench;
@@ -56,7 +58,7 @@ pub type DrawError = Box<dyn std::error::Error + Send + Sync>;
 /// A registered figure: its file stem, its chapter, what it shows, how to draw it.
 #[derive(Clone, Copy, Debug)]
 pub struct Figure {
-    /// File stem: the figure is `figures/{name}.svg`.
+    /// File stem: the figure is `figures/{name}.svg` (and `figures/zh/{name}.svg`).
     pub name: &'static str,
     /// The chapter that shows it.
     pub chapter: u8,
