@@ -10,8 +10,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::DrawError;
-use super::style::{self, Canvas};
-use crate::figures::style::say;
+use super::style::{self, Canvas, say};
 use crate::pretrained::attention_map::AttentionMap;
 
 /// Panels per row of the grid.

@@ -6,9 +6,8 @@ use plotters::prelude::*;
 
 use super::DrawError;
 use super::key::{self, Swatch};
-use super::style::{COLUMN, color, svg, text, tick};
+use super::style::{COLUMN, color, say, svg, text, tick};
 use crate::bench::{Machine, Mixer, Row};
-use crate::figures::style::say;
 
 /// Left: median time per call against `T` (log–log), one line per mixer and
 /// width (thin `K = V = 64`, thick 128). Right: the share of its bound

@@ -4,13 +4,12 @@ use plotters::prelude::*;
 
 use super::palette;
 use super::style::{
-    COLUMN, Canvas, axes, band, color, error_bar, legend, line_key, mesh, span, svg,
+    COLUMN, Canvas, axes, band, color, error_bar, legend, line_key, mesh, say, span, svg,
 };
 use super::{DrawError, Figure};
 use crate::experiment::coordinate_mismatch::{
     BOOK, Coupling, SEEDS, Scatter, Trial, book, plane, scatter, spectrum,
 };
-use crate::figures::style::say;
 use crate::stats::histogram;
 
 pub const FIGURES: &[Figure] = &[

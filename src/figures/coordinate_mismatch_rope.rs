@@ -5,10 +5,9 @@ use plotters::prelude::*;
 
 use super::palette;
 use super::relations_trained::{Series, lines};
-use super::style::{axes, bar, box_key, legend, mesh, svg};
+use super::style::{axes, bar, box_key, legend, mesh, say, svg};
 use super::{DrawError, Figure};
 use crate::experiment::coordinate_mismatch::rotating::{EXPLANATIONS, Keys, book};
-use crate::figures::style::say;
 use crate::pretrained::corpus::Model;
 use crate::stats::Summary;
 

@@ -4,11 +4,10 @@ use plotters::prelude::*;
 
 use super::key::{self, Swatch};
 use super::palette;
-use super::style::{COLUMN, Canvas, axes, color, error_bar, mesh, svg};
+use super::style::{COLUMN, Canvas, axes, color, error_bar, mesh, say, svg};
 use super::{DrawError, Figure};
 use crate::experiment::coordinate_mismatch::trained::{Weights, book};
 use crate::experiment::coordinate_mismatch::trained_text::{Statistic, Tokens, Variant};
-use crate::figures::style::say;
 use crate::pretrained::geometry::HeadGeometry;
 use crate::stats::Summary;
 

@@ -5,7 +5,7 @@ use plotters::prelude::*;
 use super::key::{self, Swatch};
 use super::style::{
     COLUMN, Shading, axes, band, bar, box_key, color, error_bar, heatmap, legend, line_key, mesh,
-    span, svg,
+    say, span, svg,
 };
 use super::{DrawError, Figure};
 use crate::experiment::coverage::attribution::{
@@ -15,7 +15,6 @@ use crate::experiment::coverage::drift::{self, epsilons};
 use crate::experiment::coverage::head::{BOOK, SMALL, Tokens};
 use crate::experiment::coverage::pieces::{self, net_name};
 use crate::experiment::coverage::{SEEDS, prompts::two_prompts};
-use crate::figures::style::say;
 use crate::stats::{Summary, quantile};
 
 pub const FIGURES: &[Figure] = &[

@@ -5,12 +5,11 @@ use plotters::prelude::*;
 
 use super::key::{self, Swatch};
 use super::palette;
-use super::style::{COLUMN, Chart, axes, band, bar, color, legend, line_key, mesh, svg};
+use super::style::{COLUMN, Chart, axes, band, bar, color, legend, line_key, mesh, say, svg};
 use super::{DrawError, Figure};
 use crate::experiment::coverage::sensitivity::{Effect, Keys};
 use crate::experiment::coverage::trained::{EPSILONS, HeadStats, book};
 use crate::experiment::coverage::trained_report::{by_sentence, effects, short};
-use crate::figures::style::say;
 use crate::pretrained::corpus::Model;
 use crate::pretrained::minilm::{HEADS, LAYERS};
 

@@ -6,14 +6,13 @@ use super::key::{self, Swatch};
 use super::palette;
 use super::style::{
     COLUMN, LABEL, SMALL, Shading, axes, band, color, heatmap, legend, line_key, marked_line, mesh,
-    span, svg, text, tick,
+    say, span, svg, text, tick,
 };
 use super::{DrawError, Figure};
 use crate::delta::{flops_chunked, flops_recurrent, flops_softmax};
 use crate::experiment::delta_attention::capacity::{self, Write};
 use crate::experiment::delta_attention::token_weights::{self, token_weights};
 use crate::experiment::delta_attention::{SEEDS, chunkwise, cost, decay, stability};
-use crate::figures::style::say;
 use crate::stats::Summary;
 
 pub const FIGURES: &[Figure] = &[

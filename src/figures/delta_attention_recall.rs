@@ -4,10 +4,9 @@ use plotters::prelude::*;
 
 use super::key::{self, Swatch};
 use super::palette;
-use super::style::{COLUMN, axes, band, color, line_key, marked_line, mesh, svg, text, tick};
+use super::style::{COLUMN, axes, band, color, line_key, marked_line, mesh, say, svg, text, tick};
 use super::{DrawError, Figure};
 use crate::experiment::delta_attention::recall::{Variant, book, curve, setup};
-use crate::figures::style::say;
 use crate::mixer::Mixer;
 
 pub const FIGURES: &[Figure] = &[

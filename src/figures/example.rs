@@ -7,10 +7,9 @@ use nalgebra::DMatrix;
 use plotters::prelude::*;
 
 use super::heatmap::{Labels, Shading, labelled};
-use super::style::{COLUMN, TITLE, axes, mesh, svg, text};
+use super::style::{COLUMN, TITLE, axes, mesh, say, svg, text};
 use super::{DrawError, Figure, palette};
 use crate::experiment::example::{Example, Reading, book};
-use crate::figures::style::say;
 use crate::pretrained::transformer::Architecture;
 use crate::stats::ranks;
 

@@ -5,7 +5,7 @@ use plotters::prelude::*;
 use super::palette;
 use super::style::{
     COLUMN, LABEL, SMALL, TITLE, axes, band, bar, box_key, color, legend, line_key, marked_line,
-    mesh, svg, text, tick,
+    mesh, say, svg, text, tick,
 };
 use super::{DrawError, Figure};
 
@@ -15,7 +15,6 @@ use crate::experiment::fixed_points::absorption::Absorption;
 use crate::experiment::fixed_points::collapse::{BOOK, FLOOR, Findings, Trajectory};
 use crate::experiment::fixed_points::trained_absorption::{BARE, architectures};
 use crate::experiment::fixed_points::{self as experiment, SEEDS};
-use crate::figures::style::say;
 use crate::fixed_point::Variant;
 use crate::stats::Summary;
 use crate::train::History;

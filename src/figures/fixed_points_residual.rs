@@ -5,10 +5,9 @@ use plotters::prelude::*;
 
 use super::key::{self, Swatch};
 use super::palette;
-use super::style::{COLUMN, axes, band, line_key, mesh, span, svg};
+use super::style::{COLUMN, axes, band, line_key, mesh, say, span, svg};
 use super::{DrawError, Figure};
 use crate::experiment::fixed_points::trained_absorption::{self as experiment, CHAPTER};
-use crate::figures::style::say;
 use crate::stats::Summary;
 use crate::train::held;
 

@@ -9,8 +9,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::DrawError;
-use super::style::{Canvas, LABEL, SMALL, color, text, tick, verbatim};
-use crate::figures::style::say;
+use super::style::{Canvas, LABEL, SMALL, color, say, text, tick, verbatim};
 
 /// How a heat map colours its cells.
 #[derive(Clone, Copy, Debug, PartialEq)]

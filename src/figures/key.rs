@@ -4,8 +4,7 @@
 use plotters::prelude::*;
 
 use super::DrawError;
-use super::style::{Canvas, SMALL, text};
-use crate::figures::style::say;
+use super::style::{Canvas, SMALL, say, text};
 
 /// How an entry of a key is marked.
 #[derive(Clone, Copy, Debug)]

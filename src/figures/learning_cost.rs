@@ -4,12 +4,11 @@ use plotters::prelude::*;
 
 use super::key::{self, Swatch};
 use super::style::{
-    COLUMN, Canvas, Chart, axes, band, color, error_bar, legend, line_key, mesh, svg,
+    COLUMN, Canvas, Chart, axes, band, color, error_bar, legend, line_key, mesh, say, svg,
 };
 use super::{DrawError, Figure};
 use crate::experiment::learning_cost::arm::{Arm, Run, Variant};
 use crate::experiment::learning_cost::steps::book;
-use crate::figures::style::say;
 use crate::stats::ecdf;
 use crate::train::{Qk, Relation};
 

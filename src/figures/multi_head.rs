@@ -4,13 +4,12 @@ use plotters::prelude::*;
 
 use super::style::{
     COLUMN, Chart, Shading, axes, band, color, error_bar, heatmap, legend, line_key, marked_line,
-    mesh, svg,
+    mesh, say, svg,
 };
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::bottleneck::{self, Task, total_widths};
 use crate::experiment::multi_head::induction::{H, V, patterns};
 use crate::experiment::multi_head::{SEEDS, ablation, specialisation, split};
-use crate::figures::style::say;
 use crate::stats::Summary;
 
 pub const FIGURES: &[Figure] = &[

@@ -4,10 +4,9 @@
 
 use plotters::prelude::*;
 
-use super::style::{axes, color, legend, line_key, mesh, svg};
+use super::style::{axes, color, legend, line_key, mesh, say, svg};
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::composition::{BOOK, book};
-use crate::figures::style::say;
 
 pub const FIGURES: &[Figure] = &[Figure {
     name: "ch03-two-hop-effects",

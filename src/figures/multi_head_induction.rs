@@ -3,11 +3,10 @@
 
 use plotters::prelude::*;
 
-use super::style::{Canvas, Chart, PALETTE, axes, color, legend, mesh, svg, text, tick};
+use super::style::{Canvas, Chart, PALETTE, axes, color, legend, mesh, say, svg, text, tick};
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::induction_heads::verdict::names;
 use crate::experiment::multi_head::induction_heads::{BOOK, book};
-use crate::figures::style::say;
 
 /// The strips' y range over their largest value: the key sits above the heads' dot.
 const HEADROOM: f64 = 1.4;

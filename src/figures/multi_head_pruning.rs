@@ -4,10 +4,9 @@
 use plotters::prelude::*;
 
 use super::palette;
-use super::style::{Canvas, axes, color, legend, marked_line, mesh, model_line, svg};
+use super::style::{Canvas, axes, color, legend, marked_line, mesh, model_line, say, svg};
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::pruning::{BOOK, Side, Tally, book};
-use crate::figures::style::say;
 
 pub const FIGURES: &[Figure] = &[Figure {
     name: "ch03-decoder-pruning",

@@ -5,11 +5,10 @@ use nalgebra::DMatrix;
 use plotters::prelude::*;
 
 use super::key::{self, Swatch};
-use super::style::{COLUMN, Shading, axes, color, heatmap, legend, line_key, mesh, span, svg};
+use super::style::{COLUMN, Shading, axes, color, heatmap, legend, line_key, mesh, say, span, svg};
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::trained::sinks::DEFAULT;
 use crate::experiment::multi_head::trained::{book, importance};
-use crate::figures::style::say;
 use crate::pretrained::corpus::Model;
 use crate::pretrained::minilm::{HEADS, LAYERS};
 

@@ -3,13 +3,12 @@
 use plotters::prelude::*;
 
 use super::style::{
-    COLUMN, Shading, axes, band, bar, color, heatmap, legend, line_key, marked_line, mesh, svg,
-    text, tick,
+    COLUMN, Shading, axes, band, bar, color, heatmap, legend, line_key, marked_line, mesh, say,
+    svg, text, tick,
 };
 use super::{DrawError, Figure};
 use crate::experiment::relations::cost::{self, Arm};
 use crate::experiment::relations::{self, BOOK, Composition, SEEDS, book};
-use crate::figures::style::say;
 
 pub const FIGURES: &[Figure] = &[
     Figure {

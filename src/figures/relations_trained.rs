@@ -3,10 +3,9 @@
 
 use plotters::prelude::*;
 
-use super::style::{COLUMN, Canvas, axes, color, error_bar, legend, mesh, svg};
+use super::style::{COLUMN, Canvas, axes, color, error_bar, legend, mesh, say, svg};
 use super::{DrawError, Figure};
 use crate::experiment::relations::trained::{Attribution, Change, ModelFindings, book};
-use crate::figures::style::say;
 use crate::pretrained::corpus::Model;
 use crate::pretrained::minilm::LAYERS;
 use crate::stats::Summary;

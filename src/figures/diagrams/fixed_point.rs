@@ -7,8 +7,7 @@ use plotters::prelude::*;
 
 use super::shapes::{Anchor, at, decimal, dot, label, plane};
 use crate::attention::Head;
-use crate::figures::style::say;
-use crate::figures::style::{COLUMN, LABEL, SMALL, TITLE, span, svg, text, tick};
+use crate::figures::style::{COLUMN, LABEL, SMALL, TITLE, say, span, svg, text, tick};
 use crate::figures::{DrawError, Figure, palette};
 use crate::fixed_point::{TiedLayer, Variant, residual, solve};
 

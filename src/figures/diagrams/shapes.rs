@@ -7,8 +7,7 @@ use std::ops::Range;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::figures::style::say;
-use crate::figures::style::{Canvas, Chart, SMALL, TITLE, text};
+use crate::figures::style::{Canvas, Chart, SMALL, TITLE, say, text};
 use crate::figures::{DrawError, palette};
 
 /// A point in pixels of the canvas.
