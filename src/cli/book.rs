@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use attention_geometry::edition::Lang;
 use attention_geometry::figures::{self, Figure};
 use clap::ArgMatches;
 
@@ -76,7 +77,7 @@ pub fn figures(args: &ArgMatches) -> Result<(), Stop> {
 
 /// Time softmax attention, `kda`, `kda_fused` and `kda_chunked` (and its chunk sizes)
 /// against the machine's measured bounds, print the report, write it and the appendix
-/// figure (not registered: they differ run to run).
+/// figure in both editions (not registered: they differ run to run).
 pub fn bench() -> Result<(), Stop> {
     use attention_geometry::bench::{self, Machine};
     let before = bench::matmul_gflops(512, 7);
@@ -110,12 +111,16 @@ pub fn bench() -> Result<(), Stop> {
         training::report(&rows, bench::gemm_gflops::<f32>(128, 576, 1536, 7))
     };
     print!("\n{training}");
-    let svg = figures::bench::draw(&rows, &machine)
-        .map_err(|e| format!("bench figure failed to draw: {e}"))?;
+    let draw = |lang| {
+        figures::edition::in_edition(lang, || figures::bench::draw(&rows, &machine))
+            .map_err(|e| format!("bench figure failed to draw: {e}"))
+    };
+    let (svg, svg_zh) = (draw(Lang::En)?, draw(Lang::Zh)?);
     for (name, bytes) in [
         ("bench-delta.txt", report.full.as_bytes()),
         ("bench-delta-summary.txt", report.summary.as_bytes()),
         ("bench-delta.svg", svg.as_bytes()),
+        ("zh/bench-delta.svg", svg_zh.as_bytes()),
         ("bench-decoder.txt", decoder.as_bytes()),
         ("bench-training.txt", training.as_bytes()),
     ] {
@@ -140,7 +145,7 @@ pub fn write_figures(selected: &[Figure]) -> Result<(), Stop> {
             figures_dir().display()
         ),
         n => format!(
-            "wrote {n} of {} figures to {}",
+            "wrote {n} files of {} figures (English and Chinese) to {}",
             selected.len(),
             figures_dir().display()
         ),

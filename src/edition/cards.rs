@@ -75,19 +75,22 @@ pub fn skeleton(text: &str) -> (String, Vec<&str>) {
     (shape, numbers)
 }
 
-/// Every entry by its English shape: the Chinese shape.
+/// Every entry of `tables` by its English shape: the Chinese shape.
+pub fn catalogue_of(tables: &[&[(&str, &str)]]) -> HashMap<String, String> {
+    tables
+        .iter()
+        .flat_map(|t| t.iter())
+        .map(|(en, zh)| {
+            let (shape, numbers) = skeleton(en);
+            (shape, chinese_shape(zh, &numbers))
+        })
+        .collect()
+}
+
+/// Every card entry by its English shape: the Chinese shape.
 fn catalogue() -> &'static HashMap<String, String> {
     static CATALOGUE: OnceLock<HashMap<String, String>> = OnceLock::new();
-    CATALOGUE.get_or_init(|| {
-        TABLES
-            .iter()
-            .flat_map(|t| t.iter())
-            .map(|(en, zh)| {
-                let (shape, numbers) = skeleton(en);
-                (shape, chinese_shape(zh, &numbers))
-            })
-            .collect()
-    })
+    CATALOGUE.get_or_init(|| catalogue_of(TABLES))
 }
 
 /// The Chinese `zh` of an entry with the English's `numbers` taken out, in
@@ -146,8 +149,14 @@ fn fill_numbers(shape: &str, numbers: &[&str]) -> String {
 
 /// A whole string through the card tables.
 fn whole(text: &str) -> Option<String> {
+    look_up(catalogue(), text)
+}
+
+/// `text` through `catalogue` (made by [`catalogue_of`]): its entry's
+/// Chinese with `text`'s own numbers put back in order.
+pub fn look_up(catalogue: &HashMap<String, String>, text: &str) -> Option<String> {
     let (shape, numbers) = skeleton(text);
-    Some(fill_numbers(catalogue().get(&shape)?, &numbers))
+    Some(fill_numbers(catalogue.get(&shape)?, &numbers))
 }
 
 /// A card string in Chinese where the tables have it, else as it is.

@@ -54,6 +54,7 @@ pub fn wide(c: char) -> bool {
 }
 
 pub mod cards;
+pub mod figures;
 pub mod parity;
 pub mod phrases;
 pub mod words;

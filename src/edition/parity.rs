@@ -6,6 +6,7 @@
 //! ```text
 //! markers   {{measure K}} {{claim ID}} {{verdict ID}} …   the same multiset
 //! figures   ![…](figures/N.svg), {{figure N}}            the same sequence
+//!           (the Chinese image is figures/zh/N.svg)
 //! code      ```…```                                      the same blocks, in order
 //! ```
 
@@ -122,12 +123,23 @@ pub fn differences(page: &str, original: &str, translation: &str) -> Vec<String>
         }
     }
     let (en_figures, zh_figures) = (figures(&en_prose), figures(&zh_prose));
+    // the Chinese page shows the Chinese drawing of each figure, `figures/zh/NAME.svg`
+    let chinese = |f: &String| {
+        f.strip_prefix("image ")
+            .map_or_else(|| f.clone(), |n| format!("image zh/{n}"))
+    };
     if let Some(i) = (0..en_figures.len().max(zh_figures.len()))
-        .find(|&i| en_figures.get(i) != zh_figures.get(i))
+        .find(|&i| en_figures.get(i).map(chinese).as_ref() != zh_figures.get(i))
     {
         let name = |f: Option<&String>| f.map_or("nothing".to_string(), |f| format!("“{f}”"));
+        let english = en_figures.get(i).filter(|f| Some(*f) == zh_figures.get(i));
+        let hint = english
+            .and_then(|f| f.strip_prefix("image "))
+            .map_or_else(String::new, |n| {
+                format!(" (a Chinese page shows figures/zh/{n}.svg)")
+            });
         out.push(format!(
-            "{page}: figure reference {} is {} in the English and {} in the Chinese",
+            "{page}: figure reference {} is {} in the English and {} in the Chinese{hint}",
             i + 1,
             name(en_figures.get(i)),
             name(zh_figures.get(i))

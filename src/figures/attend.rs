@@ -10,7 +10,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::DrawError;
-use super::style::{self, Canvas};
+use super::style::{self, Canvas, say};
 use crate::pretrained::attention_map::AttentionMap;
 
 /// Panels per row of the grid.
@@ -97,9 +97,9 @@ pub fn draw(map: &AttentionMap) -> Result<String, DrawError> {
             "{}, layer {}, {heads}: attention weights",
             map.model, map.layer
         );
-        root.draw(&Text::new(title, (10, 8), style::text(style::TITLE)))?;
+        root.draw(&Text::new(say(title), (10, 8), style::text(style::TITLE)))?;
         let note = "rows: queries, columns: keys; layers and heads 0-based";
-        root.draw(&Text::new(note, (10, 30), style::text(style::SMALL)))?;
+        root.draw(&Text::new(say(note), (10, 30), style::text(style::SMALL)))?;
         weight_bar(root, (10, 56))?;
         for (i, (head, weights)) in map.heads.iter().enumerate() {
             let x = 10 + (i % COLUMNS) as i32 * pw;
@@ -122,7 +122,7 @@ pub fn draw(map: &AttentionMap) -> Result<String, DrawError> {
 fn weight_bar(root: &Canvas, at: (i32, i32)) -> Result<(), DrawError> {
     let (x0, y) = (at.0 + 60, at.1);
     let left = style::text(style::SMALL).pos(Pos::new(HPos::Left, VPos::Center));
-    root.draw(&Text::new("weight", (at.0, y), left.clone()))?;
+    root.draw(&Text::new(say("weight"), (at.0, y), left.clone()))?;
     let blue = style::color(0);
     for k in 0..240 {
         let w = (k as f64 + 0.5) / 240.0;
@@ -158,7 +158,7 @@ fn panel(
     let (x0, y0) = (origin.0 + layout.label, origin.1 + TITLE + layout.label);
     let centre = Pos::new(HPos::Center, VPos::Top);
     root.draw(&Text::new(
-        title.to_string(),
+        say(title),
         (x0 + c * n / 2, origin.1),
         style::text(style::SMALL).pos(centre),
     ))?;
@@ -180,8 +180,9 @@ fn panel(
     if !layout.labelled {
         return Ok(());
     }
-    let left = style::text(style::SMALL).pos(Pos::new(HPos::Right, VPos::Center));
-    let up = style::text(style::SMALL)
+    // the tokens are data: drawn as they are, in either edition
+    let left = style::verbatim(style::SMALL).pos(Pos::new(HPos::Right, VPos::Center));
+    let up = style::verbatim(style::SMALL)
         .transform(FontTransform::Rotate270)
         .pos(Pos::new(HPos::Left, VPos::Center));
     for (i, t) in tokens.iter().enumerate() {

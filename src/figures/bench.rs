@@ -6,7 +6,7 @@ use plotters::prelude::*;
 
 use super::DrawError;
 use super::key::{self, Swatch};
-use super::style::{COLUMN, color, svg, text, tick};
+use super::style::{COLUMN, color, say, svg, text, tick};
 use crate::bench::{Machine, Mixer, Row};
 
 /// Left: median time per call against `T` (log–log), one line per mixer and
@@ -58,10 +58,10 @@ pub fn draw(rows: &[Row], machine: &Machine) -> Result<String, DrawError> {
         let (left, right) = panels.split_vertically(430);
         let mut chart = ChartBuilder::on(&left)
             .caption(
-                format!(
+                say(format!(
                     "time per call (matrix product: {:.1} GFLOP/s)",
                     machine.gemm_gflops
-                ),
+                )),
                 text(16),
             )
             .margin(12)
@@ -73,8 +73,8 @@ pub fn draw(rows: &[Row], machine: &Machine) -> Result<String, DrawError> {
             )?;
         chart
             .configure_mesh()
-            .x_desc("sequence length T")
-            .y_desc("median time (ms)")
+            .x_desc(say("sequence length T"))
+            .y_desc(say("median time (ms)"))
             .x_label_formatter(&tick)
             .y_label_formatter(&tick)
             .label_style(text(12))
@@ -83,20 +83,20 @@ pub fn draw(rows: &[Row], machine: &Machine) -> Result<String, DrawError> {
         for (label, mi, style, pts) in series(&|r| r.seconds * 1e3) {
             chart
                 .draw_series(LineSeries::new(pts.clone(), style))?
-                .label(label)
+                .label(say(label))
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style));
             chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color(mi).filled())))?;
         }
         let mut chart = ChartBuilder::on(&right)
-            .caption("share of the kernel's roofline bound", text(16))
+            .caption(say("share of the kernel's roofline bound"), text(16))
             .margin(12)
             .x_label_area_size(42)
             .y_label_area_size(50)
             .build_cartesian_2d((t_lo * 0.8..t_hi * 1.25).log_scale(), 0.0..share_hi * 1.1)?;
         chart
             .configure_mesh()
-            .x_desc("sequence length T")
-            .y_desc("bound / measured time (%)")
+            .x_desc(say("sequence length T"))
+            .y_desc(say("bound / measured time (%)"))
             .x_label_formatter(&tick)
             .y_label_formatter(&tick)
             .label_style(text(12))

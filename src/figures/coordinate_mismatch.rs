@@ -4,7 +4,7 @@ use plotters::prelude::*;
 
 use super::palette;
 use super::style::{
-    COLUMN, Canvas, axes, band, color, error_bar, legend, line_key, mesh, span, svg,
+    COLUMN, Canvas, axes, band, color, error_bar, legend, line_key, mesh, say, span, svg,
 };
 use super::{DrawError, Figure};
 use crate::experiment::coordinate_mismatch::{
@@ -140,7 +140,7 @@ fn agreement() -> Result<String, DrawError> {
             .x_label_formatter(&|x| {
                 metrics
                     .get(x.round() as usize)
-                    .map(|m| m.0.to_string())
+                    .map(|m| say(m.0))
                     .unwrap_or_default()
             })
             .draw()?;
@@ -156,7 +156,7 @@ fn agreement() -> Result<String, DrawError> {
                 );
                 let series = chart.draw_series([bar])?;
                 if mi == 0 {
-                    series.label(c.name()).legend(move |(x, y)| {
+                    series.label(say(c.name())).legend(move |(x, y)| {
                         Rectangle::new(
                             [(x, y - 5), (x + 10, y + 5)],
                             palette::coupling(*c).filled(),
@@ -177,7 +177,7 @@ fn agreement() -> Result<String, DrawError> {
                 let x = mi as f64;
                 PathElement::new(vec![(x - 0.4, ch), (x + 0.4, ch)], BLACK.stroke_width(2))
             }))?
-            .label("chance")
+            .label(say("chance"))
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 12, y)], BLACK.stroke_width(2)));
         legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         Ok(())
@@ -219,7 +219,7 @@ fn rank_shift() -> Result<String, DrawError> {
                     h.iter()
                         .map(|&(l, r, d)| Rectangle::new([(l, 0.0), (r, d)], c.mix(0.45).filled())),
                 )?
-                .label(label.as_str())
+                .label(say(label.as_str()))
                 .legend(move |(x, y)| {
                     Rectangle::new([(x, y - 5), (x + 10, y + 5)], c.mix(0.45).filled())
                 });
@@ -264,7 +264,7 @@ fn bilinear_spectrum() -> Result<String, DrawError> {
                     xs.iter().zip(s).map(|(&x, v)| (x, v.mean)),
                     col.stroke_width(2),
                 ))?
-                .label(c.name())
+                .label(say(c.name()))
                 .legend(line_key(col, 2));
         }
         legend(&mut chart, SeriesLabelPosition::MiddleRight)?;

@@ -5,7 +5,7 @@ use plotters::prelude::*;
 
 use super::palette;
 use super::relations_trained::{Series, lines};
-use super::style::{axes, bar, box_key, legend, mesh, svg};
+use super::style::{axes, bar, box_key, legend, mesh, say, svg};
 use super::{DrawError, Figure};
 use crate::experiment::coordinate_mismatch::rotating::{EXPLANATIONS, Keys, book};
 use crate::pretrained::corpus::Model;
@@ -42,10 +42,12 @@ fn rope() -> Result<String, DrawError> {
             .disable_mesh()
             .x_labels(3)
             .x_label_formatter(&|v| {
-                let i = v.round() as usize;
-                EXPLANATIONS
-                    .get(i)
-                    .map_or(String::new(), |e| e.label.to_string())
+                say({
+                    let i = v.round() as usize;
+                    EXPLANATIONS
+                        .get(i)
+                        .map_or(String::new(), |e| e.label.to_string())
+                })
             })
             .draw()?;
         for (k, model) in Model::BOTH.into_iter().enumerate() {
@@ -62,7 +64,7 @@ fn rope() -> Result<String, DrawError> {
             }
             chart
                 .draw_series(std::iter::empty::<Circle<(f64, f64), u32>>())?
-                .label(model.name())
+                .label(say(model.name()))
                 .legend(box_key(palette::MODELS[k]));
         }
         legend(&mut chart, SeriesLabelPosition::UpperRight)?;

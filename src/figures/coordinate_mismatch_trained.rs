@@ -4,7 +4,7 @@ use plotters::prelude::*;
 
 use super::key::{self, Swatch};
 use super::palette;
-use super::style::{COLUMN, Canvas, axes, color, error_bar, mesh, svg};
+use super::style::{COLUMN, Canvas, axes, color, error_bar, mesh, say, svg};
 use super::{DrawError, Figure};
 use crate::experiment::coordinate_mismatch::trained::{Weights, book};
 use crate::experiment::coordinate_mismatch::trained_text::{Statistic, Tokens, Variant};
@@ -176,11 +176,11 @@ fn agreement() -> Result<String, DrawError> {
                     vec![(-0.5, chance), (layers - 0.5, chance)],
                     BLACK.stroke_width(1),
                 )])?
-                .label(if stat == Statistic::Knn {
+                .label(say(if stat == Statistic::Knn {
                     "chance k/(n − 1)"
                 } else {
                     "ρ = 0"
-                })
+                }))
                 .legend(|(x, y)| {
                     PathElement::new(vec![(x, y), (x + 12, y)], BLACK.stroke_width(1))
                 });
@@ -199,7 +199,7 @@ fn agreement() -> Result<String, DrawError> {
                         sums.iter().map(|(x, s)| (*x, s.mean)),
                         c.stroke_width(2),
                     ))?
-                    .label(format!("{} heads", v.name()))
+                    .label(say(format!("{} heads", v.name())))
                     .legend(move |(x, y)| {
                         PathElement::new(vec![(x, y), (x + 12, y)], c.stroke_width(2))
                     });

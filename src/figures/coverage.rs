@@ -5,7 +5,7 @@ use plotters::prelude::*;
 use super::key::{self, Swatch};
 use super::style::{
     COLUMN, Shading, axes, band, bar, box_key, color, error_bar, heatmap, legend, line_key, mesh,
-    span, svg,
+    say, span, svg,
 };
 use super::{DrawError, Figure};
 use crate::experiment::coverage::attribution::{
@@ -115,9 +115,11 @@ fn linear_pieces() -> Result<String, DrawError> {
         .disable_x_mesh()
         .x_labels(nets.len())
         .x_label_formatter(&|x| {
-            nets.get(x.round() as usize)
-                .map(|h| net_name(h))
-                .unwrap_or_default()
+            say({
+                nets.get(x.round() as usize)
+                    .map(|h| net_name(h))
+                    .unwrap_or_default()
+            })
         })
         .draw()?;
         for (k, s) in counts.iter().enumerate() {
@@ -192,7 +194,7 @@ fn jacobian_drift() -> Result<String, DrawError> {
                 .collect();
             chart
                 .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))?
-                .label(*label)
+                .label(say(*label))
                 .legend(line_key(c, 2));
             chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))?;
         }
@@ -276,10 +278,12 @@ fn attribution() -> Result<String, DrawError> {
             .disable_x_mesh()
             .x_labels(4)
             .x_label_formatter(&|x| {
-                metrics
-                    .get(x.round() as usize)
-                    .map(|m| m.0.to_string())
-                    .unwrap_or_default()
+                say({
+                    metrics
+                        .get(x.round() as usize)
+                        .map(|m| m.0.to_string())
+                        .unwrap_or_default()
+                })
             })
             .draw()?;
         for (ti, tokens) in Tokens::ALL.iter().enumerate() {
@@ -340,7 +344,7 @@ fn equivalent_patterns() -> Result<String, DrawError> {
                     let x = j as f64 + k as f64 * 0.38 - 0.19;
                     Rectangle::new([(x - 0.18, 0.0), (x + 0.18, w)], c.filled())
                 }))?
-                .label(*label)
+                .label(say(*label))
                 .legend(box_key(c));
         }
         legend(&mut chart, SeriesLabelPosition::UpperRight)?;

@@ -5,7 +5,7 @@ use plotters::prelude::*;
 
 use super::key::{self, Swatch};
 use super::palette;
-use super::style::{COLUMN, Chart, axes, band, bar, color, legend, line_key, mesh, svg};
+use super::style::{COLUMN, Chart, axes, band, bar, color, legend, line_key, mesh, say, svg};
 use super::{DrawError, Figure};
 use crate::experiment::coverage::sensitivity::{Effect, Keys};
 use crate::experiment::coverage::trained::{EPSILONS, HeadStats, book};
@@ -162,7 +162,7 @@ fn locality() -> Result<String, DrawError> {
                 .collect();
             chart
                 .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))?
-                .label(format!("{} MiniLM", model.name()))
+                .label(say(format!("{} MiniLM", model.name())))
                 .legend(line_key(c, 2));
             chart.draw_series(pts.iter().map(|&q| Circle::new(q, 3, c.filled())))?;
         }
@@ -171,7 +171,7 @@ fn locality() -> Result<String, DrawError> {
                 vec![(-3.2, -3.2), (0.2, 0.2)],
                 BLACK.stroke_width(1),
             )])?
-            .label("error = ε")
+            .label(say("error = ε"))
             .legend(line_key(BLACK, 1));
         legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         Ok(())
@@ -219,8 +219,10 @@ fn counterfactuals() -> Result<String, DrawError> {
                 .disable_x_mesh()
                 .x_labels(list.len())
                 .x_label_formatter(&|x| {
-                    let k = x.round().clamp(0.0, right) as usize;
-                    label(list[k])
+                    say({
+                        let k = x.round().clamp(0.0, right) as usize;
+                        label(list[k])
+                    })
                 })
                 .draw()?;
             chart.draw_series([PathElement::new(
@@ -240,7 +242,7 @@ fn counterfactuals() -> Result<String, DrawError> {
                 }
                 chart
                     .draw_series([Rectangle::new([(-9.0, -9.0), (-9.0, -9.0)], c.filled())])?
-                    .label(*name)
+                    .label(say(*name))
                     .legend(super::style::box_key(*c));
             }
             legend(&mut chart, SeriesLabelPosition::UpperLeft)?;

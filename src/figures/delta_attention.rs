@@ -6,7 +6,7 @@ use super::key::{self, Swatch};
 use super::palette;
 use super::style::{
     COLUMN, LABEL, SMALL, Shading, axes, band, color, heatmap, legend, line_key, marked_line, mesh,
-    span, svg, text, tick,
+    say, span, svg, text, tick,
 };
 use super::{DrawError, Figure};
 use crate::delta::{flops_chunked, flops_recurrent, flops_softmax};
@@ -105,7 +105,7 @@ fn token_weights_figure() -> Result<String, DrawError> {
             Circle::new((a, b), 1, c.mix(0.6).filled())
         }))?;
         chart.draw_series([Text::new(
-            "vermillion: opposite sign",
+            say("vermillion: opposite sign"),
             (s[0].min(-0.9), d.iter().cloned().fold(0.0, f64::max)),
             text(11),
         )])?;
@@ -159,7 +159,7 @@ fn capacity() -> Result<String, DrawError> {
                     xs.iter().zip(&sums).map(|(&x, s)| (x, s.mean)),
                     c.stroke_width(2),
                 ))?
-                .label(label)
+                .label(say(label))
                 .legend(line_key(c, 2));
         }
         legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
@@ -225,7 +225,7 @@ fn decay() -> Result<String, DrawError> {
                         .map(|(j, &e)| (j as f64 + 0.5, total(e))),
                     c.stroke_width(2),
                 ))?
-                .label(name.as_str())
+                .label(say(name.as_str()))
                 .legend(line_key(c, 2));
         }
         let best = f.best_kda().2;
@@ -275,7 +275,7 @@ fn decay() -> Result<String, DrawError> {
                         .map(|(j, &e)| (j as f64 + 0.5, part(e))),
                     c.stroke_width(2),
                 ))?
-                .label(*name)
+                .label(say(*name))
                 .legend(line_key(c, 2));
         }
         legend(&mut chart, SeriesLabelPosition::MiddleLeft)?;
@@ -323,7 +323,7 @@ fn stability() -> Result<String, DrawError> {
     svg(COLUMN, 400, |root| {
         let mut chart = ChartBuilder::on(root)
             .caption(
-                "chunks of 64 against the recurrence, constant decay g = −s per step",
+                say("chunks of 64 against the recurrence, constant decay g = −s per step"),
                 text(15),
             )
             .margin(10)
@@ -333,8 +333,8 @@ fn stability() -> Result<String, DrawError> {
         chart
             .configure_mesh()
             .disable_mesh()
-            .x_desc("per-step decay |g| (the chunk decays by e^(−64|g|))")
-            .y_desc("largest |error| of the outputs")
+            .x_desc(say("per-step decay |g| (the chunk decays by e^(−64|g|))"))
+            .y_desc(say("largest |error| of the outputs"))
             .x_label_formatter(&tick)
             .y_label_formatter(&tick)
             .label_style(text(12))
@@ -354,7 +354,7 @@ fn stability() -> Result<String, DrawError> {
                         .map(|&(x, y)| (x, y.max(floor))),
                     c.stroke_width(2),
                 ))?
-                .label(*name)
+                .label(say(*name))
                 .legend(line_key(c, 2));
             chart.draw_series(
                 pts.iter()
@@ -362,7 +362,11 @@ fn stability() -> Result<String, DrawError> {
                     .map(|&(x, _)| Cross::new((x, nan_at), 6, c.stroke_width(2))),
             )?;
         }
-        chart.draw_series([Text::new("× = NaN in the output", (0.01, nan_at), text(12))])?;
+        chart.draw_series([Text::new(
+            say("× = NaN in the output"),
+            (0.01, nan_at),
+            text(12),
+        )])?;
         legend(&mut chart, SeriesLabelPosition::MiddleLeft)?;
         Ok(())
     })
@@ -390,7 +394,7 @@ fn cost() -> Result<String, DrawError> {
     svg(COLUMN, 420, |root| {
         let mut chart = ChartBuilder::on(root)
             .caption(
-                format!("counted flops per head and layer, dₖ = dᵥ = {d}"),
+                say(format!("counted flops per head and layer, dₖ = dᵥ = {d}")),
                 text(15),
             )
             .margin(10)
@@ -399,8 +403,8 @@ fn cost() -> Result<String, DrawError> {
             .build_cartesian_2d((lo..hi).log_scale(), (1e6f64..1e15f64).log_scale())?;
         chart
             .configure_mesh()
-            .x_desc("sequence length T")
-            .y_desc("flops (multiply-add = 2)")
+            .x_desc(say("sequence length T"))
+            .y_desc(say("flops (multiply-add = 2)"))
             .x_label_formatter(&tick)
             .y_label_formatter(&tick)
             .label_style(text(SMALL))
@@ -413,7 +417,7 @@ fn cost() -> Result<String, DrawError> {
             if i == 2 {
                 chart
                     .draw_series(DashedLineSeries::new(pts, 8, 5, col.stroke_width(2)))?
-                    .label(*name)
+                    .label(say(*name))
                     .legend(move |(x, y)| {
                         EmptyElement::at((x, y))
                             + PathElement::new(vec![(0, 0), (5, 0)], col.stroke_width(2))
@@ -422,7 +426,7 @@ fn cost() -> Result<String, DrawError> {
             } else {
                 chart
                     .draw_series(LineSeries::new(pts, col.stroke_width(2)))?
-                    .label(*name)
+                    .label(say(*name))
                     .legend(line_key(col, 2));
             }
         }

@@ -4,7 +4,7 @@ use plotters::prelude::*;
 
 use super::key::{self, Swatch};
 use super::palette;
-use super::style::{COLUMN, axes, band, color, line_key, marked_line, mesh, svg, text, tick};
+use super::style::{COLUMN, axes, band, color, line_key, marked_line, mesh, say, svg, text, tick};
 use super::{DrawError, Figure};
 use crate::experiment::delta_attention::recall::{Variant, book, curve, setup};
 use crate::mixer::Mixer;
@@ -104,7 +104,7 @@ fn recall() -> Result<String, DrawError> {
                         pts.iter().map(|p| (p.0, p.1)),
                         c.stroke_width(2),
                     ))?
-                    .label(label(mixer))
+                    .label(say(label(mixer)))
                     .legend(line_key(c, 2));
                 chart.draw_series(pts.iter().map(|p| Circle::new((p.0, p.1), 3, c.filled())))?;
             }
@@ -155,7 +155,9 @@ fn curves() -> Result<String, DrawError> {
                     let series = chart
                         .draw_series(LineSeries::new(pts.clone(), c.mix(0.8).stroke_width(1)))?;
                     if i == 0 {
-                        series.label(label(Mixer::ALL[m])).legend(line_key(c, 2));
+                        series
+                            .label(say(label(Mixer::ALL[m])))
+                            .legend(line_key(c, 2));
                     }
                     if let (true, Some(&end)) = (run.stop.capped(), pts.last()) {
                         chart.draw_series([Cross::new(end, 4, c.stroke_width(2))])?;
@@ -190,7 +192,7 @@ fn gates() -> Result<String, DrawError> {
         key::key(&strip, &entries, 2, 60)?;
         let panels = top.split_evenly((1, 2));
         let mut chart = ChartBuilder::on(&panels[0])
-            .caption("decay −g per channel, one line per seed", text(15))
+            .caption(say("decay −g per channel, one line per seed"), text(15))
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(56)
@@ -198,8 +200,8 @@ fn gates() -> Result<String, DrawError> {
         chart
             .configure_mesh()
             .disable_mesh()
-            .x_desc("key channel, slowest to fastest")
-            .y_desc("−g  (per-step retention e^g)")
+            .x_desc(say("key channel, slowest to fastest"))
+            .y_desc(say("−g  (per-step retention e^g)"))
             .x_label_formatter(&tick)
             .y_label_formatter(&tick)
             .label_style(text(12))
@@ -233,7 +235,10 @@ fn gates() -> Result<String, DrawError> {
             .filter(|&m| Mixer::ALL[m].writes_delta())
             .collect();
         let mut bars = ChartBuilder::on(&panels[1])
-            .caption("learned write strength β, mean ± sd over seeds", text(15))
+            .caption(
+                say("learned write strength β, mean ± sd over seeds"),
+                text(15),
+            )
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(50)
@@ -243,14 +248,16 @@ fn gates() -> Result<String, DrawError> {
             .disable_mesh()
             .x_labels(delta.len() * 2 + 1)
             .x_label_formatter(&|x| {
-                let i = x.floor() as usize;
-                if (x - x.floor() - 0.5).abs() < 0.3 {
-                    names.get(i).map(|n| n.to_string()).unwrap_or_default()
-                } else {
-                    String::new()
-                }
+                say({
+                    let i = x.floor() as usize;
+                    if (x - x.floor() - 0.5).abs() < 0.3 {
+                        names.get(i).map(|n| n.to_string()).unwrap_or_default()
+                    } else {
+                        String::new()
+                    }
+                })
             })
-            .y_desc("β")
+            .y_desc(say("β"))
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;
@@ -278,11 +285,11 @@ fn gates() -> Result<String, DrawError> {
         }
         bars.draw_series([
             Text::new(
-                "vermillion: value positions (pairs written)",
+                say("vermillion: value positions (pairs written)"),
                 (0.05, 0.97),
                 text(11),
             ),
-            Text::new("grey: every other position", (0.05, 0.92), text(11)),
+            Text::new(say("grey: every other position"), (0.05, 0.92), text(11)),
         ])?;
         Ok(())
     })

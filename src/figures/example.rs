@@ -7,7 +7,7 @@ use nalgebra::DMatrix;
 use plotters::prelude::*;
 
 use super::heatmap::{Labels, Shading, labelled};
-use super::style::{COLUMN, TITLE, axes, mesh, svg, text};
+use super::style::{COLUMN, TITLE, axes, mesh, say, svg, text};
 use super::{DrawError, Figure, palette};
 use crate::experiment::example::{Example, Reading, book};
 use crate::pretrained::transformer::Architecture;
@@ -121,7 +121,7 @@ fn grid(
 ) -> Result<String, DrawError> {
     let rows = panels.len().div_ceil(2) as u32;
     svg(COLUMN, HEAD + rows * height + below, |root| {
-        root.draw(&Text::new(title.to_string(), (10, 6), text(TITLE)))?;
+        root.draw(&Text::new(say(title), (10, 6), text(TITLE)))?;
         let (_, rest) = root.split_vertically(HEAD);
         let (top, bottom) = rest.split_vertically(rows * height);
         let areas = top.split_evenly((rows as usize, 2));

@@ -5,7 +5,7 @@ use plotters::prelude::*;
 use super::palette;
 use super::style::{
     COLUMN, LABEL, SMALL, TITLE, axes, band, bar, box_key, color, legend, line_key, marked_line,
-    mesh, svg, text, tick,
+    mesh, say, svg, text, tick,
 };
 use super::{DrawError, Figure};
 
@@ -80,7 +80,7 @@ fn log_trace(
     svg(COLUMN, 400, |root| {
         let len = series(&f.variant(Variant::Attention)[0]).len();
         let mut chart = ChartBuilder::on(root)
-            .caption(title, text(16))
+            .caption(say(title), text(16))
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(60)
@@ -88,9 +88,9 @@ fn log_trace(
         chart
             .configure_mesh()
             .disable_mesh()
-            .x_desc("iteration k")
+            .x_desc(say("iteration k"))
             .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_desc(y)
+            .y_desc(say(y))
             .y_label_formatter(&tick)
             .label_style(text(12))
             .axis_desc_style(text(13))
@@ -109,11 +109,11 @@ fn log_trace(
                     xs.iter().cloned().zip(mid),
                     col.stroke_width(2),
                 ))?
-                .label(match v {
+                .label(say(match v {
                     Variant::Attention => "pure attention A(Z)Z".to_string(),
                     Variant::ResidualNorm => "residual + norm".to_string(),
                     Variant::Injected => format!("input-injected, c = {}", BOOK.contraction),
-                })
+                }))
                 .legend(line_key(col, 2));
         }
         // a log-scale chart: `style::legend` takes linear axes only
@@ -209,10 +209,12 @@ fn absorption() -> Result<String, DrawError> {
             .disable_x_mesh()
             .x_labels(5)
             .x_label_formatter(&|x| {
-                names
-                    .get(x.round() as usize)
-                    .map(|s| s.to_string())
-                    .unwrap_or_default()
+                say({
+                    names
+                        .get(x.round() as usize)
+                        .map(|s| s.to_string())
+                        .unwrap_or_default()
+                })
             })
             .draw()?;
         for (i, m) in Mechanism::ALL.iter().enumerate() {
@@ -243,10 +245,12 @@ fn absorption() -> Result<String, DrawError> {
             .disable_x_mesh()
             .x_labels(4)
             .x_label_formatter(&|x| {
-                ["0", "1/3", "2/3", "1"]
-                    .get(x.round() as usize)
-                    .map(|s| s.to_string())
-                    .unwrap_or_default()
+                say({
+                    ["0", "1/3", "2/3", "1"]
+                        .get(x.round() as usize)
+                        .map(|s| s.to_string())
+                        .unwrap_or_default()
+                })
             })
             .draw()?;
         for (h, (name, pick)) in [
@@ -275,7 +279,7 @@ fn absorption() -> Result<String, DrawError> {
                         col.filled(),
                     )
                 }))?
-                .label(*name)
+                .label(say(*name))
                 .legend(box_key(col));
         }
         legend(&mut chart, SeriesLabelPosition::UpperLeft)
@@ -316,7 +320,7 @@ fn trained() -> Result<String, DrawError> {
                 // the control: a dashed mean, no band
                 chart
                     .draw_series(DashedLineSeries::new(mean, 6, 4, col.stroke_width(2)))?
-                    .label(format!("{name} (control)"))
+                    .label(say(format!("{name} (control)")))
                     .legend(line_key(col, 2));
                 continue;
             }
@@ -325,7 +329,7 @@ fn trained() -> Result<String, DrawError> {
             chart.draw_series([band(&xs, &lo, &hi, col)])?;
             chart
                 .draw_series(LineSeries::new(mean, col.stroke_width(2)))?
-                .label(*name)
+                .label(say(*name))
                 .legend(line_key(col, 2));
         }
         let end = schedule.steps as f64;
@@ -334,7 +338,7 @@ fn trained() -> Result<String, DrawError> {
                 vec![(0.0, chance), (end, chance)],
                 BLACK.stroke_width(1),
             )])?
-            .label("chance")
+            .label(say("chance"))
             .legend(line_key(BLACK, 1));
         let early = train_early as f64;
         marked_line(
@@ -394,7 +398,7 @@ fn along_training() -> Result<String, DrawError> {
                         c.iter().map(|p| (p.0, p.1)),
                         col.stroke_width(2),
                     ))?
-                    .label(format!("{}, trained", r.name()))
+                    .label(say(format!("{}, trained", r.name())))
                     .legend(line_key(col, 2));
                 chart
                     .draw_series(DashedLineSeries::new(
@@ -403,7 +407,7 @@ fn along_training() -> Result<String, DrawError> {
                         4,
                         col.stroke_width(1),
                     ))?
-                    .label(format!("{}, shuffled labels", r.name()))
+                    .label(say(format!("{}, shuffled labels", r.name())))
                     .legend(line_key(col, 1));
             }
             if k == 1 {

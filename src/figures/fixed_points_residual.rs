@@ -5,7 +5,7 @@ use plotters::prelude::*;
 
 use super::key::{self, Swatch};
 use super::palette;
-use super::style::{COLUMN, axes, band, line_key, mesh, span, svg};
+use super::style::{COLUMN, axes, band, line_key, mesh, say, span, svg};
 use super::{DrawError, Figure};
 use crate::experiment::fixed_points::trained_absorption::{self as experiment, CHAPTER};
 use crate::stats::Summary;
@@ -68,7 +68,7 @@ fn residual() -> Result<String, DrawError> {
                     xs.iter().cloned().zip(sums.iter().map(|s| s.mean)),
                     col.stroke_width(2),
                 ))?
-                .label(names[a].0)
+                .label(say(names[a].0))
                 .legend(line_key(col, 2));
             let nulls: Vec<Vec<f64>> = runs
                 .iter()

@@ -9,7 +9,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::DrawError;
-use super::style::{Canvas, LABEL, SMALL, color, text, tick};
+use super::style::{Canvas, LABEL, SMALL, color, say, text, tick, verbatim};
 
 /// How a heat map colours its cells.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -75,7 +75,7 @@ pub fn heatmap(
     let (rows, cols) = m.shape();
     let range = shading.range(m);
     let mut chart = ChartBuilder::on(&map)
-        .caption(title, text(LABEL))
+        .caption(say(title), text(LABEL))
         .margin(6)
         .x_label_area_size(40)
         .y_label_area_size(40)
@@ -83,8 +83,8 @@ pub fn heatmap(
     chart
         .configure_mesh()
         .disable_mesh()
-        .x_desc(x_desc)
-        .y_desc(y_desc)
+        .x_desc(say(x_desc))
+        .y_desc(say(y_desc))
         .label_style(text(SMALL))
         .axis_desc_style(text(SMALL))
         // about one label per 40 px of the map
@@ -128,7 +128,12 @@ pub struct Labels<'a> {
 /// Width of `label` in [`SMALL`] text, px (a DejaVu Sans glyph is about 0.6
 /// em; plotters' em is size / 1.24).
 fn width(label: &str) -> i32 {
-    (label.chars().count() as f64 * 0.6 * SMALL as f64 / 1.24).ceil() as i32
+    // a Chinese character is an em wide, a Latin one about 0.6 em
+    let ems: f64 = label
+        .chars()
+        .map(|c| if crate::edition::wide(c) { 1.0 } else { 0.6 })
+        .sum();
+    (ems * SMALL as f64 / 1.24).ceil() as i32
 }
 
 /// Draw `m` as a heat map on `area` as [`heatmap`] does, its columns and rows
@@ -149,13 +154,15 @@ pub fn labelled(
         (rows, cols),
         "labelled: labels do not match the map"
     );
+    // the columns are tokens, drawn as they are; the rows are words of the edition
+    let rows_said: Vec<String> = labels.rows.iter().map(say).collect();
     let longest = |ls: &[String]| ls.iter().map(|l| width(l)).max().unwrap_or(0);
-    let (below, left) = (longest(labels.columns) + 10, longest(labels.rows) + 10);
+    let (below, left) = (longest(labels.columns) + 10, longest(&rows_said) + 10);
     let (w, _) = area.dim_in_pixel();
     let (map, bar) = area.split_horizontally(w.saturating_sub(BAR));
     let range = shading.range(m);
     let mut chart = ChartBuilder::on(&map)
-        .caption(title, text(LABEL))
+        .caption(say(title), text(LABEL))
         .margin(6)
         .x_label_area_size(below)
         .y_label_area_size(left)
@@ -178,7 +185,7 @@ pub fn labelled(
         let (px, py) = chart.backend_coord(&(x, y));
         (px - x0, py - y0)
     };
-    let up = text(SMALL)
+    let up = verbatim(SMALL)
         .transform(FontTransform::Rotate270)
         .pos(Pos::new(HPos::Right, VPos::Center));
     for (j, l) in labels.columns.iter().enumerate() {
@@ -186,7 +193,7 @@ pub fn labelled(
         map.draw(&Text::new(l.clone(), (x, y + 4), up.clone()))?;
     }
     let beside = text(SMALL).pos(Pos::new(HPos::Right, VPos::Center));
-    for (i, l) in labels.rows.iter().enumerate() {
+    for (i, l) in rows_said.iter().enumerate() {
         let (x, y) = at(-0.5, i as f64);
         map.draw(&Text::new(l.clone(), (x - 4, y), beside.clone()))?;
     }

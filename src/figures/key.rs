@@ -4,7 +4,7 @@
 use plotters::prelude::*;
 
 use super::DrawError;
-use super::style::{Canvas, SMALL, text};
+use super::style::{Canvas, SMALL, say, text};
 
 /// How an entry of a key is marked.
 #[derive(Clone, Copy, Debug)]
@@ -75,7 +75,7 @@ pub fn key(
             plotters::style::text_anchor::HPos::Left,
             plotters::style::text_anchor::VPos::Center,
         ));
-        area.draw(&Text::new(label.to_string(), (label_x, y), style))?;
+        area.draw(&Text::new(say(label), (label_x, y), style))?;
     }
     Ok(())
 }

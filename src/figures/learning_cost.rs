@@ -4,7 +4,7 @@ use plotters::prelude::*;
 
 use super::key::{self, Swatch};
 use super::style::{
-    COLUMN, Canvas, Chart, axes, band, color, error_bar, legend, line_key, mesh, svg,
+    COLUMN, Canvas, Chart, axes, band, color, error_bar, legend, line_key, mesh, say, svg,
 };
 use super::{DrawError, Figure};
 use crate::experiment::learning_cost::arm::{Arm, Run, Variant};
@@ -78,12 +78,12 @@ fn steps_ecdf() -> Result<String, DrawError> {
                 pts.push((s.cap as f64, level));
                 chart
                     .draw_series(LineSeries::new(pts, color(i).stroke_width(3)))?
-                    .label(format!(
+                    .label(say(format!(
                         "{} ({}/{})",
                         qk.name(),
                         arm.reached(),
                         arm.runs.len()
-                    ))
+                    )))
                     .legend(line_key(color(i), 3));
             }
             legend(&mut chart, SeriesLabelPosition::MiddleRight)?;
@@ -124,7 +124,7 @@ fn draw_curve(
             xs.iter().zip(&c).map(|(&x, p)| (x, p.0)),
             color(i).stroke_width(2),
         ))?
-        .label(label)
+        .label(say(label))
         .legend(line_key(color(i), 3));
     Ok(())
 }
@@ -162,7 +162,7 @@ fn loss_curves() -> Result<String, DrawError> {
                         vec![(0.0, chance), (s.cap as f64, chance)],
                         BLACK.stroke_width(1),
                     )])?
-                    .label("ln(vocab): a uniform guess")
+                    .label(say("ln(vocab): a uniform guess"))
                     .legend(line_key(BLACK, 1));
             }
             Ok(())
@@ -196,7 +196,7 @@ fn examples() -> Result<String, DrawError> {
         mesh(&mut chart, "training examples", "test accuracy")
             .disable_x_mesh()
             .x_labels(3)
-            .x_label_formatter(&|x| names.get(x.round() as usize).cloned().unwrap_or_default())
+            .x_label_formatter(&|x| say(names.get(x.round() as usize).cloned().unwrap_or_default()))
             .draw()?;
         for (i, qk) in Qk::ALL.iter().enumerate() {
             let dx = i as f64 * 0.08 - 0.12;
@@ -213,7 +213,7 @@ fn examples() -> Result<String, DrawError> {
                     pts.iter().map(|p| (p.0, p.1)),
                     color(i).stroke_width(2),
                 ))?
-                .label(qk.name())
+                .label(say(qk.name()))
                 .legend(line_key(color(i), 3));
             chart.draw_series(
                 pts.iter()
@@ -235,7 +235,7 @@ fn examples() -> Result<String, DrawError> {
                 vec![(-0.5, chance), (2.5, chance)],
                 BLACK.stroke_width(1),
             )])?
-            .label("chance")
+            .label(say("chance"))
             .legend(line_key(BLACK, 1));
         legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         Ok(())

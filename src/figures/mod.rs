@@ -6,10 +6,13 @@
 //! or the sample an experiment provides for its figure); nothing here
 //! computes a result, it only draws one (binning, sorting or scaling what it
 //! draws at most). Every figure is an SVG string that is byte-identical on
-//! every run.
+//! every run, drawn once per edition from the same data: the English in
+//! `figures/`, the Chinese in `figures/zh/` (its words through
+//! [`style::say`], see [`edition`]).
 
 pub mod attend;
 pub mod bench;
+pub mod edition;
 pub mod explorer;
 pub mod heatmap;
 pub mod key;
@@ -44,7 +47,9 @@ mod relations_decoder;
 mod relations_trained;
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use crate::edition::Lang;
 
 /// What drawing can fail with.
 pub type DrawError = Box<dyn std::error::Error + Send + Sync>;
@@ -52,7 +57,7 @@ pub type DrawError = Box<dyn std::error::Error + Send + Sync>;
 /// A registered figure: its file stem, its chapter, what it shows, how to draw it.
 #[derive(Clone, Copy, Debug)]
 pub struct Figure {
-    /// File stem: the figure is `figures/{name}.svg`.
+    /// File stem: the figure is `figures/{name}.svg` (and `figures/zh/{name}.svg`).
     pub name: &'static str,
     /// The chapter that shows it.
     pub chapter: u8,
@@ -66,6 +71,25 @@ impl Figure {
     /// The file name, `{name}.svg`.
     pub fn file_name(&self) -> String {
         format!("{}.svg", self.name)
+    }
+
+    /// Where the figure of edition `lang` sits in the figures' folder `dir`:
+    /// `dir/{name}.svg` for the English, `dir/zh/{name}.svg` for the Chinese.
+    pub fn path(&self, dir: &Path, lang: Lang) -> PathBuf {
+        edition_dir(dir, lang).join(self.file_name())
+    }
+
+    /// Draw the figure in edition `lang`.
+    pub fn draw_in(&self, lang: Lang) -> Result<String, DrawError> {
+        edition::in_edition(lang, self.draw)
+    }
+}
+
+/// The folder of edition `lang`'s figures in the figures' folder `dir`.
+pub fn edition_dir(dir: &Path, lang: Lang) -> PathBuf {
+    match lang {
+        Lang::En => dir.to_path_buf(),
+        Lang::Zh => dir.join("zh"),
     }
 }
 
@@ -124,21 +148,30 @@ pub fn select(names: &[String]) -> Result<Vec<Figure>, String> {
         .collect()
 }
 
-/// Draw `figures` and write each changed one into `dir`. Every figure is drawn before
-/// any is written, so a failing figure leaves the directory untouched. Where `dir`
-/// holds a bench report (`bench-delta.txt`), its figure is redrawn from it too.
+/// Draw `figures` in both editions and write each changed one into `dir`
+/// (the Chinese into `dir/zh`). Every figure is drawn before any is written,
+/// so a failing figure leaves the directory untouched. Where `dir` holds a
+/// bench report (`bench-delta.txt`), its figure is redrawn from it too.
 /// Returns how many files it wrote.
 pub fn write_all(figures: &[Figure], dir: &Path) -> Result<usize, String> {
-    let mut drawn = draw_all(figures)?;
-    let mut figures = figures.to_vec();
-    if let Some(svg) = bench_from_report(dir)? {
-        figures.push(BENCH);
-        drawn.push(svg);
+    let mut drawn = Vec::new();
+    for lang in Lang::ALL {
+        let mut set: Vec<(PathBuf, String)> = figures
+            .iter()
+            .map(|f| f.path(dir, lang))
+            .zip(draw_all_in(figures, lang)?)
+            .collect();
+        if let Some(svg) = edition::in_edition(lang, || bench_from_report(dir))? {
+            set.push((BENCH.path(dir, lang), svg));
+        }
+        drawn.extend(set);
     }
-    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let mut written = 0;
-    for (f, svg) in figures.iter().zip(drawn) {
-        let path = dir.join(f.file_name());
+    for (path, svg) in drawn {
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent)
+                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        }
         // an unchanged figure is left alone, so its modification time stays
         if fs::read(&path).is_ok_and(|old| old == svg.as_bytes()) {
             continue;
@@ -175,24 +208,40 @@ fn bench_from_report(dir: &Path) -> Result<Option<String>, String> {
         .map_err(|e| format!("the bench figure failed to draw: {e}"))
 }
 
-/// Draw every figure in memory.
+/// Draw every figure in memory, in English.
 pub fn draw_all(figures: &[Figure]) -> Result<Vec<String>, String> {
+    draw_all_in(figures, Lang::En)
+}
+
+/// Draw every figure in memory, in edition `lang`.
+pub fn draw_all_in(figures: &[Figure], lang: Lang) -> Result<Vec<String>, String> {
     figures
         .iter()
-        .map(|f| (f.draw)().map_err(|e| format!("figure '{}' failed to draw: {e}", f.name)))
+        .map(|f| {
+            f.draw_in(lang)
+                .map_err(|e| format!("figure '{}' failed to draw: {e}", f.name))
+        })
         .collect()
 }
 
 /// Names of the figures whose file in `dir` is missing or differs from a
-/// fresh drawing.
-pub fn stale(figures: &[Figure], dir: &Path) -> Result<Vec<&'static str>, String> {
-    let drawn = draw_all(figures)?;
-    Ok(figures
-        .iter()
-        .zip(drawn)
-        .filter(|(f, svg)| {
-            fs::read(dir.join(f.file_name())).ok().as_deref() != Some(svg.as_bytes())
-        })
-        .map(|(f, _)| f.name)
-        .collect())
+/// fresh drawing: the English by name, the Chinese as `zh/{name}`.
+pub fn stale(figures: &[Figure], dir: &Path) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for lang in Lang::ALL {
+        let drawn = draw_all_in(figures, lang)?;
+        out.extend(
+            figures
+                .iter()
+                .zip(drawn)
+                .filter(|(f, svg)| {
+                    fs::read(f.path(dir, lang)).ok().as_deref() != Some(svg.as_bytes())
+                })
+                .map(|(f, _)| match lang {
+                    Lang::En => f.name.to_string(),
+                    Lang::Zh => format!("zh/{}", f.name),
+                }),
+        );
+    }
+    Ok(out)
 }

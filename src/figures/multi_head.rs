@@ -4,7 +4,7 @@ use plotters::prelude::*;
 
 use super::style::{
     COLUMN, Chart, Shading, axes, band, color, error_bar, heatmap, legend, line_key, marked_line,
-    mesh, svg,
+    mesh, say, svg,
 };
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::bottleneck::{self, Task, total_widths};
@@ -84,14 +84,14 @@ fn line_with_band(
     if dashed {
         chart
             .draw_series(DashedLineSeries::new(pts.clone(), 6, 4, style))?
-            .label(label)
+            .label(say(label))
             .legend(move |(x, y)| {
                 plotters::element::DashedPathElement::new(vec![(x, y), (x + 16, y)], 4, 3, style)
             });
     } else {
         chart
             .draw_series(LineSeries::new(pts.clone(), style))?
-            .label(label)
+            .label(say(label))
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], style));
     }
     chart.draw_series(pts.iter().map(|&p| Circle::new(p, 2, c.filled())))?;
@@ -217,10 +217,12 @@ fn ablation() -> Result<String, DrawError> {
         .disable_x_mesh()
         .x_labels(bars.len())
         .x_label_formatter(&|x| {
-            names
-                .get(x.round() as usize)
-                .map(|s| s.to_string())
-                .unwrap_or_default()
+            say({
+                names
+                    .get(x.round() as usize)
+                    .map(|s| s.to_string())
+                    .unwrap_or_default()
+            })
         })
         .draw()?;
         for (k, s) in bars.iter().enumerate() {
@@ -285,7 +287,7 @@ fn ablation() -> Result<String, DrawError> {
                     .map(|(k, &s)| ((k + 1) as f64, s)),
                 c.stroke_width(2),
             ))?
-            .label("induction model, 8 heads: accuracy drop")
+            .label(say("induction model, 8 heads: accuracy drop"))
             .legend(line_key(c, 2));
         chart.draw_series(
             model_sorted
@@ -335,10 +337,12 @@ fn trained_split() -> Result<String, DrawError> {
         .disable_mesh()
         .x_labels(splits.len())
         .x_label_formatter(&|x| {
-            xs.iter()
-                .position(|&v| (v - x).abs() < 1e-9)
-                .map(|k| format!("{} × {}", splits[k].0, splits[k].1))
-                .unwrap_or_default()
+            say({
+                xs.iter()
+                    .position(|&v| (v - x).abs() < 1e-9)
+                    .map(|k| format!("{} × {}", splits[k].0, splits[k].1))
+                    .unwrap_or_default()
+            })
         })
         .draw()?;
         let seed = c.mix(0.35).filled();
@@ -349,7 +353,7 @@ fn trained_split() -> Result<String, DrawError> {
                     .map(|r| Circle::new((xs[k], r[r.len() - 1]), 3, seed)),
             )?;
             if k == 0 {
-                dots.label("one seed")
+                dots.label(say("one seed"))
                     .legend(move |(x, y)| Circle::new((x + 7, y), 3, seed));
             }
         }
@@ -365,7 +369,7 @@ fn trained_split() -> Result<String, DrawError> {
         let means: Vec<(f64, f64)> = xs.iter().zip(&sums).map(|(&x, s)| (x, s.mean)).collect();
         chart
             .draw_series(LineSeries::new(means.clone(), c.stroke_width(2)))?
-            .label("mean ± sd over seeds")
+            .label(say("mean ± sd over seeds"))
             .legend(line_key(c, 2));
         chart.draw_series(means.iter().map(|&p| Circle::new(p, 5, c.filled())))?;
         marked_line(
@@ -423,7 +427,7 @@ fn specialisation() -> Result<String, DrawError> {
                     .into_iter()
                     .map(|p| TriangleMarker::new(p, 6, one.filled())),
             )?
-            .label(format!("one head of width {d}"))
+            .label(say(format!("one head of width {d}")))
             .legend(move |(x, y)| TriangleMarker::new((x + 5, y), 6, one.filled()));
         let two = color(1);
         chart
@@ -432,7 +436,7 @@ fn specialisation() -> Result<String, DrawError> {
                     .into_iter()
                     .map(|p| Circle::new(p, 4, two.filled())),
             )?
-            .label(format!("two heads of width {}", d / 2))
+            .label(say(format!("two heads of width {}", d / 2)))
             .legend(move |(x, y)| Circle::new((x + 5, y), 4, two.filled()));
         legend(&mut chart, SeriesLabelPosition::UpperRight)
     })

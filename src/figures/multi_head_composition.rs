@@ -4,7 +4,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{axes, color, legend, line_key, mesh, svg};
+use super::style::{axes, color, legend, line_key, mesh, say, svg};
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::composition::{BOOK, book};
 
@@ -54,17 +54,17 @@ fn two_hop_effects() -> Result<String, DrawError> {
                 vec![(0.0, 0.0), (end, end)],
                 BLACK.stroke_width(1),
             )])?
-            .label("total = direct (the later layer passes it on)")
+            .label(say("total = direct (the later layer passes it on)"))
             .legend(line_key(BLACK, 1));
         let c0 = color(0);
         chart
             .draw_series(init.iter().map(|&p| TriangleMarker::new(p, 5, c0.filled())))?
-            .label("at initialisation")
+            .label(say("at initialisation"))
             .legend(move |(x, y)| TriangleMarker::new((x + 5, y), 5, c0.filled()));
         let c1 = color(1);
         chart
             .draw_series(trained.iter().map(|&p| Circle::new(p, 4, c1.filled())))?
-            .label("trained")
+            .label(say("trained"))
             .legend(move |(x, y)| Circle::new((x + 5, y), 4, c1.filled()));
         legend(&mut chart, SeriesLabelPosition::UpperLeft)
     })

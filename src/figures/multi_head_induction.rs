@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{Canvas, Chart, PALETTE, axes, color, legend, mesh, svg, text, tick};
+use super::style::{Canvas, Chart, PALETTE, axes, color, legend, mesh, say, svg, text, tick};
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::induction_heads::verdict::names;
 use crate::experiment::multi_head::induction_heads::{BOOK, book};
@@ -29,7 +29,7 @@ fn shade(c: RGBColor, x: f64) -> RGBColor {
 fn heads_map(area: &Canvas, grid: &[Vec<f64>], title: &str, c: RGBColor) -> Result<(), DrawError> {
     let (rows, cols) = (grid.len(), grid[0].len());
     let mut chart = ChartBuilder::on(area)
-        .caption(title, text(13))
+        .caption(say(title), text(13))
         .margin(6)
         .x_label_area_size(34)
         .y_label_area_size(34)
@@ -37,8 +37,8 @@ fn heads_map(area: &Canvas, grid: &[Vec<f64>], title: &str, c: RGBColor) -> Resu
     chart
         .configure_mesh()
         .disable_mesh()
-        .x_desc("head")
-        .y_desc("layer")
+        .x_desc(say("head"))
+        .y_desc(say("layer"))
         .label_style(text(11))
         .axis_desc_style(text(12))
         .x_labels(5)
@@ -142,18 +142,20 @@ fn induction() -> Result<String, DrawError> {
         mesh(&mut chart, "", "loss rise (nats)")
             .disable_mesh()
             .x_labels(3)
-            .x_label_formatter(&|v| match v.round() as i64 {
-                0 => "all layers".into(),
-                1 => "same layers".into(),
-                2 => "induction".into(),
-                _ => String::new(),
+            .x_label_formatter(&|v| {
+                say(match v.round() as i64 {
+                    0 => "all layers".into(),
+                    1 => "same layers".into(),
+                    2 => "induction".into(),
+                    _ => String::new(),
+                })
             })
             .draw()?;
         strip(&mut chart, 0.0, &a.random_rise)?;
         strip(&mut chart, 1.0, &a.same_layer_rise)?;
         chart
             .draw_series([Circle::new((2.0, a.induction_rise), 6, blue.filled())])?
-            .label(format!("heads {}", names(&a.induction)))
+            .label(say(format!("heads {}", names(&a.induction))))
             .legend(|(x, y)| Circle::new((x + 5, y), 5, blue.filled()));
         legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         let drops = || a.random_drop.iter().chain(&a.same_layer_drop).copied();
@@ -168,18 +170,20 @@ fn induction() -> Result<String, DrawError> {
         mesh(&mut chart, "", "drop of prefix score")
             .disable_mesh()
             .x_labels(3)
-            .x_label_formatter(&|v| match v.round() as i64 {
-                0 => "layers below".into(),
-                1 => "same layers".into(),
-                2 => "previous-token".into(),
-                _ => String::new(),
+            .x_label_formatter(&|v| {
+                say(match v.round() as i64 {
+                    0 => "layers below".into(),
+                    1 => "same layers".into(),
+                    2 => "previous-token".into(),
+                    _ => String::new(),
+                })
             })
             .draw()?;
         strip(&mut chart, 0.0, &a.random_drop)?;
         strip(&mut chart, 1.0, &a.same_layer_drop)?;
         chart
             .draw_series([Circle::new((2.0, a.previous_drop), 6, green.filled())])?
-            .label(format!("heads {}", names(&a.previous)))
+            .label(say(format!("heads {}", names(&a.previous))))
             .legend(|(x, y)| Circle::new((x + 5, y), 5, green.filled()));
         legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         Ok(())

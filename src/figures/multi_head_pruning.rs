@@ -4,7 +4,7 @@
 use plotters::prelude::*;
 
 use super::palette;
-use super::style::{Canvas, axes, color, legend, marked_line, mesh, model_line, svg};
+use super::style::{Canvas, axes, color, legend, marked_line, mesh, model_line, say, svg};
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::pruning::{BOOK, Side, Tally, book};
 
@@ -47,7 +47,7 @@ fn panel(
             chart.draw_series(LineSeries::new(points(t, c, value), grey.stroke_width(1)))?;
         if i == 0 {
             drawn
-                .label(format!("random order ({} seeds)", t.random.len()))
+                .label(say(format!("random order ({} seeds)", t.random.len())))
                 .legend(move |(x, y)| {
                     PathElement::new(vec![(x, y), (x + 16, y)], grey.stroke_width(1))
                 });

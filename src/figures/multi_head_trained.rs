@@ -5,7 +5,7 @@ use nalgebra::DMatrix;
 use plotters::prelude::*;
 
 use super::key::{self, Swatch};
-use super::style::{COLUMN, Shading, axes, color, heatmap, legend, line_key, mesh, span, svg};
+use super::style::{COLUMN, Shading, axes, color, heatmap, legend, line_key, mesh, say, span, svg};
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::trained::sinks::DEFAULT;
 use crate::experiment::multi_head::trained::{book, importance};
@@ -99,8 +99,10 @@ fn self_repair() -> Result<String, DrawError> {
         .disable_x_mesh()
         .x_labels(2 * LAYERS)
         .x_label_formatter(&|x| {
-            let k = x.round() as usize;
-            format!("{}{}", if k.is_multiple_of(2) { "A" } else { "F" }, k / 2)
+            say({
+                let k = x.round() as usize;
+                format!("{}{}", if k.is_multiple_of(2) { "A" } else { "F" }, k / 2)
+            })
         })
         .draw()?;
         chart.draw_series(shares.iter().enumerate().map(|(k, &s)| {
@@ -182,7 +184,7 @@ fn heads() -> Result<String, DrawError> {
             let c = color(k);
             chart
                 .draw_series(LineSeries::new(s.to_vec(), c.stroke_width(2)))?
-                .label(*label)
+                .label(say(*label))
                 .legend(line_key(c, 2));
             chart.draw_series(s.iter().map(|&q| Circle::new(q, 3, c.filled())))?;
         }
@@ -192,7 +194,7 @@ fn heads() -> Result<String, DrawError> {
                 vec![(-1.0, chance), ((LAYERS * HEADS) as f64 + 1.0, chance)],
                 color(6).stroke_width(1),
             )])?
-            .label("chance, paraphrase top-1")
+            .label(say("chance, paraphrase top-1"))
             .legend(line_key(color(6), 1));
         legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
         Ok(())

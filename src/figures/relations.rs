@@ -3,8 +3,8 @@
 use plotters::prelude::*;
 
 use super::style::{
-    COLUMN, Shading, axes, band, bar, color, heatmap, legend, line_key, marked_line, mesh, svg,
-    text, tick,
+    COLUMN, Shading, axes, band, bar, color, heatmap, legend, line_key, marked_line, mesh, say,
+    svg, text, tick,
 };
 use super::{DrawError, Figure};
 use crate::experiment::relations::cost::{self, Arm};
@@ -100,7 +100,7 @@ fn attribution() -> Result<String, DrawError> {
                 .map(|t| Circle::new((t.rho_raw, t.rho_rollout), 3, color(0).mix(0.6).filled())),
         )?;
         chart.draw_series([Text::new(
-            "above the diagonal: rollout agrees better",
+            say("above the diagonal: rollout agrees better"),
             (-0.2, -0.8),
             text(12),
         )])?;
@@ -119,7 +119,7 @@ fn boundary() -> Result<String, DrawError> {
             .chain(["rollout".to_string()])
             .collect();
         let mut chart = ChartBuilder::on(&left)
-            .caption("new prefix: suffix relations that change", text(15))
+            .caption(say("new prefix: suffix relations that change"), text(15))
             .margin(10)
             .x_label_area_size(34)
             .y_label_area_size(50)
@@ -129,8 +129,10 @@ fn boundary() -> Result<String, DrawError> {
             .configure_mesh()
             .disable_x_mesh()
             .x_labels(layers + 1)
-            .x_label_formatter(&|x| l2.get(x.round() as usize).cloned().unwrap_or_default())
-            .y_desc("fraction of suffix tokens whose strongest partner changes")
+            .x_label_formatter(&|x| say(l2.get(x.round() as usize).cloned().unwrap_or_default()))
+            .y_desc(say(
+                "fraction of suffix tokens whose strongest partner changes",
+            ))
             .label_style(text(12))
             .axis_desc_style(text(12))
             .draw()?;
@@ -158,7 +160,7 @@ fn boundary() -> Result<String, DrawError> {
         mesh(&mut chart, "", "mean row total-variation distance")
             .disable_x_mesh()
             .x_labels(layers - 1)
-            .x_label_formatter(&|x| format!("layer {}", x.round() as usize + 1))
+            .x_label_formatter(&|x| say(format!("layer {}", x.round() as usize + 1)))
             .draw()?;
         for l in 1..layers {
             let s = f.summary(|t| t.path_tv[l - 1]);
@@ -200,10 +202,10 @@ fn relations_cost() -> Result<String, DrawError> {
     svg(COLUMN, 420, |root| {
         let mut chart = ChartBuilder::on(root)
             .caption(
-                format!(
+                say(format!(
                     "steps to test accuracy ≥ {}: median and 25–75% band over {} seeds",
                     s.schedule.threshold, s.seeds
-                ),
+                )),
                 text(15),
             )
             .margin(12)
@@ -216,9 +218,9 @@ fn relations_cost() -> Result<String, DrawError> {
         chart
             .configure_mesh()
             .x_labels(s.ks.len())
-            .x_label_formatter(&|x| format!("{}", 2f64.powf(x.round()) as usize))
-            .x_desc("number of relations k (one head of fixed width)")
-            .y_desc("Adam steps (log scale)")
+            .x_label_formatter(&|x| say(format!("{}", 2f64.powf(x.round()) as usize)))
+            .x_desc(say("number of relations k (one head of fixed width)"))
+            .y_desc(say("Adam steps (log scale)"))
             .y_label_formatter(&tick)
             .label_style(text(12))
             .axis_desc_style(text(13))
@@ -245,7 +247,7 @@ fn relations_cost() -> Result<String, DrawError> {
                     xs.iter().zip(&cells).map(|(&x, c)| (x, c.median())),
                     color(i).stroke_width(3),
                 ))?
-                .label(label)
+                .label(say(label))
                 .legend(line_key(color(i), 3));
         }
         marked_line(
@@ -283,26 +285,26 @@ fn flexible_costly() -> Result<String, DrawError> {
         for (i, (c, label)) in keys.iter().enumerate() {
             let x = 20 + 245 * i as i32;
             top.draw(&Circle::new((x, 18), 5, c.filled()))?;
-            top.draw(&Text::new(*label, (x + 10, 10), text(13)))?;
+            top.draw(&Text::new(say(*label), (x + 10, 10), text(13)))?;
         }
         let (left, right) = rest.split_horizontally(COLUMN / 2);
         let null = crate::stats::quantile(&f.null(), 0.95);
         let mut acc = ChartBuilder::on(&left)
-            .caption("flexible: final test accuracy", text(15))
+            .caption(say("flexible: final test accuracy"), text(15))
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(48)
             .build_cartesian_2d(-0.5f64..(members - 0.5), 0f64..1.05f64)?;
         acc.configure_mesh()
             .x_labels(s.members)
-            .x_label_formatter(&|x| format!("r = {}", x.round()))
-            .x_desc("member: answer at key q + r")
-            .y_desc("test accuracy")
+            .x_label_formatter(&|x| say(format!("r = {}", x.round())))
+            .x_desc(say("member: answer at key q + r"))
+            .y_desc(say("test accuracy"))
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;
         let mut steps = ChartBuilder::on(&right)
-            .caption("costly: steps to test accuracy ≥ threshold", text(15))
+            .caption(say("costly: steps to test accuracy ≥ threshold"), text(15))
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(48)
@@ -321,12 +323,12 @@ fn flexible_costly() -> Result<String, DrawError> {
         steps
             .configure_mesh()
             .x_labels(s.members)
-            .x_label_formatter(&|x| format!("r = {}", x.round()))
-            .x_desc("member: answer at key q + r")
-            .y_desc(format!(
+            .x_label_formatter(&|x| say(format!("r = {}", x.round())))
+            .x_desc(say("member: answer at key q + r"))
+            .y_desc(say(format!(
                 "Adam steps (evaluated every {})",
                 s.schedule.eval_every
-            ))
+            )))
             .y_label_formatter(&|y| format!("{y:.0}"))
             .label_style(text(12))
             .axis_desc_style(text(13))

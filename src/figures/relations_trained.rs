@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-use super::style::{COLUMN, Canvas, axes, color, error_bar, legend, mesh, svg};
+use super::style::{COLUMN, Canvas, axes, color, error_bar, legend, mesh, say, svg};
 use super::{DrawError, Figure};
 use crate::experiment::relations::trained::{Attribution, Change, ModelFindings, book};
 use crate::pretrained::corpus::Model;
@@ -60,7 +60,7 @@ pub fn lines(
         };
         // a dashed line's key is two short strokes
         let gap = if dash { 4 } else { 0 };
-        drawn.label(s.label.clone()).legend(move |(x, y)| {
+        drawn.label(say(s.label.clone())).legend(move |(x, y)| {
             EmptyElement::at((x, y))
                 + PathElement::new(vec![(0, 0), (8 - gap, 0)], c.stroke_width(2))
                 + PathElement::new(vec![(8 + gap, 0), (16, 0)], c.stroke_width(2))

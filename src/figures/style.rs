@@ -11,14 +11,17 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use super::DrawError;
+pub use super::edition::{FAMILY, say};
+use super::edition::{FAMILY_ZH, family};
 pub use super::heatmap::{BAR, Shading, heatmap};
 use crate::stats::Summary;
 
 /// DejaVu Sans, embedded so that text is measured the same on every machine.
 static FONT: &[u8] = include_bytes!("font/DejaVuSans.ttf");
 
-/// The font family every figure uses.
-pub const FAMILY: &str = "sans-serif";
+/// Noto Sans CJK SC cut to the characters the Chinese figures draw
+/// (`scripts/subset-cjk-font.py`), to measure their text.
+pub static FONT_ZH: &[u8] = include_bytes!("font/NotoSansCJKsc-subset.otf");
 
 /// Okabe–Ito colours: distinguishable with any colour vision.
 pub const PALETTE: [RGBColor; 7] = [
@@ -45,6 +48,9 @@ fn register_font() {
         if plotters::style::register_font(FAMILY, FontStyle::Normal, FONT).is_err() {
             panic!("the embedded DejaVu Sans font is not a valid font file");
         }
+        if plotters::style::register_font(FAMILY_ZH, FontStyle::Normal, FONT_ZH).is_err() {
+            panic!("the embedded Noto Sans CJK SC subset is not a valid font file");
+        }
     });
 }
 
@@ -62,8 +68,15 @@ pub const LABEL: u32 = 15;
 /// Panel titles.
 pub const TITLE: u32 = 16;
 
-/// Text style of `size` (plotters units), never smaller than [`SMALL`].
+/// Text style of `size` (plotters units), never smaller than [`SMALL`], in
+/// the font of the edition being drawn.
 pub fn text(size: u32) -> TextStyle<'static> {
+    (family(), size.max(SMALL)).into_font().into()
+}
+
+/// Text style of `size` in the English font in either edition: for data
+/// drawn as it is, such as a model's input tokens.
+pub fn verbatim(size: u32) -> TextStyle<'static> {
     (FAMILY, size.max(SMALL)).into_font().into()
 }
 
@@ -137,7 +150,7 @@ pub fn marked_line<'a, 'b: 'a, CT: CoordTranslate<From = (f64, f64)>>(
     size: u32,
 ) -> Result<(), DrawError> {
     chart.draw_series([PathElement::new(vec![from, to], style)])?;
-    chart.draw_series([Text::new(label.to_string(), at, text(size))])?;
+    chart.draw_series([Text::new(say(label), at, text(size))])?;
     Ok(())
 }
 
@@ -157,7 +170,7 @@ pub fn model_line<'a, 'b: 'a>(
         chart.draw_series(LineSeries::new(pts.clone(), style))?
     };
     let gap = if dashed { 4 } else { 0 };
-    drawn.label(label).legend(move |(x, y)| {
+    drawn.label(say(label)).legend(move |(x, y)| {
         EmptyElement::at((x, y))
             + PathElement::new(vec![(0, 0), (8 - gap, 0)], style)
             + PathElement::new(vec![(8 + gap, 0), (16, 0)], style)
@@ -184,7 +197,7 @@ pub fn axes<'a, 'b>(
     y: Range<f64>,
 ) -> Result<Chart<'a, 'b>, DrawError> {
     Ok(ChartBuilder::on(area)
-        .caption(caption.as_ref(), text(TITLE))
+        .caption(say(caption), text(TITLE))
         .margin(10)
         // room for the last x tick label, centred on the frame's right edge
         .margin_right(22)
@@ -249,8 +262,8 @@ pub fn mesh<'a, 'c, 'b>(
     y_desc: impl Into<String>,
 ) -> Mesh<'a, 'c, 'b> {
     let mut mesh = chart.configure_mesh();
-    mesh.x_desc(x_desc)
-        .y_desc(y_desc)
+    mesh.x_desc(say(x_desc.into()))
+        .y_desc(say(y_desc.into()))
         .label_style(text(SMALL))
         .axis_desc_style(text(LABEL))
         .x_label_formatter(&tick)

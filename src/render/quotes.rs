@@ -252,8 +252,9 @@ struct Shown {
     page: String,
 }
 
-/// The names of the figures an image shows, `![alt](figures/NAME.svg)`, with
-/// the byte range of the image's markdown.
+/// The names of the figures an image shows, `![alt](figures/NAME.svg)` (or
+/// the Chinese edition's `figures/zh/NAME.svg`), with the byte range of the
+/// image's markdown.
 fn images(content: &str) -> Vec<(std::ops::Range<usize>, &str)> {
     const OPEN: &str = "](figures/";
     let mut found = Vec::new();
@@ -263,7 +264,9 @@ fn images(content: &str) -> Vec<(std::ops::Range<usize>, &str)> {
         let start = content[..at].rfind("![");
         let end = content[name_at..].find(".svg)").map(|i| name_at + i);
         if let (Some(start), Some(end)) = (start, end) {
-            found.push((start..end + ".svg)".len(), &content[name_at..end]));
+            let name = &content[name_at..end];
+            let name = name.strip_prefix("zh/").unwrap_or(name);
+            found.push((start..end + ".svg)".len(), name));
         }
         from = name_at;
     }

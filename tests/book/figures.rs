@@ -6,7 +6,9 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use attention_geometry::figures::{self, registry, select, stale, write_all};
+use attention_geometry::edition::figures::zh;
+use attention_geometry::edition::{Lang, han};
+use attention_geometry::figures::{self, Figure, edition, registry, select, stale, write_all};
 
 /// Every `figures/NAME.svg` that a chapter references.
 fn referenced() -> BTreeSet<String> {
@@ -62,12 +64,66 @@ fn names_are_unique_and_prefixed_by_their_chapter() {
 }
 
 #[test]
-fn drawing_is_byte_identical() {
+fn drawing_is_byte_identical_in_both_editions() {
     let all = registry();
-    assert_eq!(
-        figures::draw_all(&all).unwrap(),
-        figures::draw_all(&all).unwrap()
+    for lang in Lang::ALL {
+        assert_eq!(
+            figures::draw_all_in(&all, lang).unwrap(),
+            figures::draw_all_in(&all, lang).unwrap(),
+            "{lang:?}"
+        );
+    }
+}
+
+/// The chapter table of `src/edition/figures/` a figure's strings go in.
+fn table(f: &Figure) -> String {
+    match f.chapter {
+        0 => "src/edition/figures/appendix.rs".into(),
+        n => format!("src/edition/figures/ch{n:02}.rs"),
+    }
+}
+
+/// Every registered figure with its Chinese drawing.
+fn chinese() -> Vec<(Figure, String)> {
+    let all = registry();
+    let drawn = figures::draw_all_in(&all, Lang::Zh).unwrap();
+    all.into_iter().zip(drawn).collect()
+}
+
+#[test]
+fn every_chinese_figure_is_drawn_in_chinese() {
+    let mut english = Vec::new();
+    for (f, svg) in chinese() {
+        if !svg.chars().any(han) {
+            english.push(format!("{}: no Chinese character at all", f.name));
+        }
+        for s in edition::english_left(&svg) {
+            english.push(format!(
+                "{}: add to {}:\n    ({s:?}, \"\"),",
+                f.name,
+                table(&f)
+            ));
+        }
+    }
+    assert!(
+        english.is_empty(),
+        "{} strings of the Chinese figures read English:\n{}",
+        english.len(),
+        english.join("\n")
     );
+}
+
+#[test]
+fn no_chinese_figure_draws_an_english_string_its_table_translates() {
+    let mut unsaid = Vec::new();
+    for (f, svg) in chinese() {
+        for t in edition::texts(&svg) {
+            if zh(&t).is_some_and(|z| z != t) {
+                unsaid.push(format!("{}: {t:?} (draw it through style::say)", f.name));
+            }
+        }
+    }
+    assert!(unsaid.is_empty(), "{}", unsaid.join("\n"));
 }
 
 #[test]
@@ -76,7 +132,7 @@ fn committed_figures_are_current_and_an_altered_one_is_named() {
     let committed = Path::new("figures");
     assert_eq!(
         stale(&all, committed).unwrap(),
-        Vec::<&str>::new(),
+        Vec::<String>::new(),
         "run `cargo run --release -- figures`"
     );
 
@@ -84,10 +140,18 @@ fn committed_figures_are_current_and_an_altered_one_is_named() {
     write_all(&all, dir.path()).unwrap();
     assert!(stale(&all, dir.path()).unwrap().is_empty());
     let victim = &all[0];
+    for lang in Lang::ALL {
+        assert!(victim.path(dir.path(), lang).is_file(), "{lang:?}");
+    }
     fs::write(dir.path().join(victim.file_name()), "<svg/>").unwrap();
-    assert_eq!(stale(&all, dir.path()).unwrap(), vec![victim.name]);
-    let leftovers: Vec<_> = fs::read_dir(dir.path())
-        .unwrap()
+    fs::write(victim.path(dir.path(), Lang::Zh), "<svg/>").unwrap();
+    assert_eq!(
+        stale(&all, dir.path()).unwrap(),
+        [victim.name.to_string(), format!("zh/{}", victim.name)]
+    );
+    let leftovers: Vec<_> = [dir.path().to_path_buf(), dir.path().join("zh")]
+        .iter()
+        .flat_map(|d| fs::read_dir(d).unwrap())
         .filter_map(|e| e.unwrap().file_name().into_string().ok())
         .filter(|n| n.ends_with(".tmp"))
         .collect();

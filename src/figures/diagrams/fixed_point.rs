@@ -7,7 +7,7 @@ use plotters::prelude::*;
 
 use super::shapes::{Anchor, at, decimal, dot, label, plane};
 use crate::attention::Head;
-use crate::figures::style::{COLUMN, LABEL, SMALL, TITLE, span, svg, text, tick};
+use crate::figures::style::{COLUMN, LABEL, SMALL, TITLE, say, span, svg, text, tick};
 use crate::figures::{DrawError, Figure, palette};
 use crate::fixed_point::{TiedLayer, Variant, residual, solve};
 
@@ -97,7 +97,7 @@ fn draw() -> Result<String, DrawError> {
         let lo = r.iter().cloned().fold(f64::INFINITY, f64::min) * 0.5;
         let hi = r[0] * 2.0;
         let mut chart = ChartBuilder::on(&right)
-            .caption("residual r_k = ‖f(Z_k) − Z_k‖ / ‖Z_k‖", text(TITLE))
+            .caption(say("residual r_k = ‖f(Z_k) − Z_k‖ / ‖Z_k‖"), text(TITLE))
             .margin(10)
             .margin_right(22)
             .x_label_area_size(40)
@@ -106,8 +106,8 @@ fn draw() -> Result<String, DrawError> {
         chart
             .configure_mesh()
             .disable_mesh()
-            .x_desc("iteration k")
-            .y_desc("r_k (log scale)")
+            .x_desc(say("iteration k"))
+            .y_desc(say("r_k (log scale)"))
             .label_style(text(SMALL))
             .axis_desc_style(text(LABEL))
             .x_label_formatter(&tick)

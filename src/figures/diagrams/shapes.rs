@@ -7,7 +7,7 @@ use std::ops::Range;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::figures::style::{Canvas, Chart, SMALL, TITLE, text};
+use crate::figures::style::{Canvas, Chart, SMALL, TITLE, say, text};
 use crate::figures::{DrawError, palette};
 
 /// A point in pixels of the canvas.
@@ -45,7 +45,7 @@ pub fn label(
     anchor: Anchor,
 ) -> Result<(), DrawError> {
     let style = text(size).color(&c).pos(anchor.pos());
-    area.draw(&Text::new(s.to_string(), at, style))?;
+    area.draw(&Text::new(say(s), at, style))?;
     Ok(())
 }
 
@@ -122,7 +122,7 @@ pub fn plane<'a, 'b>(
     let (hx, hy) = (pw / unit / 2.0, ph / unit / 2.0);
     let range = |c: f64, h: f64| -> Range<f64> { c - h..c + h };
     Ok(ChartBuilder::on(area)
-        .caption(title, text(TITLE))
+        .caption(say(title), text(TITLE))
         .margin(8)
         .build_cartesian_2d(range(centre.0, hx), range(centre.1, hy))?)
 }

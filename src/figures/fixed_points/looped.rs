@@ -2,6 +2,7 @@
 //! and each prompt's residual at the trained depth against past it.
 
 use super::*;
+use crate::figures::style::say;
 
 /// The lowest residual the looped figures draw (the null's iterates reach 0).
 const LOOPED_FLOOR: f64 = 1e-4;
@@ -56,10 +57,10 @@ pub fn looped_residual() -> Result<String, DrawError> {
     svg(COLUMN, 440, |root| {
         let mut chart = ChartBuilder::on(root)
             .caption(
-                format!(
+                say(format!(
                     "looped block, two-hop task: median and range over {} seeds",
                     f.setup.seeds
-                ),
+                )),
                 text(TITLE),
             )
             .margin(10)
@@ -70,9 +71,9 @@ pub fn looped_residual() -> Result<String, DrawError> {
         chart
             .configure_mesh()
             .disable_mesh()
-            .x_desc("iteration k")
+            .x_desc(say("iteration k"))
             .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_desc("rₖ = ‖f(Zₖ; X) − Zₖ‖ / ‖Zₖ‖ (median over prompts)")
+            .y_desc(say("rₖ = ‖f(Zₖ; X) − Zₖ‖ / ‖Zₖ‖ (median over prompts)"))
             .y_label_formatter(&tick)
             .label_style(text(SMALL))
             .axis_desc_style(text(LABEL))
@@ -88,14 +89,14 @@ pub fn looped_residual() -> Result<String, DrawError> {
             if dashed {
                 chart
                     .draw_series(DashedLineSeries::new(pts, 6, 4, col.stroke_width(2)))?
-                    .label(name)
+                    .label(say(name))
                     .legend(line_key(col, 2));
                 continue;
             }
             chart.draw_series([band(&xs, &lo, &hi, col)])?;
             chart
                 .draw_series(LineSeries::new(pts, col.stroke_width(2)))?
-                .label(name)
+                .label(say(name))
                 .legend(line_key(col, 2));
         }
         let depth = k as f64;
@@ -104,7 +105,7 @@ pub fn looped_residual() -> Result<String, DrawError> {
             BLACK.stroke_width(1),
         )])?;
         chart.draw_series([Text::new(
-            format!("trained depth K = {k}"),
+            say(format!("trained depth K = {k}")),
             (depth + 0.15, 2.5),
             text(SMALL),
         )])?;
@@ -131,10 +132,10 @@ pub fn looped_prompts() -> Result<String, DrawError> {
     svg(COLUMN, 520, |root| {
         let mut chart = ChartBuilder::on(root)
             .caption(
-                format!(
+                say(format!(
                     "each prompt's residual, past the trained depth against at it ({shown} prompts × {} seeds)",
                     f.setup.seeds
-                ),
+                )),
                 text(TITLE),
             )
             .margin(10)
@@ -145,8 +146,11 @@ pub fn looped_prompts() -> Result<String, DrawError> {
         chart
             .configure_mesh()
             .disable_mesh()
-            .x_desc(format!("r at the trained depth K = {}", f.setup.iterations))
-            .y_desc(format!("r at 4K = {}", f.setup.horizon()))
+            .x_desc(say(format!(
+                "r at the trained depth K = {}",
+                f.setup.iterations
+            )))
+            .y_desc(say(format!("r at 4K = {}", f.setup.horizon())))
             .x_label_formatter(&tick)
             .y_label_formatter(&tick)
             .label_style(text(SMALL))
@@ -173,7 +177,7 @@ pub fn looped_prompts() -> Result<String, DrawError> {
                     .into_iter()
                     .map(|p| Circle::new(p, 2, grey.mix(0.6).filled())),
             )?
-            .label("initialisation")
+            .label(say("initialisation"))
             .legend(move |(x, y)| Circle::new((x + 7, y), 3, grey.filled()));
         let blue = palette::TRAINED;
         chart
@@ -182,7 +186,7 @@ pub fn looped_prompts() -> Result<String, DrawError> {
                     .into_iter()
                     .map(|p| Circle::new(p, 3, blue.filled())),
             )?
-            .label("trained, answered at K")
+            .label(say("trained, answered at K"))
             .legend(move |(x, y)| Circle::new((x + 7, y), 3, blue.filled()));
         let red = palette::TIED;
         chart
@@ -191,13 +195,9 @@ pub fn looped_prompts() -> Result<String, DrawError> {
                     .into_iter()
                     .map(|p| Circle::new(p, 4, red.stroke_width(2))),
             )?
-            .label("trained, missed at K")
+            .label(say("trained, missed at K"))
             .legend(move |(x, y)| Circle::new((x + 7, y), 4, red.stroke_width(2)));
-        chart.draw_series([Text::new(
-            "r(4K) = r(K)".to_string(),
-            (1.5e-3, 3e-3),
-            text(SMALL),
-        )])?;
+        chart.draw_series([Text::new(say("r(4K) = r(K)"), (1.5e-3, 3e-3), text(SMALL))])?;
         legend(&mut chart, SeriesLabelPosition::UpperLeft)
     })
 }

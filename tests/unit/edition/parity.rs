@@ -6,7 +6,7 @@ const EN: &str = "# Title\n\nThe mean is {{measure ch01.mean}}; {{verdict ch01.x
     ![A plot](figures/ch01-a.svg)\n\nAs {{figure ch01-a}} shows.\n\n\
     ```rust\nlet x = 1;\n```\n\n{{claim ch01.x}}\n";
 const ZH: &str = "# 标题\n\n判定为{{verdict ch01.x}}，均值为{{measure ch01.mean}}。\n\n\
-    ![一幅图](figures/ch01-a.svg)\n\n如{{figure ch01-a}}所示。\n\n\
+    ![一幅图](figures/zh/ch01-a.svg)\n\n如{{figure ch01-a}}所示。\n\n\
     ```rust\nlet x = 1;\n```\n\n{{claim ch01.x}}\n";
 
 #[test]
@@ -38,14 +38,25 @@ fn a_claim_missing_from_one_edition_is_named() {
 #[test]
 fn a_figure_added_or_moved_is_named_with_its_place() {
     let zh = ZH.replace(
-        "![一幅图](figures/ch01-a.svg)",
-        "![另一幅](figures/ch01-b.svg)",
+        "![一幅图](figures/zh/ch01-a.svg)",
+        "![另一幅](figures/zh/ch01-b.svg)",
     );
     let d = differences("p.md", EN, &zh);
     assert_eq!(
         d,
         [
-            "p.md: figure reference 1 is “image ch01-a” in the English and “image ch01-b” in the Chinese"
+            "p.md: figure reference 1 is “image ch01-a” in the English and “image zh/ch01-b” in the Chinese"
+        ]
+    );
+}
+
+#[test]
+fn a_chinese_page_showing_the_english_drawing_is_named() {
+    let zh = ZH.replace("figures/zh/ch01-a.svg", "figures/ch01-a.svg");
+    assert_eq!(
+        differences("p.md", EN, &zh),
+        [
+            "p.md: figure reference 1 is “image ch01-a” in the English and “image ch01-a” in the Chinese (a Chinese page shows figures/zh/ch01-a.svg)"
         ]
     );
 }

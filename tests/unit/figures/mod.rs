@@ -1,3 +1,4 @@
 mod bench;
 mod diagrams;
+mod edition;
 mod style;

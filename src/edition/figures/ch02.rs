@@ -1,0 +1,143 @@
+//! The figures' strings of chapter 2 in Chinese (see [`super::zh`]).
+
+/// English figure string → Chinese, numbers in the same order.
+pub const FIGURES: &[(&str, &str)] = &[
+    (
+        "one head, varied token norms (seed 0): every pair (i, j)",
+        "单头，单标范数各异（种子 0）：每一对 (i, j)",
+    ),
+    (
+        "leave-one-out effect ‖oᵢ − oᵢ⁽⁻ʲ⁾‖",
+        "留一效应 ‖oᵢ − oᵢ⁽⁻ʲ⁾‖",
+    ),
+    ("attention weight αᵢⱼ", "注意力权重 αᵢⱼ"),
+    (
+        "mean ± sd over 100 seeds (n = 16, dᵥ = 4)",
+        "100 个种子的均值 ± 标准差（n = 16，dᵥ = 4）",
+    ),
+    (
+        "rank correlation over keys / agreement",
+        "在 Key 上的秩相关 / 一致率",
+    ),
+    ("ρ(α, LOO)", "ρ(α, 留一)"),
+    ("ρ(‖αv‖, LOO)", "ρ(‖αv‖, 留一)"),
+    ("same top", "最大者相同"),
+    ("isotropic tokens", "各向同性的单标"),
+    ("varied tokens", "范数各异的单标"),
+    (
+        "SmolLM2: the first token takes weight, carries less",
+        "SmolLM2：第一个单标拿走权重，携带的却较少",
+    ),
+    (
+        "share, mean over heads and sentences",
+        "占比，对头和句子取平均",
+    ),
+    ("weight on token 0, trained", "单标 0 上的权重，训练后"),
+    (
+        "token 0's share of the carried norm, trained",
+        "单标 0 在携带范数中的占比，训练后",
+    ),
+    ("weight on token 0, random", "单标 0 上的权重，随机"),
+    (
+        "token 0's share of the carried norm, random",
+        "单标 0 在携带范数中的占比，随机",
+    ),
+    (
+        "query 0 of seed 0: two attention distributions",
+        "种子 0 的 Query 0：两个注意力分布",
+    ),
+    ("weight", "权重"),
+    ("key j", "Key j"),
+    ("α (the head's pattern)", "α（头的模式）"),
+    ("their outputs αᵀV and α'ᵀV", "它们的输出 αᵀV 与 α'ᵀV"),
+    ("value", "值"),
+    ("output coordinate", "输出坐标"),
+    (
+        "bank's query: the weight each token gets, the share of the norm it carries",
+        "bank 的 Query：每个单标得到的权重，和它携带的范数占比",
+    ),
+    ("norm share", "范数占比"),
+    (
+        "where Q and K place weight: α_ij",
+        "Q 和 K 把权重放在哪里：α_ij",
+    ),
+    ("what V carries: ‖α_ij v_j‖", "V 携带什么：‖α_ij v_j‖"),
+    ("the query token x_i", "发出 Query 的单标 x_i"),
+    ("the other tokens x_j", "其他单标 x_j"),
+    ("patch area ∝ the number beside it", "色块面积 ∝ 旁边的数"),
+    (
+        "seeds whose local linear map changed (100 seeds)",
+        "局部线性映射发生改变的种子（100 个种子）",
+    ),
+    (
+        "fraction of seeds with J(x + εz) ≠ J(x)",
+        "J(x + εz) ≠ J(x) 的种子比例",
+    ),
+    ("log₁₀ ε (input moved by ε·z)", "log₁₀ ε（输入移动 ε·z）"),
+    ("ReLU net [2, 16, 16, 1]", "ReLU 网络 [2, 16, 16, 1]"),
+    ("attention head", "注意力头"),
+    (
+        "relative change ‖J(x + εz) − J(x)‖ / ‖J(x)‖",
+        "相对变化 ‖J(x + εz) − J(x)‖ / ‖J(x)‖",
+    ),
+    (
+        "log₁₀ relative change (floor 10⁻⁶): median, quartiles",
+        "log₁₀ 相对变化（下限 10⁻⁶）：中位数、四分位数",
+    ),
+    ("log₁₀ ε", "log₁₀ ε"),
+    (
+        "[2, 16, 1]: 144 pieces (seed 0)",
+        "[2, 16, 1]：144 个分片（种子 0）",
+    ),
+    ("input x₂", "输入 x₂"),
+    ("input x₁", "输入 x₁"),
+    (
+        "[2, 16×16, 1]: 447 pieces (seed 0)",
+        "[2, 16×16, 1]：447 个分片（种子 0）",
+    ),
+    (
+        "pieces in [-3, 3]², mean ± sd, 40 seeds",
+        "[-3, 3]² 内的分片数，均值 ± 标准差，40 个种子",
+    ),
+    ("linear pieces (80×80 lattice)", "线性分片（80×80 网格）"),
+    ("hidden widths", "隐藏层宽度"),
+    ("trained MiniLM", "训练后的 MiniLM"),
+    ("Spearman ρ over keys", "在 Key 上的 Spearman ρ"),
+    ("random MiniLM", "随机的 MiniLM"),
+    ("ρ(α, leave-one-out)", "ρ(α, 留一)"),
+    ("ρ(‖αf‖, leave-one-out)", "ρ(‖αf‖, 留一)"),
+    (
+        "[CLS], [SEP], punctuation: share received",
+        "[CLS]、[SEP]、标点：收到的占比",
+    ),
+    ("share", "占比"),
+    ("trained weight", "训练后的权重"),
+    ("trained carried norm", "训练后携带的范数"),
+    ("random weight", "随机的权重"),
+    ("random carried norm", "随机携带的范数"),
+    ("their share of tokens", "它们在单标中的占比"),
+    ("every key ranked", "给每个 Key 排名"),
+    ("gap in mean ρ", "平均 ρ 之差"),
+    ("counterfactual · target", "反事实 · 目标"),
+    ("each head's sink left out", "去掉每个头的汇点"),
+    (
+        "one layer's first-order error, 4 sentences × 6 layers, mean ± sd",
+        "单层的一阶误差，4 个句子 × 6 层，均值 ± 标准差",
+    ),
+    (
+        "log₁₀ ‖F(x+εz) − F(x) − εJz‖ / ‖F(x+εz) − F(x)‖",
+        "log₁₀ ‖F(x+εz) − F(x) − εJz‖ / ‖F(x+εz) − F(x)‖",
+    ),
+    (
+        "log₁₀ ε (perturbation εz, ‖z‖ = ‖x‖)",
+        "log₁₀ ε（扰动 εz，‖z‖ = ‖x‖）",
+    ),
+    ("error = ε", "误差 = ε"),
+    ("prompt A: attention αᵢⱼ", "提示 A：注意力 αᵢⱼ"),
+    ("query i", "Query i"),
+    ("prompt A: ‖∂oᵢ/∂xₘ‖", "提示 A：‖∂oᵢ/∂xₘ‖"),
+    ("output i", "输出 i"),
+    ("input token m", "输入单标 m"),
+    ("prompt B: attention αᵢⱼ", "提示 B：注意力 αᵢⱼ"),
+    ("prompt B: ‖∂oᵢ/∂xₘ‖", "提示 B：‖∂oᵢ/∂xₘ‖"),
+];
