@@ -6,7 +6,7 @@
 use plotters::prelude::*;
 
 use super::palette::mixer;
-use super::style::{axes, mesh, svg, text};
+use super::style::{axes, mesh, say, svg, text};
 use super::{DrawError, Figure};
 use crate::experiment::delta_attention::budget::report::{cell_name, label};
 use crate::experiment::delta_attention::budget::{Findings, findings};
@@ -78,7 +78,7 @@ pub fn curves(f: &Findings, cell: (usize, usize)) -> Result<String, DrawError> {
         .unwrap_or(f.setup.cap) as f64;
     svg(750, 250 * rows as u32 + 40, |root| {
         let (title, body) = root.split_vertically(40);
-        title.draw(&Text::new(cell_name(cell), (10, 10), text(16)))?;
+        title.draw(&Text::new(say(cell_name(cell)), (10, 10), text(16)))?;
         let panels = body.split_evenly((rows, 3));
         for (panel, arm) in panels.iter().zip(&names) {
             let mut chart = axes(panel, label(arm), 0f64..cap, 0f64..1.05)?;
@@ -125,7 +125,7 @@ pub fn capacity(f: &Findings) -> Result<String, DrawError> {
                 .x_labels(names.len())
                 .x_label_formatter(&|x| {
                     let i = x.round() as usize;
-                    names.get(i).map_or(String::new(), |a| short(a).to_string())
+                    names.get(i).map_or(String::new(), |a| say(short(a)))
                 })
                 .y_labels(3)
                 .draw()?;

@@ -141,4 +141,25 @@ pub const FIGURES: &[(&str, &str)] = &[
         "朱红：Value 位置（写入的键值对）",
     ),
     ("grey: every other position", "灰色：其余位置"),
+    // the decisive MQAR runs (delta_attention_budget)
+    ("K = 8, 8 pairs", "K = 8，8 个键值对"),
+    ("Gated DeltaNet, fla gates", "Gated DeltaNet（fla 门控）"),
+    (
+        "Gated DeltaNet, horizon gates",
+        "Gated DeltaNet（视界门控）",
+    ),
+    ("KDA, fla gates", "KDA（fla 门控）"),
+    ("KDA, horizon gates", "KDA（视界门控）"),
+    (
+        "linear (Zoology, normaliser)",
+        "线性注意力（Zoology，带归一化项）",
+    ),
+    (
+        "linear (Zoology, no normaliser)",
+        "线性注意力（Zoology，无归一化项）",
+    ),
+    ("soft", "softmax"),
+    ("lin", "线性"),
+    ("accuracy", "准确率"),
+    ("step", "步"),
 ];

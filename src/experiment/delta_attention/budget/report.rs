@@ -3,7 +3,7 @@
 //! seeds, and the learning speed (steps to 0.5 and to 0.9), reported apart.
 
 use super::{Cell, Findings};
-use crate::measure::{Measure, fixed, of_total, pm, table_of};
+use crate::measure::{Measure, fixed, of_total, pm, sci, table_of};
 use crate::stats::{Summary, median};
 use crate::train::Outcome;
 
@@ -146,7 +146,7 @@ fn key((state, pairs): (usize, usize)) -> String {
 fn steps_to(cell: &Cell, level: f64) -> String {
     match cell.steps_to(level) {
         (Some(s), _) => fixed(s, 0),
-        (None, n) => format!("not by most seeds ({n} of {})", cell.runs.len()),
+        (None, n) => format!("{}, fewer than half", of_total(n, cell.runs.len(), "seeds")),
     }
 }
 
@@ -250,24 +250,27 @@ pub fn measures(f: &Findings) -> Vec<Measure> {
         ),
     ];
     for &cell in &s.cells {
-        for other in ["linear", "linear_norm"] {
+        // what the page quotes: where the pairs fill or outgrow a state of 8
+        if cell.0 == 8 && cell.1 >= 8 {
+            for other in ["linear", "linear_norm"] {
+                m.push(Measure::new(
+                    format!("budget_gap_{other}_{}", key(cell)),
+                    gap_words(f, "deltanet", other, cell),
+                ));
+            }
+            let runs: Vec<&Cell> = f
+                .cells
+                .iter()
+                .filter(|c| (c.state, c.pairs) == cell)
+                .collect();
+            let (cut, n) = runs.iter().fold((0, 0), |(cut, n), c| {
+                (cut + c.count(Outcome::Cut), n + c.runs.len())
+            });
             m.push(Measure::new(
-                format!("budget_gap_{other}_{}", key(cell)),
-                gap_words(f, "deltanet", other, cell),
+                format!("budget_cut_{}", key(cell)),
+                of_total(cut, n, "runs"),
             ));
         }
-        let runs: Vec<&Cell> = f
-            .cells
-            .iter()
-            .filter(|c| (c.state, c.pairs) == cell)
-            .collect();
-        let (cut, n) = runs.iter().fold((0, 0), |(cut, n), c| {
-            (cut + c.count(Outcome::Cut), n + c.runs.len())
-        });
-        m.push(Measure::new(
-            format!("budget_cut_{}", key(cell)),
-            of_total(cut, n, "runs"),
-        ));
         let rows = f
             .setup
             .arms()
@@ -285,7 +288,7 @@ pub fn measures(f: &Findings) -> Vec<Measure> {
                 .join(" / ");
                 let cap = c.runs.iter().map(|r| r.cap).max().unwrap_or(s.cap);
                 let row = vec![
-                    Measure::new(k("rate"), format!("{:.1e}", c.lr)),
+                    Measure::new(k("rate"), sci(c.lr, 1)),
                     Measure::new(k("cap"), cap.to_string()),
                     Measure::new(k("capacity"), pm(Summary::of(&c.accs()), 2)),
                     Measure::new(k("ends"), ends),

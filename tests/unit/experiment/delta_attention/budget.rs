@@ -245,7 +245,7 @@ fn every_arm_and_cell_has_a_row_of_measures() {
     assert_eq!(value("budget_ends_deltanet_k8p16"), "0 / 8 / 0 / 0");
     assert_eq!(
         value("budget_half_deltanet_k8p16"),
-        "not by most seeds (0 of 8)"
+        "none of the 8 seeds, fewer than half"
     );
     assert!(value("budget_table_k16p16").lines().count() == 2 + 9);
 }
