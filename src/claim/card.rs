@@ -230,6 +230,83 @@ pub fn in_edition<'a>(c: &'a Claim, w: &Words) -> Cow<'a, Claim> {
     }
 }
 
+/// A setting's clauses, split at each `;` outside brackets (`；` in
+/// Chinese): one condition each, shown as a list.
+fn clauses(setting: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut from) = (0i32, 0);
+    for (at, c) in setting.char_indices() {
+        match c {
+            '(' | '[' | '（' => depth += 1,
+            ')' | ']' | '）' => depth -= 1,
+            ';' | '；' if depth == 0 => {
+                out.push(setting[from..at].trim());
+                from = at + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    out.push(setting[from..].trim());
+    out.into_iter().filter(|k| !k.is_empty()).collect()
+}
+
+/// The choices a referee would vary, as a table: each choice, what the
+/// core rows measured under it, and whether the core held (empty when
+/// nothing was varied).
+fn varied(c: &Claim, w: &Words) -> String {
+    if c.choices.is_empty() {
+        return String::new();
+    }
+    let rows: Vec<Vec<String>> = c
+        .choices
+        .iter()
+        .map(|ch| {
+            let measured: Vec<String> = ch.core.iter().map(|t| value(t, w)).collect();
+            vec![
+                ch.name.clone(),
+                measured.join(w.semicolon),
+                mark(ch.holds()).to_string(),
+            ]
+        })
+        .collect();
+    let default = match c.default_choice.as_str() {
+        "" => String::new(),
+        d => fill(w.default_is, &[d]),
+    };
+    format!(
+        "\n{}\n\n{}",
+        fill(w.varied, &[&default]),
+        table(&w.varied_columns, &rows)
+    )
+}
+
+/// The cited papers' findings measured again here, as a table: the paper,
+/// what it measured, its finding as a bound, the value here, and whether it
+/// reproduced (empty when the claim has none).
+fn replications(c: &Claim, w: &Words) -> String {
+    if c.replications.is_empty() {
+        return String::new();
+    }
+    let rows: Vec<Vec<String>> = c
+        .replications
+        .iter()
+        .map(|r| {
+            let word = match r.reproduced() {
+                true => w.reproduced,
+                false => w.not_reproduced,
+            };
+            vec![
+                r.paper.clone(),
+                r.metric.clone(),
+                r.finding.prediction(),
+                value(&r.finding, w),
+                word.to_string(),
+            ]
+        })
+        .collect();
+    format!("\n{}", table(&w.replication_columns, &rows))
+}
+
 /// One claim's card, in the edition's words.
 pub fn markdown(c: &Claim, pages: &dyn Pages, w: &Words) -> String {
     let c: &Claim = &in_edition(c, w);
@@ -250,47 +327,11 @@ pub fn markdown(c: &Claim, pages: &dyn Pages, w: &Words) -> String {
     out.push('\n');
     let mut notes = Vec::new();
     if !c.setting.is_empty() {
-        notes.push(format!("**{}** {}", w.setting, c.setting));
-    }
-    if !c.choices.is_empty() {
-        let varied: Vec<String> = c
-            .choices
+        let items: Vec<String> = clauses(&c.setting)
             .iter()
-            .map(|ch| {
-                let measured: Vec<String> = ch.core.iter().map(|t| value(t, w)).collect();
-                let (open, close) = match w.lang {
-                    Lang::En => (" (", ")"),
-                    Lang::Zh => ("（", "）"),
-                };
-                format!(
-                    "{} {}{open}{}{close}",
-                    mark(ch.holds()),
-                    ch.name,
-                    measured.join(w.semicolon)
-                )
-            })
+            .map(|k| format!("\n  - {k}"))
             .collect();
-        let default = match c.default_choice.as_str() {
-            "" => String::new(),
-            d => fill(w.default_is, &[d]),
-        };
-        notes.push(fill(w.varied, &[&default, &varied.join(w.semicolon)]));
-    }
-    for r in &c.replications {
-        let word = match r.reproduced() {
-            true => w.reproduced,
-            false => w.not_reproduced,
-        };
-        notes.push(fill(
-            w.replication,
-            &[
-                &r.paper,
-                &r.metric,
-                &r.finding.prediction(),
-                &value(&r.finding, w),
-                word,
-            ],
-        ));
+        notes.push(format!("**{}**{}", w.setting, items.concat()));
     }
     if let Some(said) = super::plateau::sentence(&c.plateau, w) {
         notes.push(format!("**{}** {said}", w.plateau));
@@ -298,6 +339,11 @@ pub fn markdown(c: &Claim, pages: &dyn Pages, w: &Words) -> String {
     for n in notes {
         out.push_str(&format!("- {n}\n"));
     }
+    if let Some(arms) = super::plateau::table(&c.plateau, w) {
+        out.push_str(&format!("\n{arms}"));
+    }
+    out.push_str(&varied(c, w));
+    out.push_str(&replications(c, w));
     out.push_str(&format!(
         "\n**{}** {}\n\n**{}** {}\n\n</div>\n",
         w.what_it_means,

@@ -3,9 +3,9 @@
 //! and how many never left chance ([`super::Claim::learned`]); an arm with
 //! half or more of its runs ended so cannot decide the claim.
 //!
-//! The card says it in one sentence that names only the arms with such
-//! runs ([`sentence`]): "every run reached a plateau before the step cap",
-//! or "KDA: 4 of 6 runs never left chance; every other run left chance".
+//! The card says it in one sentence ([`sentence`]): "every run reached a
+//! plateau before the step cap", or, when some arms have such runs, "every
+//! other run left chance" above a table of those arms ([`table`]).
 
 use serde::Serialize;
 
@@ -84,9 +84,9 @@ impl Runs {
     }
 }
 
-/// The card's plateau sentence: per ending, the arms with such runs and
-/// "every other run …", or "every run …" when no run ended so; `None`
-/// without rows.
+/// The card's plateau sentence: per ending, "every run …" when no run
+/// ended so, or "every other run …" when some did (the arms are in
+/// [`table`]); `None` without rows.
 ///
 /// ```
 /// use attention_geometry::claim::plateau::{Ending, Runs, sentence};
@@ -99,12 +99,11 @@ impl Runs {
 /// ];
 /// assert_eq!(
 ///     sentence(&rows, &EN).unwrap(),
-///     "every run reached a plateau before the step cap; \
-///      KDA: 4 of 6 runs never left chance, and every other run left chance"
+///     "every run reached a plateau before the step cap; every other run left chance"
 /// );
 /// ```
 pub fn sentence(rows: &[Runs], w: &Words) -> Option<String> {
-    let parts: Vec<String> = [
+    let parts: Vec<&str> = [
         (Ending::Capped, w.plateau_capped_all, w.plateau_capped_rest),
         (
             Ending::Stalled,
@@ -115,14 +114,51 @@ pub fn sentence(rows: &[Runs], w: &Words) -> Option<String> {
     .into_iter()
     .filter_map(|(ending, all, rest)| {
         let of: Vec<&Runs> = rows.iter().filter(|r| r.ending == ending).collect();
-        let some: Vec<String> = of.iter().filter(|r| r.n > 0).map(|r| r.said(w)).collect();
-        match (of.len(), some.len()) {
+        match (of.len(), of.iter().any(|r| r.n > 0)) {
             (0, _) => None,
-            (_, 0) => Some(all.to_string()),
-            (total, k) if k == total => Some(some.join(w.semicolon)),
-            _ => Some(format!("{}{}{rest}", some.join(w.semicolon), w.comma_and)),
+            (_, false) => Some(all),
+            (_, true) => Some(rest),
         }
     })
     .collect();
     (!parts.is_empty()).then(|| parts.join(w.semicolon))
+}
+
+/// The arms with runs that hit the cap or never left chance, as a table:
+/// the arm, then how many of its runs ended each way; `None` when no run
+/// ended so.
+///
+/// ```
+/// use attention_geometry::claim::plateau::{Ending, Runs, table};
+/// use attention_geometry::edition::words::EN;
+/// let row = |arm: &str, ending, n| Runs { arm: arm.into(), ending, n, runs: 6 };
+/// assert!(table(&[row("linear", Ending::Capped, 0)], &EN).is_none());
+/// let shown = table(&[row("KDA", Ending::Capped, 1), row("KDA", Ending::Stalled, 4)], &EN);
+/// assert!(shown.unwrap().contains("| KDA | 1 of 6 | 4 of 6 |"));
+/// ```
+pub fn table(rows: &[Runs], w: &Words) -> Option<String> {
+    let mut arms: Vec<&str> = Vec::new();
+    for r in rows.iter().filter(|r| r.n > 0) {
+        if !arms.contains(&r.arm.as_str()) {
+            arms.push(&r.arm);
+        }
+    }
+    let cell = |arm: &str, ending| {
+        rows.iter()
+            .find(|r| r.arm == arm && r.ending == ending && r.n > 0)
+            .map_or("—".to_string(), |r| {
+                fill(w.n_of, &[&r.n.to_string(), &r.runs.to_string()])
+            })
+    };
+    let table_rows: Vec<Vec<String>> = arms
+        .iter()
+        .map(|a| {
+            vec![
+                a.to_string(),
+                cell(a, Ending::Capped),
+                cell(a, Ending::Stalled),
+            ]
+        })
+        .collect();
+    (!arms.is_empty()).then(|| crate::measure::table(&w.plateau_columns, &table_rows))
 }

@@ -67,16 +67,20 @@ const COUNTED: [Verdict; 5] = [
     Verdict::Checked,
 ];
 
-/// `n` claims' verdicts as `3 supported, 1 checked` (zero counts left out).
+/// `n` claims' verdicts as a tally of badges, `3 supported, 1 checked`
+/// (zero counts left out): a list of counts, marked `tally`, not a sentence.
 fn counts(claims: &[&Claim], w: &Words) -> String {
     let mut parts = Vec::new();
     for v in COUNTED.iter().chain(&[Verdict::Failed]) {
         let n = claims.iter().filter(|c| c.verdict() == *v).count();
         if n > 0 {
-            parts.push(fill(w.count, &[&n.to_string(), w.verdict(*v)]));
+            parts.push(format!(
+                "<span class=\"verdict verdict-{v}\">{}</span>",
+                fill(w.count, &[&n.to_string(), w.verdict(*v)])
+            ));
         }
     }
-    parts.join(w.comma)
+    format!("<span class=\"tally\">{}</span>", parts.join(w.comma))
 }
 
 /// `claims` split into the essay's and the book's own, each in order.

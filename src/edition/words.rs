@@ -47,14 +47,16 @@ pub struct Words {
     pub yes: &'static str,
     pub no: &'static str,
     pub setting: &'static str,
-    /// `Varied{default}, core under each: {}`.
+    /// `Varied{default}, the core under each choice:`, above its table.
     pub varied: &'static str,
+    /// The columns of a card's table of varied choices.
+    pub varied_columns: [&'static str; 3],
     /// ` (default: {})`.
     pub default_is: &'static str,
     /// `the default`: the default choice when it has no name.
     pub the_default: &'static str,
-    /// `Replication of {paper}** ({metric}): {prediction}; measured {value} — {word}`.
-    pub replication: &'static str,
+    /// The columns of a card's table of replications.
+    pub replication_columns: [&'static str; 5],
     pub reproduced: &'static str,
     pub not_reproduced: &'static str,
     pub plateau: &'static str,
@@ -70,6 +72,10 @@ pub struct Words {
     pub plateau_capped_rest: &'static str,
     /// Every run of the arms not named left chance.
     pub plateau_stalled_rest: &'static str,
+    /// The columns of a card's plateau table: arm, runs at the cap, runs at chance.
+    pub plateau_columns: [&'static str; 3],
+    /// `{n} of {runs}` in a plateau table's cell.
+    pub n_of: &'static str,
     /// `, and ` before the last clause of a sentence.
     pub comma_and: &'static str,
     pub what_it_means: &'static str,
@@ -161,10 +167,17 @@ pub const EN: Words = Words {
     yes: "yes",
     no: "no",
     setting: "Setting:",
-    varied: "**Varied**{}, core under each: {}",
+    varied: "**Varied**{}, the core under each choice:",
+    varied_columns: ["choice", "core, measured", "held"],
     default_is: " (default: {})",
     the_default: "the default",
-    replication: "**Replication of {}** ({}): {}; measured {} — {}",
+    replication_columns: [
+        "replication of",
+        "measured as",
+        "their finding",
+        "measured here",
+        "reproduced",
+    ],
     reproduced: "reproduced",
     not_reproduced: "not reproduced",
     plateau: "Plateau:",
@@ -174,6 +187,12 @@ pub const EN: Words = Words {
     plateau_stalled_all: "every run left chance",
     plateau_capped_rest: "every other run reached a plateau before the cap",
     plateau_stalled_rest: "every other run left chance",
+    plateau_columns: [
+        "arm",
+        "runs that hit the step cap",
+        "runs that never left chance",
+    ],
+    n_of: "{} of {}",
     comma_and: ", and ",
     what_it_means: "What it means:",
     and: " and ",
@@ -246,10 +265,11 @@ pub const ZH: Words = Words {
     yes: "是",
     no: "否",
     setting: "设置：",
-    varied: "**变动**{}，各设置下的核心测试：{}",
+    varied: "**变动**{}，各设置下的核心测试：",
+    varied_columns: ["设置", "核心实测", "满足"],
     default_is: "（默认：{}）",
     the_default: "默认设置",
-    replication: "**复现 {}**（{}）：{}；实测 {} —— {}",
+    replication_columns: ["复现", "度量", "原文结论", "本书实测", "结果"],
     reproduced: "已复现",
     not_reproduced: "未复现",
     plateau: "平台期：",
@@ -259,6 +279,8 @@ pub const ZH: Words = Words {
     plateau_stalled_all: "每次运行都离开了随机水平",
     plateau_capped_rest: "其余运行都在上限之前进入平台期",
     plateau_stalled_rest: "其余运行都离开了随机水平",
+    plateau_columns: ["分支", "达到步数上限的运行", "始终停在随机水平的运行"],
+    n_of: "{}/{}",
     comma_and: "，",
     what_it_means: "含义：",
     and: "和",

@@ -103,7 +103,7 @@ fn an_essay_claim_shows_the_essays_sentence_then_the_proposition_tested() {
 }
 
 #[test]
-fn the_plateau_line_names_only_the_arms_whose_runs_did_not_decide() {
+fn the_plateau_table_names_only_the_arms_whose_runs_did_not_decide() {
     let c = Claim::empirical("x", "s")
         .core(Test::holds("core", true))
         .trained("linear", 0, 8)
@@ -113,15 +113,17 @@ fn the_plateau_line_names_only_the_arms_whose_runs_did_not_decide() {
     let card = markdown(&c, &NoPages, &EN);
     assert!(
         card.contains(
-            "**Plateau:** KDA: 1 of 8 runs hit the step cap, and every other run reached \
-             a plateau before the cap; every run left chance"
+            "**Plateau:** every other run reached a plateau before the cap; \
+             every run left chance"
         ),
         "{card}"
     );
+    assert!(card.contains("| KDA | 1 of 8 | — |"), "{card}");
+    assert!(!card.contains("| linear |"), "{card}");
     assert!(!card.contains("0 of"), "{card}");
     let zh = markdown(&c, &NoPages, &ZH);
     assert!(
-        zh.contains("KDA：1/8 次运行达到步数上限，其余运行都在上限之前进入平台期"),
+        zh.contains("| KDA | 1/8 | — |") && zh.contains("其余运行都在上限之前进入平台期"),
         "{zh}"
     );
     // half or more of one arm's runs: undecided, and the reason names the arm

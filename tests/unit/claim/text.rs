@@ -61,11 +61,17 @@ fn what_a_chapter_found_shows_each_essay_sentence_once_then_counts_the_books() {
     assert!(f.contains("  - <span class=\"verdict verdict-supported\">supported</span> *holds* ([yes](01-a.md#yes))"), "{f}");
     assert!(f.contains("verdict-contradicted"));
     assert!(!f.contains("a lemma"));
-    assert!(f.contains("What the book adds to test them, 1 claim: 1 checked."));
+    assert!(f.contains(
+        "What the book adds to test them, 1 claim: <span class=\"tally\">\
+         <span class=\"verdict verdict-checked\">1 checked</span></span>."
+    ));
     let z = found(&claims(), 1, &OnePage, &ZH);
     assert_eq!(z.matches("因此，注意力分数").count(), 1, "{z}");
     assert!(
-        z.contains("本书为检验它们补充了 1 条论断：已核验 1。"),
+        z.contains(
+            "本书为检验它们补充了 1 条论断：<span class=\"tally\">\
+             <span class=\"verdict verdict-checked\">已核验 1</span></span>。"
+        ),
         "{z}"
     );
 }
@@ -75,7 +81,11 @@ fn the_bottom_line_counts_from_the_verdicts() {
     let b = bottom_line(&claims(), &EN);
     assert!(b.contains("with 2 claims"), "{b}");
     assert!(
-        b.contains("1 supported, 1 contradicted. The contradicted: `no`;"),
+        b.contains(
+            "<span class=\"verdict verdict-supported\">1 supported</span>, \
+             <span class=\"verdict verdict-contradicted\">1 contradicted</span></span>. \
+             The contradicted: `no`;"
+        ),
         "{b}"
     );
 }

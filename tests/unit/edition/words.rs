@@ -16,7 +16,6 @@ fn both_editions_fill_the_same_templates() {
         (EN.evidence, ZH.evidence),
         (EN.varied, ZH.varied),
         (EN.default_is, ZH.default_is),
-        (EN.replication, ZH.replication),
         (EN.quoted, ZH.quoted),
         (EN.flips_counted, ZH.flips_counted),
         (EN.flips_named, ZH.flips_named),
