@@ -15,8 +15,8 @@ pub const CARDS: &[(&str, &str)] = &[
         "共享投影头学会有方向的后继任务的种子比例",
     ),
     (
-        "20 seeds per arm, to a plateau (accuracy rose < 0.01 over the last fifth, after 240 steps; cap 720), learning rates tuned on 3 separate seeds over [0.003, 0.01, 0.03, 0.1, 0.3] on a fixed budget of 240 steps; one head, d = 12, 12 keys, context 5; threshold 0.8; the match task, where raw similarity is the right geometry; baseline: tied and mimetic heads",
-        "每组 20 个种子，训练到平台期（最后五分之一内准确率上升 < 0.01，至少 240 步；上限 720），学习率在另外 3 个种子上从 [0.003, 0.01, 0.03, 0.1, 0.3] 中以 240 步的固定预算调出；单头，d = 12，12 个 Key，上下文 5；阈值 0.8；匹配任务，原始相似度正是合适的几何；基线：共享投影头与模仿初始化的头",
+        "20 seeds per arm; to a plateau: accuracy rose < 0.01 over the last fifth; not before step 240, at most 720 steps; learning rates tuned on 3 separate seeds; grid [0.003, 0.01, 0.03, 0.1, 0.3]; a tuning budget of 240 steps; one head, d = 12; 12 keys, context 5; threshold 0.8; the match task, where raw similarity is the right geometry; baseline: tied and mimetic heads",
+        "每组 20 个种子；训练到平台期：最后五分之一内准确率上升 < 0.01；至少 240 步，至多 720 步；学习率在另外 3 个种子上调出；网格 [0.003, 0.01, 0.03, 0.1, 0.3]；调参预算 240 步；单头，d = 12；12 个 Key，上下文 5；阈值 0.8；匹配任务，原始相似度正是合适的几何；基线：共享投影头与模仿初始化的头",
     ),
     (
         "task: one head, fresh examples every step",
@@ -43,8 +43,8 @@ pub const CARDS: &[(&str, &str)] = &[
         "最终准确率，基线减独立投影",
     ),
     (
-        "20 seeds per arm, to a plateau (accuracy rose < 0.01 over the last fifth, after 240 steps; cap 720), learning rates tuned on 3 separate seeds over [0.003, 0.01, 0.03, 0.1, 0.3] on a fixed budget of 240 steps; one head, d = 12, 12 keys, context 5; threshold 0.8; the match task with 64 training examples",
-        "每组 20 个种子，训练到平台期（最后五分之一内准确率上升 < 0.01，至少 240 步；上限 720），学习率在另外 3 个种子上从 [0.003, 0.01, 0.03, 0.1, 0.3] 中以 240 步的固定预算调出；单头，d = 12，12 个 Key，上下文 5；阈值 0.8；有 64 个训练样本的匹配任务",
+        "20 seeds per arm; to a plateau: accuracy rose < 0.01 over the last fifth; not before step 240, at most 720 steps; learning rates tuned on 3 separate seeds; grid [0.003, 0.01, 0.03, 0.1, 0.3]; a tuning budget of 240 steps; one head, d = 12; 12 keys, context 5; threshold 0.8; the match task with 64 training examples",
+        "每组 20 个种子；训练到平台期：最后五分之一内准确率上升 < 0.01；至少 240 步，至多 720 步；学习率在另外 3 个种子上调出；网格 [0.003, 0.01, 0.03, 0.1, 0.3]；调参预算 240 步；单头，d = 12；12 个 Key，上下文 5；阈值 0.8；有 64 个训练样本的匹配任务",
     ),
     ("baseline: the tied head", "基线：共享投影头"),
     (
@@ -64,8 +64,8 @@ pub const CARDS: &[(&str, &str)] = &[
         "独立投影头达到阈值的种子比例",
     ),
     (
-        "20 seeds per arm, to a plateau (accuracy rose < 0.01 over the last fifth, after 240 steps; cap 720), learning rates tuned on 3 separate seeds over [0.003, 0.01, 0.03, 0.1, 0.3] on a fixed budget of 240 steps; one head, d = 12, 12 keys, context 5; threshold 0.8; the successor task",
-        "每组 20 个种子，训练到平台期（最后五分之一内准确率上升 < 0.01，至少 240 步；上限 720），学习率在另外 3 个种子上从 [0.003, 0.01, 0.03, 0.1, 0.3] 中以 240 步的固定预算调出；单头，d = 12，12 个 Key，上下文 5；阈值 0.8；后继任务",
+        "20 seeds per arm; to a plateau: accuracy rose < 0.01 over the last fifth; not before step 240, at most 720 steps; learning rates tuned on 3 separate seeds; grid [0.003, 0.01, 0.03, 0.1, 0.3]; a tuning budget of 240 steps; one head, d = 12; 12 keys, context 5; threshold 0.8; the successor task",
+        "每组 20 个种子；训练到平台期：最后五分之一内准确率上升 < 0.01；至少 240 步，至多 720 步；学习率在另外 3 个种子上调出；网格 [0.003, 0.01, 0.03, 0.1, 0.3]；调参预算 240 步；单头，d = 12；12 个 Key，上下文 5；阈值 0.8；后继任务",
     ),
     (
         "share of untied seeds that reach the threshold, successor task",
@@ -80,8 +80,8 @@ pub const CARDS: &[(&str, &str)] = &[
         "匹配任务：独立投影头的最终准确率减去它训练前的准确率（零基线）",
     ),
     (
-        "20 seeds per arm, to a plateau (accuracy rose < 0.01 over the last fifth, after 240 steps; cap 720), learning rates tuned on 3 separate seeds over [0.003, 0.01, 0.03, 0.1, 0.3] on a fixed budget of 240 steps; one head, d = 12, 12 keys, context 5; threshold 0.8; null: the same runs' test accuracy before training",
-        "每组 20 个种子，训练到平台期（最后五分之一内准确率上升 < 0.01，至少 240 步；上限 720），学习率在另外 3 个种子上从 [0.003, 0.01, 0.03, 0.1, 0.3] 中以 240 步的固定预算调出；单头，d = 12，12 个 Key，上下文 5；阈值 0.8；零基线：同一批运行在训练前的测试准确率",
+        "20 seeds per arm; to a plateau: accuracy rose < 0.01 over the last fifth; not before step 240, at most 720 steps; learning rates tuned on 3 separate seeds; grid [0.003, 0.01, 0.03, 0.1, 0.3]; a tuning budget of 240 steps; one head, d = 12; 12 keys, context 5; threshold 0.8; null: the same runs' test accuracy before training",
+        "每组 20 个种子；训练到平台期：最后五分之一内准确率上升 < 0.01；至少 240 步，至多 720 步；学习率在另外 3 个种子上调出；网格 [0.003, 0.01, 0.03, 0.1, 0.3]；调参预算 240 步；单头，d = 12；12 个 Key，上下文 5；阈值 0.8；零基线：同一批运行在训练前的测试准确率",
     ),
     (
         "task: match, two layers with residual paths",
@@ -100,8 +100,8 @@ pub const CARDS: &[(&str, &str)] = &[
         "匹配任务上达标步数的中位数，独立投影减共享投影",
     ),
     (
-        "20 seeds per arm, to a plateau (accuracy rose < 0.01 over the last fifth, after 240 steps; cap 720), learning rates tuned on 3 separate seeds over [0.003, 0.01, 0.03, 0.1, 0.3] on a fixed budget of 240 steps; one head, d = 12, 12 keys, context 5; threshold 0.8; baselines on the same task and seeds: the tied head ($W_{QK} = W W^\\top$) and the identity head ($W_{QK} = I$, given the raw similarity)",
-        "每组 20 个种子，训练到平台期（最后五分之一内准确率上升 < 0.01，至少 240 步；上限 720），学习率在另外 3 个种子上从 [0.003, 0.01, 0.03, 0.1, 0.3] 中以 240 步的固定预算调出；单头，d = 12，12 个 Key，上下文 5；阈值 0.8；同一任务与种子上的基线：共享投影头（$W_{QK} = W W^\\top$）与恒等形式的头（$W_{QK} = I$，直接给出原始相似度）",
+        "20 seeds per arm; to a plateau: accuracy rose < 0.01 over the last fifth; not before step 240, at most 720 steps; learning rates tuned on 3 separate seeds; grid [0.003, 0.01, 0.03, 0.1, 0.3]; a tuning budget of 240 steps; one head, d = 12; 12 keys, context 5; threshold 0.8; baselines on the same task and seeds: the tied head ($W_{QK} = W W^\\top$) and the identity head ($W_{QK} = I$, given the raw similarity)",
+        "每组 20 个种子；训练到平台期：最后五分之一内准确率上升 < 0.01；至少 240 步，至多 720 步；学习率在另外 3 个种子上调出；网格 [0.003, 0.01, 0.03, 0.1, 0.3]；调参预算 240 步；单头，d = 12；12 个 Key，上下文 5；阈值 0.8；同一任务与种子上的基线：共享投影头（$W_{QK} = W W^\\top$）与恒等形式的头（$W_{QK} = I$，直接给出原始相似度）",
     ),
     (
         "baseline: the tied head; task: one head, fresh examples every step",

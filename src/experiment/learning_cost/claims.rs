@@ -19,9 +19,9 @@ pub fn claims() -> Vec<Claim> {
     let scarce = Variant::Examples(BOOK.examples[0]);
     let plenty = Variant::Examples(BOOK.examples[1]);
     let trained = format!(
-        "{} seeds per arm, to a plateau (accuracy rose < {} over the last fifth, after {} steps; \
-         cap {}), learning rates tuned on {} separate seeds over {:?} on a fixed budget of {} \
-         steps; one head, d = {}, {} keys, context {}; threshold {}",
+        "{} seeds per arm; to a plateau: accuracy rose < {} over the last fifth; not before \
+         step {}, at most {} steps; learning rates tuned on {} separate seeds; grid {:?}; a \
+         tuning budget of {} steps; one head, d = {}; {} keys, context {}; threshold {}",
         BOOK.seeds,
         BOOK.plateau.tolerance,
         BOOK.plateau.min_steps,

@@ -43,14 +43,15 @@ fn trained(mut c: Claim, f: &Findings, arms: &[&str], cells: &[(usize, usize)]) 
 fn setting(f: &Findings) -> String {
     let s = &f.setup;
     format!(
-        "MQAR, a long experiment (`{}`): vocab {}, T = {}, {} pre-norm blocks as fla builds them \
-         (short convolution of width {}), d = {}, no MLP; cells {}; trained as Zoology trains \
-         (AdamW, decay {} on every tensor, cosine to zero over the cap, no warm-up), batch {}, \
-         held-out accuracy on {} sequences every {} steps; a run ends solved (> {}), flat \
-         (rise < {} over the last {:.0}% of its cap, all of it above 1/pairs + {}) or at its cap of \
-         {} steps, doubled (at most {} times, same rate) for an arm in a cell where the cap cut \
-         half or more of its runs; rates picked per cell from {:?} (widened past an edge) on seeds {:?} at {} \
-         steps; {} seeds per arm and cell",
+        "MQAR, a long experiment (`{}`); vocab {}, T = {}; {} pre-norm blocks as fla builds \
+         them, no MLP; a short convolution of width {}, d = {}; cells {}; trained as Zoology \
+         trains (AdamW, decay {} on every tensor, cosine to zero over the cap, no warm-up); \
+         batch {}; held-out accuracy on {} sequences every {} steps; a run ends solved \
+         (> {}); or flat: a rise < {} over the last {:.0}% of its cap; all of it above \
+         1/pairs + {}; or at its cap of {} steps; the cap doubles (at most {} times, same rate) \
+         for an arm in a cell where the cap cut half or more of its runs; rates picked per \
+         cell from {:?}, widened past an edge; tuned on seeds {:?} at {} steps; {} seeds per \
+         arm and cell",
         super::COMMAND,
         s.vocab,
         s.len,
