@@ -7,6 +7,7 @@ mod cards;
 mod essay;
 mod explorer;
 mod figures;
+mod legends;
 mod legibility;
 mod length;
 mod notation;

@@ -269,12 +269,12 @@ fn quantities(sentence: &str) -> Vec<String> {
             continue;
         }
         // a bracketed tuple of numbers, [2, 16, 16, 1], is one quantity
-        if text[i] == '[' {
-            if let Some(end) = tuple(&text, i) {
-                out.push(text[i..end].iter().collect());
-                i = end;
-                continue;
-            }
+        if text[i] == '['
+            && let Some(end) = tuple(&text, i)
+        {
+            out.push(text[i..end].iter().collect());
+            i = end;
+            continue;
         }
         let glued = i > 0
             && (text[i - 1].is_alphanumeric() && !is_cjk(text[i - 1])
