@@ -1,9 +1,8 @@
 //! Figure of chapter 2's decoder column (it reads
 //! [`crate::experiment::coverage::trained::book`], never computes).
 
-use plotters::prelude::*;
-
-use super::style::{axes, color, legend, mesh, model_line, svg};
+use super::key;
+use super::style::{axes, color, mesh, model_curve, svg};
 use super::{DrawError, Figure};
 use crate::experiment::coverage::trained::{Start, book};
 use crate::pretrained::corpus::Model;
@@ -19,9 +18,14 @@ pub const FIGURES: &[Figure] = &[Figure {
 /// carried-norm share; trained solid, random dashed.
 fn sink() -> Result<String, DrawError> {
     let f = &book().decoder;
-    svg(750, 420, |root| {
+    let whats = ["weight on token 0", "token 0's share of the carried norm"];
+    let labels = key::models(&whats);
+    let entries = key::borrowed(&labels);
+    svg(750, 420 + key::height(entries.len(), 2), |root| {
+        let (top, strip) = root.split_vertically(420);
+        key::key(&strip, &entries, 2, 60)?;
         let mut chart = axes(
-            root,
+            &top,
             "SmolLM2: the first token takes weight, carries less",
             0.5..30.5,
             0.0..1.0,
@@ -32,10 +36,7 @@ fn sink() -> Result<String, DrawError> {
         for model in Model::BOTH {
             let side = f.model(model);
             let dashed = model == Model::Random;
-            for (k, what) in ["weight on token 0", "token 0's share of the carried norm"]
-                .iter()
-                .enumerate()
-            {
+            for k in 0..whats.len() {
                 let pts: Vec<(f64, f64)> = (0..30)
                     .map(|l| {
                         let s = side.summary(Start::Own, l..l + 1, |h| {
@@ -48,10 +49,9 @@ fn sink() -> Result<String, DrawError> {
                         ((l + 1) as f64, s.mean)
                     })
                     .collect();
-                let label = format!("{what}, {}", model.name());
-                model_line(&mut chart, pts, color(k), dashed, label)?;
+                model_curve(&mut chart, pts, color(k), dashed)?;
             }
         }
-        legend(&mut chart, SeriesLabelPosition::UpperLeft)
+        Ok(())
     })
 }

@@ -207,8 +207,14 @@ fn counterfactuals() -> Result<String, DrawError> {
         ),
     ];
     let right = list.len() as f64 - 0.5;
-    svg(750, 360, |root| {
-        let panels = root.split_evenly((1, 2));
+    let entries: Vec<(Swatch, &str)> = series
+        .iter()
+        .map(|(name, _, c)| (Swatch::Square(*c), *name))
+        .collect();
+    svg(750, 360 + key::height(entries.len(), 2), |root| {
+        let (top, strip) = root.split_vertically(360);
+        key::key(&strip, &entries, 2, 60)?;
+        let panels = top.split_evenly((1, 2));
         for (p, keys) in Keys::ALL.iter().enumerate() {
             let title = match keys {
                 Keys::All => "every key ranked",
@@ -229,7 +235,7 @@ fn counterfactuals() -> Result<String, DrawError> {
                 vec![(-0.5, 0.0), (right, 0.0)],
                 BLACK.stroke_width(1),
             )])?;
-            for (m, (name, g, c)) in series.iter().enumerate() {
+            for (m, (_, g, c)) in series.iter().enumerate() {
                 for (i, e) in list.iter().enumerate() {
                     let x = i as f64 + (m as f64 - 0.5) * 0.36;
                     bar(
@@ -240,12 +246,7 @@ fn counterfactuals() -> Result<String, DrawError> {
                         *c,
                     )?;
                 }
-                chart
-                    .draw_series([Rectangle::new([(-9.0, -9.0), (-9.0, -9.0)], c.filled())])?
-                    .label(say(*name))
-                    .legend(super::style::box_key(*c));
             }
-            legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         }
         Ok(())
     })

@@ -4,7 +4,8 @@
 use plotters::prelude::*;
 
 use super::DrawError;
-use super::style::{Canvas, SMALL, say, text};
+use super::style::{Canvas, SMALL, color, say, text};
+use crate::pretrained::corpus::Model;
 
 /// How an entry of a key is marked.
 #[derive(Clone, Copy, Debug)]
@@ -19,8 +20,43 @@ pub enum Swatch {
     Dot(RGBColor),
     /// A cross (marked points).
     Cross(RGBColor),
+    /// A filled triangle (triangle markers).
+    Triangle(RGBColor),
     /// No mark: a note in the key's own line.
     Note,
+}
+
+impl Swatch {
+    /// The swatch of a [`super::style::model_curve`] in `c`: dashed for the
+    /// random-weight baseline, solid for the trained model.
+    pub fn model(c: RGBColor, dashed: bool) -> Swatch {
+        if dashed {
+            Swatch::Dashed(c)
+        } else {
+            Swatch::Line(c)
+        }
+    }
+}
+
+/// A key of curves drawn by [`super::style::model_curve`] for both models,
+/// the `k`th of `whats` in colour `k`: a row per model (trained solid, random
+/// dashed), each entry `"{what}, {model}"`.
+pub fn models(whats: &[&str]) -> Vec<(Swatch, String)> {
+    Model::BOTH
+        .iter()
+        .flat_map(|&model| {
+            whats.iter().enumerate().map(move |(k, what)| {
+                let swatch = Swatch::model(color(k), model == Model::Random);
+                (swatch, format!("{what}, {}", model.name()))
+            })
+        })
+        .collect()
+}
+
+/// The entries of a key whose labels were written at run time, to pass to
+/// [`key`].
+pub fn borrowed(owned: &[(Swatch, String)]) -> Vec<(Swatch, &str)> {
+    owned.iter().map(|(s, l)| (*s, l.as_str())).collect()
 }
 
 /// Height of one row of a key, px.
@@ -69,6 +105,7 @@ pub fn key(
             ))?,
             Swatch::Dot(c) => area.draw(&Circle::new((x + 10, y), 4, c.filled()))?,
             Swatch::Cross(c) => area.draw(&Cross::new((x + 10, y), 5, c.stroke_width(2)))?,
+            Swatch::Triangle(c) => area.draw(&TriangleMarker::new((x + 10, y), 5, c.filled()))?,
             Swatch::Note => {}
         }
         let style = text(SMALL).pos(plotters::style::text_anchor::Pos::new(

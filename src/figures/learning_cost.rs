@@ -183,63 +183,66 @@ fn examples() -> Result<String, DrawError> {
         s.examples[1].to_string(),
         "fresh every step".to_string(),
     ];
-    svg(COLUMN, 400, |root: &Canvas| {
-        let mut chart = axes(
-            root,
-            format!(
-                "match task: final test accuracy, mean ± sd over {} seeds",
-                s.seeds
-            ),
-            -0.5f64..2.5f64,
-            0f64..1.05f64,
-        )?;
-        mesh(&mut chart, "training examples", "test accuracy")
-            .disable_x_mesh()
-            .x_labels(3)
-            .x_label_formatter(&|x| say(names.get(x.round() as usize).cloned().unwrap_or_default()))
-            .draw()?;
-        for (i, qk) in Qk::ALL.iter().enumerate() {
-            let dx = i as f64 * 0.08 - 0.12;
-            let pts: Vec<(f64, f64, f64)> = variants
-                .iter()
-                .enumerate()
-                .map(|(v, &variant)| {
-                    let a = f.arm(Relation::Match, *qk, variant).accuracy();
-                    (v as f64 + dx, a.mean, a.sd)
+    let arms: Vec<&str> = Qk::ALL.iter().map(|qk| qk.name()).collect();
+    let entries = arm_key(&arms, Some("chance"));
+    svg(
+        COLUMN,
+        400 + key::height(entries.len(), 5),
+        |root: &Canvas| {
+            let (top, strip) = root.split_vertically(400);
+            key::key(&strip, &entries, 5, 60)?;
+            let mut chart = axes(
+                &top,
+                format!(
+                    "match task: final test accuracy, mean ± sd over {} seeds",
+                    s.seeds
+                ),
+                -0.5f64..2.5f64,
+                0f64..1.05f64,
+            )?;
+            mesh(&mut chart, "training examples", "test accuracy")
+                .disable_x_mesh()
+                .x_labels(3)
+                .x_label_formatter(&|x| {
+                    say(names.get(x.round() as usize).cloned().unwrap_or_default())
                 })
-                .collect();
-            chart
-                .draw_series(LineSeries::new(
+                .draw()?;
+            for (i, qk) in Qk::ALL.iter().enumerate() {
+                let dx = i as f64 * 0.08 - 0.12;
+                let pts: Vec<(f64, f64, f64)> = variants
+                    .iter()
+                    .enumerate()
+                    .map(|(v, &variant)| {
+                        let a = f.arm(Relation::Match, *qk, variant).accuracy();
+                        (v as f64 + dx, a.mean, a.sd)
+                    })
+                    .collect();
+                chart.draw_series(LineSeries::new(
                     pts.iter().map(|p| (p.0, p.1)),
                     color(i).stroke_width(2),
-                ))?
-                .label(say(qk.name()))
-                .legend(line_key(color(i), 3));
-            chart.draw_series(
-                pts.iter()
-                    .map(|p| Circle::new((p.0, p.1), 4, color(i).filled())),
-            )?;
-            for p in &pts {
-                chart.draw_series(error_bar(
-                    p.0,
-                    p.1 - p.2,
-                    p.1 + p.2,
-                    0.03,
-                    color(i).stroke_width(1),
                 ))?;
+                chart.draw_series(
+                    pts.iter()
+                        .map(|p| Circle::new((p.0, p.1), 4, color(i).filled())),
+                )?;
+                for p in &pts {
+                    chart.draw_series(error_bar(
+                        p.0,
+                        p.1 - p.2,
+                        p.1 + p.2,
+                        0.03,
+                        color(i).stroke_width(1),
+                    ))?;
+                }
             }
-        }
-        let chance = 1.0 / s.vocab as f64;
-        chart
-            .draw_series([PathElement::new(
+            let chance = 1.0 / s.vocab as f64;
+            chart.draw_series([PathElement::new(
                 vec![(-0.5, chance), (2.5, chance)],
                 BLACK.stroke_width(1),
-            )])?
-            .label(say("chance"))
-            .legend(line_key(BLACK, 1));
-        legend(&mut chart, SeriesLabelPosition::LowerRight)?;
-        Ok(())
-    })
+            )])?;
+            Ok(())
+        },
+    )
 }
 
 fn geometry() -> Result<String, DrawError> {

@@ -4,7 +4,8 @@
 
 use plotters::prelude::*;
 
-use super::style::{axes, color, legend, line_key, mesh, say, svg};
+use super::key::{self, Swatch};
+use super::style::{axes, color, mesh, svg};
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::composition::{BOOK, book};
 
@@ -31,9 +32,20 @@ fn two_hop_effects() -> Result<String, DrawError> {
         trained.iter().chain(&init).map(pick).fold(0.0, f64::max) * 1.08
     };
     let (x_top, y_top) = (top(|p| p.0), top(|p| p.1));
-    svg(600, 460, |root| {
+    let (c0, c1) = (color(0), color(1));
+    let entries = [
+        (Swatch::Triangle(c0), "at initialisation"),
+        (Swatch::Dot(c1), "trained"),
+        (
+            Swatch::Line(BLACK),
+            "total = direct (the later layer passes it on)",
+        ),
+    ];
+    svg(600, 460 + key::height(entries.len(), 2), |root| {
+        let (plot, strip) = root.split_vertically(460);
+        key::key(&strip, &entries, 2, 60)?;
         let mut chart = axes(
-            root,
+            &plot,
             format!(
                 "two hops, {} seeds: each first-layer head removed",
                 BOOK.seeds
@@ -49,23 +61,12 @@ fn two_hop_effects() -> Result<String, DrawError> {
         .disable_mesh()
         .draw()?;
         let end = x_top.min(y_top);
-        chart
-            .draw_series([PathElement::new(
-                vec![(0.0, 0.0), (end, end)],
-                BLACK.stroke_width(1),
-            )])?
-            .label(say("total = direct (the later layer passes it on)"))
-            .legend(line_key(BLACK, 1));
-        let c0 = color(0);
-        chart
-            .draw_series(init.iter().map(|&p| TriangleMarker::new(p, 5, c0.filled())))?
-            .label(say("at initialisation"))
-            .legend(move |(x, y)| TriangleMarker::new((x + 5, y), 5, c0.filled()));
-        let c1 = color(1);
-        chart
-            .draw_series(trained.iter().map(|&p| Circle::new(p, 4, c1.filled())))?
-            .label(say("trained"))
-            .legend(move |(x, y)| Circle::new((x + 5, y), 4, c1.filled()));
-        legend(&mut chart, SeriesLabelPosition::UpperLeft)
+        chart.draw_series([PathElement::new(
+            vec![(0.0, 0.0), (end, end)],
+            BLACK.stroke_width(1),
+        )])?;
+        chart.draw_series(init.iter().map(|&p| TriangleMarker::new(p, 5, c0.filled())))?;
+        chart.draw_series(trained.iter().map(|&p| Circle::new(p, 4, c1.filled())))?;
+        Ok(())
     })
 }

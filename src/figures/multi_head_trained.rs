@@ -5,7 +5,7 @@ use nalgebra::DMatrix;
 use plotters::prelude::*;
 
 use super::key::{self, Swatch};
-use super::style::{COLUMN, Shading, axes, color, heatmap, legend, line_key, mesh, say, span, svg};
+use super::style::{COLUMN, Shading, axes, color, heatmap, mesh, say, span, svg};
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::trained::sinks::DEFAULT;
 use crate::experiment::multi_head::trained::{book, importance};
@@ -130,8 +130,21 @@ fn heads() -> Result<String, DrawError> {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    svg(COLUMN, 900, |root| {
-        let (top, bottom) = root.split_vertically(560);
+    let curves = [
+        "paraphrase top-1 accuracy",
+        "paraphrase mean margin",
+        "word-sense accuracy (chance 0.5)",
+    ];
+    let mut entries: Vec<(Swatch, &str)> = curves
+        .iter()
+        .enumerate()
+        .map(|(k, label)| (Swatch::Line(color(k)), *label))
+        .collect();
+    entries.push((Swatch::Line(color(6)), "chance, paraphrase top-1"));
+    svg(COLUMN, 900 + key::height(entries.len(), 2), |root| {
+        let (figure, strip) = root.split_vertically(900);
+        key::key(&strip, &entries, 2, 60)?;
+        let (top, bottom) = figure.split_vertically(560);
         let cells = top.split_evenly((2, 2));
         let maps = [
             ("importance: mean 1 − cos", &imp),
@@ -173,30 +186,16 @@ fn heads() -> Result<String, DrawError> {
             .iter()
             .map(|(k, s)| (*k as f64, s.accuracy))
             .collect();
-        for (k, (label, s)) in [
-            ("paraphrase top-1 accuracy", &pts),
-            ("paraphrase mean margin", &margin),
-            ("word-sense accuracy (chance 0.5)", &senses),
-        ]
-        .iter()
-        .enumerate()
-        {
+        for (k, s) in [&pts, &margin, &senses].iter().enumerate() {
             let c = color(k);
-            chart
-                .draw_series(LineSeries::new(s.to_vec(), c.stroke_width(2)))?
-                .label(say(*label))
-                .legend(line_key(c, 2));
+            chart.draw_series(LineSeries::new(s.to_vec(), c.stroke_width(2)))?;
             chart.draw_series(s.iter().map(|&q| Circle::new(q, 3, c.filled())))?;
         }
         let chance = 1.0 / (2 * f.setup.prune_pairs - 1) as f64;
-        chart
-            .draw_series([PathElement::new(
-                vec![(-1.0, chance), ((LAYERS * HEADS) as f64 + 1.0, chance)],
-                color(6).stroke_width(1),
-            )])?
-            .label(say("chance, paraphrase top-1"))
-            .legend(line_key(color(6), 1));
-        legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
+        chart.draw_series([PathElement::new(
+            vec![(-1.0, chance), ((LAYERS * HEADS) as f64 + 1.0, chance)],
+            color(6).stroke_width(1),
+        )])?;
         Ok(())
     })
 }

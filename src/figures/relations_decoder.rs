@@ -1,9 +1,8 @@
 //! Figure of chapter 4's decoder column (it reads
 //! [`crate::experiment::relations::trained::decoder`], never computes).
 
-use plotters::prelude::*;
-
-use super::style::{axes, color, legend, mesh, model_line, svg};
+use super::key;
+use super::style::{axes, color, mesh, model_curve, svg};
 use super::{DrawError, Figure};
 use crate::experiment::relations::trained::decoder as book;
 use crate::pretrained::corpus::Model;
@@ -19,9 +18,14 @@ pub const FIGURES: &[Figure] = &[Figure {
 /// two prefixes and of two unrelated words; trained solid, random dashed.
 fn context() -> Result<String, DrawError> {
     let f = book();
-    svg(750, 400, |root| {
+    let whats = ["same word, two prefixes", "two unrelated words"];
+    let labels = key::models(&whats);
+    let entries = key::borrowed(&labels);
+    svg(750, 400 + key::height(entries.len(), 2), |root| {
+        let (top, strip) = root.split_vertically(400);
+        key::key(&strip, &entries, 2, 60)?;
         let mut chart = axes(
-            root,
+            &top,
             "SmolLM2: the same word after two prefixes",
             -0.5..30.5,
             0.0..1.05,
@@ -36,18 +40,14 @@ fn context() -> Result<String, DrawError> {
         for model in Model::BOTH {
             let x = f.model(model);
             let dashed = model == Model::Random;
-            for (k, what) in ["same word, two prefixes", "two unrelated words"]
-                .iter()
-                .enumerate()
-            {
+            for k in 0..whats.len() {
                 let depths = x.context[0].state.len();
                 let pts: Vec<(f64, f64)> = (0..depths)
                     .map(|l| (l as f64, x.divergence(k == 1, l).mean))
                     .collect();
-                let label = format!("{what}, {}", model.name());
-                model_line(&mut chart, pts, color(k), dashed, label)?;
+                model_curve(&mut chart, pts, color(k), dashed)?;
             }
         }
-        legend(&mut chart, SeriesLabelPosition::Coordinate(440, 110))
+        Ok(())
     })
 }

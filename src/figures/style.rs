@@ -181,6 +181,24 @@ pub fn model_line<'a, 'b: 'a>(
     Ok(())
 }
 
+/// [`model_line`] without a legend entry, for a figure whose key is drawn in
+/// its own strip ([`super::key`], [`super::key::Swatch::model`]).
+pub fn model_curve(
+    chart: &mut Chart<'_, '_>,
+    pts: Vec<(f64, f64)>,
+    c: RGBColor,
+    dashed: bool,
+) -> Result<(), DrawError> {
+    let style = c.stroke_width(2);
+    if dashed {
+        chart.draw_series(DashedLineSeries::new(pts, 6, 4, style))?;
+    } else {
+        chart.draw_series(LineSeries::new(pts.clone(), style))?;
+        chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))?;
+    }
+    Ok(())
+}
+
 /// A chart with two continuous axes on an SVG canvas.
 pub type Chart<'a, 'b> =
     ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;

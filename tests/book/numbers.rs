@@ -374,7 +374,7 @@ fn dense(out: &std::path::Path) -> Vec<String> {
 /// How many sentences of the rendered book still state more than two
 /// quantities. Issue 38 asks for none; until then the count may only fall:
 /// lower this when a rewrite lowers it.
-const STILL_DENSE: usize = 499;
+const STILL_DENSE: usize = 498;
 
 #[test]
 fn no_new_sentence_states_more_than_two_quantities() {

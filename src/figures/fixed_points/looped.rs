@@ -54,8 +54,14 @@ pub fn looped_residual() -> Result<String, DrawError> {
             true,
         ),
     ];
-    svg(COLUMN, 440, |root| {
-        let mut chart = ChartBuilder::on(root)
+    let entries: Vec<(Swatch, &str)> = series
+        .iter()
+        .map(|&(name, _, _, col, dashed)| (Swatch::model(col, dashed), name))
+        .collect();
+    svg(COLUMN, 440 + key::height(entries.len(), 2), |root| {
+        let (top, strip) = root.split_vertically(440);
+        key::key(&strip, &entries, 2, 60)?;
+        let mut chart = ChartBuilder::on(&top)
             .caption(
                 say(format!(
                     "looped block, two-hop task: median and range over {} seeds",
@@ -78,7 +84,7 @@ pub fn looped_residual() -> Result<String, DrawError> {
             .label_style(text(SMALL))
             .axis_desc_style(text(LABEL))
             .draw()?;
-        for (name, inj, read, col, dashed) in series {
+        for (_, inj, read, col, dashed) in series {
             let runs = f.under(inj);
             let (lo, mid, hi) = (
                 stat(runs, read, 0.0),
@@ -87,17 +93,11 @@ pub fn looped_residual() -> Result<String, DrawError> {
             );
             let pts: Vec<(f64, f64)> = xs.iter().cloned().zip(mid).collect();
             if dashed {
-                chart
-                    .draw_series(DashedLineSeries::new(pts, 6, 4, col.stroke_width(2)))?
-                    .label(say(name))
-                    .legend(line_key(col, 2));
+                chart.draw_series(DashedLineSeries::new(pts, 6, 4, col.stroke_width(2)))?;
                 continue;
             }
             chart.draw_series([band(&xs, &lo, &hi, col)])?;
-            chart
-                .draw_series(LineSeries::new(pts, col.stroke_width(2)))?
-                .label(say(name))
-                .legend(line_key(col, 2));
+            chart.draw_series(LineSeries::new(pts, col.stroke_width(2)))?;
         }
         let depth = k as f64;
         chart.draw_series([PathElement::new(
@@ -109,13 +109,6 @@ pub fn looped_residual() -> Result<String, DrawError> {
             (depth + 0.15, 2.5),
             text(SMALL),
         )])?;
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerLeft)
-            .label_font(text(SMALL))
-            .border_style(BLACK)
-            .background_style(WHITE)
-            .draw()?;
         Ok(())
     })
 }
