@@ -1,11 +1,11 @@
-//! Pages a reader finishes: no page of the book holds more than about 3,500
+//! Pages a reader finishes: no page of the book holds more than about 2,500
 //! words of prose. Code, tables, figures, math and folded detail are not
 //! prose; a quoted number (`{{measure KEY}}`) is one word.
 
 use std::fs;
 
 /// The most words of prose one page may hold.
-const MOST: usize = 3500;
+const MOST: usize = 2500;
 
 /// `text` with every span from `open` to the next `close` replaced by `with`.
 pub(crate) fn cut(text: &str, open: &str, close: &str, with: &str) -> String {
@@ -50,7 +50,7 @@ fn counting_leaves_out_what_is_not_prose() {
 }
 
 #[test]
-fn no_page_holds_more_than_about_3500_words_of_prose() {
+fn no_page_holds_more_than_about_2500_words_of_prose() {
     let mut long = Vec::new();
     for entry in fs::read_dir("chapters").unwrap() {
         let path = entry.unwrap().path();
