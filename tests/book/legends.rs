@@ -157,13 +157,7 @@ fn a_legend_over_a_line_or_a_bar_is_found_and_one_over_the_grid_is_not() {
 fn no_legend_covers_data() {
     let mut covered = Vec::new();
     for dir in ["figures", "figures/zh"] {
-        let mut names: Vec<_> = fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "svg"))
-            .collect();
-        names.sort();
-        for path in names {
+        for path in super::legibility::svgs(std::path::Path::new(dir)) {
             for r in legends_over_data(&fs::read_to_string(&path).unwrap()) {
                 covered.push(format!("{}: the legend at {r:?}", path.display()));
             }

@@ -3,7 +3,7 @@
 //! reads at `s · min(1, COLUMN / w)` px, and none may read under `FLOOR` px.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The book's text column, in CSS px.
 const COLUMN: f64 = 750.0;
@@ -79,16 +79,21 @@ title
     assert!(parse(r#"<svg width="600"><text>x</text></svg>"#).is_err());
 }
 
-#[test]
-fn every_figure_reads_at_the_column_width() {
-    let mut rows = Vec::new();
-    let mut entries: Vec<_> = fs::read_dir(Path::new("figures"))
+/// The SVG files in `dir`, sorted by name.
+pub(crate) fn svgs(dir: &Path) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "svg"))
         .collect();
-    entries.sort();
-    for path in entries {
+    paths.sort();
+    paths
+}
+
+#[test]
+fn every_figure_reads_at_the_column_width() {
+    let mut rows = Vec::new();
+    for path in svgs(Path::new("figures")) {
         let svg = fs::read_to_string(&path).unwrap();
         let drawn = parse(&svg).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();

@@ -349,13 +349,8 @@ fn a_number_with_its_spread_is_one_quantity_and_a_name_is_none() {
 /// than two quantities.
 fn dense(out: &std::path::Path) -> Vec<String> {
     let mut found = Vec::new();
-    for (sources, dir) in [("chapters", ""), ("chapters/zh", "zh")] {
-        let summary = std::fs::read_to_string(format!("{sources}/SUMMARY.md")).unwrap();
-        for page in summary
-            .split("](")
-            .skip(1)
-            .filter_map(|s| s.split(')').next())
-        {
+    for (sources, dir) in super::rendered::EDITIONS {
+        for page in super::rendered::edition_pages(sources) {
             let html = out.join(dir).join(page.replace(".md", ".html"));
             let html = std::fs::read_to_string(&html).unwrap();
             for block in prose_blocks(&html) {

@@ -12,7 +12,7 @@ pub(crate) fn summary_pages() -> Vec<String> {
 }
 
 /// The pages the `SUMMARY.md` of the edition whose sources are in `dir` lists.
-fn edition_pages(dir: &str) -> Vec<String> {
+pub(crate) fn edition_pages(dir: &str) -> Vec<String> {
     let summary = fs::read_to_string(format!("{dir}/SUMMARY.md")).unwrap();
     summary
         .split("](")
@@ -52,7 +52,7 @@ pub(crate) fn render() -> &'static Path {
 const PRINT: &str = "print.md";
 
 /// Each edition: its sources and its place in the rendered book.
-const EDITIONS: [(&str, &str); 2] = [("chapters", ""), ("chapters/zh", "zh")];
+pub(crate) const EDITIONS: [(&str, &str); 2] = [("chapters", ""), ("chapters/zh", "zh")];
 
 #[test]
 fn the_rendered_book_is_whole() {
