@@ -7,7 +7,7 @@
 //! [verdict] chNN.slug · kind · evidence · registry ↗
 //! THE ESSAY  the sentence under test
 //! | role | prediction | measured | margin | held |      one row per core and scope test
-//! setting, varied, replications, plateau               (as a list, where present)
+//! | setting |  plateau: …  | choice | core | held |       (tables, where present)
 //! What it means: …                                     (computed from the tests)
 //! ```
 //!
@@ -135,14 +135,7 @@ pub fn meaning(c: &Claim, w: &Words) -> String {
             let (holds, fails) = (choices_where(c, true, w), choices_where(c, false, w));
             match holds.len() + fails.len() {
                 // a long list reads as a count; the card's list marks each
-                n if n > 4 => fill(
-                    w.flips_counted,
-                    &[
-                        &holds.len().to_string(),
-                        &n.to_string(),
-                        &fails.len().to_string(),
-                    ],
-                ),
+                n if n > 4 => fill(w.flips_counted, &[&holds.len().to_string(), &n.to_string()]),
                 _ => fill(w.flips_named, &[&w.list(&holds), &w.list(&fails)]),
             }
         }
@@ -250,34 +243,29 @@ fn clauses(setting: &str) -> Vec<&str> {
     out.into_iter().filter(|k| !k.is_empty()).collect()
 }
 
-/// The choices a referee would vary, as a table: each choice, what the
-/// core rows measured under it, and whether the core held (empty when
-/// nothing was varied).
+/// The choices a referee would vary, as a table: the default first, then
+/// each choice, what the core rows measured under it, and whether the core
+/// held (empty when nothing was varied).
 fn varied(c: &Claim, w: &Words) -> String {
     if c.choices.is_empty() {
         return String::new();
     }
-    let rows: Vec<Vec<String>> = c
-        .choices
-        .iter()
-        .map(|ch| {
-            let measured: Vec<String> = ch.core.iter().map(|t| value(t, w)).collect();
-            vec![
-                ch.name.clone(),
-                measured.join(w.semicolon),
-                mark(ch.holds()).to_string(),
-            ]
-        })
-        .collect();
+    let row = |name: String, core: &[Test], held: bool| {
+        let measured: Vec<String> = core.iter().map(|t| value(t, w)).collect();
+        vec![name, measured.join(w.semicolon), mark(held).to_string()]
+    };
     let default = match c.default_choice.as_str() {
-        "" => String::new(),
+        "" => w.the_default.to_string(),
         d => fill(w.default_is, &[d]),
     };
-    format!(
-        "\n{}\n\n{}",
-        fill(w.varied, &[&default]),
-        table(&w.varied_columns, &rows)
-    )
+    let rows: Vec<Vec<String>> = std::iter::once(row(default, &c.core, c.core_holds()))
+        .chain(
+            c.choices
+                .iter()
+                .map(|ch| row(ch.name.clone(), &ch.core, ch.holds())),
+        )
+        .collect();
+    format!("\n{}\n\n{}", w.varied, table(&w.varied_columns, &rows))
 }
 
 /// The cited papers' findings measured again here, as a table: the paper,
@@ -325,19 +313,15 @@ pub fn markdown(c: &Claim, pages: &dyn Pages, w: &Words) -> String {
     out.push_str("\n\n");
     out.push_str(&predictions(c, w));
     out.push('\n');
-    let mut notes = Vec::new();
     if !c.setting.is_empty() {
-        let items: Vec<String> = clauses(&c.setting)
+        let rows: Vec<Vec<String>> = clauses(&c.setting)
             .iter()
-            .map(|k| format!("\n  - {k}"))
+            .map(|k| vec![k.to_string()])
             .collect();
-        notes.push(format!("**{}**{}", w.setting, items.concat()));
+        out.push_str(&format!("\n{}", table(&[w.setting], &rows)));
     }
     if let Some(said) = super::plateau::sentence(&c.plateau, w) {
-        notes.push(format!("**{}** {said}", w.plateau));
-    }
-    for n in notes {
-        out.push_str(&format!("- {n}\n"));
+        out.push_str(&format!("\n**{}** {said}\n", w.plateau));
     }
     if let Some(arms) = super::plateau::table(&c.plateau, w) {
         out.push_str(&format!("\n{arms}"));

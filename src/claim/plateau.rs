@@ -70,18 +70,6 @@ impl Runs {
             2,
         )
     }
-
-    /// `arm: n of runs runs …`, in the edition's words.
-    pub fn said(&self, w: &Words) -> String {
-        let template = match self.ending {
-            Ending::Capped => w.plateau_capped_some,
-            Ending::Stalled => w.plateau_stalled_some,
-        };
-        fill(
-            template,
-            &[&self.n.to_string(), &self.runs.to_string(), &self.arm],
-        )
-    }
 }
 
 /// The card's plateau sentence: per ending, "every run …" when no run

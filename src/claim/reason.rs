@@ -2,6 +2,7 @@
 //! decided it, and which row (numbered as in the card: core rows, then
 //! scope rows), or which trained arm's runs, was decisive.
 
+use super::plateau::Ending;
 use super::{Claim, Test, Verdict};
 use crate::edition::words::{Words, fill};
 
@@ -32,10 +33,11 @@ pub fn reason(c: &Claim, w: &Words) -> String {
         Verdict::Checked => w.why_checked.to_string(),
         Verdict::Undecided => {
             let arm = c.plateau.iter().find(|r| !r.decides());
-            fill(
-                w.why_undecided,
-                &[&arm.map_or(String::new(), |r| r.said(w))],
-            )
+            let template = match arm.map_or(Ending::Capped, |r| r.ending) {
+                Ending::Capped => w.why_undecided[0],
+                Ending::Stalled => w.why_undecided[1],
+            };
+            fill(template, &[arm.map_or("", |r| r.arm.as_str())])
         }
         Verdict::Contradicted => fill(w.why_contradicted, &[&row(failing(&c.core, 0))]),
         Verdict::Failed => {

@@ -29,13 +29,14 @@ pub struct Words {
     /// The label of the line that says why the verdict follows from the rows.
     pub why: &'static str,
     /// Why a verdict follows: supported; core flips with a choice `{row} {choice}`;
-    /// a scope row failed `{row}`; contradicted `{row}`; undecided `{row}`;
+    /// a scope row failed `{row}`; contradicted `{row}`; undecided `{arm}`
+    /// (capped, stalled);
     /// checked; failed `{row}`.
     pub why_supported: &'static str,
     pub why_flips: &'static str,
     pub why_scope: &'static str,
     pub why_contradicted: &'static str,
-    pub why_undecided: &'static str,
+    pub why_undecided: [&'static str; 2],
     pub why_checked: &'static str,
     pub why_failed: &'static str,
     /// The label of the essay's original sentence beside its translation.
@@ -46,12 +47,13 @@ pub struct Words {
     pub scope: &'static str,
     pub yes: &'static str,
     pub no: &'static str,
+    /// The header of a card's table of the setting's clauses.
     pub setting: &'static str,
-    /// `Varied{default}, the core under each choice:`, above its table.
+    /// `Varied, the core under each choice:`, above its table.
     pub varied: &'static str,
     /// The columns of a card's table of varied choices.
     pub varied_columns: [&'static str; 3],
-    /// ` (default: {})`.
+    /// `default: {}`, the first row of that table.
     pub default_is: &'static str,
     /// `the default`: the default choice when it has no name.
     pub the_default: &'static str,
@@ -60,10 +62,6 @@ pub struct Words {
     pub reproduced: &'static str,
     pub not_reproduced: &'static str,
     pub plateau: &'static str,
-    /// `{n} of {runs}` runs of `{arm}` hit the step cap (`{0}`, `{1}`, `{2}`).
-    pub plateau_capped_some: &'static str,
-    /// `{n} of {runs}` runs of `{arm}` never left chance.
-    pub plateau_stalled_some: &'static str,
     /// No run of any arm hit the step cap.
     pub plateau_capped_all: &'static str,
     /// No run of any arm stayed at chance.
@@ -157,7 +155,10 @@ pub const EN: Words = Words {
     why_flips: "the core held under the default or some choice, but row {} failed under {}.",
     why_scope: "the core held, but scope row {} failed.",
     why_contradicted: "core row {} failed under the default and under every choice.",
-    why_undecided: "{}, half or more of them, so the rows cannot decide.",
+    why_undecided: [
+        "{}: half or more of its runs hit the step cap (the table above counts them), so the rows cannot decide.",
+        "{}: half or more of its runs never left chance (the table above counts them), so the rows cannot decide.",
+    ],
     why_checked: "a theorem or construction is checked when every row holds; all did.",
     why_failed: "a theorem or construction is checked when every row holds; row {} failed.",
     original: "原文",
@@ -166,10 +167,10 @@ pub const EN: Words = Words {
     scope: "scope",
     yes: "yes",
     no: "no",
-    setting: "Setting:",
-    varied: "**Varied**{}, the core under each choice:",
+    setting: "setting",
+    varied: "**Varied**, the core under each choice:",
     varied_columns: ["choice", "core, measured", "held"],
-    default_is: " (default: {})",
+    default_is: "default: {}",
     the_default: "the default",
     replication_columns: [
         "replication of",
@@ -181,8 +182,6 @@ pub const EN: Words = Words {
     reproduced: "reproduced",
     not_reproduced: "not reproduced",
     plateau: "Plateau:",
-    plateau_capped_some: "{2}: {0} of {1} runs hit the step cap",
-    plateau_stalled_some: "{2}: {0} of {1} runs never left chance",
     plateau_capped_all: "every run reached a plateau before the step cap",
     plateau_stalled_all: "every run left chance",
     plateau_capped_rest: "every other run reached a plateau before the cap",
@@ -203,7 +202,7 @@ pub const EN: Words = Words {
     failed_everywhere: "The core prediction failed, under the default and under every choice varied.",
     failed: "The core prediction failed.",
     undecided: "Most runs of a trained arm hit the step cap or never left chance: the measurement cannot decide the claim.",
-    flips_counted: "The core prediction holds under {} of the {} settings tried (the default and every choice varied; ✓ marks a choice where it holds) and fails under {}: the answer depends on that choice.",
+    flips_counted: "The core prediction holds under {} of the {} settings tried (the default and every choice varied; ✓ marks a choice where it holds) and fails under the rest: the answer depends on that choice.",
     flips_named: "The core prediction holds under {} and fails under {}: the answer depends on that choice.",
     out_of_scope: "The core prediction held, but not within the scope tested: {} failed.",
     semicolon: "; ",
@@ -255,7 +254,10 @@ pub const ZH: Words = Words {
     why_flips: "核心预测在默认设置或某种选择下成立，但第 {} 行在{}下不成立。",
     why_scope: "核心预测成立，但范围预测第 {} 行不成立。",
     why_contradicted: "核心预测第 {} 行在默认设置和每一种选择下都不成立。",
-    why_undecided: "{}，达到一半或更多，各行无法作出判定。",
+    why_undecided: [
+        "{}：半数或更多的运行达到步数上限（上表给出计数），各行无法作出判定。",
+        "{}：半数或更多的运行从未离开随机水平（上表给出计数），各行无法作出判定。",
+    ],
     why_checked: "定理或构造在每一行都成立时即为已核验；全部满足。",
     why_failed: "定理或构造在每一行都成立时即为已核验；第 {} 行不成立。",
     original: "原文",
@@ -264,17 +266,15 @@ pub const ZH: Words = Words {
     scope: "适用范围",
     yes: "是",
     no: "否",
-    setting: "设置：",
-    varied: "**变动**{}，各设置下的核心测试：",
+    setting: "设置",
+    varied: "**变动**，各设置下的核心测试：",
     varied_columns: ["设置", "核心实测", "满足"],
-    default_is: "（默认：{}）",
+    default_is: "默认：{}",
     the_default: "默认设置",
     replication_columns: ["复现", "度量", "原文结论", "本书实测", "结果"],
     reproduced: "已复现",
     not_reproduced: "未复现",
     plateau: "平台期：",
-    plateau_capped_some: "{2}：{0}/{1} 次运行达到步数上限",
-    plateau_stalled_some: "{2}：{0}/{1} 次运行始终停在随机水平",
     plateau_capped_all: "每次运行都在达到步数上限之前进入平台期",
     plateau_stalled_all: "每次运行都离开了随机水平",
     plateau_capped_rest: "其余运行都在上限之前进入平台期",
@@ -291,7 +291,7 @@ pub const ZH: Words = Words {
     failed_everywhere: "核心预测不成立，在默认设置下和每一种变动的设置下都是如此。",
     failed: "核心预测不成立。",
     undecided: "某一训练组的多数运行触及步数上限或始终停在随机水平：这次测量无法判定该论断。",
-    flips_counted: "核心预测在所试的 {1} 种设置中的 {0} 种下成立（默认设置与每一种变动；✓ 标出成立的设置），在 {2} 种下不成立：答案取决于这一选择。",
+    flips_counted: "核心预测在所试的 {1} 种设置中的 {0} 种下成立（默认设置与每一种变动；✓ 标出成立的设置），在其余设置下不成立：答案取决于这一选择。",
     flips_named: "核心预测在 {} 下成立，在 {} 下不成立：答案取决于这一选择。",
     out_of_scope: "核心预测成立，但超出了所测的适用范围：{} 未满足。",
     semicolon: "；",

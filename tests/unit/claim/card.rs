@@ -131,6 +131,6 @@ fn the_plateau_table_names_only_the_arms_whose_runs_did_not_decide() {
     assert_eq!(d.verdict(), Verdict::Undecided);
     assert_eq!(
         reason(&d, &EN),
-        "softmax: 4 of 8 runs never left chance, half or more of them, so the rows cannot decide."
+        "softmax: half or more of its runs never left chance (the table above counts them), so the rows cannot decide."
     );
 }

@@ -32,7 +32,8 @@ fn both_editions_fill_the_same_templates() {
         (EN.why_flips, ZH.why_flips),
         (EN.why_scope, ZH.why_scope),
         (EN.why_contradicted, ZH.why_contradicted),
-        (EN.why_undecided, ZH.why_undecided),
+        (EN.why_undecided[0], ZH.why_undecided[0]),
+        (EN.why_undecided[1], ZH.why_undecided[1]),
         (EN.why_failed, ZH.why_failed),
     ];
     for (en, zh) in pairs {
