@@ -5,7 +5,9 @@ use plotters::prelude::*;
 
 use super::key::{self, Swatch};
 use super::palette;
-use super::style::{COLUMN, Chart, axes, band, bar, color, legend, line_key, mesh, say, svg};
+use super::style::{
+    COLUMN, Chart, axes, band, bar, color, legend, line_key, mesh, model_curve, say, svg,
+};
 use super::{DrawError, Figure};
 use crate::experiment::coverage::sensitivity::{Effect, Keys};
 use crate::experiment::coverage::trained::{EPSILONS, HeadStats, book};
@@ -97,27 +99,24 @@ fn attribution() -> Result<String, DrawError> {
             ("weight", |s| s.special_weight),
             ("carried norm", |s| s.special_norm),
         ];
-        let mut labels = Vec::new();
-        for (m, model) in Model::BOTH.iter().enumerate() {
-            for (k, (label, field)) in shares.iter().enumerate() {
-                let c = color(2 * m + k);
-                let pts: Vec<(f64, f64)> = (0..LAYERS)
-                    .map(|l| (l as f64, f.summary(*model, Some(l), *field).mean))
-                    .collect();
-                chart.draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))?;
-                chart.draw_series(pts.iter().map(|&q| Circle::new(q, 3, c.filled())))?;
-                labels.push((c, format!("{} {label}", model.name())));
-            }
-        }
         let tokens = f.summary(Model::Trained, None, |s| s.special_tokens).mean;
         chart.draw_series([PathElement::new(
             vec![(-0.5, tokens), (LAYERS as f64 - 0.5, tokens)],
             BLACK.stroke_width(1),
         )])?;
-        let mut entries: Vec<(Swatch, &str)> = labels
-            .iter()
-            .map(|(c, l)| (Swatch::Line(*c), l.as_str()))
-            .collect();
+        // colour by what is shared, dashes for the random weights (key::models),
+        // over the tokens' share they sit near
+        for model in Model::BOTH {
+            for (k, (_, field)) in shares.iter().enumerate() {
+                let pts: Vec<(f64, f64)> = (0..LAYERS)
+                    .map(|l| (l as f64, f.summary(model, Some(l), *field).mean))
+                    .collect();
+                model_curve(&mut chart, pts, color(k), model == Model::Random)?;
+            }
+        }
+        let whats: Vec<&str> = shares.iter().map(|(w, _)| *w).collect();
+        let owned = key::models(&whats);
+        let mut entries = key::borrowed(&owned);
         entries.push((Swatch::Line(BLACK), "their share of tokens"));
         key::key(&share_key, &entries, 3, 60)?;
         Ok(())

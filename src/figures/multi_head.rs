@@ -6,7 +6,7 @@ use super::style::{
     COLUMN, Chart, Shading, axes, band, color, error_bar, heatmap, legend, line_key, marked_line,
     mesh, say, svg,
 };
-use super::{DrawError, Figure};
+use super::{DrawError, Figure, palette};
 use crate::experiment::multi_head::bottleneck::{self, Task, total_widths};
 use crate::experiment::multi_head::induction::{H, V, patterns};
 use crate::experiment::multi_head::{SEEDS, ablation, specialisation, split};
@@ -274,11 +274,11 @@ fn ablation() -> Result<String, DrawError> {
             &mut chart,
             &xs,
             &random,
-            color(0),
+            palette::RANDOM,
             false,
             "random layer, 8 heads: ‖Δ output‖",
         )?;
-        let c = color(1);
+        let c = palette::TRAINED;
         chart
             .draw_series(LineSeries::new(
                 model_sorted

@@ -12,6 +12,7 @@ mod legibility;
 mod length;
 mod notation;
 mod numbers;
+mod palette;
 mod parity;
 mod paths;
 mod phrases;
