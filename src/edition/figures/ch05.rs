@@ -90,6 +90,10 @@ pub const FIGURES: &[(&str, &str)] = &[
         "each prompt's residual, past the trained depth against at it (40 prompts × 8 seeds)",
         "每个提示的残差：超过训练深度时对训练深度时（40 个提示 × 8 个种子）",
     ),
+    (
+        "18 beyond an axis: drawn at its edge",
+        "18 个点超出坐标范围：标在边界上",
+    ),
     ("r at 4K = 12", "4K = 12 时的 r"),
     ("r at the trained depth K = 3", "训练深度 K = 3 时的 r"),
     ("initialisation", "初始化"),

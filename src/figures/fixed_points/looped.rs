@@ -153,21 +153,30 @@ pub fn looped_prompts() -> Result<String, DrawError> {
             vec![(lo, lo), (hi, hi)],
             BLACK.stroke_width(1),
         )])?;
+        // each point with whether an axis clipped it (drawn at the edge, marked)
         let points = |arm: fn(&looped::Run) -> &looped::Reading, want: Option<bool>| {
             runs.iter()
                 .flat_map(move |r| {
                     let read = arm(r);
                     (0..shown.min(read.past.len()))
                         .filter(move |&i| want.is_none_or(|w| read.correct[i] == w))
-                        .map(move |i| (clamp(read.at_depth[i]), clamp(read.past[i])))
+                        .map(move |i| {
+                            let (x, y) = (read.at_depth[i], read.past[i]);
+                            ((clamp(x), clamp(y)), clamp(x) != x || clamp(y) != y)
+                        })
                 })
                 .collect::<Vec<_>>()
         };
+        let clipped: Vec<(f64, f64)> = [points(|r| &r.init, None), points(|r| &r.trained, None)]
+            .concat()
+            .into_iter()
+            .filter_map(|(p, c)| c.then_some(p))
+            .collect();
+        let inside = |v: Vec<((f64, f64), bool)>| v.into_iter().filter(|p| !p.1).map(|p| p.0);
         let grey = palette::RANDOM;
         chart
             .draw_series(
-                points(|r| &r.init, None)
-                    .into_iter()
+                inside(points(|r| &r.init, None))
                     .map(|p| Circle::new(p, 2, grey.mix(0.6).filled())),
             )?
             .label(say("initialisation"))
@@ -175,8 +184,7 @@ pub fn looped_prompts() -> Result<String, DrawError> {
         let blue = palette::TRAINED;
         chart
             .draw_series(
-                points(|r| &r.trained, Some(true))
-                    .into_iter()
+                inside(points(|r| &r.trained, Some(true)))
                     .map(|p| Circle::new(p, 3, blue.filled())),
             )?
             .label(say("trained, answered at K"))
@@ -184,12 +192,22 @@ pub fn looped_prompts() -> Result<String, DrawError> {
         let red = palette::TIED;
         chart
             .draw_series(
-                points(|r| &r.trained, Some(false))
-                    .into_iter()
+                inside(points(|r| &r.trained, Some(false)))
                     .map(|p| Circle::new(p, 4, red.stroke_width(2))),
             )?
             .label(say("trained, missed at K"))
             .legend(move |(x, y)| Circle::new((x + 7, y), 4, red.stroke_width(2)));
+        if !clipped.is_empty() {
+            let n = clipped.len();
+            chart
+                .draw_series(
+                    clipped
+                        .into_iter()
+                        .map(|p| TriangleMarker::new(p, 5, BLACK.stroke_width(1))),
+                )?
+                .label(say(format!("{n} beyond an axis: drawn at its edge")))
+                .legend(|(x, y)| TriangleMarker::new((x + 7, y), 5, BLACK.stroke_width(1)));
+        }
         chart.draw_series([Text::new(say("r(4K) = r(K)"), (1.5e-3, 3e-3), text(SMALL))])?;
         legend(&mut chart, SeriesLabelPosition::UpperLeft)
     })
