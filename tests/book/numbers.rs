@@ -155,9 +155,25 @@ fn sentences(block: &str) -> Vec<&str> {
 
 /// Words before a number that make it a name, not a quantity: "Figure
 /// 2.1", "chapter 3", "layer 5", "§4.1", "第 3 章".
-const NAMES: [&str; 16] = [
-    "figure", "figures", "table", "chapter", "chapters", "section", "§", "layer", "layers", "head",
-    "heads", "block", "row", "token", "position", "query",
+const NAMES: [&str; 18] = [
+    "figure",
+    "figures",
+    "table",
+    "chapter",
+    "chapters",
+    "section",
+    "§",
+    "layer",
+    "layers",
+    "head",
+    "heads",
+    "block",
+    "row",
+    "token",
+    "position",
+    "query",
+    "boundary",
+    "boundaries",
 ];
 
 /// A number as the text writes it: digits with `,` and `.` inside, an
@@ -276,9 +292,12 @@ fn quantities(sentence: &str) -> Vec<String> {
             i = end;
             continue;
         }
+        // a digit inside a word ("SmolLM2", "W_Q"), or after a hyphen ("top-1")
         let glued = i > 0
             && (text[i - 1].is_alphanumeric() && !is_cjk(text[i - 1])
-                || ".²/_".contains(text[i - 1]));
+                || ".²/_".contains(text[i - 1])
+                || (matches!(text[i], '-' | '−') && text[i - 1].is_alphabetic())
+                || (i > 1 && text[i - 1] == '-' && text[i - 2].is_alphabetic()));
         let Some(mut j) = (!glued).then(|| number_at(&text, i)).flatten() else {
             i += 1;
             continue;
@@ -288,17 +307,19 @@ fn quantities(sentence: &str) -> Vec<String> {
         }
         let number: String = text[i..j].iter().collect();
         let before: String = text[..i].iter().collect::<String>().to_lowercase();
-        let named = before
+        let word = before
             .trim_end()
             .rsplit([' ', '(', '—'])
             .next()
-            .is_some_and(|w| {
-                NAMES.contains(&w)
-                    || w.ends_with('§')
-                    || w.ends_with('第')
-                    || w.ends_with('图')
-                    || w.ends_with('表')
-            });
+            .unwrap_or("");
+        // a figure or section is numbered "2.1"; a head or layer only whole
+        let numbered = ["figure", "figures", "table", "section"].contains(&word)
+            || word.ends_with('§')
+            || word.ends_with('图')
+            || word.ends_with('表');
+        let named = numbered || NAMES.contains(&word) || word.ends_with('第');
+        // only a whole number names ("heads 1.00" states a score)
+        let named = named && (numbered || number.chars().all(|c| c.is_ascii_digit() || c == '–'));
         let year = number.len() == 4 && (number.starts_with("19") || number.starts_with("20"));
         if !named && !year {
             out.push(number);
@@ -327,6 +348,10 @@ fn a_number_with_its_spread_is_one_quantity_and_a_name_is_none() {
         ["[2, 16, 1]"]
     );
     assert_eq!(quantities("第 3 章的 8 个种子与 2–5 层"), ["8", "2–5"]);
+    assert_eq!(
+        quantities("two heads 1.00 ± 0.00, top-1 at boundary 29"),
+        ["1.00 ± 0.00"]
+    );
     assert_eq!(
         sentences("One 1. Two 2; three. Then (a). Next 再一句。完"),
         [
