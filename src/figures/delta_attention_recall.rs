@@ -4,7 +4,11 @@ use plotters::prelude::*;
 
 use super::key::{self, Swatch};
 use super::palette;
-use super::style::{COLUMN, axes, band, color, line_key, marked_line, mesh, say, svg, text, tick};
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::style::{
+    COLUMN, SMALL, TITLE, axes, band, color, line_key, marked_line, mesh, say, svg, text, tick,
+};
 use super::{DrawError, Figure};
 use crate::experiment::delta_attention::recall::{Variant, book, curve, setup};
 use crate::mixer::Mixer;
@@ -121,44 +125,69 @@ fn mixer_key() -> Vec<(Swatch, &'static str)> {
         .collect()
 }
 
-/// Every run's held-out accuracy curve at the most pairs: one panel per
-/// layer variant, one colour per mixer, a cross where a run hit the cap.
+/// Every run's held-out accuracy curve at the most pairs, as small
+/// multiples: a row per mixer, a column per layer variant, every seed a thin
+/// line in the mixer's colour, a cross where a run hit the cap.
 fn curves() -> Result<String, DrawError> {
     let (s, f) = (setup(), book());
     let last = s.pairs[s.pairs.len() - 1];
-    let entries = mixer_key();
-    svg(COLUMN, 380 + key::height(entries.len(), 3), |root| {
-        let (top, strip) = root.split_vertically(380);
-        key::key(&strip, &entries, 3, 60)?;
-        let panels = top.split_evenly((1, Variant::ALL.len()));
-        for (panel, v) in panels.iter().zip(Variant::ALL) {
+    let mixers: Vec<usize> = (0..Mixer::ALL.len())
+        .filter(|&m| Variant::ALL.iter().any(|v| v.mixers().contains(&m)))
+        .collect();
+    let (head, row) = (36, 150);
+    svg(COLUMN, head + row * mixers.len() as u32, |root| {
+        let (top, body) = root.split_vertically(head);
+        let columns = top.split_evenly((1, Variant::ALL.len()));
+        for (column, v) in columns.iter().zip(Variant::ALL) {
             let caption = match v {
                 Variant::Book => "book layers",
                 Variant::GatesNearOne => "gates initialised near 1",
                 Variant::OutputNorm => "output RMSNorm",
             };
-            let mut chart = axes(
-                panel,
-                format!("{caption}, {last} pairs"),
-                0f64..s.schedule.steps as f64,
-                0f64..1.05,
-            )?;
-            mesh(&mut chart, "training step", "held-out accuracy")
-                .disable_mesh()
-                .x_labels(4)
-                .draw()?;
-            for m in v.mixers() {
-                let c = color(m);
-                for (i, run) in f.at(v, m, last, s.state).into_iter().enumerate() {
+            let style = text(TITLE).pos(Pos::new(HPos::Center, VPos::Top));
+            let (w, _) = column.dim_in_pixel();
+            column.draw(&Text::new(
+                say(format!("{caption}, {last} pairs")),
+                (w as i32 / 2, 8),
+                style,
+            ))?;
+        }
+        let panels = body.split_evenly((mixers.len(), Variant::ALL.len()));
+        for (i, &m) in mixers.iter().enumerate() {
+            for (j, v) in Variant::ALL.into_iter().enumerate() {
+                let panel = &panels[i * Variant::ALL.len() + j];
+                if !v.mixers().contains(&m) {
+                    // a variant that changes nothing in this mixer was not run
+                    let (w, h) = panel.dim_in_pixel();
+                    let style = text(SMALL).pos(Pos::new(HPos::Center, VPos::Center));
+                    panel.draw(&Text::new(
+                        say("not run"),
+                        (w as i32 / 2, h as i32 / 2),
+                        style,
+                    ))?;
+                    continue;
+                }
+                let mut chart = axes(
+                    panel,
+                    label(Mixer::ALL[m]),
+                    0f64..s.schedule.steps as f64,
+                    0f64..1.05,
+                )?;
+                let step = if i + 1 == mixers.len() {
+                    "training step"
+                } else {
+                    ""
+                };
+                mesh(&mut chart, step, "accuracy")
+                    .disable_mesh()
+                    .x_labels(3)
+                    .y_labels(3)
+                    .draw()?;
+                let c = palette::mixer(Mixer::ALL[m]);
+                for run in f.at(v, m, last, s.state) {
                     let pts: Vec<(f64, f64)> =
                         run.curve.iter().map(|&(t, a)| (t as f64, a)).collect();
-                    let series = chart
-                        .draw_series(LineSeries::new(pts.clone(), c.mix(0.8).stroke_width(1)))?;
-                    if i == 0 {
-                        series
-                            .label(say(label(Mixer::ALL[m])))
-                            .legend(line_key(c, 2));
-                    }
+                    chart.draw_series(LineSeries::new(pts.clone(), c.stroke_width(1)))?;
                     if let (true, Some(&end)) = (run.stop.capped(), pts.last()) {
                         chart.draw_series([Cross::new(end, 4, c.stroke_width(2))])?;
                     }

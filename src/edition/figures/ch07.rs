@@ -85,6 +85,7 @@ pub const FIGURES: &[(&str, &str)] = &[
         "门控初始化在 1 附近，12 个键值对",
     ),
     ("output RMSNorm, 12 pairs", "输出 RMSNorm，12 个键值对"),
+    ("not run", "未运行"),
     (
         "dₖ = dᵥ = 8: accuracy against stored pairs",
         "dₖ = dᵥ = 8：准确率随存入键值对数的变化",
