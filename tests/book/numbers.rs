@@ -239,7 +239,10 @@ fn companion(text: &[char], j: usize) -> Option<usize> {
         return number_at(text, j + 1);
     }
     if word == "of " {
-        return number_at(text, skip(k + 2));
+        // "18 of 24", "35 of the 72 runs"
+        let total = skip(k + 2);
+        let the: String = text[total..].iter().take(4).collect();
+        return number_at(text, if the == "the " { total + 4 } else { total });
     }
     if text.get(k) == Some(&'[') {
         let a = number_at(text, skip(k + 1))?;
@@ -340,8 +343,8 @@ fn a_number_with_its_spread_is_one_quantity_and_a_name_is_none() {
         ["0.06 [−0.02, 0.14]"]
     );
     assert_eq!(
-        quantities("18 of 24 runs of SmolLM2-135M (Figure 2.1, 2024)"),
-        ["18 of 24"]
+        quantities("18 of 24 runs of SmolLM2-135M (Figure 2.1, 2024), 35 of the 72"),
+        ["18 of 24", "35 of the 72"]
     );
     assert_eq!(
         quantities("a net [2, 16, 1] under “lattice: 80² points”"),
