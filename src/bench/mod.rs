@@ -43,7 +43,7 @@ pub fn measures() -> Vec<Measure> {
     let percent = |x: f64| format!("{:.0}%", 100.0 * x);
     vec![
         Measure::new("chunk", CHUNK.to_string()),
-        Measure::new("chunk_sweep", list(&CHUNK_SWEEP)),
+        Measure::new("chunk_sweep", format!("{:?}", CHUNK_SWEEP)),
         Measure::new("fused_block", crate::delta::FUSED_STEPS.to_string()),
         Measure::new("lengths", list(&LENGTHS)),
         Measure::new("widths", list(&WIDTHS)),

@@ -66,7 +66,7 @@ fn minus(text: String) -> String {
 }
 
 /// The measured value alone: the number, or yes/no for a statement.
-fn value(t: &Test, w: &Words) -> String {
+pub(super) fn value(t: &Test, w: &Words) -> String {
     match t.relation {
         Relation::Holds if t.passes() => w.yes.into(),
         Relation::Holds => w.no.into(),

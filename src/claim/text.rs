@@ -153,7 +153,7 @@ pub fn bottom_line(claims: &[Claim], w: &Words) -> String {
         &[
             &essay::SENTENCES.len().to_string(),
             &empirical.len().to_string(),
-            &tested.to_string(),
+            &w.of_those(tested, empirical.len()),
             &essay.len().to_string(),
         ],
     );
@@ -190,14 +190,14 @@ fn phrased(text: String, w: &Words) -> String {
 /// The introduction's headlines: one per chapter, from the chapter's essay
 /// claims, the one whose verdict is the chapter's most common among them
 /// (ties go to the stronger evidence: pretrained, then toy, then random),
-/// as "what was measured → result".
+/// as a table row: what was measured, its value, the prediction, the verdict.
 pub fn headlines(
     claims: &[Claim],
     chapters: &[(u8, String, String)],
     pages: &dyn Pages,
     w: &Words,
 ) -> String {
-    let mut out = String::new();
+    let mut rows = Vec::new();
     for (n, title, page) in chapters {
         let of: Vec<&Claim> = claims
             .iter()
@@ -217,25 +217,24 @@ pub fn headlines(
             Some(p) => format!("[`{}`]({p}#{})", c.id, c.id),
             None => format!("`{}`", c.id),
         };
-        let line = fill(
-            w.headline,
-            &[
-                &phrased(t.measured(), w),
-                &phrased(
-                    t.prediction()
-                        .strip_prefix(t.quantity.as_str())
-                        .unwrap_or(&t.prediction())
-                        .trim()
-                        .to_string(),
-                    w,
-                ),
-                &badge(c.verdict(), w),
-                &link,
-            ],
-        );
-        out.push_str(&format!("- [{n}. {title}]({page}): {line}\n"));
+        let predicted = t.prediction();
+        let bound = predicted
+            .strip_prefix(t.quantity.as_str())
+            .unwrap_or(&predicted)
+            .trim()
+            .to_string();
+        rows.push(vec![
+            format!("[{n}. {title}]({page})"),
+            phrased(t.quantity.clone(), w),
+            super::card::value(t, w),
+            phrased(bound, w),
+            format!("{} {link}", badge(c.verdict(), w)),
+        ]);
     }
-    out
+    if rows.is_empty() {
+        return String::new();
+    }
+    crate::measure::table(&w.headline_columns, &rows)
 }
 
 /// The book's own strongest findings: per chapter, its first empirical

@@ -121,8 +121,10 @@ pub struct Words {
     pub bottom_essay_none: &'static str,
     pub bottom_essay_some: &'static str,
     pub bottom_book: &'static str,
-    /// A headline: `{measured}, predicted {prediction} → {badge} ({link})`.
-    pub headline: &'static str,
+    /// The columns of the front page's table of headlines, one row per
+    /// chapter: the chapter, what was measured, its value, the prediction,
+    /// the verdict.
+    pub headline_columns: [&'static str; 5],
     /// Before an essay sentence in a chapter's "found" box.
     pub essay_says: &'static str,
     /// The link to the other edition's page, and its tooltip.
@@ -226,11 +228,11 @@ pub const EN: Words = Words {
     claim_many: "claims",
     essay_table: "The essay's claims ({}), each testing one of its sentences as written",
     book_table: "The book's own questions ({}): stronger readings, lemmas and controls",
-    bottom_tested: "The essay has {} sentences; {} of them say something a measurement could bear on, and the book tests {} of those, with {} claims.",
+    bottom_tested: "The essay has {} sentences. Of them, {} say something a measurement could bear on. The book tests {}, with {} claims.",
     bottom_essay_none: "Those claims came out {}: none is contradicted.",
     bottom_essay_some: "Those claims came out {}. The contradicted: {}; each card names the reading that failed.",
     bottom_book: "The book also asks {} questions of its own, stronger than what the essay writes or beside it; they came out {}, and their {} contradicted verdicts are findings about those readings, not about the essay.",
-    headline: "{} (predicted {}) → {} ({})",
+    headline_columns: ["chapter", "measured", "value", "predicted", "verdict"],
     essay_says: "The essay: ",
     other_edition: "中文",
     other_edition_title: "阅读本页的中文版",
@@ -309,11 +311,11 @@ pub const ZH: Words = Words {
     claim_many: "条论断",
     essay_table: "原文论断（{} 条），每条按原文所写检验其中一句",
     book_table: "本书自己的问题（{} 条）：更强的解读、引理与对照",
-    bottom_tested: "原文共 {} 句；其中 {} 句说的是测量可以检验的内容，本书检验了其中 {} 句，共 {} 条论断。",
+    bottom_tested: "原文共 {} 句。其中 {} 句说的是测量可以检验的内容。本书检验了{}，共 {} 条论断。",
     bottom_essay_none: "这些论断的结果是：{}；没有一条不成立。",
     bottom_essay_some: "这些论断的结果是：{}。不成立的：{}；每张卡片都写明失败的是哪种解读。",
     bottom_book: "本书另外提出 {} 个自己的问题，比原文所写更强或与之并列；结果是：{}。其中 {} 条不成立的判定针对的是这些解读，而不是原文。",
-    headline: "{}（预测 {}）→ {}（{}）",
+    headline_columns: ["章", "测量", "实测值", "预测", "判定"],
     essay_says: "原文：",
     other_edition: "English",
     other_edition_title: "Read this page in English",
@@ -338,6 +340,17 @@ impl Words {
 
     pub fn evidence_word(&self, e: Evidence) -> &'static str {
         self.evidences[e as usize]
+    }
+
+    /// `n` of the `total` just named, in words when it is all of them:
+    /// `all of them` / `12 of those`; `其中全部` / `其中 12 句`.
+    pub fn of_those(&self, n: usize, total: usize) -> String {
+        match (self.lang, n == total) {
+            (Lang::En, true) => "all of them".into(),
+            (Lang::En, false) => format!("{n} of those"),
+            (Lang::Zh, true) => "其中全部".into(),
+            (Lang::Zh, false) => format!("其中 {n} 句"),
+        }
     }
 
     /// Names as a list a sentence can hold: `a, b and c`; `a、b和c`.

@@ -36,15 +36,7 @@ pub const FIGURES: &[Figure] = &[
 
 /// A mixer's label in the legends.
 fn label(m: Mixer) -> &'static str {
-    match m {
-        Mixer::Softmax => "softmax attention",
-        Mixer::Linear => "linear attention",
-        Mixer::DeltaNet => "DeltaNet",
-        Mixer::GatedDeltaNet => "Gated DeltaNet",
-        Mixer::Kda => "KDA",
-        Mixer::Normalised => "linear attention, φ and normaliser",
-        Mixer::Unnormalised => "linear attention, φ without normaliser",
-    }
+    crate::experiment::delta_attention::arm::title(m)
 }
 
 fn recall() -> Result<String, DrawError> {

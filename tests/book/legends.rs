@@ -20,13 +20,13 @@ fn elements(svg: &str) -> Vec<&str> {
 }
 
 /// The value of attribute `name` of an element.
-fn attr<'a>(element: &'a str, name: &str) -> Option<&'a str> {
+pub(crate) fn attr<'a>(element: &'a str, name: &str) -> Option<&'a str> {
     let key = format!(" {name}=\"");
     let at = element.find(&key)? + key.len();
     element[at..].split('"').next()
 }
 
-fn number(element: &str, name: &str) -> f64 {
+pub(crate) fn number(element: &str, name: &str) -> f64 {
     attr(element, name)
         .and_then(|v| v.parse().ok())
         .unwrap_or(0.0)

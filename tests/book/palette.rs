@@ -14,24 +14,14 @@ use attention_geometry::experiment::fixed_points::trained_absorption::{BOOK, arc
 use attention_geometry::figures::palette;
 use plotters::style::RGBColor;
 
+use super::legends::{attr, number};
+
 /// A coloured mark: its box `[x0, x1, y0, y1]` and its colour.
 #[derive(Clone, Copy, Debug)]
 struct Mark {
     x: [f64; 2],
     y: [f64; 2],
     colour: [u8; 3],
-}
-
-fn attr<'a>(element: &'a str, name: &str) -> Option<&'a str> {
-    let key = format!(" {name}=\"");
-    let at = element.find(&key)? + key.len();
-    element[at..].split('"').next()
-}
-
-fn number(element: &str, name: &str) -> f64 {
-    attr(element, name)
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(f64::NAN)
 }
 
 fn hex(colour: &str) -> Option<[u8; 3]> {

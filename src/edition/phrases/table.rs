@@ -331,4 +331,8 @@ pub const PHRASES: &[(&str, &str)] = &[
         "KDA 各通道对数衰减率的离散度",
     ),
     ("before training", "训练前"),
+    ("architecture", "架构"),
+    ("rates added", "补充的学习率"),
+    ("rate chosen", "选中的学习率"),
+    ("Gated DeltaNet or KDA", "Gated DeltaNet 或 KDA"),
 ];

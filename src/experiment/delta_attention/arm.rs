@@ -5,6 +5,19 @@ use serde::{Deserialize, Serialize};
 use crate::mixer::Mixer;
 use crate::mixer::layer::GateInit;
 
+/// A mixer's name as the book writes it.
+pub fn title(m: Mixer) -> &'static str {
+    match m {
+        Mixer::Softmax => "softmax attention",
+        Mixer::Linear => "linear attention",
+        Mixer::DeltaNet => "DeltaNet",
+        Mixer::GatedDeltaNet => "Gated DeltaNet",
+        Mixer::Kda => "KDA",
+        Mixer::Normalised => "linear attention, φ and normaliser",
+        Mixer::Unnormalised => "linear attention, φ without normaliser",
+    }
+}
+
 /// A trained arm: a mixer and how its gates start (`Fla` for the mixers without gates).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Arm {

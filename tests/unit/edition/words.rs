@@ -28,7 +28,6 @@ fn both_editions_fill_the_same_templates() {
         (EN.bottom_essay_none, ZH.bottom_essay_none),
         (EN.bottom_essay_some, ZH.bottom_essay_some),
         (EN.bottom_book, ZH.bottom_book),
-        (EN.headline, ZH.headline),
         (EN.why_flips, ZH.why_flips),
         (EN.why_scope, ZH.why_scope),
         (EN.why_contradicted, ZH.why_contradicted),

@@ -3,9 +3,19 @@
 use super::inside::Inside;
 use super::tally::*;
 use super::{Variant, book, setup};
+use crate::experiment::delta_attention::arm::title;
 use crate::measure::{Measure, fixed, of_total, pm, table_of};
 use crate::mixer::Mixer;
 use crate::stats::{Summary, mean};
+
+/// The mixers with runs stalled near chance: `Gated DeltaNet or KDA`.
+fn stalled_mixers(f: &crate::experiment::delta_attention::recall::Findings) -> String {
+    let names: Vec<&str> = stalled(f).iter().map(|s| title(s.0)).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.concat(),
+    }
+}
 
 /// The numbers the section's prose quotes.
 pub fn measures() -> Vec<Measure> {
@@ -83,7 +93,12 @@ pub fn measures() -> Vec<Measure> {
             fixed(gap(f, NORM, LINEAR, DELTANET, last), 2),
         ),
         Measure::new("capped_deltanet_norm", capped(NORM, DELTANET)),
-        Measure::new("stalled", stalled(f)),
+        Measure::new(
+            "stalled",
+            stalled(f).iter().map(|s| s.1).sum::<usize>().to_string(),
+        ),
+        Measure::new("stalled_mixers", stalled_mixers(f)),
+        Measure::new("near_chance", fixed(NEAR_CHANCE, 2)),
         Measure::new("capped_linear_norm", capped(NORM, LINEAR)),
     ]);
     for (v, key) in [(BOOK, "fla"), (NEAR, "near")] {

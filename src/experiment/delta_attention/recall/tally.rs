@@ -101,26 +101,25 @@ pub fn recurrent_at(f: &Findings, pairs: usize, state: usize) -> Vec<f64> {
         .to_vec()
 }
 
-/// The runs at `K = V = state` that stopped near chance (accuracy < 0.25), counted per mixer: `"5 (gdn 4, kda 1)"`.
-pub fn stalled(f: &Findings) -> String {
+/// Below this held-out accuracy a run stopped near chance (MQAR's chance
+/// is one over the vocabulary; a quarter is far above it and far below recall).
+pub const NEAR_CHANCE: f64 = 0.25;
+
+/// The runs at `K = V = state` that stopped near chance, counted per mixer
+/// (only the mixers that have any).
+pub fn stalled(f: &Findings) -> Vec<(Mixer, usize)> {
     let k = setup().state;
-    let per: Vec<(usize, usize)> = (0..Mixer::ALL.len())
+    (0..Mixer::ALL.len())
         .map(|m| {
             let n = f
                 .runs
                 .iter()
-                .filter(|r| r.mixer == m && r.state == k && r.accuracy < 0.25)
+                .filter(|r| r.mixer == m && r.state == k && r.accuracy < NEAR_CHANCE)
                 .count();
-            (m, n)
+            (Mixer::ALL[m], n)
         })
         .filter(|&(_, n)| n > 0)
-        .collect();
-    let total: usize = per.iter().map(|p| p.1).sum();
-    let parts: Vec<String> = per
-        .iter()
-        .map(|&(m, n)| format!("{} {n}", Mixer::ALL[m].name()))
-        .collect();
-    format!("{total} ({})", parts.join(", "))
+        .collect()
 }
 
 /// `claim.trained(…)` for every arm of `arms`.

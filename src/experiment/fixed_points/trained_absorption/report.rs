@@ -1,38 +1,31 @@
 //! The numbers the trained-absorption section quotes.
 
 use super::{BOOK, Findings, KEYS, TIED, UNTIED, architectures, book};
-use crate::measure::{Measure, fixed, of_total, pm};
+use crate::measure::{Measure, fixed, of_total, pm, table};
 
-/// A sentence on the edges of the grid: which arms the edge rule extended
-/// and where their chosen rate ended, and which still sit at an edge.
+/// The edges of the grid, as a table: which arms the edge rule extended,
+/// the rates it added and where their chosen rate ended (or "none").
 fn edges(f: &Findings) -> String {
     let names = architectures(f.setup.task);
-    let mut out = Vec::new();
+    let mut rows = Vec::new();
     for (a, t) in f.tuning.iter().enumerate() {
-        let name = names[a].0;
         let added: Vec<String> = t
             .grid
             .iter()
             .filter(|r| !f.setup.lrs.contains(&r.lr))
             .map(|r| r.lr.to_string())
             .collect();
-        if t.at_edge() {
-            out.push(format!(
-                "{name} still at the edge, {} (after adding {})",
-                t.lr,
-                added.join(", ")
-            ));
-        } else if !added.is_empty() {
-            out.push(format!(
-                "{name}: {} added, {} chosen",
-                added.join(", "),
-                t.lr
-            ));
+        if t.at_edge() || !added.is_empty() {
+            let chosen = match t.at_edge() {
+                true => format!("{} (still at the edge)", t.lr),
+                false => t.lr.to_string(),
+            };
+            rows.push(vec![names[a].0.to_string(), added.join(", "), chosen]);
         }
     }
-    match out.is_empty() {
+    match rows.is_empty() {
         true => "none".into(),
-        false => out.join("; "),
+        false => table(&["architecture", "rates added", "rate chosen"], &rows),
     }
 }
 
