@@ -335,4 +335,21 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("rates added", "补充的学习率"),
     ("rate chosen", "选中的学习率"),
     ("Gated DeltaNet or KDA", "Gated DeltaNet 或 KDA"),
+    ("member r", "成员 r"),
+    ("rate, learned head", "学习率，学习的头"),
+    ("rate, fixed form", "学习率，固定形式"),
+    (
+        "learned head: median steps (25–75%)",
+        "学习的头：中位步数（25–75%）",
+    ),
+    (
+        "form given: median steps (25–75%)",
+        "给定形式：中位步数（25–75%）",
+    ),
+    (
+        "learned − given, per seed [95%]",
+        "学习的头 − 给定形式，按种子配对 [95%]",
+    ),
+    ("stricter threshold", "更严格的阈值"),
+    ("sharper fixed forms", "更尖锐的固定形式"),
 ];

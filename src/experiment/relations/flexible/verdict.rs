@@ -3,7 +3,7 @@
 
 use super::{BOOK, Findings, Head, SHARP, STRICT, book, other, own, sharp};
 use crate::claim::{Claim, Evidence, Test};
-use crate::measure::{Measure, fixed, of_total, pm, share_of};
+use crate::measure::{Measure, fixed, of_total, pm, share_of, table_of};
 use crate::stats::{Summary, quantile};
 
 /// Smallest share of seeds reaching the threshold over `cells`, or the largest with `max`.
@@ -226,21 +226,29 @@ fn steps_text(f: &Findings, xs: &[f64]) -> String {
     )
 }
 
-/// Per member: `text(r)` joined as `r = 0: …; r = 1: …` (no English word
-/// for the Chinese edition's phrases to translate).
-fn per_member(f: &Findings, text: impl Fn(usize) -> String) -> String {
-    let parts: Vec<String> = (0..f.setup.members)
-        .map(|r| format!("r = {r}: {}", text(r)))
+/// One table measure `key`: a row per member `r`, a cell per column,
+/// `cell(column, r)` its text (each cell keyed `{key}_{column}_r{r}`).
+fn per_member(
+    f: &Findings,
+    key: &str,
+    header: &[&str],
+    cell: impl Fn(usize, usize) -> String,
+) -> Vec<Measure> {
+    let rows = (0..f.setup.members)
+        .map(|r| {
+            let cells = (1..header.len())
+                .map(|c| Measure::new(format!("{key}_{c}_r{r}"), cell(c, r)))
+                .collect();
+            (r.to_string(), cells)
+        })
         .collect();
-    parts.join("; ")
+    table_of(key, header, rows)
 }
 
-/// The paired cost per member: `median [lo, hi]`.
-fn costs(f: &Findings, strict: bool) -> String {
-    per_member(f, |r| {
-        let (m, (lo, hi)) = f.cost(r, strict);
-        format!("{m:.0} [{lo:.0}, {hi:.0}]")
-    })
+/// The paired cost of member `r`: `median [lo, hi]`.
+fn cost(f: &Findings, r: usize, strict: bool) -> String {
+    let (m, (lo, hi)) = f.cost(r, strict);
+    format!("{m:.0} [{lo:.0}, {hi:.0}]")
 }
 
 /// The numbers the section quotes.
@@ -248,7 +256,6 @@ pub fn measures() -> Vec<Measure> {
     let (f, g) = (book(), sharp());
     let s = f.setup;
     let cell = |h: Head, r: usize| f.cell(h, r, false);
-    let rates = |h: fn(usize) -> Head| per_member(f, |r| cell(h(r), r).lr.to_string());
     let edges = [s.lrs[0], s.lrs[s.lrs.len() - 1]];
     let at_edge = f.tuning.iter().filter(|(_, _, lr)| edges.contains(lr));
     let capped: Vec<bool> = f
@@ -258,7 +265,7 @@ pub fn measures() -> Vec<Measure> {
         .flat_map(|c| c.capped.clone())
         .collect();
     let over = |xs: Vec<f64>| pm(Summary::of(&xs), 2);
-    vec![
+    let mut m = vec![
         Measure::new("flex_members", s.members.to_string()),
         Measure::new("flex_last", (s.members - 1).to_string()),
         Measure::new("flex_d", s.sizes.d.to_string()),
@@ -278,8 +285,6 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("flex_strict", fixed(STRICT, 2)),
         Measure::new("flex_margin", fixed(BOOK.sizes.margin, 0)),
         Measure::new("flex_sharp", fixed(SHARP.sizes.margin, 0)),
-        Measure::new("flex_lr_learned", rates(|_| Head::Learned)),
-        Measure::new("flex_lr_fixed", rates(Head::Fixed)),
         Measure::new(
             "flex_edge",
             of_total(at_edge.count(), f.tuning.len(), "tuned arms"),
@@ -305,21 +310,45 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("flex_null_q95", fixed(quantile(&f.null(), 0.95), 2)),
         Measure::new("flex_untrained", over(accuracy_before(f))),
         Measure::new(
-            "flex_steps_learned",
-            per_member(f, |r| steps_text(f, &cell(Head::Learned, r).steps)),
-        ),
-        Measure::new(
-            "flex_steps_fixed",
-            per_member(f, |r| steps_text(f, &cell(Head::Fixed(r), r).steps)),
-        ),
-        Measure::new("flex_cost", costs(f, false)),
-        Measure::new("flex_cost_strict", costs(f, true)),
-        Measure::new("flex_cost_sharp", costs(g, false)),
-        Measure::new(
             "flex_reached_own_strict",
             share_of(reach(f, own, true, false), "seeds"),
         ),
-    ]
+    ];
+    let steps = |h: Head, r: usize| steps_text(f, &cell(h, r).steps);
+    m.extend(per_member(
+        f,
+        "flex_rates",
+        &["member r", "rate, learned head", "rate, fixed form"],
+        |c, r| match c {
+            1 => cell(Head::Learned, r).lr.to_string(),
+            _ => cell(Head::Fixed(r), r).lr.to_string(),
+        },
+    ));
+    m.extend(per_member(
+        f,
+        "flex_steps",
+        &[
+            "member r",
+            "learned head: median steps (25–75%)",
+            "form given: median steps (25–75%)",
+            "learned − given, per seed [95%]",
+        ],
+        |c, r| match c {
+            1 => steps(Head::Learned, r),
+            2 => steps(Head::Fixed(r), r),
+            _ => cost(f, r, false),
+        },
+    ));
+    m.extend(per_member(
+        f,
+        "flex_costs",
+        &["member r", "stricter threshold", "sharper fixed forms"],
+        |c, r| match c {
+            1 => cost(f, r, true),
+            _ => cost(g, r, false),
+        },
+    ));
+    m
 }
 
 /// Test accuracy before training, every run on true labels.
