@@ -179,14 +179,6 @@ pub fn bottom_line(claims: &[Claim], w: &Words) -> String {
     format!("{first} {second} {third}")
 }
 
-/// A test's text in the edition's language.
-fn phrased(text: String, w: &Words) -> String {
-    match w.lang {
-        Lang::En => text,
-        Lang::Zh => crate::edition::phrases::zh(&text),
-    }
-}
-
 /// The introduction's headlines: one per chapter, from the chapter's essay
 /// claims, the one whose verdict is the chapter's most common among them
 /// (ties go to the stronger evidence: pretrained, then toy, then random),
@@ -212,7 +204,9 @@ pub fn headlines(
         let Some(c) = pick.map(|i| of[i]) else {
             continue;
         };
-        let t = &c.core[0];
+        // the quantity as the card shows it, in the edition's language
+        let shown = super::card::in_edition(c, w);
+        let t = &shown.core[0];
         let link = match pages.card(&c.id) {
             Some(p) => format!("[`{}`]({p}#{})", c.id, c.id),
             None => format!("`{}`", c.id),
@@ -225,9 +219,9 @@ pub fn headlines(
             .to_string();
         rows.push(vec![
             format!("[{n}. {title}]({page})"),
-            phrased(t.quantity.clone(), w),
+            t.quantity.clone(),
             super::card::value(t, w),
-            phrased(bound, w),
+            bound,
             format!("{} {link}", badge(c.verdict(), w)),
         ]);
     }
