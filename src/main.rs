@@ -115,6 +115,7 @@ fn run(m: &ArgMatches) -> Result<(), Stop> {
         }
         "figures" => book::figures(args),
         "render" => book::render(args.get_flag("open")),
+        "serve" => book::serve(args),
         "list" => {
             for f in figures::registry() {
                 println!("{:<32} chapter {}  {}", f.name, f.chapter, f.about);

@@ -165,7 +165,40 @@ pub fn render(open: bool) -> Result<(), Stop> {
     Ok(())
 }
 
-/// Open `page` in the default browser, as `mdbook build --open` does.
+/// Serve the book and the live explorer on 127.0.0.1 until interrupted:
+/// the book rendered into target/book first, or `--book DIR` as it is. The
+/// address goes to standard output.
+#[cfg(feature = "render")]
+pub fn serve(args: &ArgMatches) -> Result<(), Stop> {
+    use attention_geometry::render::serve::Serving;
+    let book = match args.get_one::<PathBuf>("book") {
+        Some(dir) => dir.clone(),
+        None => attention_geometry::render::render(&root(), None)?
+            .parent()
+            .expect("index.html sits in the book's folder")
+            .to_path_buf(),
+    };
+    let port = *args.get_one::<u16>("port").expect("has a default");
+    let serving = Serving::start(&book, port).map_err(Stop::Failed)?;
+    let url = serving.url();
+    println!("{url}");
+    status(&format!(
+        "serving {} at {url} (the Chinese edition at {url}zh/, your own sentence at {url}explorer.html); Ctrl-C stops",
+        book.display()
+    ));
+    if args.get_flag("open") {
+        browse(std::path::Path::new(&url))?;
+    }
+    serving.wait();
+    Ok(())
+}
+
+#[cfg(not(feature = "render"))]
+pub fn serve(_args: &ArgMatches) -> Result<(), Stop> {
+    render(false)
+}
+
+/// Open `page` (a file or an address) in the default browser, as `mdbook build --open` does.
 #[cfg(feature = "render")]
 fn browse(page: &std::path::Path) -> Result<(), Stop> {
     use std::process::Command;

@@ -64,6 +64,26 @@ pub fn command() -> Command {
                 ),
         )
         .subcommand(Command::new("render").about("Render the book into target/book (figures as committed)").arg(open()))
+        .subcommand(
+            Command::new("serve")
+                .about("Serve the book (both editions) on 127.0.0.1, with a live explorer that takes your own sentence")
+                .arg(
+                    Arg::new("port")
+                        .long("port")
+                        .value_name("PORT")
+                        .default_value("3000")
+                        .value_parser(value_parser!(u16))
+                        .help("The port (0 picks a free one)"),
+                )
+                .arg(
+                    Arg::new("book")
+                        .long("book")
+                        .value_name("DIR")
+                        .value_parser(value_parser!(PathBuf))
+                        .help("Serve this rendered book as it is, instead of rendering into target/book first"),
+                )
+                .arg(open()),
+        )
         .subcommand(Command::new("list").about("List every figure: name, chapter, what it shows"))
         .subcommand(
             Command::new("verdicts")

@@ -78,12 +78,20 @@ pub fn hash(root: &Path, sources: &[&str]) -> String {
         .collect()
 }
 
-/// `Cargo.lock` without the book's own `[[package]]` entry: the versions of
-/// the crates the numbers run on, not the list of the book's dependencies
-/// (adding a dependency the experiment never calls does not change it).
+/// Packages that only `serve` builds (the HTTP server and what it alone
+/// pulls in), which no training run links against.
+const SERVE_ONLY: [&str; 4] = ["tiny_http", "ascii", "chunked_transfer", "httpdate"];
+
+/// `Cargo.lock` without the book's own `[[package]]` entry and without
+/// [`SERVE_ONLY`]: the versions of the crates the numbers run on, not the
+/// list of the book's dependencies (adding a dependency the experiment
+/// never calls does not change it).
 fn without_root_package(lock: &str) -> String {
+    let named = |block: &str, name: &str| block.starts_with(&format!("name = \"{name}\"\n"));
     lock.split("\n[[package]]\n")
-        .filter(|block| !block.starts_with("name = \"attention-geometry\"\n"))
+        .filter(|block| {
+            !named(block, "attention-geometry") && !SERVE_ONLY.iter().any(|n| named(block, n))
+        })
         .collect::<Vec<_>>()
         .join("\n[[package]]\n")
 }

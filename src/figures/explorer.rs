@@ -13,8 +13,15 @@
 //! written by hand: no framework, no network. The data comes from
 //! [`crate::pretrained::explorer::json`].
 
-/// The explorer's script, shared by the book page and the HTML file.
-pub const SCRIPT: &str = include_str!("../../chapters/explorer/explorer.js");
+/// The explorer's scripts in load order, shared by the book page (one
+/// `<script>` each) and the HTML file (inlined, one after another): the
+/// URL fragment, the heat map, the live server's form, then the explorer.
+pub const SCRIPTS: [&str; 4] = [
+    include_str!("../../chapters/explorer/fragment.js"),
+    include_str!("../../chapters/explorer/heatmap.js"),
+    include_str!("../../chapters/explorer/live.js"),
+    include_str!("../../chapters/explorer/explorer.js"),
+];
 
 /// The explorer's style.
 pub const STYLE: &str = include_str!("../../chapters/explorer/explorer.css");
@@ -80,11 +87,12 @@ pub fn page(text: &str, json: &str, start: Option<&Start>) -> String {
          body {{ font-family: sans-serif; max-width: 56rem; margin: 2rem auto; padding: 0 1rem; \
          color: #222; background: #fff; }}\n{STYLE}</style>\n</head>\n<body>\n\
          <h1>Attention explorer</h1>\n<p>{title}</p>\n\
-         <p>Hover or focus a token to see where it attends; switch between the attention \
-         weight α<sub>ij</sub> and the norm ‖α<sub>ij</sub> f(x<sub>j</sub>)‖ of what key j \
+         <p>Hover or focus a token, or a row of the heat map, to see where it attends; switch \
+         between the attention weight α<sub>ij</sub> and the norm ‖α<sub>ij</sub> f(x<sub>j</sub>)‖ of what key j \
          carries into query i's stream. Written by <code>attention-geometry attend</code>.</p>\n\
-         <div id=\"ax-root\"></div>\n<script>\n{}</script>\n<script>\n{SCRIPT}</script>\n\
+         <div id=\"ax-root\"></div>\n<script>\n{}</script>\n<script>\n{}</script>\n\
          </body>\n</html>\n",
-        data_script(json, start)
+        data_script(json, start),
+        SCRIPTS.join("</script>\n<script>\n")
     )
 }

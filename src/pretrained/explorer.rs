@@ -63,25 +63,47 @@ pub struct ModelView {
     pub sentences: Vec<SentenceView>,
 }
 
-/// `x` rounded to [`DECIMALS`] decimals.
-fn round(x: f64) -> f64 {
-    let scale = 10f64.powi(DECIMALS);
+/// Decimals the live explorer keeps (`attention-geometry serve`), as many as
+/// `attend --tsv` prints.
+pub const LIVE_DECIMALS: i32 = 6;
+
+/// `x` rounded to `decimals` decimals.
+fn round(x: f64, decimals: i32) -> f64 {
+    let scale = 10f64.powi(decimals);
     (x * scale).round() / scale
 }
 
-/// The first `seen(i)` entries of each row of `m`, rounded.
-fn rows(m: &DMatrix<f64>, seen: impl Fn(usize) -> usize) -> Vec<Vec<f64>> {
+/// The first `seen(i)` entries of each row of `m`, rounded to `decimals`.
+fn rows(m: &DMatrix<f64>, seen: impl Fn(usize) -> usize, decimals: i32) -> Vec<Vec<f64>> {
     m.row_iter()
         .enumerate()
-        .map(|(i, row)| row.iter().take(seen(i)).map(|&x| round(x)).collect())
+        .map(|(i, row)| {
+            row.iter()
+                .take(seen(i))
+                .map(|&x| round(x, decimals))
+                .collect()
+        })
         .collect()
 }
 
-/// `text` run through `model`: every layer's and head's weights and carried norms.
+/// `text` run through `model`: every layer's and head's weights and carried
+/// norms, rounded to [`DECIMALS`].
 ///
 /// # Errors
 /// The tokenizer's one-line message if the text is longer than the model takes.
 pub fn sentence(model: &dyn Transformer, text: &str) -> Result<SentenceView, String> {
+    sentence_to(model, text, DECIMALS)
+}
+
+/// As [`sentence`], rounded to `decimals` decimals.
+///
+/// # Errors
+/// As [`sentence`].
+pub fn sentence_to(
+    model: &dyn Transformer,
+    text: &str,
+    decimals: i32,
+) -> Result<SentenceView, String> {
     let encoding = model.encode(text)?;
     let n = encoding.ids.len();
     let seen = |i: usize| match model.mask() {
@@ -103,8 +125,8 @@ pub fn sentence(model: &dyn Transformer, text: &str) -> Result<SentenceView, Str
                     // carried_ij = α_ij ‖f_j‖
                     let carried = DMatrix::from_fn(n, n, |i, j| head.weights[(i, j)] * size[j]);
                     HeadView {
-                        weights: rows(&head.weights, seen),
-                        carried: rows(&carried, seen),
+                        weights: rows(&head.weights, seen, decimals),
+                        carried: rows(&carried, seen, decimals),
                     }
                 })
                 .collect()
@@ -134,22 +156,29 @@ pub fn views(runs: &[(Architecture, Vec<String>)]) -> Result<Vec<ModelView>, Str
     .into_iter();
     runs.iter()
         .map(|(arch, texts)| {
-            let model = arch.with(Model::Trained);
             let sentences = done.by_ref().take(texts.len()).collect::<Result<_, _>>()?;
-            Ok(ModelView {
-                key: arch.name().to_string(),
-                name: model.name().to_string(),
-                mask: match model.mask() {
-                    Mask::Bidirectional => "bidirectional",
-                    Mask::Causal => "causal",
-                }
-                .to_string(),
-                layers: model.layers(),
-                heads: model.heads(),
-                sentences,
-            })
+            Ok(ModelView::of(*arch, sentences))
         })
         .collect()
+}
+
+impl ModelView {
+    /// `arch`'s trained checkpoint described, with `sentences`.
+    pub fn of(arch: Architecture, sentences: Vec<SentenceView>) -> ModelView {
+        let model = arch.with(Model::Trained);
+        ModelView {
+            key: arch.name().to_string(),
+            name: model.name().to_string(),
+            mask: match model.mask() {
+                Mask::Bidirectional => "bidirectional",
+                Mask::Causal => "causal",
+            }
+            .to_string(),
+            layers: model.layers(),
+            heads: model.heads(),
+            sentences,
+        }
+    }
 }
 
 /// The explorer's data as JSON: `{"models": [ModelView, …]}`, one per run.

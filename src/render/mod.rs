@@ -22,8 +22,10 @@ use crate::edition::words::Words;
 use crate::measure::Measure;
 
 mod katex;
+pub mod live;
 pub mod quotes;
 pub mod search;
+pub mod serve;
 
 use katex::Katex;
 use quotes::Quotes;
@@ -129,14 +131,37 @@ const EXPLORER_PAGE: &str = "explorer.md";
 /// How many sentences the explorer offers of each model's corpus.
 pub const EXPLORER_SENTENCES: usize = 8;
 
-/// The sentences the explorer offers for `arch`: the first of those chapter 2
-/// reads (the paraphrase corpus for the encoder, the context sentences for the decoder).
+/// The sentences the explorer offers for `arch`: the running example's two
+/// `bank` sentences (the pair chapters 1–5 follow), for the decoder a
+/// sequence of random tokens repeated once (where its induction heads show),
+/// then the first of those chapter 2 reads (the paraphrase corpus for the
+/// encoder, the context sentences for the decoder).
 pub fn explorer_texts(arch: crate::pretrained::transformer::Architecture) -> Vec<String> {
     use crate::experiment::coverage::trained::{BOOK, texts};
-    texts(arch, BOOK)
+    use crate::pretrained::transformer::Architecture;
+    let example = crate::experiment::relations::trained::pairs()
         .into_iter()
-        .take(EXPLORER_SENTENCES)
+        .find(|p| p.word == crate::experiment::example::BOOK.word)
+        .expect("the running example's word is in models/contexts.txt");
+    let repeated = (arch == Architecture::Smollm2).then(repeated_text);
+    [example.a, example.b]
+        .into_iter()
+        .chain(repeated)
+        .chain(texts(arch, BOOK).into_iter().take(EXPLORER_SENTENCES))
         .collect()
+}
+
+/// Chapter 3's first random sequence (its seed 0, its length, no lead
+/// token), repeated once, as text: SmolLM2's tokens decoded. Read again,
+/// the text is one run of tokens repeated exactly (the tokenizer splits a
+/// few rare tokens; a test checks), so an induction head's stripe sits one
+/// token after each token's first copy.
+pub fn repeated_text() -> String {
+    use crate::experiment::multi_head::induction_heads::{BOOK, Lead, Repeat};
+    let r = Repeat::draw(Lead::Nothing, BOOK.length, 0);
+    crate::pretrained::smollm2::SmolLm2::shared()
+        .tokenizer
+        .decode(&r.ids)
 }
 
 /// The explorer's data as the script its page loads (computed from the

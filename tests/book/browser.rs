@@ -28,9 +28,13 @@ use attention_geometry::pretrained::corpus::Model;
 use attention_geometry::pretrained::explorer;
 use attention_geometry::pretrained::transformer::Architecture;
 use attention_geometry::render::explorer_texts;
+use attention_geometry::render::serve::content_type;
 
 use super::explorer::{EXPLORER, check_explorer};
 use super::rendered::{render, summary_pages};
+
+/// The harness pages' one polling helper, `until(test, ms)`.
+pub(crate) const UNTIL: &str = include_str!("until.js");
 
 /// The browser binary (Debian's package name).
 const BROWSER: &str = "chromium";
@@ -59,13 +63,13 @@ struct Outside {
 }
 
 /// The request head: method, target, lower-case headers.
-struct Head {
+pub(crate) struct Head {
     method: String,
     target: String,
-    headers: BTreeMap<String, String>,
+    pub(crate) headers: BTreeMap<String, String>,
 }
 
-fn read_head(reader: &mut BufReader<TcpStream>) -> Option<Head> {
+pub(crate) fn read_head(reader: &mut BufReader<TcpStream>) -> Option<Head> {
     let mut line = String::new();
     reader.read_line(&mut line).ok()?;
     let mut parts = line.split_whitespace();
@@ -85,21 +89,6 @@ fn read_head(reader: &mut BufReader<TcpStream>) -> Option<Head> {
         target,
         headers,
     })
-}
-
-fn content_type(path: &Path) -> &'static str {
-    match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
-        "html" => "text/html; charset=utf-8",
-        "js" => "text/javascript; charset=utf-8",
-        "css" => "text/css; charset=utf-8",
-        "svg" => "image/svg+xml",
-        "png" => "image/png",
-        "woff2" => "font/woff2",
-        "woff" => "font/woff",
-        "ttf" => "font/ttf",
-        "json" => "application/json",
-        _ => "application/octet-stream",
-    }
 }
 
 /// The response; files may be cached for the run, so the pages' shared
@@ -186,6 +175,7 @@ fn harness(pages: &[String], token: usize) -> String {
          \"layer\": {layer}, \"head\": {head}, \"token\": {token}}}"
     );
     include_str!("browser.html")
+        .replace("__UNTIL__", UNTIL)
         .replace("__PAGES__", &list.join(", "))
         .replace("__SEARCHES__", &searches.join(", "))
         .replace("__SWITCH__", SWITCH)
@@ -193,7 +183,7 @@ fn harness(pages: &[String], token: usize) -> String {
 }
 
 /// Chromium, killed when dropped.
-struct Browser(Child);
+pub(crate) struct Browser(Child);
 
 impl Drop for Browser {
     fn drop(&mut self) {
@@ -202,7 +192,9 @@ impl Drop for Browser {
     }
 }
 
-fn launch(url: &str, proxy: &str, profile: &Path, log: &Path) -> Browser {
+/// Headless Chromium on `url`, its output in `log`; every request through
+/// `proxy` if given.
+pub(crate) fn launch(url: &str, proxy: Option<&str>, profile: &Path, log: &Path) -> Browser {
     let log = fs::File::create(log).expect("create the browser log");
     let child = Command::new(BROWSER)
         .args([
@@ -217,9 +209,13 @@ fn launch(url: &str, proxy: &str, profile: &Path, log: &Path) -> Browser {
             "--window-size=1280,1000",
         ])
         .arg(format!("--user-data-dir={}", profile.display()))
-        .arg(format!("--proxy-server={proxy}"))
         // loopback goes through the proxy too
-        .arg("--proxy-bypass-list=<-loopback>")
+        .args(proxy.into_iter().flat_map(|p| {
+            [
+                format!("--proxy-server={p}"),
+                "--proxy-bypass-list=<-loopback>".to_string(),
+            ]
+        }))
         .arg(url)
         .stdin(Stdio::null())
         .stdout(log.try_clone().expect("clone the log"))
@@ -235,15 +231,24 @@ fn tell(message: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{message}");
 }
 
+/// Whether Chromium is here to run `test`; without it the test says why it
+/// skips, and under CI (`CI=true`) a missing browser fails it.
+pub(crate) fn browser_present(test: &str) -> bool {
+    if Command::new(BROWSER).arg("--version").output().is_ok() {
+        return true;
+    }
+    let missing = format!("`{BROWSER}` is not on the PATH (Debian: apt-get install chromium)");
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "{missing}: under CI (CI=true) the {test} must run"
+    );
+    tell(&format!("{test} skipped: {missing}"));
+    false
+}
+
 #[test]
 fn a_reader_sees_search_figures_and_math_offline() {
-    if Command::new(BROWSER).arg("--version").output().is_err() {
-        let missing = format!("`{BROWSER}` is not on the PATH (Debian: apt-get install chromium)");
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "{missing}: under CI (CI=true) the browser test must run"
-        );
-        tell(&format!("browser test skipped: {missing}"));
+    if !browser_present("browser test") {
         return;
     }
     let started = Instant::now();
@@ -289,7 +294,7 @@ fn a_reader_sees_search_figures_and_math_offline() {
     let opened = Instant::now();
     let browser = launch(
         &format!("{origin}/browser-check.html"),
-        &origin,
+        Some(&origin),
         &profile.path().join("profile"),
         &log,
     );

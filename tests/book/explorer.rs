@@ -10,9 +10,14 @@ use attention_geometry::pretrained::explorer::SentenceView;
 /// sentence's last token (a causal row that sees every key).
 pub(crate) const EXPLORER: (&str, usize, usize, usize) = ("smollm2", 1, 3, 7);
 
-/// The weights `attend --tsv` prints for the explorer's head: tokens, then rows.
-fn attend_tsv(text: &str) -> (Vec<String>, Vec<Vec<f64>>) {
-    let (model, _, layer, head) = EXPLORER;
+/// The weights `attend --tsv` prints for `model`'s head `head` of layer
+/// `layer`: tokens, then rows.
+pub(crate) fn attend_tsv(
+    text: &str,
+    model: &str,
+    layer: usize,
+    head: usize,
+) -> (Vec<String>, Vec<Vec<f64>>) {
     let out = Command::new(env!("CARGO_BIN_EXE_attention-geometry"))
         .args(["attend", text, "--model", model, "--tsv"])
         .args(["--layer", &layer.to_string(), "--head", &head.to_string()])
@@ -61,9 +66,9 @@ pub(crate) fn check_explorer(report: &str, text: &str, view: &SentenceView) {
         .iter()
         .map(|t| t.as_str().unwrap())
         .collect();
-    let (tsv_tokens, rows) = attend_tsv(text);
+    let (model, _, layer, head) = EXPLORER;
+    let (tsv_tokens, rows) = attend_tsv(text, model, layer, head);
     assert_eq!(tokens, tsv_tokens);
-    let (_, _, layer, head) = EXPLORER;
     let i = tokens.len() - 1;
     let (weights, carried) = (numbers("weights"), numbers("carried"));
     assert_eq!(weights.len(), i + 1, "a causal row shows keys 0..=i");
@@ -99,4 +104,22 @@ pub(crate) fn check_explorer(report: &str, text: &str, view: &SentenceView) {
         "{}",
         caption("arrowed")
     );
+}
+
+/// The explorer's repeated sequence, read again, is one run of tokens
+/// repeated exactly (decoded from chapter 3's sequence, some of whose rare
+/// tokens the tokenizer splits), so its induction stripe is where an
+/// induction head would put it.
+#[test]
+fn the_repeated_sequence_reads_back_as_one_run_twice() {
+    use attention_geometry::experiment::multi_head::induction_heads::{BOOK, Lead, Repeat};
+    use attention_geometry::pretrained::smollm2::SmolLm2;
+    let model = SmolLm2::shared();
+    let text = attention_geometry::render::repeated_text();
+    let r = Repeat::draw(Lead::Nothing, BOOK.length, 0);
+    assert_eq!(text, model.tokenizer.decode(&r.ids));
+    let ids = model.encode(&text).unwrap().ids;
+    let half = ids.len() / 2;
+    assert!(ids.len().is_multiple_of(2) && half >= BOOK.length, "{ids:?}");
+    assert_eq!(ids[..half], ids[half..]);
 }

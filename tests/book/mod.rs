@@ -19,6 +19,7 @@ mod phrases;
 mod quotes;
 mod referee;
 mod rendered;
+mod serve;
 mod snippets;
 mod terms;
 mod verdicts;
