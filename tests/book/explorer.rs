@@ -120,6 +120,9 @@ fn the_repeated_sequence_reads_back_as_one_run_twice() {
     assert_eq!(text, model.tokenizer.decode(&r.ids));
     let ids = model.encode(&text).unwrap().ids;
     let half = ids.len() / 2;
-    assert!(ids.len().is_multiple_of(2) && half >= BOOK.length, "{ids:?}");
+    assert!(
+        ids.len().is_multiple_of(2) && half >= BOOK.length,
+        "{ids:?}"
+    );
     assert_eq!(ids[..half], ids[half..]);
 }
