@@ -261,7 +261,7 @@ fn a_sentence_typed_into_the_explorer_shows_the_weights_attend_prints() {
     let log = profile.path().join("chromium.log");
     let url = format!("{}serve-check.html", server.url());
     let browser = launch(&url, None, &profile.path().join("profile"), &log);
-    let r = await_report(listener, Duration::from_secs(400));
+    let r = await_report(listener, Duration::from_secs(600));
     drop(browser);
     let r = r.unwrap_or_else(|| {
         let log = std::fs::read_to_string(&log).unwrap_or_default();
