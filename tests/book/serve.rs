@@ -236,12 +236,13 @@ fn await_report(listener: TcpListener, timeout: Duration) -> Option<Value> {
         .map(|r| r.expect("the report is JSON"))
 }
 
-/// Ignored by `cargo test`, run alone by `.ci/run`: inside the whole suite
-/// one of the page's files sometimes reaches Chromium only after about five
-/// minutes (the report's timings show the iframe's load event that late),
-/// a stall not yet explained; alone it takes seconds.
+/// Ignored by `cargo test`, run alone by `.ci/run`: one of the explorer
+/// page's files sometimes reaches Chromium only after about five minutes
+/// (the harness's timings showed the iframe's load event that late), inside
+/// the whole suite and alone alike; a stall not yet explained. Without it
+/// the test takes seconds.
 #[test]
-#[ignore = "run alone by .ci/run (a stall inside the whole suite, under study)"]
+#[ignore = "run alone by .ci/run (a stall of about five minutes, under study)"]
 fn a_sentence_typed_into_the_explorer_shows_the_weights_attend_prints() {
     if !browser_present("live explorer's browser test") {
         return;
