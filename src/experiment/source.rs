@@ -78,9 +78,9 @@ pub fn hash(root: &Path, sources: &[&str]) -> String {
         .collect()
 }
 
-/// Packages that only `serve` builds (the HTTP server and what it alone
-/// pulls in), which no training run links against.
-const SERVE_ONLY: [&str; 4] = ["tiny_http", "ascii", "chunked_transfer", "httpdate"];
+/// Packages that only `serve` builds (its HTTP parser), which no training
+/// run links against.
+const SERVE_ONLY: [&str; 1] = ["httparse"];
 
 /// `Cargo.lock` without the book's own `[[package]]` entry and without
 /// [`SERVE_ONLY`]: the versions of the crates the numbers run on, not the

@@ -19,6 +19,8 @@
 
 use serde_json::json;
 
+use super::http::Reply;
+
 use crate::pretrained::corpus::Model;
 use crate::pretrained::explorer::{LIVE_DECIMALS, ModelView, sentence_to};
 use crate::pretrained::transformer::Architecture;
@@ -30,33 +32,6 @@ pub const MAX_TOKENS: usize = 64;
 
 /// The longest body read, in bytes; a longer one is refused unread.
 pub const MAX_BYTES: usize = 4096;
-
-/// What the server sends back.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Reply {
-    pub status: u16,
-    pub kind: &'static str,
-    pub body: Vec<u8>,
-}
-
-impl Reply {
-    fn json(value: &serde_json::Value) -> Reply {
-        Reply {
-            status: 200,
-            kind: "application/json",
-            body: value.to_string().into_bytes(),
-        }
-    }
-
-    /// A refusal: `status` and one line saying why.
-    pub fn refuse(status: u16, message: &str) -> Reply {
-        Reply {
-            status,
-            kind: "text/plain; charset=utf-8",
-            body: format!("{message}\n").into_bytes(),
-        }
-    }
-}
 
 /// The request's parameters, checked.
 struct Asked {

@@ -21,6 +21,7 @@ use crate::edition::Lang;
 use crate::edition::words::Words;
 use crate::measure::Measure;
 
+pub mod http;
 mod katex;
 pub mod live;
 pub mod quotes;

@@ -1,6 +1,6 @@
 //! `attention-geometry serve`: the rendered book (both editions) and the
-//! live explorer's API ([`super::live`]) on 127.0.0.1, answered by a few
-//! threads sharing one small blocking server (tiny_http).
+//! live explorer's API ([`super::live`]) on 127.0.0.1, one thread per
+//! connection and one request per connection ([`super::http`]).
 //!
 //! ```text
 //! /api/attend[?…]   the live explorer (super::live::answer)
@@ -11,31 +11,29 @@
 //! path leaving the book is not found, and a panic while answering becomes
 //! a 500 for that request alone.
 
-use std::io::Read;
-use std::net::SocketAddr;
+use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
-use tiny_http::{Header, Request, Response, Server};
-
-use super::live::{self, Reply};
-
-/// Threads answering requests: the live explorer's requests run a model,
-/// so a few at once keep a page's files flowing beside them.
-pub const WORKERS: usize = 4;
+use super::http::{self, Reply};
+use super::live;
 
 /// The API's path.
 pub const API: &str = "/api/attend";
 
-/// A running server; dropping it stops the server and its threads.
+/// How long a connection may stay silent, reading or writing, before it is
+/// closed: a browser opens connections it may never use.
+const IDLE: Duration = Duration::from_secs(30);
+
+/// A running server; dropping it stops the server.
 pub struct Serving {
     /// Where it listens.
     pub addr: SocketAddr,
-    server: Arc<Server>,
     stopping: Arc<AtomicBool>,
-    workers: Vec<JoinHandle<()>>,
+    accepting: Option<JoinHandle<()>>,
 }
 
 impl Serving {
@@ -51,32 +49,31 @@ impl Serving {
                 book.display()
             ));
         }
-        let server = Server::http(("127.0.0.1", port)).map_err(|e| {
+        let listener = TcpListener::bind(("127.0.0.1", port)).map_err(|e| {
             format!("cannot listen on 127.0.0.1:{port}: {e}; choose another with --port (0 picks a free one)")
         })?;
-        let addr = server
-            .server_addr()
-            .to_ip()
-            .expect("an HTTP server listens on an IP address");
-        let (server, stopping) = (Arc::new(server), Arc::new(AtomicBool::new(false)));
-        let workers = (0..WORKERS)
-            .map(|_| {
-                let (server, stopping) = (Arc::clone(&server), Arc::clone(&stopping));
-                let book = book.to_path_buf();
-                std::thread::spawn(move || {
-                    while !stopping.load(Ordering::SeqCst) {
-                        if let Ok(request) = server.recv() {
-                            handle(request, &book);
-                        }
-                    }
-                })
-            })
-            .collect();
+        let addr = listener
+            .local_addr()
+            .map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
+        let stopping = Arc::new(AtomicBool::new(false));
+        let book: Arc<Path> = book.into();
+        let stop = Arc::clone(&stopping);
+        // one thread per connection, each answering one request
+        let accepting = std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                if stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Ok(stream) = stream else { continue };
+                let book = Arc::clone(&book);
+                // a thread the system refuses drops this connection alone
+                let _ = std::thread::Builder::new().spawn(move || connection(stream, &book));
+            }
+        });
         Ok(Serving {
             addr,
-            server,
             stopping,
-            workers,
+            accepting: Some(accepting),
         })
     }
 
@@ -87,8 +84,8 @@ impl Serving {
 
     /// Serve until the process ends.
     pub fn wait(mut self) {
-        for worker in self.workers.drain(..) {
-            let _ = worker.join();
+        if let Some(accepting) = self.accepting.take() {
+            let _ = accepting.join();
         }
     }
 }
@@ -96,32 +93,32 @@ impl Serving {
 impl Drop for Serving {
     fn drop(&mut self) {
         self.stopping.store(true, Ordering::SeqCst);
-        for _ in 0..self.workers.len() {
-            self.server.unblock();
-        }
-        for worker in self.workers.drain(..) {
-            let _ = worker.join();
+        // wake the accepting thread, which then sees `stopping`
+        let _ = TcpStream::connect(self.addr);
+        if let Some(accepting) = self.accepting.take() {
+            let _ = accepting.join();
         }
     }
 }
 
-/// Answer one request; a panic while answering is this request's 500.
-fn handle(mut request: Request, book: &Path) {
-    let url = request.url().to_string();
-    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
-    let method = request.method().as_str().to_string();
+/// Answer the one request of a connection.
+fn connection(stream: TcpStream, book: &Path) {
+    let _ = stream.set_read_timeout(Some(IDLE));
+    let _ = stream.set_write_timeout(Some(IDLE));
+    // read one byte past the API's limit, so a longer body is refused
+    let request = match http::read(&stream, live::MAX_BYTES + 1) {
+        Ok(request) => request,
+        Err(Some(refusal)) => return http::respond(stream, &refusal, &[], true),
+        Err(None) => return,
+    };
+    let (path, query) = request
+        .target
+        .split_once('?')
+        .unwrap_or((&request.target, ""));
+    let method = request.method.as_str();
     let reply = if path == API {
-        // read one byte past the limit, so a longer body is refused unread
-        let mut body = Vec::new();
-        let read = request
-            .as_reader()
-            .take(live::MAX_BYTES as u64 + 1)
-            .read_to_end(&mut body);
-        match read {
-            Ok(_) => std::panic::catch_unwind(|| live::answer(&method, query, &body))
-                .unwrap_or_else(|_| Reply::refuse(500, "the model failed on this text")),
-            Err(e) => Reply::refuse(400, &format!("cannot read the request body: {e}")),
-        }
+        std::panic::catch_unwind(|| live::answer(method, query, &request.body))
+            .unwrap_or_else(|_| Reply::refuse(500, "the model failed on this text"))
     } else if method == "GET" || method == "HEAD" {
         file(book, path)
     } else {
@@ -130,23 +127,16 @@ fn handle(mut request: Request, book: &Path) {
             &format!("{method} is not allowed here; the book is read with GET"),
         )
     };
-    let mut response = Response::from_data(reply.body)
-        .with_status_code(reply.status)
-        .with_header(header("Content-Type", reply.kind))
-        .with_header(header("Cache-Control", "no-cache"));
+    let allow = if path == API {
+        "GET, HEAD, POST"
+    } else {
+        "GET, HEAD"
+    };
+    let mut headers = vec![("Cache-Control", "no-cache")];
     if reply.status == 405 {
-        let allow = if path == API {
-            "GET, HEAD, POST"
-        } else {
-            "GET, HEAD"
-        };
-        response.add_header(header("Allow", allow));
+        headers.push(("Allow", allow));
     }
-    let _ = request.respond(response);
-}
-
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("an ASCII header")
+    http::respond(stream, &reply, &headers, method != "HEAD");
 }
 
 /// `%XX` escapes of `path` decoded; `None` if the result is not UTF-8.

@@ -13,9 +13,8 @@
 //! Without `chromium` on the PATH the test prints why it skipped and passes;
 //! under CI (`CI=true`) a missing browser fails it.
 
-use std::collections::BTreeMap;
 use std::fs;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -28,6 +27,7 @@ use attention_geometry::pretrained::corpus::Model;
 use attention_geometry::pretrained::explorer;
 use attention_geometry::pretrained::transformer::Architecture;
 use attention_geometry::render::explorer_texts;
+use attention_geometry::render::http::{self, Reply};
 use attention_geometry::render::serve::content_type;
 
 use super::explorer::{EXPLORER, check_explorer};
@@ -50,6 +50,9 @@ const SEARCHES: [(&str, &str, &str); 2] = [
 /// The page whose language switch is followed there and back.
 const SWITCH: &str = "01-coordinate-mismatch.html";
 
+/// The longest report the harness posts, in bytes.
+pub(crate) const REPORT_BYTES: usize = 1 << 24;
+
 /// How long the browser may take for every page.
 const TIMEOUT: Duration = Duration::from_secs(180);
 
@@ -62,45 +65,15 @@ struct Outside {
     from_page: bool,
 }
 
-/// The request head: method, target, lower-case headers.
-pub(crate) struct Head {
-    method: String,
-    target: String,
-    pub(crate) headers: BTreeMap<String, String>,
-}
-
-pub(crate) fn read_head(reader: &mut BufReader<TcpStream>) -> Option<Head> {
-    let mut line = String::new();
-    reader.read_line(&mut line).ok()?;
-    let mut parts = line.split_whitespace();
-    let (method, target) = (parts.next()?.to_string(), parts.next()?.to_string());
-    let mut headers = BTreeMap::new();
-    loop {
-        let mut h = String::new();
-        if reader.read_line(&mut h).ok()? == 0 || h.trim().is_empty() {
-            break;
-        }
-        if let Some((k, v)) = h.split_once(':') {
-            headers.insert(k.trim().to_ascii_lowercase(), v.trim().to_string());
-        }
-    }
-    Some(Head {
-        method,
-        target,
-        headers,
-    })
-}
-
-/// The response; files may be cached for the run, so the pages' shared
+/// The reply; files may be cached for the run, so the pages' shared
 /// scripts, styles and fonts are fetched once, as a reader's browser would.
-fn respond(stream: &mut TcpStream, status: &str, kind: &str, body: &[u8]) {
-    let head = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\
-         Cache-Control: max-age=600\r\nConnection: close\r\n\r\n",
-        body.len()
-    );
-    let _ = stream.write_all(head.as_bytes());
-    let _ = stream.write_all(body);
+fn respond(stream: TcpStream, status: u16, kind: &'static str, body: &[u8]) {
+    let reply = Reply {
+        status,
+        kind,
+        body: body.to_vec(),
+    };
+    http::respond(stream, &reply, &[("Cache-Control", "max-age=600")], true);
 }
 
 /// Serve one connection: a file of `root`, the harness's report (sent to
@@ -112,37 +85,25 @@ fn serve(
     report: &Sender<String>,
     outside: &Mutex<Vec<Outside>>,
 ) {
-    let mut reader = BufReader::new(stream.try_clone().expect("clone the connection"));
-    let mut stream = stream;
-    let Some(head) = read_head(&mut reader) else {
+    let Ok(request) = http::read(&stream, REPORT_BYTES) else {
         return;
     };
     // as a proxy the server sees absolute targets; as itself, paths
-    let path = match head.target.strip_prefix(origin) {
+    let path = match request.target.strip_prefix(origin) {
         Some(p) => p.to_string(),
-        None if head.target.starts_with('/') => head.target.clone(),
+        None if request.target.starts_with('/') => request.target.clone(),
         None => {
             let from_page = ["referer", "origin", "sec-fetch-dest"]
                 .iter()
-                .any(|h| head.headers.contains_key(*h));
-            let line = format!("{} {}", head.method, head.target);
+                .any(|h| request.headers.contains_key(*h));
+            let line = format!("{} {}", request.method, request.target);
             outside.lock().unwrap().push(Outside { line, from_page });
-            respond(&mut stream, "502 Bad Gateway", "text/plain", b"offline");
-            return;
+            return respond(stream, 502, "text/plain", b"offline");
         }
     };
-    if head.method == "POST" && path == "/report" {
-        let n: usize = head
-            .headers
-            .get("content-length")
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0);
-        let mut body = vec![0; n];
-        if reader.read_exact(&mut body).is_ok() {
-            let _ = report.send(String::from_utf8_lossy(&body).into_owned());
-        }
-        respond(&mut stream, "204 No Content", "text/plain", b"");
-        return;
+    if request.method == "POST" && path == "/report" {
+        let _ = report.send(String::from_utf8_lossy(&request.body).into_owned());
+        return respond(stream, 204, "text/plain", b"");
     }
     let relative = path
         .split(['?', '#'])
@@ -155,9 +116,9 @@ fn serve(
     }
     match fs::read(&file) {
         Ok(bytes) if !relative.split('/').any(|p| p == "..") => {
-            respond(&mut stream, "200 OK", content_type(&file), &bytes)
+            respond(stream, 200, content_type(&file), &bytes)
         }
-        _ => respond(&mut stream, "404 Not Found", "text/plain", b"not found"),
+        _ => respond(stream, 404, "text/plain", b"not found"),
     }
 }
 
