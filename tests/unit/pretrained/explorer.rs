@@ -28,17 +28,27 @@ fn the_json_holds_attention_maps_weights_and_rows_sum_to_one() {
         let trace = model.run(&model.encode(text).unwrap().ids);
         for (l, heads) in s.layers.iter().enumerate() {
             assert_eq!(heads.len(), model.heads());
-            let map = AttentionMap::compute(model, text, l, None).unwrap();
-            assert_eq!(map.tokens, s.tokens);
-            for ((h, w), head) in map.heads.iter().zip(heads) {
-                let write = model.write(&trace.layers[l], *h);
+            // the weights against an independent pass at three layers (each
+            // `AttentionMap` runs the model again); the rest of the checks at all
+            let last = model.layers() - 1;
+            let map = [0, last / 2, last]
+                .contains(&l)
+                .then(|| AttentionMap::compute(model, text, l, None).unwrap());
+            if let Some(map) = &map {
+                assert_eq!(map.tokens, s.tokens);
+            }
+            for (h, head) in heads.iter().enumerate() {
+                let w = map.as_ref().map(|m| &m.heads[h].1);
+                let write = model.write(&trace.layers[l], h);
                 for (i, (row, carried)) in head.weights.iter().zip(&head.carried).enumerate() {
                     let seen = if view.mask == "causal" { i + 1 } else { n };
                     assert_eq!((row.len(), carried.len()), (seen, seen));
                     let sum: f64 = row.iter().sum();
                     assert!((sum - 1.0).abs() <= n as f64 * half, "{l} {h} {i}: {sum}");
-                    for (j, x) in row.iter().enumerate() {
-                        assert!((x - w[(i, j)]).abs() <= half + 1e-12, "{l} {h} {i} {j}");
+                    if let Some(w) = w {
+                        for (j, x) in row.iter().enumerate() {
+                            assert!((x - w[(i, j)]).abs() <= half + 1e-12, "{l} {h} {i} {j}");
+                        }
                     }
                     // the head's write of row i is the sum of what each key carries:
                     // ‖Σ_j α_ij f_j‖ ≤ Σ_j ‖α_ij f_j‖
