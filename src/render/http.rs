@@ -59,6 +59,15 @@ impl Reply {
         }
     }
 
+    /// 204: done, nothing to say.
+    pub fn no_content() -> Reply {
+        Reply {
+            status: 204,
+            kind: "text/plain",
+            body: Vec::new(),
+        }
+    }
+
     /// A refusal: `status` and one line saying why.
     pub fn refuse(status: u16, message: &str) -> Reply {
         Reply {

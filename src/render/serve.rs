@@ -127,14 +127,16 @@ fn connection(stream: TcpStream, book: &Path) {
             &format!("{method} is not allowed here; the book is read with GET"),
         )
     };
-    let allow = if path == API {
-        "GET, HEAD, POST"
-    } else {
-        "GET, HEAD"
-    };
     let mut headers = vec![("Cache-Control", "no-cache")];
     if reply.status == 405 {
-        headers.push(("Allow", allow));
+        headers.push((
+            "Allow",
+            if path == API {
+                "GET, HEAD, POST"
+            } else {
+                "GET, HEAD"
+            },
+        ));
     }
     http::respond(stream, &reply, &headers, method != "HEAD");
 }
@@ -165,7 +167,7 @@ fn unescape(path: &str) -> Option<String> {
 
 /// The book's file at URL path `path`: a folder's `index.html`; not found
 /// for a path that leaves the book.
-fn file(book: &Path, path: &str) -> Reply {
+pub fn file(book: &Path, path: &str) -> Reply {
     let not_found = || Reply::refuse(404, &format!("not found: {path}"));
     let Some(relative) = unescape(path) else {
         return not_found();

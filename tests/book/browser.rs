@@ -28,7 +28,7 @@ use attention_geometry::pretrained::explorer;
 use attention_geometry::pretrained::transformer::Architecture;
 use attention_geometry::render::explorer_texts;
 use attention_geometry::render::http::{self, Reply};
-use attention_geometry::render::serve::content_type;
+use attention_geometry::render::serve;
 
 use super::explorer::{EXPLORER, check_explorer};
 use super::rendered::{render, summary_pages};
@@ -65,16 +65,9 @@ struct Outside {
     from_page: bool,
 }
 
-/// The reply; files may be cached for the run, so the pages' shared
-/// scripts, styles and fonts are fetched once, as a reader's browser would.
-fn respond(stream: TcpStream, status: u16, kind: &'static str, body: &[u8]) {
-    let reply = Reply {
-        status,
-        kind,
-        body: body.to_vec(),
-    };
-    http::respond(stream, &reply, &[("Cache-Control", "max-age=600")], true);
-}
+/// Files may be cached for the run, so the pages' shared scripts, styles
+/// and fonts are fetched once, as a reader's browser would.
+const CACHE: [(&str, &str); 1] = [("Cache-Control", "max-age=600")];
 
 /// Serve one connection: a file of `root`, the harness's report (sent to
 /// `report`), or a refusal of another host (recorded in `outside`).
@@ -98,28 +91,15 @@ fn serve(
                 .any(|h| request.headers.contains_key(*h));
             let line = format!("{} {}", request.method, request.target);
             outside.lock().unwrap().push(Outside { line, from_page });
-            return respond(stream, 502, "text/plain", b"offline");
+            return http::respond(stream, &Reply::refuse(502, "offline"), &CACHE, true);
         }
     };
     if request.method == "POST" && path == "/report" {
         let _ = report.send(String::from_utf8_lossy(&request.body).into_owned());
-        return respond(stream, 204, "text/plain", b"");
+        return http::respond(stream, &Reply::no_content(), &CACHE, true);
     }
-    let relative = path
-        .split(['?', '#'])
-        .next()
-        .unwrap_or("")
-        .trim_start_matches('/');
-    let mut file = root.join(relative);
-    if file.is_dir() {
-        file = file.join("index.html");
-    }
-    match fs::read(&file) {
-        Ok(bytes) if !relative.split('/').any(|p| p == "..") => {
-            respond(stream, 200, content_type(&file), &bytes)
-        }
-        _ => respond(stream, 404, "text/plain", b"not found"),
-    }
+    let file = path.split(['?', '#']).next().unwrap_or("");
+    http::respond(stream, &serve::file(root, file), &CACHE, true);
 }
 
 /// The page that drives the checks inside the browser and posts its findings

@@ -252,12 +252,7 @@ fn await_report(listener: TcpListener, timeout: Duration) -> Option<Value> {
     std::thread::spawn(move || {
         for stream in listener.incoming().flatten() {
             if let Ok(request) = http::read(&stream, REPORT_BYTES) {
-                let done = Reply {
-                    status: 204,
-                    kind: "text/plain",
-                    body: Vec::new(),
-                };
-                http::respond(stream, &done, &[], true);
+                http::respond(stream, &Reply::no_content(), &[], true);
                 let _ = tx.send(serde_json::from_slice(&request.body));
             }
         }
