@@ -95,7 +95,6 @@ const MAX_DRAIN: u64 = 1 << 20;
 /// request that cannot be read: a malformed or overlong head (400) or a
 /// body without a length (411).
 pub fn read(mut stream: &TcpStream, max_body: usize) -> Result<Request, Option<Reply>> {
-    let malformed = |why: &str| Some(Reply::refuse(400, &format!("a malformed request: {why}")));
     let mut buffer = Vec::new();
     let mut chunk = [0; 4096];
     loop {
@@ -145,12 +144,7 @@ fn body(
         )));
     }
     let length: usize = match request.headers.get("content-length") {
-        Some(n) => n.parse().map_err(|_| {
-            Some(Reply::refuse(
-                400,
-                "a malformed request: its Content-Length",
-            ))
-        })?,
+        Some(n) => n.parse().map_err(|_| malformed("its Content-Length"))?,
         None => 0,
     };
     let keep = length.min(max_body);
@@ -159,13 +153,13 @@ fn body(
     stream
         .take(rest)
         .read_to_end(&mut request.body)
-        .map_err(|_| {
-            Some(Reply::refuse(
-                400,
-                "a malformed request: its body could not be read",
-            ))
-        })?;
+        .map_err(|_| malformed("its body could not be read"))?;
     Ok(request)
+}
+
+/// The 400 for a request that cannot be read, saying where.
+fn malformed(why: &str) -> Option<Reply> {
+    Some(Reply::refuse(400, &format!("a malformed request: {why}")))
 }
 
 /// Send `reply` (its body too if `body`; not in answer to HEAD) with
