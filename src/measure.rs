@@ -86,6 +86,19 @@ pub fn number(x: f64, digits: usize) -> String {
     }
 }
 
+/// A grid of settings tried, in brackets: `[0.001, 0.003, 0.01]`. One
+/// quantity to the reader, however many values it lists.
+///
+/// ```
+/// use attention_geometry::measure::grid;
+/// assert_eq!(grid([0.001, 0.01]), "[0.001, 0.01]");
+/// assert_eq!(grid(["0.3", "1"]), "[0.3, 1]");
+/// ```
+pub fn grid<T: std::fmt::Display>(values: impl IntoIterator<Item = T>) -> String {
+    let values: Vec<String> = values.into_iter().map(|v| v.to_string()).collect();
+    format!("[{}]", values.join(", "))
+}
+
 /// A markdown table: a header row, then `rows`, for a sweep the prose shows
 /// whole. Quote it on a line of its own.
 ///

@@ -6,8 +6,40 @@ use plotters::prelude::*;
 
 use super::DrawError;
 use super::key::{self, Swatch};
-use super::style::{COLUMN, color, say, svg, text, tick};
+use super::palette;
+use super::style::{COLUMN, say, svg, text, tick};
 use crate::bench::{Machine, Mixer, Row};
+
+/// How a kernel is drawn: its mixer's colour (the three KDA kernels share
+/// KDA's), a mark that tells the kernels apart, and its key's words.
+fn look(m: Mixer) -> (RGBColor, fn(RGBColor) -> Swatch, &'static str) {
+    match m {
+        Mixer::Softmax => (palette::SOFTMAX, Swatch::Dot, "softmax"),
+        Mixer::Kda => (palette::KDA, Swatch::Dot, "KDA, recurrence (kda)"),
+        Mixer::KdaFused => (palette::KDA, Swatch::Triangle, "KDA, fused (kda_fused)"),
+        Mixer::KdaChunked => (palette::KDA, Swatch::Square, "KDA, chunked (kda_chunked)"),
+    }
+}
+
+/// Draw the mark of `swatch` at each of `pts`.
+fn marks<'a, 'b: 'a, CT: CoordTranslate<From = (f64, f64)>>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, CT>,
+    swatch: Swatch,
+    pts: &[(f64, f64)],
+) -> Result<(), DrawError> {
+    let p = pts.iter().copied();
+    match swatch {
+        Swatch::Triangle(c) => {
+            chart.draw_series(p.map(|p| TriangleMarker::new(p, 5, c.filled())))?
+        }
+        Swatch::Square(c) => chart.draw_series(
+            p.map(|p| EmptyElement::at(p) + Rectangle::new([(-4, -4), (4, 4)], c.filled())),
+        )?,
+        Swatch::Dot(c) => chart.draw_series(p.map(|p| Circle::new(p, 3, c.filled())))?,
+        _ => unreachable!("a kernel is drawn with a dot, a triangle or a square"),
+    };
+    Ok(())
+}
 
 /// Left: median time per call against `T` (log–log), one line per mixer and
 /// width (thin `K = V = 64`, thick 128). Right: the share of its bound
@@ -25,18 +57,20 @@ pub fn draw(rows: &[Row], machine: &Machine) -> Result<String, DrawError> {
         .iter()
         .map(|r| 100.0 * machine.share(r))
         .fold(100.0f64, f64::max);
-    // (x, y) of each mixer and width, with the line style
+    // (x, y) of each mixer and width, with its mark and line style
     let series = |y: &dyn Fn(&Row) -> f64| {
         let mut out = Vec::new();
-        for (mi, m) in Mixer::ALL.into_iter().enumerate() {
+        for m in Mixer::ALL {
+            let (c, mark, _) = look(m);
+            let swatch = mark(c);
             for (di, &d) in ds.iter().enumerate() {
                 let pts: Vec<(f64, f64)> = rows
                     .iter()
                     .filter(|r| r.mixer == m && r.d == d)
                     .map(|r| (r.t as f64, y(r)))
                     .collect();
-                let style = color(mi).stroke_width(if di == 0 { 1 } else { 3 });
-                out.push((format!("{}, K = V = {d}", m.name()), mi, style, pts));
+                let style = c.stroke_width(if di == 0 { 1 } else { 3 });
+                out.push((swatch, style, pts));
             }
         }
         out
@@ -47,14 +81,16 @@ pub fn draw(rows: &[Row], machine: &Machine) -> Result<String, DrawError> {
         ds.last().copied().unwrap_or(0)
     );
     let mut entries: Vec<(Swatch, &str)> = Mixer::ALL
-        .iter()
-        .enumerate()
-        .map(|(mi, m)| (Swatch::Line(color(mi)), m.name()))
+        .into_iter()
+        .map(|m| {
+            let (c, mark, words) = look(m);
+            (mark(c), words)
+        })
         .collect();
     entries.push((Swatch::Note, widths.as_str()));
-    svg(COLUMN, 860 + key::height(entries.len(), 3), |root| {
+    svg(COLUMN, 860 + key::height(entries.len(), 2), |root| {
         let (panels, strip) = root.split_vertically(860);
-        key::key(&strip, &entries, 3, 60)?;
+        key::key(&strip, &entries, 2, 60)?;
         let (left, right) = panels.split_vertically(430);
         let mut chart = ChartBuilder::on(&left)
             .caption(
@@ -80,12 +116,9 @@ pub fn draw(rows: &[Row], machine: &Machine) -> Result<String, DrawError> {
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;
-        for (label, mi, style, pts) in series(&|r| r.seconds * 1e3) {
-            chart
-                .draw_series(LineSeries::new(pts.clone(), style))?
-                .label(say(label))
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style));
-            chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color(mi).filled())))?;
+        for (swatch, style, pts) in series(&|r| r.seconds * 1e3) {
+            chart.draw_series(LineSeries::new(pts.clone(), style))?;
+            marks(&mut chart, swatch, &pts)?;
         }
         let mut chart = ChartBuilder::on(&right)
             .caption(say("share of the kernel's roofline bound"), text(16))
@@ -102,9 +135,9 @@ pub fn draw(rows: &[Row], machine: &Machine) -> Result<String, DrawError> {
             .label_style(text(12))
             .axis_desc_style(text(13))
             .draw()?;
-        for (_, mi, style, pts) in series(&|r| 100.0 * machine.share(r)) {
+        for (swatch, style, pts) in series(&|r| 100.0 * machine.share(r)) {
             chart.draw_series(LineSeries::new(pts.clone(), style))?;
-            chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color(mi).filled())))?;
+            marks(&mut chart, swatch, &pts)?;
         }
         Ok(())
     })

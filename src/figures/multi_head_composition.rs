@@ -5,7 +5,8 @@
 use plotters::prelude::*;
 
 use super::key::{self, Swatch};
-use super::style::{axes, color, mesh, svg};
+use super::palette;
+use super::style::{axes, mesh, svg};
 use super::{DrawError, Figure};
 use crate::experiment::multi_head::composition::{BOOK, book};
 
@@ -32,7 +33,7 @@ fn two_hop_effects() -> Result<String, DrawError> {
         trained.iter().chain(&init).map(pick).fold(0.0, f64::max) * 1.08
     };
     let (x_top, y_top) = (top(|p| p.0), top(|p| p.1));
-    let (c0, c1) = (color(0), color(1));
+    let (c0, c1) = (palette::RANDOM, palette::TRAINED);
     let entries = [
         (Swatch::Triangle(c0), "at initialisation"),
         (Swatch::Dot(c1), "trained"),

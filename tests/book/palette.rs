@@ -49,7 +49,7 @@ fn marks(svg: &str) -> Vec<Mark> {
         else {
             continue;
         };
-        let (x, y) = if tag.starts_with("polyline ") {
+        let (x, y) = if tag.starts_with("polyline ") || tag.starts_with("polygon ") {
             let v: Vec<f64> = attr(tag, "points")
                 .unwrap_or("")
                 .split([' ', ','])

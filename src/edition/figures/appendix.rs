@@ -11,6 +11,9 @@ pub const FIGURES: &[(&str, &str)] = &[
         "每次调用的时间（矩阵乘法：52.6 GFLOP/s）",
     ),
     ("median time (ms)", "时间中位数（ms）"),
+    ("KDA, recurrence (kda)", "KDA，递推（kda）"),
+    ("KDA, fused (kda_fused)", "KDA，融合（kda_fused）"),
+    ("KDA, chunked (kda_chunked)", "KDA，分块（kda_chunked）"),
     ("sequence length T", "序列长度 T"),
     (
         "share of the kernel's roofline bound",

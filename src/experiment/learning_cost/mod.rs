@@ -6,6 +6,7 @@
 
 pub mod arm;
 pub mod claims;
+mod report;
 pub mod steps;
 pub mod tuning;
 
@@ -15,5 +16,5 @@ use crate::measure::Measure;
 
 /// The numbers chapter 6's prose quotes.
 pub fn measures() -> Vec<Measure> {
-    steps::measures()
+    report::measures()
 }

@@ -5,7 +5,7 @@
 
 use std::ops::Range;
 
-use crate::measure::{Measure, of_total};
+use crate::measure::{self, Measure, of_total};
 use crate::stats::mean;
 use crate::train::History;
 use crate::train::tuning::{Extend, Tuned, tune};
@@ -73,7 +73,7 @@ pub fn measures(grid: Grid, tunings: &[&Tuned<Score>]) -> Vec<Measure> {
             "lr_extended",
             of_total(extended(tunings, grid), tunings.len(), "arms"),
         ),
-        Measure::new("lr_grid", lrs.join(", ")),
+        Measure::new("lr_grid", measure::grid(lrs)),
         Measure::new("lr_tuning_seeds", grid.seeds.to_string()),
         Measure::new("lr_first_tuning_seed", grid.first.to_string()),
     ]

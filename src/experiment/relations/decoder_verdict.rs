@@ -10,7 +10,7 @@ use super::trained::{
     gain_test,
 };
 use crate::claim::Test;
-use crate::measure::{Measure, fixed, pm, table};
+use crate::measure::{Measure, fixed, of_total, pm, table};
 use crate::pretrained::corpus::Model;
 
 /// The decoder's model, as the choices name it.
@@ -117,6 +117,14 @@ pub fn measures() -> Vec<Measure> {
         Measure::new(
             "dec_words",
             f.trained.words.iter().filter(|w| w.1).count().to_string(),
+        ),
+        Measure::new(
+            "dec_words_kept",
+            of_total(
+                f.trained.words.iter().filter(|w| w.1).count(),
+                f.trained.words.len(),
+                "words",
+            ),
         ),
     ];
     let mut rows = Vec::new();

@@ -26,6 +26,7 @@ use crate::relation::{
 use crate::stats::{Summary, spearman};
 
 pub mod cost;
+mod cost_report;
 pub mod delta_rule;
 pub mod flexible;
 pub use delta_rule::{DeltaTrial, delta_sample, delta_trial, delta_weights};
@@ -372,7 +373,7 @@ pub fn measures() -> Vec<Measure> {
             pm(f.summary(|t| t.path_tv[l - 1]), 2),
         ));
     }
-    m.extend(cost::measures());
+    m.extend(cost_report::measures());
     m.extend(flexible::measures());
     m.extend(trained::measures());
     m.extend(decoder_verdict::measures());

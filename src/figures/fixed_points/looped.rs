@@ -189,14 +189,17 @@ pub fn looped_prompts() -> Result<String, DrawError> {
             )?
             .label(say("trained, answered at K"))
             .legend(move |(x, y)| Circle::new((x + 7, y), 3, blue.filled()));
-        let red = palette::TIED;
+        // a miss is the trained model's too: its colour, as a ring on white
+        chart.draw_series(
+            inside(points(|r| &r.trained, Some(false))).map(|p| Circle::new(p, 5, WHITE.filled())),
+        )?;
         chart
             .draw_series(
                 inside(points(|r| &r.trained, Some(false)))
-                    .map(|p| Circle::new(p, 4, red.stroke_width(2))),
+                    .map(|p| Circle::new(p, 5, blue.stroke_width(2))),
             )?
             .label(say("trained, missed at K"))
-            .legend(move |(x, y)| Circle::new((x + 7, y), 4, red.stroke_width(2)));
+            .legend(move |(x, y)| Circle::new((x + 7, y), 5, blue.stroke_width(2)));
         if !clipped.is_empty() {
             let n = clipped.len();
             chart

@@ -3,7 +3,7 @@
 //! seeds, and the learning speed (steps to 0.5 and to 0.9), reported apart.
 
 use super::{Cell, Findings};
-use crate::measure::{Measure, fixed, of_total, pm, sci, table_of};
+use crate::measure::{Measure, fixed, grid, of_total, pm, sci, table_of};
 use crate::stats::{Summary, median};
 use crate::train::Outcome;
 
@@ -198,14 +198,7 @@ pub fn measures(f: &Findings) -> Vec<Measure> {
                 .collect::<Vec<_>>()
                 .join("; "),
         ),
-        Measure::new(
-            "budget_rates",
-            s.rates
-                .iter()
-                .map(|r| format!("{r}"))
-                .collect::<Vec<_>>()
-                .join(", "),
-        ),
+        Measure::new("budget_rates", grid(&s.rates)),
         Measure::new("budget_tune_seeds", s.tune_seeds.len().to_string()),
         Measure::new("budget_tuning_runs", tuning_runs.to_string()),
         Measure::new("budget_reported_runs", reported.to_string()),

@@ -63,10 +63,6 @@ pub fn measures() -> Vec<Measure> {
         ),
     ];
     let (narrow, wide) = (s.states[0], s.states[s.states.len() - 1]);
-    let capped = |v: Variant, mx: usize| {
-        let (c, n) = f.capped(v, mx);
-        of_total(c, n, "runs")
-    };
     m.extend([
         Measure::new("delta_lead", fixed(delta_lead(f), 2)),
         Measure::new("near_gap", fixed(near_gap(f), 2)),
@@ -92,14 +88,20 @@ pub fn measures() -> Vec<Measure> {
             "linear_over_deltanet_norm",
             fixed(gap(f, NORM, LINEAR, DELTANET, last), 2),
         ),
-        Measure::new("capped_deltanet_norm", capped(NORM, DELTANET)),
         Measure::new(
             "stalled",
             stalled(f).iter().map(|s| s.1).sum::<usize>().to_string(),
         ),
         Measure::new("stalled_mixers", stalled_mixers(f)),
         Measure::new("near_chance", fixed(NEAR_CHANCE, 2)),
-        Measure::new("capped_linear_norm", capped(NORM, LINEAR)),
+        Measure::new(
+            "capped_all",
+            of_total(
+                f.runs.iter().filter(|r| r.stop.capped()).count(),
+                f.runs.len(),
+                "runs",
+            ),
+        ),
     ]);
     for (v, key) in [(BOOK, "fla"), (NEAR, "near")] {
         for (mx, n) in [(GDN, "gdn"), (KDA, "kda")] {

@@ -1,7 +1,7 @@
 //! The numbers the trained-absorption section quotes.
 
 use super::{BOOK, Findings, KEYS, TIED, UNTIED, architectures, book};
-use crate::measure::{Measure, fixed, of_total, pm, table};
+use crate::measure::{Measure, fixed, grid, of_total, pm, table};
 
 /// The edges of the grid, as a table: which arms the edge rule extended,
 /// the rates it added and where their chosen rate ended (or "none").
@@ -70,7 +70,7 @@ pub fn measures() -> Vec<Measure> {
             "tuning_last",
             (BOOK.tuning_seed + BOOK.tuning_seeds - 1).to_string(),
         ),
-        Measure::new("lrs", BOOK.lrs.map(|r| r.to_string()).join(", ")),
+        Measure::new("lrs", grid(BOOK.lrs)),
         Measure::new("edge_lrs", edges(f)),
         Measure::new("tuned_by_accuracy", by_accuracy(f)),
         Measure::new("solved", BOOK.solved.to_string()),

@@ -131,6 +131,16 @@ pub fn setting() -> String {
     )
 }
 
+/// How many of `heads` go before the drop, as far as levels of
+/// [`BOOK`]`.step` heads can tell: none at the first level means fewer than
+/// a level, not none.
+fn prunable(n: usize, heads: usize) -> String {
+    match n {
+        0 => format!("fewer than {} of the {heads} heads", BOOK.step),
+        _ => of_total(n, heads, "heads"),
+    }
+}
+
 /// The numbers the prose quotes.
 pub fn measures() -> Vec<Measure> {
     let f = book();
@@ -154,10 +164,9 @@ pub fn measures() -> Vec<Measure> {
         ),
         Measure::new(
             "pr_trained_prunable",
-            of_total(
+            prunable(
                 t.prunable(Task::Agreement, &t.curve, BOOK.drop),
                 t.order.len(),
-                "heads",
             ),
         ),
         Measure::new("pr_random_order_agree_first", pm(random_first, 2)),
