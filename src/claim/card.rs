@@ -7,7 +7,8 @@
 //! [verdict] chNN.slug · kind · evidence · registry ↗
 //! THE ESSAY  the sentence under test
 //! | role | prediction | measured | margin | held |      one row per core and scope test
-//! | setting |  plateau: …  | choice | core | held |       (tables, where present)
+//! | paper | metric | finding | here | reproduced |       (where a paper is measured again)
+//! ▸ How it was measured: setting, plateau, choices      (folded tables, where present)
 //! What it means: …                                     (computed from the tests)
 //! ```
 //!
@@ -313,21 +314,29 @@ pub fn markdown(c: &Claim, pages: &dyn Pages, w: &Words) -> String {
     out.push_str("\n\n");
     out.push_str(&predictions(c, w));
     out.push('\n');
+    out.push_str(&replications(c, w));
+    // how it was measured, folded: a reader who wants the verdict reads on
+    let mut how = String::new();
     if !c.setting.is_empty() {
         let rows: Vec<Vec<String>> = clauses(&c.setting)
             .iter()
             .map(|k| vec![k.to_string()])
             .collect();
-        out.push_str(&format!("\n{}", table(&[w.setting], &rows)));
+        how.push_str(&format!("\n{}", table(&[w.setting], &rows)));
     }
     if let Some(said) = super::plateau::sentence(&c.plateau, w) {
-        out.push_str(&format!("\n**{}** {said}\n", w.plateau));
+        how.push_str(&format!("\n**{}** {said}\n", w.plateau));
     }
     if let Some(arms) = super::plateau::table(&c.plateau, w) {
-        out.push_str(&format!("\n{arms}"));
+        how.push_str(&format!("\n{arms}"));
     }
-    out.push_str(&varied(c, w));
-    out.push_str(&replications(c, w));
+    how.push_str(&varied(c, w));
+    if !how.is_empty() {
+        out.push_str(&format!(
+            "\n<details>\n<summary>{}</summary>\n{how}\n</details>\n",
+            w.how_measured
+        ));
+    }
     out.push_str(&format!(
         "\n**{}** {}\n\n**{}** {}\n\n</div>\n",
         w.what_it_means,

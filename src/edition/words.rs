@@ -49,6 +49,8 @@ pub struct Words {
     pub no: &'static str,
     /// The header of a card's table of the setting's clauses.
     pub setting: &'static str,
+    /// The summary of a card's fold: its setting, plateau and choices varied.
+    pub how_measured: &'static str,
     /// `Varied, the core under each choice:`, above its table.
     pub varied: &'static str,
     /// The columns of a card's table of varied choices.
@@ -170,6 +172,7 @@ pub const EN: Words = Words {
     yes: "yes",
     no: "no",
     setting: "setting",
+    how_measured: "How it was measured: the setting, whether the runs finished, and what was varied",
     varied: "**Varied**, the core under each choice:",
     varied_columns: ["choice", "core, measured", "held"],
     default_is: "default: {}",
@@ -269,6 +272,7 @@ pub const ZH: Words = Words {
     yes: "是",
     no: "否",
     setting: "设置",
+    how_measured: "如何测量：设置、运行是否训练到位，以及改变了哪些选择",
     varied: "**变动**，各设置下的核心测试：",
     varied_columns: ["设置", "核心实测", "满足"],
     default_is: "默认：{}",
