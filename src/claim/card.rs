@@ -315,26 +315,46 @@ pub fn markdown(c: &Claim, pages: &dyn Pages, w: &Words) -> String {
     out.push_str(&predictions(c, w));
     out.push('\n');
     out.push_str(&replications(c, w));
-    // how it was measured, folded: a reader who wants the verdict reads on
-    let mut how = String::new();
-    if !c.setting.is_empty() {
-        let rows: Vec<Vec<String>> = clauses(&c.setting)
-            .iter()
-            .map(|k| vec![k.to_string()])
-            .collect();
-        how.push_str(&format!("\n{}", table(&[w.setting], &rows)));
-    }
+    // how it was measured, folded: a reader who wants the verdict reads on;
+    // an undecided card keeps its plateau in view, since that decides it
+    let mut plateau = String::new();
     if let Some(said) = super::plateau::sentence(&c.plateau, w) {
-        how.push_str(&format!("\n**{}** {said}\n", w.plateau));
+        plateau.push_str(&format!("\n**{}** {said}\n", w.plateau));
     }
     if let Some(arms) = super::plateau::table(&c.plateau, w) {
-        how.push_str(&format!("\n{arms}"));
+        plateau.push_str(&format!("\n{arms}"));
     }
-    how.push_str(&varied(c, w));
-    if !how.is_empty() {
+    let in_view = c.verdict() == Verdict::Undecided;
+    let setting = match c.setting.is_empty() {
+        true => String::new(),
+        false => {
+            let rows: Vec<Vec<String>> = clauses(&c.setting)
+                .iter()
+                .map(|k| vec![k.to_string()])
+                .collect();
+            format!("\n{}", table(&[w.setting], &rows))
+        }
+    };
+    let varied = varied(c, w);
+    let folded = [
+        &setting,
+        if in_view { &String::new() } else { &plateau },
+        &varied,
+    ];
+    let parts: Vec<String> = folded
+        .iter()
+        .zip(w.how_parts)
+        .filter(|(text, _)| !text.is_empty())
+        .map(|(_, part)| part.to_string())
+        .collect();
+    if in_view {
+        out.push_str(&plateau);
+    }
+    if !parts.is_empty() {
         out.push_str(&format!(
-            "\n<details>\n<summary>{}</summary>\n{how}\n</details>\n",
-            w.how_measured
+            "\n<details>\n<summary>{}</summary>\n{}\n</details>\n",
+            fill(w.how_measured, &[&w.list(&parts)]),
+            folded.map(|t| t.as_str()).concat()
         ));
     }
     out.push_str(&format!(

@@ -182,7 +182,8 @@ pub fn bottom_line(claims: &[Claim], w: &Words) -> String {
 /// The introduction's headlines: one per chapter, from the chapter's essay
 /// claims, the one whose verdict is the chapter's most common among them
 /// (ties go to the stronger evidence: pretrained, then toy, then random),
-/// as a table row: what was measured, its value, the prediction, the verdict.
+/// as a table row: the claim as tested, its core measurement with the
+/// prediction, the verdict (the card, one link away, names the quantity).
 pub fn headlines(
     claims: &[Claim],
     chapters: &[(u8, String, String)],
@@ -219,9 +220,8 @@ pub fn headlines(
             .to_string();
         rows.push(vec![
             format!("[{n}. {title}]({page})"),
-            t.quantity.clone(),
-            super::card::value(t, w),
-            bound,
+            super::card::said(&shown, w).to_string(),
+            format!("{} ({bound})", super::card::value(t, w)),
             format!("{} {link}", badge(c.verdict(), w)),
         ]);
     }

@@ -49,8 +49,11 @@ pub struct Words {
     pub no: &'static str,
     /// The header of a card's table of the setting's clauses.
     pub setting: &'static str,
-    /// The summary of a card's fold: its setting, plateau and choices varied.
+    /// The summary of a card's fold, `How it was measured: {}`, filled with
+    /// what it holds of [`Words::how_parts`].
     pub how_measured: &'static str,
+    /// The fold's parts: the setting, the plateau rule's outcome, the choices varied.
+    pub how_parts: [&'static str; 3],
     /// `Varied, the core under each choice:`, above its table.
     pub varied: &'static str,
     /// The columns of a card's table of varied choices.
@@ -126,7 +129,7 @@ pub struct Words {
     /// The columns of the front page's table of headlines, one row per
     /// chapter: the chapter, what was measured, its value, the prediction,
     /// the verdict.
-    pub headline_columns: [&'static str; 5],
+    pub headline_columns: [&'static str; 4],
     /// Before an essay sentence in a chapter's "found" box.
     pub essay_says: &'static str,
     /// The link to the other edition's page, and its tooltip.
@@ -172,7 +175,12 @@ pub const EN: Words = Words {
     yes: "yes",
     no: "no",
     setting: "setting",
-    how_measured: "How it was measured: the setting, whether the runs finished, and what was varied",
+    how_measured: "How it was measured: {}",
+    how_parts: [
+        "the setting",
+        "whether the runs finished",
+        "what was varied",
+    ],
     varied: "**Varied**, the core under each choice:",
     varied_columns: ["choice", "core, measured", "held"],
     default_is: "default: {}",
@@ -207,7 +215,7 @@ pub const EN: Words = Words {
     failed_everywhere: "The core prediction failed, under the default and under every choice varied.",
     failed: "The core prediction failed.",
     undecided: "Most runs of a trained arm hit the step cap or never left chance: the measurement cannot decide the claim.",
-    flips_counted: "The core prediction holds under {} of the {} settings tried (the default and every choice varied; ✓ marks a choice where it holds) and fails under the rest: the answer depends on that choice.",
+    flips_counted: "The core prediction holds under {} of the {} settings tried (the default and every choice varied, each listed under *How it was measured*) and fails under the rest: the answer depends on that choice.",
     flips_named: "The core prediction holds under {} and fails under {}: the answer depends on that choice.",
     out_of_scope: "The core prediction held, but not within the scope tested: {} failed.",
     semicolon: "; ",
@@ -235,7 +243,7 @@ pub const EN: Words = Words {
     bottom_essay_none: "Those claims came out {}: none is contradicted.",
     bottom_essay_some: "Those claims came out {}. The contradicted: {}; each card names the reading that failed.",
     bottom_book: "The book also asks {} questions of its own, stronger than what the essay writes or beside it; they came out {}, and their {} contradicted verdicts are findings about those readings, not about the essay.",
-    headline_columns: ["chapter", "measured", "value", "predicted", "verdict"],
+    headline_columns: ["chapter", "claim tested", "measured (predicted)", "verdict"],
     essay_says: "The essay: ",
     other_edition: "中文",
     other_edition_title: "阅读本页的中文版",
@@ -272,7 +280,8 @@ pub const ZH: Words = Words {
     yes: "是",
     no: "否",
     setting: "设置",
-    how_measured: "如何测量：设置、运行是否训练到位，以及改变了哪些选择",
+    how_measured: "如何测量：{}",
+    how_parts: ["设置", "运行是否训练到位", "改变了哪些选择"],
     varied: "**变动**，各设置下的核心测试：",
     varied_columns: ["设置", "核心实测", "满足"],
     default_is: "默认：{}",
@@ -297,7 +306,7 @@ pub const ZH: Words = Words {
     failed_everywhere: "核心预测不成立，在默认设置下和每一种变动的设置下都是如此。",
     failed: "核心预测不成立。",
     undecided: "某一训练组的多数运行触及步数上限或始终停在随机水平：这次测量无法判定该论断。",
-    flips_counted: "核心预测在所试的 {1} 种设置中的 {0} 种下成立（默认设置与每一种变动；✓ 标出成立的设置），在其余设置下不成立：答案取决于这一选择。",
+    flips_counted: "核心预测在所试的 {1} 种设置中的 {0} 种下成立（默认设置与每一种变动，均列在“如何测量”之下），在其余设置下不成立：答案取决于这一选择。",
     flips_named: "核心预测在 {} 下成立，在 {} 下不成立：答案取决于这一选择。",
     out_of_scope: "核心预测成立，但超出了所测的适用范围：{} 未满足。",
     semicolon: "；",
@@ -319,7 +328,7 @@ pub const ZH: Words = Words {
     bottom_essay_none: "这些论断的结果是：{}；没有一条不成立。",
     bottom_essay_some: "这些论断的结果是：{}。不成立的：{}；每张卡片都写明失败的是哪种解读。",
     bottom_book: "本书另外提出 {} 个自己的问题，比原文所写更强或与之并列；结果是：{}。其中 {} 条不成立的判定针对的是这些解读，而不是原文。",
-    headline_columns: ["章", "测量", "实测值", "预测", "判定"],
+    headline_columns: ["章", "检验的命题", "实测值（预测）", "判定"],
     essay_says: "原文：",
     other_edition: "English",
     other_edition_title: "Read this page in English",
