@@ -167,16 +167,24 @@ pub fn looped_prompts() -> Result<String, DrawError> {
                 })
                 .collect::<Vec<_>>()
         };
-        let clipped: Vec<(f64, f64)> = [points(|r| &r.init, None), points(|r| &r.trained, None)]
-            .concat()
+        // each set once: initialisation, trained and answered, trained and missed
+        let (init, hit, miss) = (
+            points(|r| &r.init, None),
+            points(|r| &r.trained, Some(true)),
+            points(|r| &r.trained, Some(false)),
+        );
+        let clipped: Vec<(f64, f64)> = [&init, &hit, &miss]
             .into_iter()
-            .filter_map(|(p, c)| c.then_some(p))
+            .flatten()
+            .filter_map(|&(p, c)| c.then_some(p))
             .collect();
-        let inside = |v: Vec<((f64, f64), bool)>| v.into_iter().filter(|p| !p.1).map(|p| p.0);
+        let inside =
+            |v: &[((f64, f64), bool)]| v.iter().filter(|p| !p.1).map(|p| p.0).collect::<Vec<_>>();
         let grey = palette::RANDOM;
         chart
             .draw_series(
-                inside(points(|r| &r.init, None))
+                inside(&init)
+                    .into_iter()
                     .map(|p| Circle::new(p, 2, grey.mix(0.6).filled())),
             )?
             .label(say("initialisation"))
@@ -184,18 +192,22 @@ pub fn looped_prompts() -> Result<String, DrawError> {
         let blue = palette::TRAINED;
         chart
             .draw_series(
-                inside(points(|r| &r.trained, Some(true)))
+                inside(&hit)
+                    .into_iter()
                     .map(|p| Circle::new(p, 3, blue.filled())),
             )?
             .label(say("trained, answered at K"))
             .legend(move |(x, y)| Circle::new((x + 7, y), 3, blue.filled()));
         // a miss is the trained model's too: its colour, as a ring on white
         chart.draw_series(
-            inside(points(|r| &r.trained, Some(false))).map(|p| Circle::new(p, 5, WHITE.filled())),
+            inside(&miss)
+                .into_iter()
+                .map(|p| Circle::new(p, 5, WHITE.filled())),
         )?;
         chart
             .draw_series(
-                inside(points(|r| &r.trained, Some(false)))
+                inside(&miss)
+                    .into_iter()
                     .map(|p| Circle::new(p, 5, blue.stroke_width(2))),
             )?
             .label(say("trained, missed at K"))
