@@ -231,6 +231,8 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("gates near {}", "门控接近 {0}"),
     ("output RMSNorm", "输出 RMSNorm"),
     ("book layers", "本书的层"),
+    ("softmax attention", "softmax 注意力"),
+    ("linear attention", "线性注意力"),
     ("output norm", "输出归一化"),
     ("arm", "组"),
     ("rate", "学习率"),

@@ -4,6 +4,7 @@
 use super::inside::Inside;
 use super::{Findings, Variant, setup};
 use crate::claim::Claim;
+use crate::experiment::delta_attention::arm::title;
 use crate::mixer::Mixer;
 use crate::stats::{Summary, median};
 
@@ -65,7 +66,7 @@ pub fn arm(v: Variant, m: usize) -> String {
         Variant::GatesNearOne => "gates near 1",
         Variant::OutputNorm => "output norm",
     };
-    format!("{} ({layers})", Mixer::ALL[m].name())
+    format!("{} ({layers})", title(Mixer::ALL[m]))
 }
 
 /// A learning rate to two significant digits.
