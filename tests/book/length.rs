@@ -1,6 +1,8 @@
 //! Pages a reader finishes: no page of the book holds more than about 2,500
 //! words of prose. Code, tables, figures, math and folded detail are not
-//! prose; a quoted number (`{{measure KEY}}`) is one word.
+//! prose; a quoted number (`{{measure KEY}}`) is one word in the source, and
+//! the words it prints on the rendered page, where claim cards and the list
+//! of references are not prose either.
 
 use std::fs;
 
@@ -64,5 +66,43 @@ fn no_page_holds_more_than_about_2500_words_of_prose() {
     assert!(
         long.is_empty(),
         "pages above {MOST} words of prose (move per-model detail to a sub-page): {long:?}"
+    );
+}
+
+/// The words a reader sees on a rendered page before opening a fold: its
+/// prose outside folds, claim cards, tables, code and the references
+/// (each formula one word).
+fn seen_words(html: &str) -> usize {
+    let end = html.find("id=\"references\"").unwrap_or(html.len());
+    super::numbers::prose_blocks(&html[..end], true)
+        .iter()
+        .map(|b| {
+            b.split_whitespace()
+                .filter(|w| w.chars().any(char::is_alphanumeric))
+                .count()
+        })
+        .sum()
+}
+
+/// The same limit on the rendered English pages, as a reader sees them: the
+/// measures' words printed, every fold and card shut.
+#[test]
+fn no_rendered_page_shows_more_than_about_2500_words_of_prose() {
+    let out = super::rendered::render();
+    let (sources, dir) = super::rendered::EDITIONS[0];
+    let mut counts = Vec::new();
+    for page in super::rendered::edition_pages(sources) {
+        let html = fs::read_to_string(out.join(dir).join(page.replace(".md", ".html"))).unwrap();
+        counts.push((page, seen_words(&html)));
+    }
+    let long: Vec<String> = counts
+        .iter()
+        .filter(|(_, n)| *n > MOST)
+        .map(|(p, n)| format!("{p}: {n}"))
+        .collect();
+    assert!(counts.len() > 10, "only {} pages read", counts.len());
+    assert!(
+        long.is_empty(),
+        "rendered pages above {MOST} words of prose: {long:?}"
     );
 }

@@ -60,10 +60,11 @@ const BLOCKS: [&str; 12] = [
     "td",
 ];
 
-/// The prose a reader sees in the `<main>` of a rendered page, block by
-/// block: text outside code, tables, figures and typeset math (each formula,
-/// and each tally of verdicts, stands as one symbol, `X`).
-fn prose_blocks(html: &str) -> Vec<String> {
+/// The prose in the `<main>` of a rendered page, block by block: text
+/// outside code, tables, figures and typeset math (each formula, and each
+/// tally of verdicts, stands as one symbol, `X`); with `shut`, also outside
+/// folds and claim cards, as a reader sees the page before opening anything.
+pub(crate) fn prose_blocks(html: &str, shut: bool) -> Vec<String> {
     let start = html.find("<main>").map_or(0, |i| i + 6);
     let end = html.find("</main>").unwrap_or(html.len());
     let html = &html[start..end];
@@ -100,7 +101,8 @@ fn prose_blocks(html: &str) -> Vec<String> {
                 math -= usize::from(m);
             }
         } else {
-            let h = NOT_PROSE.contains(&name.as_str());
+            let h = NOT_PROSE.contains(&name.as_str())
+                || (shut && (name == "details" || tag.contains("class=\"claim-card\"")));
             let m = tag.contains("class=\"katex\"") || tag.contains("class=\"tally\"");
             if m && hidden == 0 && math == 0 {
                 current.push_str(" X ");
@@ -367,10 +369,15 @@ fn a_number_with_its_spread_is_one_quantity_and_a_name_is_none() {
     );
     assert_eq!(
         prose_blocks(
-            "<main><p>A <span class=\"katex\"><span>x = 1</span></span> b.</p><pre>1 2 3</pre><table><td>4</td></table></main>"
+            "<main><p>A <span class=\"katex\"><span>x = 1</span></span> b.</p><pre>1 2 3</pre><table><td>4</td></table></main>",
+            false
         ),
         ["A X b."]
     );
+    let folded = "<main><p>Seen.</p><details><summary>s</summary><p>Folded.</p></details>\
+                  <div class=\"claim-card\"><p>Card.</p></div></main>";
+    assert_eq!(prose_blocks(folded, false), ["Seen.", "Folded.", "Card."]);
+    assert_eq!(prose_blocks(folded, true), ["Seen."]);
 }
 
 /// The sentences of every chapter page, in both editions, that state more
@@ -381,7 +388,7 @@ fn dense(out: &std::path::Path) -> Vec<String> {
         for page in super::rendered::edition_pages(sources) {
             let html = out.join(dir).join(page.replace(".md", ".html"));
             let html = std::fs::read_to_string(&html).unwrap();
-            for block in prose_blocks(&html) {
+            for block in prose_blocks(&html, false) {
                 for s in sentences(&block) {
                     let q = quantities(s);
                     if q.len() > 2 {
