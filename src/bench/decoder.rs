@@ -1,6 +1,8 @@
 //! The SmolLM2 decoder's forward pass timed against the machine's own f32
 //! matrix-product rate: a prompt of `n` tokens run from an empty cache to the
-//! next-token logits, the way `attention-geometry next` runs it.
+//! next-token logits, the way `attention-geometry next` runs it. And decoding,
+//! one token at a time on the packed blocks, the way `attention-geometry
+//! complete` runs it, against the time to read its weights from memory.
 //!
 //! ```text
 //! flops(n) = 2 n P_blocks                      every block's seven matrices
@@ -82,8 +84,65 @@ pub fn run(model: &SmolLm2, ns: &[usize], repeats: usize) -> Vec<DecoderRow> {
         .collect()
 }
 
-/// The report: one line per length, each against `gemm_gflops`, and the goal.
-pub fn report(rows: &[DecoderRow], gemm_gflops: f64) -> String {
+/// Tokens each decode timing generates after its one-token prompt (llama-bench's `tg64`).
+pub const DECODE_TOKENS: usize = 64;
+
+/// Decoding timed: greedy steps on the packed blocks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DecodeRow {
+    /// Tokens generated per run.
+    pub tokens: usize,
+    /// Median seconds per generated token: a run of `1 + tokens` greedy
+    /// tokens less a run of one (the prompt's pass and its first logits).
+    pub seconds: f64,
+    /// Bytes of weights one step reads: every packed matrix and the embedding.
+    pub bytes: usize,
+}
+
+impl DecodeRow {
+    /// Generated tokens per second.
+    pub fn tokens_per_second(&self) -> f64 {
+        1.0 / self.seconds
+    }
+
+    /// The least time a step could take, reading its weights at `read_gbs`.
+    pub fn bound_seconds(&self, read_gbs: f64) -> f64 {
+        self.bytes as f64 / (read_gbs * 1e9)
+    }
+}
+
+/// Time `tokens` greedy steps after a one-token prompt (median of `repeats`).
+///
+/// # Panics
+/// If the model has no packed blocks.
+pub fn decode(model: &SmolLm2, tokens: usize, repeats: usize) -> DecodeRow {
+    let packed = model
+        .packed
+        .as_ref()
+        .expect("decode: the model has no packed blocks");
+    let bytes = packed.embedding.bytes()
+        + packed
+            .blocks
+            .iter()
+            .flat_map(|b| b.matrices())
+            .map(|m| m.bytes())
+            .sum::<usize>();
+    let prompt = [1000u32];
+    let [one, all] = median_seconds(repeats, 2, |i| {
+        std::hint::black_box(model.greedy(&prompt, 1 + i * tokens));
+    })[..] else {
+        unreachable!("two timings")
+    };
+    DecodeRow {
+        tokens,
+        seconds: (all - one) / tokens as f64,
+        bytes,
+    }
+}
+
+/// The report: one line per length, each against `gemm_gflops`, and the goal;
+/// then the decode row against the weights' read time at `read_gbs`.
+pub fn report(rows: &[DecoderRow], gemm_gflops: f64, decode: &DecodeRow, read_gbs: f64) -> String {
     let mut out = format!(
         "SmolLM2-135M forward pass, one thread, f32 activations;\n\
          f32 matrix product (128 × 576 by 576 × 1536): {gemm_gflops:.1} GFLOP/s\n\n\
@@ -109,5 +168,22 @@ pub fn report(rows: &[DecoderRow], gemm_gflops: f64) -> String {
             100.0 * share
         );
     }
+    let bound = decode.bound_seconds(read_gbs);
+    out += &format!(
+        "\ndecode, {} tokens one at a time on the packed blocks:\n\
+         {:>6.2} ms a token, {:.0} tokens/s; {:.1} MB of weights a token,\n\
+         read at {read_gbs:.1} GB/s (a {} MB buffer) in {:.2} ms: {:.0}% of that bound\n",
+        decode.tokens,
+        decode.seconds * 1e3,
+        decode.tokens_per_second(),
+        decode.bytes as f64 / 1e6,
+        READ_BUFFER >> 20,
+        bound * 1e3,
+        100.0 * bound / decode.seconds
+    );
     out
 }
+
+/// Bytes of the buffer the read bandwidth is measured on: eight times the
+/// 32 MiB last-level cache of the machine the book was timed on.
+pub const READ_BUFFER: usize = 256 << 20;

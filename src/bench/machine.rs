@@ -44,6 +44,28 @@ pub fn stream_gbs(numbers: usize, repeats: usize) -> f64 {
     16.0 * (x.len() * passes) as f64 / secs / 1e9
 }
 
+/// Read bandwidth in GB/s from main memory: the sum of a buffer of `bytes`
+/// (make it larger than the processor's caches), the median of `repeats`
+/// passes after a warm-up. A decode step reads its weights once like this.
+pub fn read_gbs(bytes: usize, repeats: usize) -> f64 {
+    let x: Vec<f32> = (0..bytes / 4).map(|i| (i % 7) as f32).collect();
+    let secs = median_seconds(repeats, 1, |_| {
+        std::hint::black_box(sum(std::hint::black_box(&x)));
+    })[0];
+    (4 * x.len()) as f64 / secs / 1e9
+}
+
+/// `Σ x`, in 16 independent lanes so that the sum is not the limit.
+fn sum(x: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; 16];
+    for chunk in x.chunks_exact(16) {
+        for (l, v) in lanes.iter_mut().zip(chunk) {
+            *l += v;
+        }
+    }
+    lanes.iter().sum()
+}
+
 /// One pass `x ← a x + b` with a contraction towards 2, so values stay finite.
 fn rmw(x: &mut [f64]) {
     #[cfg(target_arch = "x86_64")]

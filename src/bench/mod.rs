@@ -16,7 +16,7 @@ use std::time::Instant;
 use crate::delta::{DeltaInput, flops_chunked, flops_recurrent, flops_softmax};
 use crate::measure::Measure;
 
-pub use machine::{Bound, Limit, Machine, gemm_gflops, matmul_gflops, stream_gbs};
+pub use machine::{Bound, Limit, Machine, gemm_gflops, matmul_gflops, read_gbs, stream_gbs};
 pub use report::{Report, report};
 
 /// The chunk size the bench runs `kda_chunked` with: the fastest of
@@ -52,6 +52,7 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("fused_goal", percent(report::FUSED_GOAL)),
         Measure::new("chunked_goal", percent(report::CHUNKED_GOAL)),
         Measure::new("decoder_goal", percent(decoder::GOAL)),
+        Measure::new("decode_tokens", decoder::DECODE_TOKENS.to_string()),
         Measure::new("training_goal", format!("{:.0}×", training::GOAL)),
     ]
 }

@@ -102,7 +102,9 @@ pub fn bench() -> Result<(), Stop> {
             attention_geometry::pretrained::smollm2::SmolLm2::load().map_err(|e| e.to_string())?;
         let rows = decoder::run(&model, &decoder::LENGTHS, 5);
         let gemm = bench::gemm_gflops::<f32>(128, 576, 1536, 7);
-        decoder::report(&rows, gemm)
+        let decode = decoder::decode(&model, decoder::DECODE_TOKENS, 5);
+        let read = bench::read_gbs(decoder::READ_BUFFER, 7);
+        decoder::report(&rows, gemm, &decode, read)
     };
     print!("\n{decoder}");
     let training = {

@@ -80,7 +80,8 @@ pub fn table(candidates: &[Candidate]) -> String {
 }
 
 /// Up to `tokens` tokens after `text`, each the most probable (greedy), as
-/// text; stops early at the end-of-sequence token.
+/// text; stops early at the end-of-sequence token. The prompt runs on the
+/// f32 matrices, each later token on the packed blocks ([`SmolLm2::greedy`]).
 ///
 /// # Errors
 /// One line if the text is empty or the whole would be longer than the book runs.

@@ -82,8 +82,43 @@ fn greedy_continuations_are_token_for_token_the_reference() {
             .collect();
         assert_eq!(ours, want, "{}", c["name"]);
     }
-    // and the cached, one-token-at-a-time path gives the same tokens
-    let c = &continuations[0];
-    let want = &ids(&c["greedy"])[..8];
-    assert_eq!(m.greedy(&ids(&c["ids"]), want.len()), want);
+    // and the cached, one-token-at-a-time path gives the same tokens: on the
+    // packed blocks, and on the f32 matrices (the reference, slower: four steps)
+    for c in continuations {
+        let (prompt, want) = (ids(&c["ids"]), ids(&c["greedy"]));
+        assert_eq!(m.greedy(&prompt, want.len()), want, "{}", c["name"]);
+        assert_eq!(m.greedy_reference(&prompt, 4).0, want[..4], "{}", c["name"]);
+    }
+}
+
+/// Largest difference allowed between a packed step's logits and the f32
+/// pass's, relative to the step's largest logit: the 1e-4.
+const PACKED_TOLERANCE: f32 = 1e-4;
+
+/// Decoding on the packed blocks against the f32 pass: 64 greedy steps
+/// after the first reference prompt, each step's logits against the f32
+/// pass over the prompt and the tokens chosen so far (one packed pass gives
+/// every step's), and each token its argmax.
+#[test]
+fn sixty_four_packed_steps_have_the_f32_logits_and_tokens() {
+    let r = reference("smollm2/reference-llama.json");
+    let m = SmolLm2::shared();
+    let prompt = ids(&r["continuations"][0]["ids"]);
+    let (tokens, steps) = m.greedy_logits(&prompt, 64);
+    let whole = [&prompt[..], &tokens[..63]].concat();
+    let f32_pass = &m.logits_each(&[&whole])[0];
+    let mut worst = 0.0f32;
+    for (i, (token, packed)) in tokens.iter().zip(&steps).enumerate() {
+        let row: Vec<f32> = f32_pass.row(prompt.len() - 1 + i).iter().copied().collect();
+        let largest = row.iter().fold(0.0f32, |a, x| a.max(x.abs()));
+        let gap = row
+            .iter()
+            .zip(packed)
+            .fold(0.0f32, |a, (x, y)| a.max((x - y).abs()));
+        worst = worst.max(gap / largest);
+        let argmax = (0..row.len()).fold(0, |b, j| if row[j] > row[b] { j } else { b });
+        assert_eq!(argmax as u32, *token, "step {i}");
+    }
+    println!("64 packed steps; largest |Δ logit| / max |logit|: {worst:.1e}");
+    assert!(worst <= PACKED_TOLERANCE, "{worst:e}");
 }

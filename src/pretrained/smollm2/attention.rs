@@ -129,6 +129,9 @@ pub fn attend(
     append(&mut cache.v[l], v);
     let (keys, values) = (&cache.k[l], &cache.v[l]);
     let scale = 1.0 / (r as f32).sqrt();
+    if n == 1 && !step.record {
+        return (one_query(c, &q_rot, keys, values, step), Vec::new());
+    }
     let mut context = DMatrix::zeros(n, c.n_head * r);
     let mut heads = Vec::new();
     for h in 0..c.n_head {
@@ -162,6 +165,62 @@ pub fn attend(
     }
     (context, heads)
 }
+
+/// [`attend`]'s context for one new position that sees every cached key,
+/// nothing recorded (a decode step), summed in the order nalgebra's product
+/// of a single row sums, so bit for bit the same:
+///
+/// ```text
+/// s_j = ((q_0 K_j0 + q_1 K_j1) + …) · scale       K's column k is contiguous in j
+/// o_c = (w_0 V_0c + w_1 V_1c) + …                  V's column c is contiguous in t
+/// ```
+///
+/// Each sum runs across many `j` (or `c`) at once instead of one
+/// `(1, 64) × (64, T)` product at a time.
+fn one_query(
+    c: &Config,
+    q: &DMatrix<f32>,
+    keys: &DMatrix<f32>,
+    values: &DMatrix<f32>,
+    step: Step,
+) -> DMatrix<f32> {
+    let (r, t) = (c.head_dim, keys.nrows());
+    let scale = 1.0 / (r as f32).sqrt();
+    // column-major (T, 192): column i is entries i·T..(i + 1)·T
+    let (keys, values) = (keys.as_slice(), values.as_slice());
+    let column = |i: usize| i * t..(i + 1) * t;
+    let mut context = DMatrix::zeros(1, c.n_head * r);
+    for h in (0..c.n_head).filter(|h| !step.ablated.contains(h)) {
+        let g = c.kv_head(h);
+        // −0 + x = x for every x, so −0 starts a sum exactly where its first term would
+        let mut s = vec![-0.0f32; t];
+        for k in 0..r {
+            let qk = q[(0, h * r + k)];
+            for (s, key) in s.iter_mut().zip(&keys[column(g * r + k)]) {
+                *s += qk * key;
+            }
+        }
+        let mut weights = DMatrix::from_row_slice(1, t, &s) * scale;
+        softmax_rows(&mut weights);
+        // eight value columns at a time, each summed over t in order
+        for c0 in (0..r).step_by(LANES) {
+            let v: [&[f32]; LANES] = std::array::from_fn(|i| &values[column(g * r + c0 + i)]);
+            let mut o = [-0.0f32; LANES];
+            for (j, w) in weights.iter().enumerate() {
+                for i in 0..LANES {
+                    o[i] += w * v[i][j];
+                }
+            }
+            for (i, o) in o.into_iter().enumerate() {
+                context[(0, h * r + c0 + i)] = o;
+            }
+        }
+    }
+    context
+}
+
+/// Value columns summed side by side in [`one_query`] (divides the head width).
+const LANES: usize = 8;
 
 /// Append `rows` below `m`.
 fn append(m: &mut DMatrix<f32>, rows: &DMatrix<f32>) {

@@ -20,7 +20,9 @@
 //! rotates adjacent pairs; Hugging Face's order with `rotate_half` is the same
 //! model (tested with [`rope`]), and mixing the two conventions is a different one.
 //! Keys and values of positions already run are kept in a [`Cache`], so a
-//! continuation runs one token at a time.
+//! continuation runs one token at a time. The pass is written once over the
+//! storage of the weights ([`Linear`]): f32 matrices, or the GGUF blocks of
+//! [`super::packed`] for a decode step.
 //!
 //! Introduced in chapter 1.
 
@@ -29,7 +31,7 @@ use nalgebra::{DMatrix, DVector};
 pub use super::attention::{Cache, rope};
 
 use super::attention::{Step, attend};
-use super::linear::project;
+use super::linear::Linear;
 use super::weights::{Block, Config, Weights};
 use crate::pretrained::trace::{HeadTrace, LayerTrace};
 
@@ -84,8 +86,8 @@ pub fn silu(z: f32) -> f32 {
 ///
 /// # Panics
 /// If an id is outside the vocabulary.
-pub fn embed(w: &Weights, ids: &[u32]) -> DMatrix<f32> {
-    let vocab = w.embedding.ncols();
+pub fn embed<M: Linear>(w: &Weights<M>, ids: &[u32]) -> DMatrix<f32> {
+    let vocab = w.embedding.shape().1;
     let columns: Vec<_> = ids
         .iter()
         .map(|&t| {
@@ -105,8 +107,8 @@ pub fn embed(w: &Weights, ids: &[u32]) -> DMatrix<f32> {
 ///
 /// # Panics
 /// If `from` exceeds the layer count or an ablated pair is out of range.
-pub fn run_from(
-    w: &Weights,
+pub fn run_from<M: Linear>(
+    w: &Weights<M>,
     from: usize,
     x: DMatrix<f32>,
     cache: &mut Cache,
@@ -141,8 +143,8 @@ pub fn run_packed(w: &Weights, x: DMatrix<f32>, lengths: &[usize]) -> DMatrix<f3
 
 /// Blocks `from..` on sequences packed in `x`, sequence `s` with `lengths[s]`
 /// new rows after the positions in `caches[s]`.
-fn run_segments(
-    w: &Weights,
+fn run_segments<M: Linear>(
+    w: &Weights<M>,
     from: usize,
     mut x: DMatrix<f32>,
     caches: &mut [Cache],
@@ -226,8 +228,8 @@ pub fn block(w: &Weights, l: usize, x: &DMatrix<f32>) -> DMatrix<f32> {
 
 /// One block on `x` in place, sequence `s` at positions `caches[s].len..` in
 /// its `lengths[s]` rows; the heads' traces if recording (one sequence).
-fn block_forward(
-    b: &Block,
+fn block_forward<M: Linear>(
+    b: &Block<M>,
     c: &Config,
     x: &mut DMatrix<f32>,
     caches: &mut [Cache],
@@ -240,11 +242,7 @@ fn block_forward(
         lengths.len()
     );
     let a = rms_norm(x, &b.attn_norm, c.rms_eps);
-    let qkv = [
-        project(&a, &b.w_q),
-        project(&a, &b.w_k),
-        project(&a, &b.w_v),
-    ];
+    let qkv = [b.w_q.project(&a), b.w_k.project(&a), b.w_v.project(&a)];
     let mut context = DMatrix::zeros(x.nrows(), c.n_head * c.head_dim);
     let (mut heads, mut start) = (Vec::new(), 0);
     for (cache, &n) in caches.iter_mut().zip(lengths) {
@@ -254,11 +252,11 @@ fn block_forward(
         heads = h;
         start += n;
     }
-    *x += project(&context, &b.w_o);
+    *x += b.w_o.project(&context);
     let f = rms_norm(x, &b.ffn_norm, c.rms_eps);
-    let mut gate = project(&f, &b.w_gate);
-    gate.zip_apply(&project(&f, &b.w_up), |g, u| *g = silu(*g) * u);
-    *x += project(&gate, &b.w_down);
+    let mut gate = b.w_gate.project(&f);
+    gate.zip_apply(&b.w_up.project(&f), |g, u| *g = silu(*g) * u);
+    *x += b.w_down.project(&gate);
     heads
 }
 
@@ -266,8 +264,9 @@ fn block_forward(
 ///
 /// # Shapes
 /// `x: (n, 576)` → `(n, vocab)`.
-pub fn logits(w: &Weights, x: &DMatrix<f32>) -> DMatrix<f32> {
-    project(&rms_norm(x, &w.output_norm, w.config.rms_eps), &w.embedding)
+pub fn logits<M: Linear>(w: &Weights<M>, x: &DMatrix<f32>) -> DMatrix<f32> {
+    w.embedding
+        .project(&rms_norm(x, &w.output_norm, w.config.rms_eps))
 }
 
 /// Natural-log softmax of one row of logits, computed in f64.

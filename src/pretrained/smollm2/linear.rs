@@ -15,7 +15,38 @@
 //!
 //! Introduced in chapter 1.
 
-use nalgebra::DMatrix;
+use nalgebra::{DMatrix, DVector};
+
+/// A weight matrix `W: (in, out)` that the forward pass multiplies rows by:
+/// the f32 matrix ([`project`]) or the GGUF blocks
+/// ([`Packed`](super::packed::Packed)).
+pub trait Linear {
+    /// `x W`.
+    ///
+    /// # Shapes
+    /// `x: (n, in)` → `(n, out)`.
+    fn project(&self, x: &DMatrix<f32>) -> DMatrix<f32>;
+
+    /// Column `o` of W, `(in)`: token `o`'s embedding when W is the embedding.
+    fn column(&self, o: usize) -> DVector<f32>;
+
+    /// `(in, out)`.
+    fn shape(&self) -> (usize, usize);
+}
+
+impl Linear for DMatrix<f32> {
+    fn project(&self, x: &DMatrix<f32>) -> DMatrix<f32> {
+        project(x, self)
+    }
+
+    fn column(&self, o: usize) -> DVector<f32> {
+        DMatrix::column(self, o).into_owned()
+    }
+
+    fn shape(&self) -> (usize, usize) {
+        DMatrix::shape(self)
+    }
+}
 
 /// Up to this many rows go through dot products.
 pub const DOT_ROWS: usize = 8;

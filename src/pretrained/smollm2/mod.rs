@@ -6,8 +6,11 @@
 //! 30 blocks, d = 576, 9 query heads of width 64 sharing 3 key/value heads,
 //! FFN 1536, vocabulary 49,152. [`quant`] dequantises the GGUF blocks,
 //! [`weights`] holds the f32 matrices in the book's `(in, out)` layout
-//! (`y = x W`), [`forward`] the pass. Conventions, all checked against the
-//! reference implementations:
+//! (`y = x W`), [`forward`] the pass. [`packed`] keeps the blocks as stored
+//! and multiplies a row by them directly: decoding, one token at a time,
+//! runs on them ([`SmolLm2::greedy`]), the f32 matrices staying the
+//! reference ([`SmolLm2::greedy_reference`]). Conventions, all checked
+//! against the reference implementations:
 //!
 //! - **Grouped heads.** Query head `h` is columns `64h..64h + 64` of W_Q and
 //!   reads key/value head `h / 3` (integer division, the reference
@@ -39,6 +42,7 @@
 pub mod attention;
 pub mod forward;
 pub mod linear;
+pub mod packed;
 pub mod quant;
 pub mod random_init;
 pub mod repair;
@@ -53,6 +57,9 @@ use nalgebra::{DMatrix, DVector};
 pub use super::trace::{HeadTrace, LayerTrace, Trace};
 pub use forward::{Cache, Options};
 pub use weights::{Block, Config, Weights};
+
+use linear::Linear;
+use packed::Packed;
 
 use super::bpe::{Bpe, Encoding};
 use super::checksum::{LoadError, read_verified};
@@ -78,7 +85,11 @@ pub const TOKENIZER: &str = "tokenizer.json";
 #[derive(Clone, Debug)]
 pub struct SmolLm2 {
     pub config: Config,
+    /// Every matrix in f32: the prompt pass and every experiment.
     pub weights: Weights,
+    /// The GGUF blocks the f32 matrices were dequantised from, if the model
+    /// was loaded from them: the decode steps of [`SmolLm2::greedy`].
+    pub packed: Option<Weights<Packed>>,
     /// The byte-level BPE of `tokenizer.json`.
     pub tokenizer: Bpe,
 }
@@ -104,7 +115,8 @@ impl SmolLm2 {
 
     /// Load and verify the extract in `dir`.
     pub fn load_from(dir: &Path) -> Result<SmolLm2, LoadError> {
-        let weights = Weights::load(dir)?;
+        let packed = Weights::load_packed(dir)?;
+        let weights = packed.dequantise();
         let path = dir.join(TOKENIZER);
         let text = String::from_utf8(read_verified(dir, TOKENIZER)?)
             .map_err(|_| LoadError::new(&path, "not UTF-8"))?;
@@ -112,6 +124,7 @@ impl SmolLm2 {
         Ok(SmolLm2 {
             config: weights.config,
             weights,
+            packed: Some(packed),
             tokenizer,
         })
     }
@@ -239,23 +252,60 @@ impl SmolLm2 {
     }
 
     /// `count` tokens after `ids`, each the argmax of the logits (greedy),
-    /// run one position at a time against the cache.
+    /// run one position at a time against the cache: the prompt on the f32
+    /// matrices, every step after it on the packed blocks if the model has
+    /// them ([`SmolLm2::greedy_reference`] otherwise).
     ///
     /// # Panics
     /// If `ids` is empty or the whole would exceed [`MAX_TOKENS`].
     pub fn greedy(&self, ids: &[u32], count: usize) -> Vec<u32> {
+        self.greedy_logits(ids, count).0
+    }
+
+    /// [`SmolLm2::greedy`]'s tokens and the logits each was chosen from,
+    /// `count` rows of `vocab`.
+    ///
+    /// # Panics
+    /// As [`SmolLm2::greedy`].
+    pub fn greedy_logits(&self, ids: &[u32], count: usize) -> (Vec<u32>, Vec<Vec<f32>>) {
+        match &self.packed {
+            Some(packed) => self.continue_on(packed, ids, count),
+            None => self.greedy_reference(ids, count),
+        }
+    }
+
+    /// The readable path of [`SmolLm2::greedy_logits`]: every step on the f32
+    /// matrices, reading 4 bytes a weight where the packed steps read 0.6.
+    ///
+    /// # Panics
+    /// As [`SmolLm2::greedy`].
+    pub fn greedy_reference(&self, ids: &[u32], count: usize) -> (Vec<u32>, Vec<Vec<f32>>) {
+        self.continue_on(&self.weights, ids, count)
+    }
+
+    /// Greedy steps on `w` after the prompt's f32 pass.
+    fn continue_on<M: Linear>(
+        &self,
+        w: &Weights<M>,
+        ids: &[u32],
+        count: usize,
+    ) -> (Vec<u32>, Vec<Vec<f32>>) {
         self.check_length(ids.len() + count);
         let mut cache = Cache::new(&self.config);
-        let mut x = self.extend(&mut cache, ids);
-        let mut out = Vec::with_capacity(count);
-        for _ in 0..count {
-            let last = x.rows(x.nrows() - 1, 1).into_owned();
-            let logits = forward::logits(&self.weights, &last);
-            let next = argmax(logits.as_slice());
-            out.push(next);
-            x = self.extend(&mut cache, &[next]);
+        let x = self.extend(&mut cache, ids);
+        let mut last = x.rows(x.nrows() - 1, 1).into_owned();
+        let (mut tokens, mut rows) = (Vec::with_capacity(count), Vec::with_capacity(count));
+        for step in 0..count {
+            let logits = forward::logits(w, &last).as_slice().to_vec();
+            let next = argmax(&logits);
+            tokens.push(next);
+            rows.push(logits);
+            if step + 1 < count {
+                let x = forward::embed(w, &[next]);
+                last = forward::run_from(w, 0, x, &mut cache, Options::default()).0;
+            }
         }
-        out
+        (tokens, rows)
     }
 
     fn check_length(&self, n: usize) {

@@ -106,6 +106,7 @@ pub fn baseline() -> &'static SmolLm2 {
         SmolLm2 {
             config: trained.config,
             weights: random_weights(&trained.config, BASELINE_SEED),
+            packed: None,
             tokenizer: trained.tokenizer.clone(),
         }
     })

@@ -1,6 +1,6 @@
-//! SmolLM2's weights as f32 nalgebra matrices in the book's `(in, out)`
-//! layout (`y = x W`), dequantised from the extract's raw GGUF blocks, and
-//! the configuration its metadata records.
+//! SmolLM2's weights in the book's `(in, out)` layout (`y = x W`): the
+//! extract's raw GGUF blocks ([`Packed`]), the same dequantised to f32
+//! nalgebra matrices, and the configuration the metadata records.
 //!
 //! ```text
 //! embedding.safetensors      token_embd (Q8_0, 49152 rows of 576), output_norm
@@ -16,6 +16,7 @@ use std::path::Path;
 use nalgebra::{DMatrix, DVector};
 use safetensors::{Dtype, SafeTensors};
 
+use super::packed::Packed;
 use super::quant::{BLOCK_WEIGHTS, Quant};
 use crate::pretrained::checksum::{LoadError, read_verified};
 
@@ -58,47 +59,101 @@ impl Config {
     }
 }
 
-/// One transformer block. Matrices are `(in, out)`.
+/// One transformer block. Matrices are `(in, out)`: f32 by default, or
+/// [`Packed`] blocks.
 #[derive(Clone, Debug)]
-pub struct Block {
+pub struct Block<M = DMatrix<f32>> {
     /// `(d, n_head · head_dim)`, rows of each head in GGUF's interleaved RoPE order.
-    pub w_q: DMatrix<f32>,
+    pub w_q: M,
     /// `(d, n_head_kv · head_dim)`, the same order.
-    pub w_k: DMatrix<f32>,
+    pub w_k: M,
     /// `(d, n_head_kv · head_dim)`.
-    pub w_v: DMatrix<f32>,
+    pub w_v: M,
     /// `(n_head · head_dim, d)`.
-    pub w_o: DMatrix<f32>,
+    pub w_o: M,
     /// `(d, d_ff)`.
-    pub w_gate: DMatrix<f32>,
+    pub w_gate: M,
     /// `(d, d_ff)`.
-    pub w_up: DMatrix<f32>,
+    pub w_up: M,
     /// `(d_ff, d)`.
-    pub w_down: DMatrix<f32>,
+    pub w_down: M,
     /// The RMSNorm gain before attention, `(d)`.
     pub attn_norm: DVector<f32>,
     /// The RMSNorm gain before the feed-forward layer, `(d)`.
     pub ffn_norm: DVector<f32>,
 }
 
-/// The whole model's weights.
+impl<M> Block<M> {
+    /// The same block with each matrix `f(W)`.
+    pub fn map<N>(&self, f: impl Fn(&M) -> N) -> Block<N> {
+        Block {
+            w_q: f(&self.w_q),
+            w_k: f(&self.w_k),
+            w_v: f(&self.w_v),
+            w_o: f(&self.w_o),
+            w_gate: f(&self.w_gate),
+            w_up: f(&self.w_up),
+            w_down: f(&self.w_down),
+            attn_norm: self.attn_norm.clone(),
+            ffn_norm: self.ffn_norm.clone(),
+        }
+    }
+
+    /// The seven matrices, in the order of the pass.
+    pub fn matrices(&self) -> [&M; 7] {
+        [
+            &self.w_q,
+            &self.w_k,
+            &self.w_v,
+            &self.w_o,
+            &self.w_gate,
+            &self.w_up,
+            &self.w_down,
+        ]
+    }
+}
+
+/// The whole model's weights: f32 by default, or [`Packed`] blocks.
 #[derive(Clone, Debug)]
-pub struct Weights {
+pub struct Weights<M = DMatrix<f32>> {
     pub config: Config,
     /// Token embeddings as columns, `(d, vocab)`: column t embeds token t, and
     /// `logits = norm(x) · embedding` (tied output).
-    pub embedding: DMatrix<f32>,
+    pub embedding: M,
     /// The final RMSNorm gain, `(d)`.
     pub output_norm: DVector<f32>,
-    pub blocks: Vec<Block>,
+    pub blocks: Vec<Block<M>>,
 }
 
 impl Weights {
-    /// Read and verify the three weight files of `dir`.
+    /// Read and verify the three weight files of `dir`, dequantised.
     ///
     /// # Errors
     /// A one-line [`LoadError`] naming a missing, corrupted or malformed file.
     pub fn load(dir: &Path) -> Result<Weights, LoadError> {
+        Ok(Weights::load_packed(dir)?.dequantise())
+    }
+}
+
+impl Weights<Packed> {
+    /// Every matrix in f32, the blocks dequantised on every core.
+    pub fn dequantise(&self) -> Weights {
+        let blocks = crate::parallel::map(0..self.blocks.len() as u64, |l| {
+            self.blocks[l as usize].map(Packed::dequantise)
+        });
+        Weights {
+            config: self.config,
+            embedding: self.embedding.dequantise(),
+            output_norm: self.output_norm.clone(),
+            blocks,
+        }
+    }
+
+    /// Read and verify the three weight files of `dir`, blocks as stored.
+    ///
+    /// # Errors
+    /// A one-line [`LoadError`] naming a missing, corrupted or malformed file.
+    pub fn load_packed(dir: &Path) -> Result<Weights<Packed>, LoadError> {
         let [embedding, low, high] = FILES.map(|name| read_verified(dir, name));
         let embedding = File::parse(dir, FILES[0], embedding?)?;
         let config = embedding.config()?;
@@ -108,28 +163,26 @@ impl Weights {
             File::parse(dir, FILES[1], low?)?,
             File::parse(dir, FILES[2], high?)?,
         ];
-        // blocks dequantised on every core, each into its own matrices
-        let blocks = crate::parallel::map(0..config.n_layer as u64, |l| {
-            let l = l as usize;
-            let file = &files[usize::from(l >= config.n_layer / 2)];
-            let q4 = |w: &str, inputs, outputs| {
-                file.quantised(&format!("blk.{l}.{w}.weight"), Quant::Q4_1, inputs, outputs)
-            };
-            let gain = |w: &str| file.gain(&format!("blk.{l}.{w}.weight"), d);
-            Ok(Block {
-                w_q: q4("attn_q", d, q_out)?,
-                w_k: q4("attn_k", d, kv_out)?,
-                w_v: q4("attn_v", d, kv_out)?,
-                w_o: q4("attn_output", q_out, d)?,
-                w_gate: q4("ffn_gate", d, ff)?,
-                w_up: q4("ffn_up", d, ff)?,
-                w_down: q4("ffn_down", ff, d)?,
-                attn_norm: gain("attn_norm")?,
-                ffn_norm: gain("ffn_norm")?,
+        let blocks = (0..config.n_layer)
+            .map(|l| {
+                let file = &files[usize::from(l >= config.n_layer / 2)];
+                let q4 = |w: &str, inputs, outputs| {
+                    file.quantised(&format!("blk.{l}.{w}.weight"), Quant::Q4_1, inputs, outputs)
+                };
+                let gain = |w: &str| file.gain(&format!("blk.{l}.{w}.weight"), d);
+                Ok(Block {
+                    w_q: q4("attn_q", d, q_out)?,
+                    w_k: q4("attn_k", d, kv_out)?,
+                    w_v: q4("attn_v", d, kv_out)?,
+                    w_o: q4("attn_output", q_out, d)?,
+                    w_gate: q4("ffn_gate", d, ff)?,
+                    w_up: q4("ffn_up", d, ff)?,
+                    w_down: q4("ffn_down", ff, d)?,
+                    attn_norm: gain("attn_norm")?,
+                    ffn_norm: gain("ffn_norm")?,
+                })
             })
-        })
-        .into_iter()
-        .collect::<Result<Vec<_>, LoadError>>()?;
+            .collect::<Result<Vec<_>, LoadError>>()?;
         Ok(Weights {
             config,
             embedding: embedding.quantised("token_embd.weight", Quant::Q8_0, d, config.vocab)?,
@@ -214,10 +267,10 @@ impl File {
         quant: Quant,
         inputs: usize,
         outputs: usize,
-    ) -> Result<DMatrix<f32>, LoadError> {
+    ) -> Result<Packed, LoadError> {
         let row = inputs / BLOCK_WEIGHTS * quant.block_bytes();
         let bytes = self.raw(name, Dtype::U8, &[outputs, row])?;
-        Ok(quant.matrix(bytes, inputs, outputs))
+        Ok(Packed::new(quant, bytes.to_vec(), inputs, outputs))
     }
 
     /// An f32 vector of length `d`.

@@ -3,6 +3,7 @@
 mod attention;
 mod forward;
 mod linear;
+mod packed;
 mod quant;
 mod random_init;
 mod repair;
