@@ -14,8 +14,12 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::args::{Args, Decay};
-
+use super::block::{Block, step};
 use super::lanes::{L, Lanes};
+use super::prefetch::Runs;
+use super::wide::Wide;
+
+pub use super::block::STEPS;
 
 /// KDA's recurrence in one pass over the state per step, on the machine's vector units.
 ///
@@ -24,9 +28,11 @@ use super::lanes::{L, Lanes};
 /// S' = Diag(exp(g_t)) S_{t-1},    S_t = S' + β_t k_t (v_t − S'ᵀ k_t)ᵀ,    o_t = S_tᵀ (scale · q_t)
 /// ```
 /// No allocation per step and no transposed copy of the inputs. On x86-64
-/// with AVX2 and FMA, detected at run time as `matrixmultiply` does, the loop
-/// is compiled for those units (`#[target_feature(enable = "avx2,fma")]`);
-/// elsewhere the same loop runs portable, with a separate multiply and add.
+/// the loop is compiled for the best vector units detected at run time, as
+/// `matrixmultiply` does: eight-lane AVX-512 (`#[target_feature(enable =
+/// "avx512f,avx2,fma")]`, its `α = eᵍ` by its own polynomial, within an ulp
+/// or two of [`f64::exp`]), else four-lane AVX2 with FMA; elsewhere the same
+/// loop runs portable, with a separate multiply and add.
 ///
 /// # Shapes
 /// `q, k, g: [T, K]`, `v: [T, V]`, `beta: [T]`, `initial_state: [K, V]` →
@@ -99,8 +105,16 @@ pub fn run(x: &Args, threads: usize) -> (DMatrix<f64>, DMatrix<f64>) {
 }
 
 /// Run the recurrence for the value channels `j0..` held in `s` and `out`,
-/// on AVX2/FMA where the processor has them.
+/// on AVX-512, else AVX2/FMA, where the processor has them.
 fn columns(x: &Args, j0: usize, s: &mut [f64], out: &mut [f64]) {
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("avx512f")
+        && is_x86_feature_detected!("avx2")
+        && is_x86_feature_detected!("fma")
+    {
+        // SAFETY: the processor supports AVX-512F, AVX2 and FMA, checked on the lines above.
+        return unsafe { columns_avx512(x, j0, s, out) };
+    }
     #[cfg(target_arch = "x86_64")]
     if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
         // SAFETY: the processor supports AVX2 and FMA, checked on the line above.
@@ -119,81 +133,32 @@ unsafe fn columns_avx2(x: &Args, j0: usize, s: &mut [f64], out: &mut [f64]) {
     columns_with::<super::lanes::avx2::Avx2>(x, j0, s, out)
 }
 
-/// Steps per block. The inputs are column-major (`q[d T + t]`), so one step
-/// reads `K` scattered entries of each of `q, k, g` and `n` of `v`, and writes
-/// `n` of `out`: each in its own cache line, missed afresh once the state's
-/// sweep has evicted it. A block gathers `STEPS` steps' entries into
-/// step-major buffers first (each line read once, whole), and scatters the
-/// outputs once at its end.
-pub const STEPS: usize = 64;
-
-/// One block's inputs, step-major: row `i` is step `t0 + i`.
-struct Block {
-    /// `[STEPS, K]`: α, k, k ⊙ α, sq ⊙ α.
-    alpha: Vec<f64>,
-    k: Vec<f64>,
-    ka: Vec<f64>,
-    qa: Vec<f64>,
-    /// `[STEPS]`: sq · k.
-    qk: [f64; STEPS],
-    /// `[n, STEPS]`: the block's values `v_t[j0 + j]`, then its outputs.
-    v: Vec<f64>,
-    out: Vec<f64>,
+/// The sweep on eight-lane AVX-512 values, [`GROUP_512`] columns at a time.
+///
+/// # Safety
+/// The processor must support AVX-512F, AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2,fma")]
+unsafe fn columns_avx512(x: &Args, j0: usize, s: &mut [f64], out: &mut [f64]) {
+    use super::wide::avx512::{Avx512, W};
+    columns_wide::<Avx512, W, GROUP_512>(x, j0, s, out)
 }
 
-impl Block {
-    fn new(kd: usize, n: usize) -> Block {
-        let rows = || vec![0.0; STEPS * kd];
-        Block {
-            alpha: rows(),
-            k: rows(),
-            ka: rows(),
-            qa: rows(),
-            qk: [0.0; STEPS],
-            v: vec![0.0; n * STEPS],
-            out: vec![0.0; n * STEPS],
-        }
-    }
-
-    /// Gather steps `t0..t0 + len` (the same arithmetic, in the same order per
-    /// step, as one step at a time).
-    #[inline(always)]
-    fn gather<V: Lanes>(&mut self, x: &Args, j0: usize, t0: usize, len: usize) {
-        let (t_len, kd, _) = x.dims();
-        let (q, k, v) = (x.q.as_slice(), x.k.as_slice(), x.v.as_slice());
-        self.qk = [0.0; STEPS];
-        for d in 0..kd {
-            for i in 0..len {
-                let (t, r) = (t0 + i, i * kd + d);
-                let (qd, kd_) = (x.scale * q[d * t_len + t], k[d * t_len + t]);
-                let alpha = x.decay.log_decay(t, d).exp();
-                (self.alpha[r], self.k[r]) = (alpha, kd_);
-                (self.ka[r], self.qa[r]) = (kd_ * alpha, qd * alpha);
-                self.qk[i] = V::mul_add1(qd, kd_, self.qk[i]);
-            }
-        }
-        for (j, row) in self.v.chunks_mut(STEPS).enumerate() {
-            row[..len].copy_from_slice(&v[(j0 + j) * t_len + t0..][..len]);
-        }
-    }
-
-    /// Scatter the block's outputs into `out: [T, n]` at steps `t0..t0 + len`.
-    fn scatter(&self, out: &mut [f64], t_len: usize, t0: usize, len: usize) {
-        for (j, row) in self.out.chunks(STEPS).enumerate() {
-            out[j * t_len + t0..][..len].copy_from_slice(&row[..len]);
-        }
-    }
-}
-
-/// Row `i` of a step-major `[STEPS, K]` buffer.
-#[inline(always)]
-fn step(m: &[f64], i: usize, kd: usize) -> &[f64] {
-    &m[i * kd..][..kd]
-}
-
-/// The time loop over a block of value channels (see the module comment).
+/// The time loop over a block of value channels (see the module comment),
+/// on four lanes, two columns at a time.
 #[inline(always)]
 pub fn columns_with<V: Lanes>(x: &Args, j0: usize, s: &mut [f64], out: &mut [f64]) {
+    columns_wide::<V, L, GROUP>(x, j0, s, out)
+}
+
+/// The time loop on `W` lanes, `G` columns at a time.
+#[inline(always)]
+fn columns_wide<V: Wide<W>, const W: usize, const G: usize>(
+    x: &Args,
+    j0: usize,
+    s: &mut [f64],
+    out: &mut [f64],
+) {
     let (t_len, kd, _) = x.dims();
     let n = s.len() / kd;
     let beta = x.beta.expect("KDA is a delta rule: beta is given");
@@ -204,7 +169,10 @@ pub fn columns_with<V: Lanes>(x: &Args, j0: usize, s: &mut [f64], out: &mut [f64
     let (mut c, mut a, mut b) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
     for t0 in (0..t_len).step_by(STEPS) {
         let len = STEPS.min(t_len - t0);
-        block.gather::<V>(x, j0, t0, len);
+        block.gather::<V, W>(x, j0, t0, len);
+        // the next block's inputs, a share after each step's sweep
+        let next = Runs::new(x, (j0, n), t0 + len, STEPS.min(t_len - t0 - len));
+        let share = next.count().div_ceil(len);
         for i in 0..len {
             let (pa, pk) = match i {
                 0 => (&alpha_prev[..], &k_prev[..]),
@@ -212,7 +180,8 @@ pub fn columns_with<V: Lanes>(x: &Args, j0: usize, s: &mut [f64], out: &mut [f64
             };
             // finish step t − 1's write (α = 1, c = 0 before the first step) and read for step t
             let shared = Shared::new([pa, pk, step(&block.ka, i, kd), step(&block.qa, i, kd)]);
-            sweep::<V>(s, kd, &shared, &c, (&mut a, &mut b));
+            sweep::<V, W, G>(s, kd, &shared, &c, (&mut a, &mut b));
+            next.fetch(i * share, (i + 1) * share);
             let bt = beta[t0 + i];
             for j in 0..n {
                 // c_j = β_t (v_t[j] − (k ⊙ α)·s_j),  o_t[j] = (sq ⊙ α)·s_j + c_j (sq · k)
@@ -226,20 +195,20 @@ pub fn columns_with<V: Lanes>(x: &Args, j0: usize, s: &mut [f64], out: &mut [f64
     }
     // the last write, S_T = Diag(α_T) S' + k_T cᵀ (its dot products unused)
     let shared = Shared::new([&alpha_prev, &k_prev, &block.ka[..kd], &block.qa[..kd]]);
-    sweep::<V>(s, kd, &shared, &c, (&mut a, &mut b));
+    sweep::<V, W, G>(s, kd, &shared, &c, (&mut a, &mut b));
 }
 
-/// The `[K]` vectors every column reads, `α, k, k ⊙ α, sq ⊙ α`, as `L`-lane
-/// chunks and their last `K mod L` entries.
-struct Shared<'a> {
-    chunks: [&'a [[f64; L]]; 4],
+/// The `[K]` vectors every column reads, `α, k, k ⊙ α, sq ⊙ α`, as `W`-lane
+/// chunks and their last `K mod W` entries.
+struct Shared<'a, const W: usize> {
+    chunks: [&'a [[f64; W]]; 4],
     tails: [&'a [f64]; 4],
 }
 
-impl<'a> Shared<'a> {
+impl<'a, const W: usize> Shared<'a, W> {
     #[inline(always)]
-    fn new(v: [&'a [f64]; 4]) -> Shared<'a> {
-        let split = v.map(|x| x.as_chunks::<L>());
+    fn new(v: [&'a [f64]; 4]) -> Shared<'a, W> {
+        let split = v.map(|x| x.as_chunks::<W>());
         Shared {
             chunks: split.map(|(c, _)| c),
             tails: split.map(|(_, t)| t),
@@ -252,6 +221,10 @@ impl<'a> Shared<'a> {
 /// registers than AVX2 has, and ran slower (appendix "How fast").
 const GROUP: usize = 2;
 
+/// Columns swept together on AVX-512's 32 registers: four ran faster than
+/// two; eight spill and ran slower.
+const GROUP_512: usize = 4;
+
 /// One pass over the columns of `s: [K, n]`: `s_j ← α ⊙ s_j + c_j k`, then
 /// `a_j = (k ⊙ α)'·s_j`, `b_j = (sq ⊙ α)'·s_j` on the new values, [`GROUP`]
 /// columns at a time (they share the loads of `α, k, k ⊙ α, sq ⊙ α`, and
@@ -259,42 +232,41 @@ const GROUP: usize = 2;
 /// Each column's arithmetic is the same alone or in a group, so results do
 /// not depend on the grouping.
 #[inline(always)]
-fn sweep<V: Lanes>(
+fn sweep<V: Wide<W>, const W: usize, const G: usize>(
     s: &mut [f64],
     kd: usize,
-    shared: &Shared,
+    shared: &Shared<W>,
     c: &[f64],
     (a, b): (&mut [f64], &mut [f64]),
 ) {
-    const G: usize = GROUP;
     let done = s.len() / kd / G * G;
     let mut groups = s.chunks_exact_mut(G * kd);
     for (p, cols) in groups.by_ref().enumerate() {
         let j = G * p;
-        let sums = group::<V, G>(cols, kd, shared, std::array::from_fn(|g| c[j + g]));
+        let sums = group::<V, W, G>(cols, kd, shared, std::array::from_fn(|g| c[j + g]));
         for (g, (x, y)) in sums.into_iter().enumerate() {
             (a[j + g], b[j + g]) = (x, y);
         }
     }
     for (i, col) in groups.into_remainder().chunks_mut(kd).enumerate() {
         let j = done + i;
-        [(a[j], b[j])] = group::<V, 1>(col, kd, shared, [c[j]]);
+        [(a[j], b[j])] = group::<V, W, 1>(col, kd, shared, [c[j]]);
     }
 }
 
 /// `G` adjacent columns `cols: [K, G]` of the state through one step.
 #[inline(always)]
-fn group<V: Lanes, const G: usize>(
+fn group<V: Wide<W>, const W: usize, const G: usize>(
     cols: &mut [f64],
     kd: usize,
-    shared: &Shared,
+    shared: &Shared<W>,
     c: [f64; G],
 ) -> [(f64, f64); G] {
     let [alpha, k, ka, qa] = shared.chunks;
-    let mut acc = c.map(Acc::<V>::new);
+    let mut acc = c.map(Acc::<V, W>::new);
     let mut split = cols.chunks_exact_mut(kd);
     let mut m: [_; G] =
-        std::array::from_fn(|_| split.next().expect("G columns").as_chunks_mut::<L>());
+        std::array::from_fn(|_| split.next().expect("G columns").as_chunks_mut::<W>());
     let n = alpha.len();
     for (x, _) in &m {
         assert_eq!(x.len(), n);
@@ -313,16 +285,16 @@ fn group<V: Lanes, const G: usize>(
 }
 
 /// One column's correction `c` and the lane sums of its two dot products.
-struct Acc<V> {
+struct Acc<V, const W: usize> {
     c: f64,
     cv: V,
     a: V,
     b: V,
 }
 
-impl<V: Lanes> Acc<V> {
+impl<V: Wide<W>, const W: usize> Acc<V, W> {
     #[inline(always)]
-    fn new(c: f64) -> Acc<V> {
+    fn new(c: f64) -> Acc<V, W> {
         Acc {
             c,
             cv: V::splat(c),
@@ -331,18 +303,18 @@ impl<V: Lanes> Acc<V> {
         }
     }
 
-    /// `L` entries of the column: `x = c k + α s`, stored; `a += (k ⊙ α) x`, `b += (sq ⊙ α) x`.
+    /// `W` entries of the column: `x = c k + α s`, stored; `a += (k ⊙ α) x`, `b += (sq ⊙ α) x`.
     #[inline(always)]
-    fn lanes(&mut self, s: &mut [f64; L], [alpha, k, ka, qa]: [V; 4]) {
+    fn lanes(&mut self, s: &mut [f64; W], [alpha, k, ka, qa]: [V; 4]) {
         let x = self.cv.mul_add(k, alpha.mul(V::load(s)));
         x.store(s);
         self.a = ka.mul_add(x, self.a);
         self.b = qa.mul_add(x, self.b);
     }
 
-    /// The column's last `K mod L` entries, then both dot products.
+    /// The column's last `K mod W` entries, then both dot products.
     #[inline(always)]
-    fn finish(self, s: &mut [f64], shared: &Shared) -> (f64, f64) {
+    fn finish(self, s: &mut [f64], shared: &Shared<W>) -> (f64, f64) {
         let [alpha, k, ka, qa] = shared.tails;
         let (mut ta, mut tb) = (0.0, 0.0);
         for d in 0..s.len() {

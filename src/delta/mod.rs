@@ -27,13 +27,16 @@
 //! Introduced in chapter 7.
 
 pub mod args;
+mod block;
 mod chunked;
 mod cost;
 pub mod fused;
 mod input;
 pub mod lanes;
 mod layer;
+mod prefetch;
 mod recurrent;
+pub mod wide;
 
 pub use chunked::{
     ChunkMatrices, DecayForm, SAFE_EXPONENT, chunk_matrices, kda_chunked, kda_chunked_with,

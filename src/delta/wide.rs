@@ -1,0 +1,172 @@
+//! `W` lanes of `f64` for the fused kernel's sweep: the four-lane values of
+//! [`super::lanes`] (`W = 4`) through one blanket impl, and eight lanes in one
+//! 512-bit register on AVX-512 (`W = 8`).
+//!
+//! [`super::lanes::Lanes`] fixes its width at four, and the trainer shares
+//! it; this trait carries the width as a parameter, so the sweep is written
+//! once for both.
+
+use super::lanes::{L, Lanes};
+
+/// `W` lanes of `f64`, with the operations of [`Lanes`].
+pub trait Wide<const W: usize>: Copy {
+    fn zero() -> Self;
+    fn splat(x: f64) -> Self;
+    fn load(x: &[f64; W]) -> Self;
+    fn store(self, x: &mut [f64; W]);
+    fn mul(self, b: Self) -> Self;
+    /// `self · b + c`, lane by lane.
+    fn mul_add(self, b: Self, c: Self) -> Self;
+    /// The lanes' sum, halves added lane by lane until one is left
+    /// (`W = 4`: `(x₀ + x₂) + (x₁ + x₃)`).
+    fn sum(self) -> f64;
+    /// `a · b + c` on one number, rounded as [`Wide::mul_add`] rounds.
+    fn mul_add1(a: f64, b: f64, c: f64) -> f64;
+    /// `eˣ` lane by lane, to within an ulp or two of [`f64::exp`].
+    fn exp(self) -> Self;
+}
+
+/// Every four-lane type is a [`Wide<4>`], with its own arithmetic.
+impl<V: Lanes> Wide<L> for V {
+    #[inline(always)]
+    fn zero() -> Self {
+        <V as Lanes>::zero()
+    }
+    #[inline(always)]
+    fn splat(x: f64) -> Self {
+        <V as Lanes>::splat(x)
+    }
+    #[inline(always)]
+    fn load(x: &[f64; L]) -> Self {
+        <V as Lanes>::load(x)
+    }
+    #[inline(always)]
+    fn store(self, x: &mut [f64; L]) {
+        <V as Lanes>::store(self, x)
+    }
+    #[inline(always)]
+    fn mul(self, b: Self) -> Self {
+        <V as Lanes>::mul(self, b)
+    }
+    #[inline(always)]
+    fn mul_add(self, b: Self, c: Self) -> Self {
+        <V as Lanes>::mul_add(self, b, c)
+    }
+    #[inline(always)]
+    fn sum(self) -> f64 {
+        <V as Lanes>::sum(self)
+    }
+    #[inline(always)]
+    fn mul_add1(a: f64, b: f64, c: f64) -> f64 {
+        <V as Lanes>::mul_add1(a, b, c)
+    }
+    /// [`f64::exp`] itself, lane by lane.
+    #[inline(always)]
+    fn exp(self) -> Self {
+        let mut x = [0.0; L];
+        <V as Lanes>::store(self, &mut x);
+        <V as Lanes>::load(&x.map(f64::exp))
+    }
+}
+
+/// The AVX-512 path: the same sweep on `__m512d` lanes, fused multiply-adds.
+#[cfg(target_arch = "x86_64")]
+pub mod avx512 {
+    use std::arch::x86_64::*;
+
+    use super::Wide;
+
+    /// Lanes per register.
+    pub const W: usize = 8;
+
+    /// `1/m!` for `m = 0, …, 13` (each factorial exact in `f64`, then one rounding).
+    const INV_FACT: [f64; 14] = {
+        let (mut a, mut f, mut m) = ([1.0; 14], 1.0, 1);
+        while m < 14 {
+            f *= m as f64;
+            a[m] = 1.0 / f;
+            m += 1;
+        }
+        a
+    };
+
+    /// Eight lanes in one register. Values of this type are made only inside
+    /// functions compiled with `#[target_feature(enable = "avx512f,avx2,fma")]`,
+    /// which run after the processor's support was checked: that is the
+    /// safety of every intrinsic below.
+    #[derive(Clone, Copy)]
+    pub struct Avx512(__m512d);
+
+    impl Wide<W> for Avx512 {
+        #[inline(always)]
+        fn zero() -> Self {
+            Avx512(unsafe { _mm512_setzero_pd() })
+        }
+        #[inline(always)]
+        fn splat(x: f64) -> Self {
+            Avx512(unsafe { _mm512_set1_pd(x) })
+        }
+        #[inline(always)]
+        fn load(x: &[f64; W]) -> Self {
+            // SAFETY: x is 8 readable f64; unaligned load
+            Avx512(unsafe { _mm512_loadu_pd(x.as_ptr()) })
+        }
+        #[inline(always)]
+        fn store(self, x: &mut [f64; W]) {
+            // SAFETY: x is 8 writable f64; unaligned store
+            unsafe { _mm512_storeu_pd(x.as_mut_ptr(), self.0) }
+        }
+        #[inline(always)]
+        fn mul(self, b: Self) -> Self {
+            Avx512(unsafe { _mm512_mul_pd(self.0, b.0) })
+        }
+        #[inline(always)]
+        fn mul_add(self, b: Self, c: Self) -> Self {
+            Avx512(unsafe { _mm512_fmadd_pd(self.0, b.0, c.0) })
+        }
+        #[inline(always)]
+        fn sum(self) -> f64 {
+            unsafe {
+                // (x₀ + x₄, …, x₃ + x₇), then (· + ·₊₂), then the last two
+                let q = _mm256_add_pd(
+                    _mm512_castpd512_pd256(self.0),
+                    _mm512_extractf64x4_pd(self.0, 1),
+                );
+                let h = _mm_add_pd(_mm256_castpd256_pd128(q), _mm256_extractf128_pd(q, 1));
+                _mm_cvtsd_f64(h) + _mm_cvtsd_f64(_mm_unpackhi_pd(h, h))
+            }
+        }
+        #[inline(always)]
+        fn mul_add1(a: f64, b: f64, c: f64) -> f64 {
+            a.mul_add(b, c)
+        }
+        /// `x = n ln 2 + r` with `n = round(x / ln 2)`, `|r| ≤ ln 2 / 2`; then
+        /// `eˣ = 2ⁿ eʳ`, `eʳ` by its Taylor series to `r¹³` (the rest is below
+        /// `r¹⁴/14! < 5·10⁻¹⁸`) in Horner's form, and `2ⁿ` applied exactly by
+        /// `vscalefpd`, which also rounds to a subnormal, to 0 or to ∞ as the
+        /// product does. `x` is first held to `[−746, 710]`, outside which
+        /// `eˣ` is 0 or ∞ anyway; NaN stays NaN.
+        #[inline(always)]
+        fn exp(self) -> Self {
+            /// `ln 2` in two parts (fdlibm's): `n · LN2_HI` is exact for `|n| < 2¹¹`.
+            const LN2_HI: f64 = 6.931_471_803_691_238e-1;
+            const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
+            unsafe {
+                let c = _mm512_set1_pd;
+                // min/max return their second operand when either is NaN
+                let x = _mm512_max_pd(c(-746.0), _mm512_min_pd(c(710.0), self.0));
+                let n = _mm512_roundscale_pd::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(
+                    _mm512_mul_pd(x, c(std::f64::consts::LOG2_E)),
+                );
+                let r = _mm512_fnmadd_pd(n, c(LN2_HI), x);
+                let r = _mm512_fnmadd_pd(n, c(LN2_LO), r);
+                // p ← p r + 1/m! for m = 13, …, 0
+                let mut p = c(INV_FACT[13]);
+                for m in (0..13).rev() {
+                    p = _mm512_fmadd_pd(p, r, c(INV_FACT[m]));
+                }
+                Avx512(_mm512_scalef_pd(p, n))
+            }
+        }
+    }
+}
