@@ -95,7 +95,10 @@ fn rmw_loop(x: &mut [f64]) {
 pub fn vector_units() -> &'static str {
     #[cfg(target_arch = "x86_64")]
     if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
-        return "AVX2 and FMA, detected at run time";
+        return match is_x86_feature_detected!("avx512f") {
+            true => "AVX-512, AVX2 and FMA, detected at run time",
+            false => "AVX2 and FMA, detected at run time",
+        };
     }
     "none detected: the portable loops"
 }
