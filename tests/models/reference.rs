@@ -90,7 +90,10 @@ fn greedy_continuations_are_token_for_token_the_reference() {
         assert_eq!(m.greedy(&prompt, want.len()), want, "{}", c["name"]);
     }
     let c = &continuations[0];
-    assert_eq!(m.greedy_reference(&ids(&c["ids"]), 4).0, ids(&c["greedy"])[..4]);
+    assert_eq!(
+        m.greedy_reference(&ids(&c["ids"]), 4).0,
+        ids(&c["greedy"])[..4]
+    );
 }
 
 /// Largest difference allowed between a packed step's logits and the f32
