@@ -113,6 +113,9 @@ pub fn bench() -> Result<(), Stop> {
         training::report(&rows, bench::gemm_gflops::<f32>(128, 576, 1536, 7))
     };
     print!("\n{training}");
+    // drawn from the report as written, as `cargo run` redraws it, so the two agree to the byte
+    let (rows, machine) = figures::bench::read_report(&report.full)
+        .ok_or_else(|| "the bench report does not read back".to_string())?;
     let draw = |lang| {
         figures::edition::in_edition(lang, || figures::bench::draw(&rows, &machine))
             .map_err(|e| format!("bench figure failed to draw: {e}"))

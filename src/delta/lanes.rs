@@ -57,7 +57,7 @@ impl Lanes for [f64; L] {
 
 /// The AVX2/FMA path: the same loop on `__m256d` lanes, fused multiply-adds.
 #[cfg(target_arch = "x86_64")]
-pub mod avx2 {
+pub(crate) mod avx2 {
     use std::arch::x86_64::*;
 
     use super::{L, Lanes};
@@ -65,7 +65,8 @@ pub mod avx2 {
     /// Four lanes in one register. Values of this type are made only inside
     /// functions compiled with `#[target_feature(enable = "avx2,fma")]`, which
     /// run after the processor's support was checked: that is the safety of
-    /// every intrinsic below.
+    /// every intrinsic below. The module is private to the crate, so no code
+    /// outside it can make one on a processor without AVX2.
     #[derive(Clone, Copy)]
     pub struct Avx2(__m256d);
 

@@ -80,6 +80,11 @@ impl Quant {
         w
     }
 
+    /// The bytes of one GGUF row of `inputs` weights (a whole number of blocks).
+    pub const fn row_bytes(self, inputs: usize) -> usize {
+        inputs / BLOCK_WEIGHTS * self.block_bytes()
+    }
+
     /// A matrix stored as `outputs` rows of `inputs` weights, in the book's
     /// `(in, out)` layout: column `o` is GGUF row `o`, so `y = x W`.
     ///
@@ -94,7 +99,7 @@ impl Quant {
             0,
             "{self:?}: {inputs} inputs is not a whole number of blocks"
         );
-        let per_row = inputs / BLOCK_WEIGHTS * self.block_bytes();
+        let per_row = self.row_bytes(inputs);
         assert_eq!(
             bytes.len(),
             outputs * per_row,

@@ -17,7 +17,7 @@ use nalgebra::{DMatrix, DVector};
 use safetensors::{Dtype, SafeTensors};
 
 use super::packed::Packed;
-use super::quant::{BLOCK_WEIGHTS, Quant};
+use super::quant::Quant;
 use crate::pretrained::checksum::{LoadError, read_verified};
 
 /// The files of `models/smollm2/` holding weights, each checked against `SHA256SUMS`.
@@ -268,8 +268,7 @@ impl File {
         inputs: usize,
         outputs: usize,
     ) -> Result<Packed, LoadError> {
-        let row = inputs / BLOCK_WEIGHTS * quant.block_bytes();
-        let bytes = self.raw(name, Dtype::U8, &[outputs, row])?;
+        let bytes = self.raw(name, Dtype::U8, &[outputs, quant.row_bytes(inputs)])?;
         Ok(Packed::new(quant, bytes.to_vec(), inputs, outputs))
     }
 

@@ -62,13 +62,16 @@ impl Units {
         }
     }
 
-    /// The fastest units this processor has.
+    /// The fastest units this processor has (found once, then remembered).
     pub fn best() -> Units {
-        *Units::ALL
-            .iter()
-            .rev()
-            .find(|u| u.available())
-            .unwrap_or(&Units::Portable)
+        static BEST: std::sync::OnceLock<Units> = std::sync::OnceLock::new();
+        *BEST.get_or_init(|| {
+            *Units::ALL
+                .iter()
+                .rev()
+                .find(|u| u.available())
+                .unwrap_or(&Units::Portable)
+        })
     }
 }
 
@@ -94,7 +97,7 @@ impl Packed {
         );
         assert_eq!(
             bytes.len(),
-            outputs * inputs / BLOCK_WEIGHTS * quant.block_bytes(),
+            outputs * quant.row_bytes(inputs),
             "{quant:?}: {} bytes for {outputs} rows of {inputs}",
             bytes.len()
         );
@@ -146,13 +149,11 @@ impl Packed {
             .chunks_exact(BLOCK_WEIGHTS)
             .map(|b| b.iter().sum())
             .collect();
-        let (q, per_row) = (
-            self.quant,
-            self.inputs / BLOCK_WEIGHTS * self.quant.block_bytes(),
-        );
+        let q = self.quant;
         // one output per row of blocks, each row read from start to end
         let mut each = |kernel: &dyn Fn(&[u8]) -> f32| {
-            for (y, row) in y.iter_mut().zip(self.bytes.chunks_exact(per_row)) {
+            let rows = self.bytes.chunks_exact(q.row_bytes(self.inputs));
+            for (y, row) in y.iter_mut().zip(rows) {
                 *y = kernel(row);
             }
         };
@@ -179,13 +180,12 @@ impl Linear for Packed {
     }
 
     fn column(&self, o: usize) -> DVector<f32> {
-        let per_row = self.inputs / BLOCK_WEIGHTS * self.quant.block_bytes();
+        let per_row = self.quant.row_bytes(self.inputs);
         let row = &self.bytes[o * per_row..][..per_row];
-        DVector::from_iterator(
-            self.inputs,
-            row.chunks_exact(self.quant.block_bytes())
-                .flat_map(|b| self.quant.block(b)),
-        )
+        self.quant
+            .matrix(row, self.inputs, 1)
+            .column(0)
+            .into_owned()
     }
 
     fn shape(&self) -> (usize, usize) {
