@@ -59,12 +59,23 @@ impl Block {
         for d in 0..kd {
             decays::<V, W>(x, d, t0, &mut alpha[..len]);
             let (qd, kd_) = (&q[d * t_len + t0..][..len], &k[d * t_len + t0..][..len]);
-            for i in 0..len {
-                let (r, alpha) = (i * kd + d, alpha[i]);
-                let (qd, kd_) = (x.scale * qd[i], kd_[i]);
-                (self.alpha[r], self.k[r]) = (alpha, kd_);
-                (self.ka[r], self.qa[r]) = (kd_ * alpha, qd * alpha);
-                self.qk[i] = V::mul_add1(qd, kd_, self.qk[i]);
+            // row i of each step-major buffer, entry d
+            let rows = (self
+                .alpha
+                .chunks_exact_mut(kd)
+                .zip(self.k.chunks_exact_mut(kd)))
+            .zip(
+                self.ka
+                    .chunks_exact_mut(kd)
+                    .zip(self.qa.chunks_exact_mut(kd)),
+            )
+            .zip(&mut self.qk);
+            let inputs = alpha[..len].iter().zip(kd_).zip(qd);
+            for ((((al, k), (ka, qa)), qk), ((&alpha, &kd_), &qd)) in rows.zip(inputs) {
+                let qd = x.scale * qd;
+                (al[d], k[d]) = (alpha, kd_);
+                (ka[d], qa[d]) = (kd_ * alpha, qd * alpha);
+                *qk = V::mul_add1(qd, kd_, *qk);
             }
         }
         for (j, row) in self.v.chunks_mut(STEPS).enumerate() {

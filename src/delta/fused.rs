@@ -277,9 +277,17 @@ fn group<V: Wide<W>, const W: usize, const G: usize>(
             acc[g].lanes(&mut m[g].0[i], sh);
         }
     }
-    let mut out = [(0.0, 0.0); G];
-    for (g, (acc, (_, tail))) in acc.into_iter().zip(m.iter_mut()).enumerate() {
-        out[g] = acc.finish(tail, shared);
+    let mut tails = [(0.0, 0.0); G];
+    for (g, (acc, (_, tail))) in acc.iter().zip(m.iter_mut()).enumerate() {
+        tails[g] = acc.tail(tail, shared);
+    }
+    let (mut a, mut b) = ([V::zero(); G], [V::zero(); G]);
+    for g in 0..G {
+        (a[g], b[g]) = (acc[g].a, acc[g].b);
+    }
+    let mut out = V::pair_sums(a, b);
+    for (out, tail) in out.iter_mut().zip(tails) {
+        *out = (out.0 + tail.0, out.1 + tail.1);
     }
     out
 }
@@ -312,9 +320,9 @@ impl<V: Wide<W>, const W: usize> Acc<V, W> {
         self.b = qa.mul_add(x, self.b);
     }
 
-    /// The column's last `K mod W` entries, then both dot products.
+    /// The column's last `K mod W` entries, and their share of both dot products.
     #[inline(always)]
-    fn finish(self, s: &mut [f64], shared: &Shared<W>) -> (f64, f64) {
+    fn tail(&self, s: &mut [f64], shared: &Shared<W>) -> (f64, f64) {
         let [alpha, k, ka, qa] = shared.tails;
         let (mut ta, mut tb) = (0.0, 0.0);
         for d in 0..s.len() {
@@ -323,6 +331,6 @@ impl<V: Wide<W>, const W: usize> Acc<V, W> {
             ta = V::mul_add1(ka[d], x, ta);
             tb = V::mul_add1(qa[d], x, tb);
         }
-        (self.a.sum() + ta, self.b.sum() + tb)
+        (ta, tb)
     }
 }
