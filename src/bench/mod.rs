@@ -45,6 +45,10 @@ pub fn measures() -> Vec<Measure> {
         Measure::new("chunk", CHUNK.to_string()),
         Measure::new("chunk_sweep", format!("{:?}", CHUNK_SWEEP)),
         Measure::new("fused_block", crate::delta::FUSED_STEPS.to_string()),
+        Measure::new(
+            "fused_panel_kib",
+            (crate::delta::FUSED_PANEL_BYTES / 1024).to_string(),
+        ),
         Measure::new("lengths", list(&LENGTHS)),
         Measure::new("widths", list(&WIDTHS)),
         Measure::new("goal_t", report::GOAL_SIZE.0.to_string()),

@@ -12,6 +12,9 @@ use super::wide::Wide;
 /// outputs once at its end.
 pub const STEPS: usize = 64;
 
+/// Key channels gathered together: one 64-byte line of a step-major row.
+const LINE: usize = 8;
+
 /// One block's inputs, step-major: row `i` is step `t0 + i`.
 pub struct Block {
     /// `[STEPS, K]`: α, k, k ⊙ α, sq ⊙ α.
@@ -40,10 +43,12 @@ impl Block {
         }
     }
 
-    /// Gather steps `t0..t0 + len`, one key channel `d` at a time: its `len`
-    /// entries of `q, k, g` are contiguous (column-major), and their `α = eᵍ`
-    /// are taken `W` at a time by [`Wide::exp`]. Per step, the same arithmetic
-    /// in the same order as one step at a time.
+    /// Gather steps `t0..t0 + len`, [`LINE`] key channels at a time: their
+    /// `len` entries of `q, k, g` are contiguous (column-major), their
+    /// `α = eᵍ` are taken `W` at a time by [`Wide::exp`], and each step's
+    /// row receives them as one line of each step-major buffer, not as
+    /// [`LINE`] stores a row apart. Per step, the same arithmetic in the same
+    /// order as one step at a time (`sq · k` summed over ascending `d`).
     #[inline(always)]
     pub fn gather<V: Wide<W>, const W: usize>(
         &mut self,
@@ -55,27 +60,38 @@ impl Block {
         let (t_len, kd, _) = x.dims();
         let (q, k, v) = (x.q.as_slice(), x.k.as_slice(), x.v.as_slice());
         self.qk = [0.0; STEPS];
-        let mut alpha = [0.0; STEPS];
-        for d in 0..kd {
-            decays::<V, W>(x, d, t0, &mut alpha[..len]);
-            let (qd, kd_) = (&q[d * t_len + t0..][..len], &k[d * t_len + t0..][..len]);
-            // row i of each step-major buffer, entry d
-            let rows = (self
-                .alpha
-                .chunks_exact_mut(kd)
-                .zip(self.k.chunks_exact_mut(kd)))
-            .zip(
-                self.ka
-                    .chunks_exact_mut(kd)
-                    .zip(self.qa.chunks_exact_mut(kd)),
-            )
-            .zip(&mut self.qk);
-            let inputs = alpha[..len].iter().zip(kd_).zip(qd);
-            for ((((al, k), (ka, qa)), qk), ((&alpha, &kd_), &qd)) in rows.zip(inputs) {
-                let qd = x.scale * qd;
-                (al[d], k[d]) = (alpha, kd_);
-                (ka[d], qa[d]) = (kd_ * alpha, qd * alpha);
-                *qk = V::mul_add1(qd, kd_, *qk);
+        // [LINE, STEPS]: the channels' α, k, k ⊙ α and sq ⊙ α, each row
+        // contiguous in time, so the products run across steps on the vector units
+        let mut tile = [[[0.0; STEPS]; LINE]; 4];
+        for d0 in (0..kd).step_by(LINE) {
+            let width = LINE.min(kd - d0);
+            for e in 0..width {
+                let d = d0 + e;
+                let [al, kt, ka, qa] = &mut tile;
+                let (al, kt, ka, qa) = (
+                    &mut al[e][..len],
+                    &mut kt[e][..len],
+                    &mut ka[e][..len],
+                    &mut qa[e][..len],
+                );
+                decays::<V, W>(x, d, t0, al);
+                kt.copy_from_slice(&k[d * t_len + t0..][..len]);
+                let qd = &q[d * t_len + t0..][..len];
+                for i in 0..len {
+                    let sq = x.scale * qd[i];
+                    (ka[i], qa[i]) = (kt[i] * al[i], sq * al[i]);
+                    self.qk[i] = V::mul_add1(sq, kt[i], self.qk[i]);
+                }
+            }
+            // each step's row receives the line d0..d0 + width of every buffer
+            let rows = [&mut self.alpha, &mut self.k, &mut self.ka, &mut self.qa];
+            for (rows, tile) in rows.into_iter().zip(&tile) {
+                for i in 0..len {
+                    let row = &mut rows[i * kd + d0..][..width];
+                    for e in 0..width {
+                        row[e] = tile[e][i];
+                    }
+                }
             }
         }
         for (j, row) in self.v.chunks_mut(STEPS).enumerate() {

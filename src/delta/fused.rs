@@ -9,7 +9,12 @@
 //! where both dot products read the state *before* step `t` writes. So one
 //! sweep over `s_j` finishes step `t − 1`'s write and takes step `t`'s two
 //! dot products from the values it has just written: one read and one write
-//! of the state per step, the `[K]` vectors `α, k, k ⊙ α, q ⊙ α` staying in L1.
+//! of the state per step. Columns never meet, so a panel of them small
+//! enough for L1 ([`PANEL_BYTES`]) runs all of a block's [`STEPS`] steps
+//! before the next panel starts: the state leaves L1 once per block, not once
+//! per step, and each step's `[K]` vectors `α, k, k ⊙ α, q ⊙ α` are read
+//! once per panel. Every column does the same arithmetic in the same order
+//! whatever the panels, so the results do not depend on them.
 
 use nalgebra::{DMatrix, DVector};
 
@@ -108,11 +113,8 @@ pub fn run(x: &Args, threads: usize) -> (DMatrix<f64>, DMatrix<f64>) {
 /// on AVX-512, else AVX2/FMA, where the processor has them.
 fn columns(x: &Args, j0: usize, s: &mut [f64], out: &mut [f64]) {
     #[cfg(target_arch = "x86_64")]
-    if is_x86_feature_detected!("avx512f")
-        && is_x86_feature_detected!("avx2")
-        && is_x86_feature_detected!("fma")
-    {
-        // SAFETY: the processor supports AVX-512F, AVX2 and FMA, checked on the lines above.
+    if super::wide::has_avx512() {
+        // SAFETY: the processor supports AVX-512F, AVX2 and FMA (has_avx512, above).
         return unsafe { columns_avx512(x, j0, s, out) };
     }
     #[cfg(target_arch = "x86_64")]
@@ -167,26 +169,37 @@ fn columns_wide<V: Wide<W>, const W: usize, const G: usize>(
     let (mut alpha_prev, mut k_prev) = (vec![1.0; kd], vec![0.0; kd]);
     // [n]: the pending corrections c, and the dot products (k ⊙ α)·s_j, (sq ⊙ α)·s_j
     let (mut c, mut a, mut b) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    let width = panel_columns(kd, G);
     for t0 in (0..t_len).step_by(STEPS) {
         let len = STEPS.min(t_len - t0);
         block.gather::<V, W>(x, j0, t0, len);
-        // the next block's inputs, a share after each step's sweep
+        // the next block's inputs, a share after each panel's step
         let next = Runs::new(x, (j0, n), t0 + len, STEPS.min(t_len - t0 - len));
-        let share = next.count().div_ceil(len);
-        for i in 0..len {
-            let (pa, pk) = match i {
-                0 => (&alpha_prev[..], &k_prev[..]),
-                _ => (step(&block.alpha, i - 1, kd), step(&block.k, i - 1, kd)),
-            };
-            // finish step t − 1's write (α = 1, c = 0 before the first step) and read for step t
-            let shared = Shared::new([pa, pk, step(&block.ka, i, kd), step(&block.qa, i, kd)]);
-            sweep::<V, W, G>(s, kd, &shared, &c, (&mut a, &mut b));
-            next.fetch(i * share, (i + 1) * share);
-            let bt = beta[t0 + i];
-            for j in 0..n {
-                // c_j = β_t (v_t[j] − (k ⊙ α)·s_j),  o_t[j] = (sq ⊙ α)·s_j + c_j (sq · k)
-                c[j] = bt * (block.v[j * STEPS + i] - a[j]);
-                block.out[j * STEPS + i] = V::mul_add1(c[j], block.qk[i], b[j]);
+        let share = next.count().div_ceil(len * n.div_ceil(width));
+        let mut fetched = 0;
+        for (p, panel) in s.chunks_mut(width * kd).enumerate() {
+            let cols = p * width..p * width + panel.len() / kd;
+            let (c, a, b) = (
+                &mut c[cols.clone()],
+                &mut a[cols.clone()],
+                &mut b[cols.clone()],
+            );
+            for i in 0..len {
+                let (pa, pk) = match i {
+                    0 => (&alpha_prev[..], &k_prev[..]),
+                    _ => (step(&block.alpha, i - 1, kd), step(&block.k, i - 1, kd)),
+                };
+                // finish step t − 1's write (α = 1, c = 0 before the first step) and read for step t
+                let shared = Shared::new([pa, pk, step(&block.ka, i, kd), step(&block.qa, i, kd)]);
+                sweep::<V, W, G>(panel, kd, &shared, c, (&mut *a, &mut *b));
+                next.fetch(fetched, fetched + share);
+                fetched += share;
+                let bt = beta[t0 + i];
+                for (e, j) in cols.clone().enumerate() {
+                    // c_j = β_t (v_t[j] − (k ⊙ α)·s_j),  o_t[j] = (sq ⊙ α)·s_j + c_j (sq · k)
+                    c[e] = bt * (block.v[j * STEPS + i] - a[e]);
+                    block.out[j * STEPS + i] = V::mul_add1(c[e], block.qk[i], b[e]);
+                }
             }
         }
         block.scatter(out, t_len, t0, len);
@@ -214,6 +227,17 @@ impl<'a, const W: usize> Shared<'a, W> {
             tails: split.map(|(_, t)| t),
         }
     }
+}
+
+/// The state a panel of columns keeps in L1 while a block's steps run over
+/// it, in bytes: a third of a 48 KiB L1, the rest for the steps' vectors.
+/// Panels of 8–16 KiB ran fastest at `K = V = 128` (7.7–8.1 ms), 24–40 KiB
+/// slower (8.4–8.9 ms), one panel of the whole state slowest (9.1 ms).
+pub const PANEL_BYTES: usize = 16 * 1024;
+
+/// Columns per panel: [`PANEL_BYTES`] of `[K]` columns, a multiple of the group `g`.
+fn panel_columns(kd: usize, g: usize) -> usize {
+    (PANEL_BYTES / (8 * kd.max(1)) / g * g).max(g)
 }
 
 /// Columns swept together: two share each load of the `[K]` vectors and keep
@@ -263,7 +287,12 @@ fn group<V: Wide<W>, const W: usize, const G: usize>(
     c: [f64; G],
 ) -> [(f64, f64); G] {
     let [alpha, k, ka, qa] = shared.chunks;
-    let mut acc = c.map(Acc::<V, W>::new);
+    // (loops, not array::map: a map's call may not be inlined, and then
+    // neither compiled for the vector units nor free of copies)
+    let mut acc = [Acc::<V, W>::new(0.0); G];
+    for g in 0..G {
+        acc[g] = Acc::new(c[g]);
+    }
     let mut split = cols.chunks_exact_mut(kd);
     let mut m: [_; G] =
         std::array::from_fn(|_| split.next().expect("G columns").as_chunks_mut::<W>());
@@ -272,7 +301,12 @@ fn group<V: Wide<W>, const W: usize, const G: usize>(
         assert_eq!(x.len(), n);
     }
     for i in 0..n {
-        let sh = [&alpha[i], &k[i], &ka[i], &qa[i]].map(V::load);
+        let sh = [
+            V::load(&alpha[i]),
+            V::load(&k[i]),
+            V::load(&ka[i]),
+            V::load(&qa[i]),
+        ];
         for g in 0..G {
             acc[g].lanes(&mut m[g].0[i], sh);
         }
@@ -293,6 +327,7 @@ fn group<V: Wide<W>, const W: usize, const G: usize>(
 }
 
 /// One column's correction `c` and the lane sums of its two dot products.
+#[derive(Clone, Copy)]
 struct Acc<V, const W: usize> {
     c: f64,
     cv: V,

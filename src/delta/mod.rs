@@ -42,7 +42,7 @@ pub use chunked::{
     ChunkMatrices, DecayForm, SAFE_EXPONENT, chunk_matrices, kda_chunked, kda_chunked_with,
 };
 pub use cost::{flops_chunked, flops_recurrent, flops_softmax};
-pub use fused::{STEPS as FUSED_STEPS, kda_fused};
+pub use fused::{PANEL_BYTES as FUSED_PANEL_BYTES, STEPS as FUSED_STEPS, kda_fused};
 pub use input::{DeltaInput, Gate, ShapeError};
 pub use layer::{beta_from_logits, gated_rms_norm, kda_gate, l2_normalize, sigmoid, softplus};
 pub use recurrent::{

@@ -28,12 +28,21 @@ pub trait Wide<const W: usize>: Copy {
     /// takes it: the same additions in the same order, so the same bits.
     #[inline(always)]
     fn pair_sums<const G: usize>(a: [Self; G], b: [Self; G]) -> [(f64, f64); G] {
-        let mut out = [(0.0, 0.0); G];
-        for g in 0..G {
-            out[g] = (a[g].sum(), b[g].sum());
-        }
-        out
+        each_pair_sums(a, b)
     }
+}
+
+/// [`Wide::pair_sums`] one pair at a time, by [`Wide::sum`].
+#[inline(always)]
+fn each_pair_sums<V: Wide<W>, const W: usize, const G: usize>(
+    a: [V; G],
+    b: [V; G],
+) -> [(f64, f64); G] {
+    let mut out = [(0.0, 0.0); G];
+    for g in 0..G {
+        out[g] = (a[g].sum(), b[g].sum());
+    }
+    out
 }
 
 /// Every four-lane type is a [`Wide<4>`], with its own arithmetic.
@@ -184,24 +193,20 @@ pub(crate) mod avx512 {
         /// eight sums, not 24 and 32.
         #[inline(always)]
         fn pair_sums<const G: usize>(a: [Self; G], b: [Self; G]) -> [(f64, f64); G] {
-            let mut out = [(0.0, 0.0); G];
             match (
                 <&[Self; 4]>::try_from(&a[..]),
                 <&[Self; 4]>::try_from(&b[..]),
             ) {
-                (Ok(a), Ok(b)) => {
-                    let s = sums8([a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3]]);
+                (Ok(a4), Ok(b4)) => {
+                    let s = sums8([a4[0], b4[0], a4[1], b4[1], a4[2], b4[2], a4[3], b4[3]]);
+                    let mut out = [(0.0, 0.0); G];
                     for g in 0..G {
                         out[g] = (s[2 * g], s[2 * g + 1]);
                     }
+                    out
                 }
-                _ => {
-                    for g in 0..G {
-                        out[g] = (a[g].sum(), b[g].sum());
-                    }
-                }
+                _ => super::each_pair_sums(a, b),
             }
-            out
         }
     }
 
@@ -242,32 +247,82 @@ pub(crate) mod avx512 {
     }
 }
 
-#[cfg(all(test, target_arch = "x86_64"))]
-mod tests {
+/// Whether the processor has the units the AVX-512 path is compiled for:
+/// AVX-512F, AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn has_avx512() -> bool {
+    is_x86_feature_detected!("avx512f")
+        && is_x86_feature_detected!("avx2")
+        && is_x86_feature_detected!("fma")
+}
+
+/// `eˣ` of every number on the AVX-512 path, or `None` where the processor
+/// lacks AVX-512F, AVX2 or FMA: the sweep's own exponential, for its tests.
+///
+/// ```
+/// use attention_geometry::delta::wide::exp_avx512;
+/// if let Some(y) = exp_avx512(&[0.0, 1.0, -800.0]) {
+///     assert_eq!(y[..1], [1.0]);
+///     assert!((y[1] - 1f64.exp()).abs() < 1e-15 && y[2] == 0.0);
+/// }
+/// ```
+///
+/// Introduced in chapter 7.
+pub fn exp_avx512(xs: &[f64]) -> Option<Vec<f64>> {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx512() {
+        // SAFETY: the processor supports AVX-512F, AVX2 and FMA (has_avx512, above).
+        return Some(unsafe { checks::exp(xs) });
+    }
+    let _ = xs;
+    None
+}
+
+/// The lane sums of the four pairs `(x_g, x_{g+4})` on the AVX-512 path,
+/// `[by the sweep's transposing tree, one pair at a time]`, or `None` where
+/// the processor lacks AVX-512F, AVX2 or FMA: for the test that the two agree
+/// to the bit.
+///
+/// Introduced in chapter 7.
+pub fn pair_sums_avx512(x: &[[f64; 8]; 8]) -> Option<[[(f64, f64); 4]; 2]> {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx512() {
+        // SAFETY: the processor supports AVX-512F, AVX2 and FMA (has_avx512, above).
+        return Some(unsafe { checks::pair_sums(x) });
+    }
+    let _ = x;
+    None
+}
+
+/// The AVX-512 operations the public checks above run (loops, not closures:
+/// a closure would not be compiled with the features).
+#[cfg(target_arch = "x86_64")]
+mod checks {
     use super::Wide;
     use super::avx512::{Avx512, W};
 
-    /// `eˣ` of each chunk, on AVX-512 (a loop: closures would not be compiled
-    /// with the feature).
-    ///
     /// # Safety
     /// The processor must support AVX-512F, AVX2 and FMA.
     #[target_feature(enable = "avx512f,avx2,fma")]
-    unsafe fn exp(xs: &[[f64; W]]) -> Vec<[f64; W]> {
-        let mut out = vec![[0.0; W]; xs.len()];
-        for (x, y) in xs.iter().zip(&mut out) {
+    pub unsafe fn exp(xs: &[f64]) -> Vec<f64> {
+        let mut out = vec![0.0; xs.len()];
+        let (chunks, tail) = xs.as_chunks::<W>();
+        let (outs, out_tail) = out.as_chunks_mut::<W>();
+        for (x, y) in chunks.iter().zip(outs) {
             Avx512::load(x).exp().store(y);
         }
+        let mut pad = [0.0; W];
+        pad[..tail.len()].copy_from_slice(tail);
+        let mut e = [0.0; W];
+        Avx512::load(&pad).exp().store(&mut e);
+        out_tail.copy_from_slice(&e[..tail.len()]);
         out
     }
 
-    /// The lane sums of four pairs, by the transposing tree and one at a
-    /// time, and of one pair (no tree), on AVX-512.
-    ///
     /// # Safety
     /// The processor must support AVX-512F, AVX2 and FMA.
     #[target_feature(enable = "avx512f,avx2,fma")]
-    unsafe fn pair_sums(x: &[[f64; W]; 8]) -> [[(f64, f64); 4]; 2] {
+    pub unsafe fn pair_sums(x: &[[f64; W]; 8]) -> [[(f64, f64); 4]; 2] {
         let mut v = [Avx512::zero(); 8];
         for (v, x) in v.iter_mut().zip(x) {
             *v = Avx512::load(x);
@@ -278,71 +333,5 @@ mod tests {
             [one[g]] = Avx512::pair_sums([a[g]], [b[g]]);
         }
         [Avx512::pair_sums(a, b), one]
-    }
-
-    #[test]
-    fn the_avx512_pair_sums_are_the_sums_to_the_bit() {
-        if !is_x86_feature_detected!("avx512f") || !is_x86_feature_detected!("fma") {
-            return;
-        }
-        // lanes of every magnitude, so the order of the additions shows in the bits
-        let mut seed = 1u64;
-        for _ in 0..1000 {
-            let x: [[f64; W]; 8] = std::array::from_fn(|_| {
-                std::array::from_fn(|_| {
-                    seed = seed
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    let m = (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5;
-                    m * 10f64.powi((seed % 17) as i32 - 8)
-                })
-            });
-            // SAFETY: the processor's support was checked above
-            let [tree, one] = unsafe { pair_sums(&x) };
-            assert_eq!(
-                tree.map(|(a, b)| (a.to_bits(), b.to_bits())),
-                one.map(|(a, b)| (a.to_bits(), b.to_bits()))
-            );
-            // and one at a time is Wide::sum's halving order
-            let sum = |x: &[f64; W]| {
-                let q: [f64; 4] = std::array::from_fn(|i| x[i] + x[i + 4]);
-                (q[0] + q[2]) + (q[1] + q[3])
-            };
-            for g in 0..4 {
-                assert_eq!(one[g], (sum(&x[g]), sum(&x[g + 4])));
-            }
-        }
-    }
-
-    #[test]
-    fn the_avx512_exp_is_within_two_ulps_of_libm_over_its_whole_range() {
-        if !(is_x86_feature_detected!("avx512f")
-            && is_x86_feature_detected!("avx2")
-            && is_x86_feature_detected!("fma"))
-        {
-            return;
-        }
-        // a grid over [−760, 720] (past both ends: 0 and ∞), then the edges
-        let mut xs: Vec<f64> = (0..=148_000).map(|i| -760.0 + i as f64 * 0.01).collect();
-        let edges = [
-            0.0, -0.0, 1e-300, -1e-300, 709.78, 709.79, -708.4, -745.13, -745.14,
-        ];
-        xs.extend(
-            edges
-                .into_iter()
-                .chain([f64::INFINITY, f64::NEG_INFINITY, f64::NAN]),
-        );
-        xs.resize(xs.len().next_multiple_of(W), 0.0);
-        let (chunks, _) = xs.as_chunks::<W>();
-        // SAFETY: the processor's support was checked above
-        let got = unsafe { exp(chunks) };
-        for (x, y) in xs.iter().zip(got.as_flattened()) {
-            let want = x.exp();
-            let ulps = (y.to_bits() as i64 - want.to_bits() as i64).abs();
-            assert!(
-                (want.is_nan() && y.is_nan()) || ulps <= 2,
-                "exp({x:e}) = {y:e}, libm {want:e}: {ulps} ulps apart"
-            );
-        }
     }
 }

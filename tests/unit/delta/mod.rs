@@ -1,1 +1,2 @@
 mod fused;
+mod wide;
