@@ -256,6 +256,20 @@ pub fn between(lo: String, hi: String) -> String {
     }
 }
 
+/// A step count as text, `"> cap"` beyond the budget `cap`: a run that
+/// never reached its threshold.
+///
+/// ```
+/// use attention_geometry::measure::steps;
+/// assert_eq!((steps(420.4, 3000), steps(f64::INFINITY, 3000)), ("420".into(), "> 3000".into()));
+/// ```
+pub fn steps(s: f64, cap: usize) -> String {
+    match s > cap as f64 {
+        true => format!("> {cap}"),
+        false => format!("{s:.0}"),
+    }
+}
+
 /// The number a measure's text starts with (`0.58 ± 0.07` → 0.58), if it
 /// starts with one; tables and words have none.
 ///

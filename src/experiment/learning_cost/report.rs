@@ -3,18 +3,9 @@
 //! geometry at the start and the end of training.
 
 use super::arm::{Arm, Variant};
-use super::steps::{Findings, Setup, book};
-use crate::measure::{Measure, fixed, grid, pm, table_of};
+use super::steps::{Findings, book};
+use crate::measure::{Measure, fixed, grid, pm, steps, table_of};
 use crate::train::{Qk, Relation};
-
-/// Steps as text: `"> cap"` beyond the cap.
-fn steps_text(setup: Setup, s: f64) -> String {
-    if s > setup.cap as f64 {
-        format!("> {}", setup.cap)
-    } else {
-        format!("{s:.0}")
-    }
-}
 
 /// Each tuned arm's chosen rate: a table with a row per task and a column
 /// per query–key form.
@@ -111,10 +102,10 @@ pub fn measures() -> Vec<Measure> {
     for a in &f.arms {
         let key = format!("{}_{}_{}", a.relation.name(), a.qk.name(), a.variant.name());
         let (med, lo, hi) = a.median_steps(s);
-        m.push(Measure::new(format!("steps_{key}"), steps_text(s, med)));
+        m.push(Measure::new(format!("steps_{key}"), steps(med, s.cap)));
         m.push(Measure::new(
             format!("ci_{key}"),
-            format!("[{}, {}]", steps_text(s, lo), steps_text(s, hi)),
+            format!("[{}, {}]", steps(lo, s.cap), steps(hi, s.cap)),
         ));
         m.push(Measure::new(
             format!("reached_{key}"),

@@ -2,17 +2,8 @@
 //! ([`super::cost`]): its sizes, the rates tuned, and per `k` the steps each
 //! arm needs.
 
-use super::cost::{Arm, Setup, book};
-use crate::measure::{Measure, fixed, grid, of_total, share_of, table_of};
-
-/// Steps as text: `"> budget"` beyond the budget.
-fn steps_text(setup: Setup, s: f64) -> String {
-    if s > setup.schedule.steps as f64 {
-        format!("> {}", setup.schedule.steps)
-    } else {
-        format!("{s:.0}")
-    }
-}
+use super::cost::{Arm, book};
+use crate::measure::{Measure, fixed, grid, of_total, share_of, steps, table_of};
 
 /// The numbers chapter 4 quotes from this experiment.
 pub fn measures() -> Vec<Measure> {
@@ -84,7 +75,7 @@ pub fn measures() -> Vec<Measure> {
                 for arm in Arm::ALL {
                     let c = f.cell(arm, k);
                     let (lo, hi) = c.quartiles();
-                    let text = |x| steps_text(s, x);
+                    let text = |x| steps(x, s.schedule.steps);
                     cells.push(Measure::new(
                         format!("cost_steps_{}_k{k}", arm.name()),
                         format!("{} ({}–{})", text(c.median()), text(lo), text(hi)),
