@@ -68,7 +68,7 @@ pub enum Mixer {
     Softmax,
     /// [`crate::delta::kda`], the readable recurrence.
     Kda,
-    /// [`crate::delta::kda_fused`], one pass over the state per step.
+    /// [`crate::delta::kda_fused`], one pass over the state per two steps.
     KdaFused,
     /// [`crate::delta::kda_chunked`] with chunks of [`CHUNK`].
     KdaChunked,

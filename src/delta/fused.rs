@@ -1,4 +1,4 @@
-//! KDA's recurrence fused into one pass over the state per step.
+//! KDA's recurrence fused into one pass over the state per two steps.
 //!
 //! Column `j` of `S: [K, V]` (one value channel, contiguous in nalgebra's
 //! column-major storage) evolves on its own: with `c_j = β_t (v_t[j] − (k_t ⊙ α_t)·s_j)`,
@@ -6,27 +6,37 @@
 //! ```text
 //! s_j ← α_t ⊙ s_j + c_j k_t,        o_t[j] = (s q_t ⊙ α_t)·s_j + c_j (s q_t · k_t)
 //! ```
-//! where both dot products read the state *before* step `t` writes. So one
-//! sweep over `s_j` finishes step `t − 1`'s write and takes step `t`'s two
-//! dot products from the values it has just written: one read and one write
-//! of the state per step. Columns never meet, so a panel of them small
-//! enough for L1 ([`PANEL_BYTES`]) runs all of a block's [`STEPS`] steps
-//! before the next panel starts: the state leaves L1 once per block, not once
-//! per step, and each step's `[K]` vectors `α, k, k ⊙ α, q ⊙ α` are read
-//! once per panel. Every column does the same arithmetic in the same order
-//! whatever the panels, so the results do not depend on them.
+//! where both dot products read the state *before* step `t` writes. Step
+//! `t + 1`'s read the state after it, `α_t ⊙ s_j + c_j k_t`, so they can be
+//! taken on `s_j` too, against the vectors times `α_t`, plus `c_j` times the
+//! scalars `κ = (k_{t+1} ⊙ α_{t+1})·k_t`, `μ = (s q_{t+1} ⊙ α_{t+1})·k_t`. So one
+//! sweep over `s_j` finishes the previous pair's two writes in one,
+//!
+//! ```text
+//! s_j ← (α_{t-1} ⊙ α_{t-2}) ⊙ s_j + c_{t-2} (α_{t-1} ⊙ k_{t-2}) + c_{t-1} k_{t-1}
+//! ```
+//! and takes this pair's four dot products from the values it has just
+//! written: one read and one write of the state per two steps, seven vector
+//! operations per number where one step at a time takes eight. Columns never
+//! meet, so a panel of them small enough for L1 ([`PANEL_BYTES`]) runs all
+//! of a block's [`STEPS`] steps before the next panel starts: the state
+//! leaves L1 once per block, not once per step, and each pair's seven `[K]`
+//! vectors are read once per panel. Every column does the same arithmetic in
+//! the same order whatever the panels and threads, so the results do not
+//! depend on them.
 
 use nalgebra::{DMatrix, DVector};
 
 use super::args::{Args, Decay};
-use super::block::{Block, step};
+use super::block::{Block, VECTORS};
 use super::lanes::{L, Lanes};
 use super::prefetch::Runs;
+use super::sweep::{Shared, sweep};
 use super::wide::Wide;
 
 pub use super::block::STEPS;
 
-/// KDA's recurrence in one pass over the state per step, on the machine's vector units.
+/// KDA's recurrence in one pass over the state per two steps, on the machine's vector units.
 ///
 /// The same arguments and result as [`super::kda`], equal to it up to rounding:
 /// ```text
@@ -153,7 +163,7 @@ pub fn columns_with<V: Lanes>(x: &Args, j0: usize, s: &mut [f64], out: &mut [f64
     columns_wide::<V, L, GROUP>(x, j0, s, out)
 }
 
-/// The time loop on `W` lanes, `G` columns at a time.
+/// The time loop on `W` lanes, `G` columns at a time, two steps per sweep.
 #[inline(always)]
 fn columns_wide<V: Wide<W>, const W: usize, const G: usize>(
     x: &Args,
@@ -163,76 +173,53 @@ fn columns_wide<V: Wide<W>, const W: usize, const G: usize>(
 ) {
     let (t_len, kd, _) = x.dims();
     let n = s.len() / kd;
-    let beta = x.beta.expect("KDA is a delta rule: beta is given");
     let mut block = Block::new(kd, n);
-    // [K]: α and k of the write still pending from the previous block's last step
-    let (mut alpha_prev, mut k_prev) = (vec![1.0; kd], vec![0.0; kd]);
-    // [n]: the pending corrections c, and the dot products (k ⊙ α)·s_j, (sq ⊙ α)·s_j
-    let (mut c, mut a, mut b) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    // [VECTORS, K]: the pair whose write is pending from the previous block
+    // (none before the first: α = 1, k = 0)
+    let mut last = vec![0.0; VECTORS * kd];
+    last[..kd].fill(1.0);
+    // [n]: each column's pending corrections (c₀, c₁), and its four dot products
+    let (mut c, mut dots) = (vec![[0.0; 2]; n], vec![[0.0; 4]; n]);
     let width = panel_columns(kd, G);
     for t0 in (0..t_len).step_by(STEPS) {
         let len = STEPS.min(t_len - t0);
+        let pairs = len.div_ceil(2);
         block.gather::<V, W>(x, j0, t0, len);
-        // the next block's inputs, a share after each panel's step
+        // the next block's inputs, a share after each panel's pair
         let next = Runs::new(x, (j0, n), t0 + len, STEPS.min(t_len - t0 - len));
-        let share = next.count().div_ceil(len * n.div_ceil(width));
+        let share = next.count().div_ceil(pairs * n.div_ceil(width));
         let mut fetched = 0;
         for (p, panel) in s.chunks_mut(width * kd).enumerate() {
             let cols = p * width..p * width + panel.len() / kd;
-            let (c, a, b) = (
-                &mut c[cols.clone()],
-                &mut a[cols.clone()],
-                &mut b[cols.clone()],
-            );
-            for i in 0..len {
-                let (pa, pk) = match i {
-                    0 => (&alpha_prev[..], &k_prev[..]),
-                    _ => (step(&block.alpha, i - 1, kd), step(&block.k, i - 1, kd)),
+            let (c, dots) = (&mut c[cols.clone()], &mut dots[cols.clone()]);
+            for m in 0..pairs {
+                // finish the previous pair's write, and read for this pair's two steps
+                let write = match m {
+                    0 => &last[..],
+                    _ => block.pair(m - 1, kd),
                 };
-                // finish step t − 1's write (α = 1, c = 0 before the first step) and read for step t
-                let shared = Shared::new([pa, pk, step(&block.ka, i, kd), step(&block.qa, i, kd)]);
-                sweep::<V, W, G>(panel, kd, &shared, c, (&mut *a, &mut *b));
+                let shared = Shared::new(write, block.pair(m, kd), kd);
+                sweep::<V, W, G>(panel, kd, &shared, c, dots);
                 next.fetch(fetched, fetched + share);
                 fetched += share;
-                let bt = beta[t0 + i];
                 for (e, j) in cols.clone().enumerate() {
-                    // c_j = β_t (v_t[j] − (k ⊙ α)·s_j),  o_t[j] = (sq ⊙ α)·s_j + c_j (sq · k)
-                    c[e] = bt * (block.v[j * STEPS + i] - a[e]);
-                    block.out[j * STEPS + i] = V::mul_add1(c[e], block.qk[i], b[e]);
+                    c[e] = block.finish::<V, W>(m, j, dots[e]);
                 }
             }
         }
         block.scatter(out, t_len, t0, len);
-        alpha_prev.copy_from_slice(&block.alpha[(len - 1) * kd..][..kd]);
-        k_prev.copy_from_slice(&block.k[(len - 1) * kd..][..kd]);
+        last.copy_from_slice(block.pair(pairs - 1, kd));
     }
-    // the last write, S_T = Diag(α_T) S' + k_T cᵀ (its dot products unused)
-    let shared = Shared::new([&alpha_prev, &k_prev, &block.ka[..kd], &block.qa[..kd]]);
-    sweep::<V, W, G>(s, kd, &shared, &c, (&mut a, &mut b));
-}
-
-/// The `[K]` vectors every column reads, `α, k, k ⊙ α, sq ⊙ α`, as `W`-lane
-/// chunks and their last `K mod W` entries.
-struct Shared<'a, const W: usize> {
-    chunks: [&'a [[f64; W]]; 4],
-    tails: [&'a [f64]; 4],
-}
-
-impl<'a, const W: usize> Shared<'a, W> {
-    #[inline(always)]
-    fn new(v: [&'a [f64]; 4]) -> Shared<'a, W> {
-        let split = v.map(|x| x.as_chunks::<W>());
-        Shared {
-            chunks: split.map(|(c, _)| c),
-            tails: split.map(|(_, t)| t),
-        }
-    }
+    // the last write (its dot products unused)
+    let shared = Shared::new(&last, &last, kd);
+    sweep::<V, W, G>(s, kd, &shared, &c, &mut dots);
 }
 
 /// The state a panel of columns keeps in L1 while a block's steps run over
-/// it, in bytes: a third of a 48 KiB L1, the rest for the steps' vectors.
-/// Panels of 8–16 KiB ran fastest at `K = V = 128` (7.7–8.1 ms), 24–40 KiB
-/// slower (8.4–8.9 ms), one panel of the whole state slowest (9.1 ms).
+/// it, in bytes: a third of a 48 KiB L1, the rest for the pairs' vectors.
+/// At `K = V = 128`, two steps per sweep, panels of 16–24 KiB ran fastest
+/// (6.1–6.5 ms), 8 KiB slower (6.7–7.0 ms); with one step per sweep, one
+/// panel of the whole state was slowest.
 pub const PANEL_BYTES: usize = 16 * 1024;
 
 /// Columns per panel: [`PANEL_BYTES`] of `[K]` columns, a multiple of the group `g`.
@@ -240,132 +227,12 @@ fn panel_columns(kd: usize, g: usize) -> usize {
     (PANEL_BYTES / (8 * kd.max(1)) / g * g).max(g)
 }
 
-/// Columns swept together: two share each load of the `[K]` vectors and keep
-/// four independent chains of multiply-adds in flight; four need more
-/// registers than AVX2 has, and ran slower (appendix "How fast").
+/// Columns swept together on AVX2's 16 registers: two share each load of the
+/// seven `[K]` vectors and keep eight chains of multiply-adds in flight; one
+/// and three ran slower (15.5 and 14.4 ms against 12.0 at `K = V = 128`).
 const GROUP: usize = 2;
 
 /// Columns swept together on AVX-512's 32 registers: four ran faster than
-/// two; eight spill and ran slower.
+/// three and two (6.6–7.1 ms against 7.1–7.4 and 8.8–9.0); eight spill and ran
+/// at 17 ms.
 const GROUP_512: usize = 4;
-
-/// One pass over the columns of `s: [K, n]`: `s_j ← α ⊙ s_j + c_j k`, then
-/// `a_j = (k ⊙ α)'·s_j`, `b_j = (sq ⊙ α)'·s_j` on the new values, [`GROUP`]
-/// columns at a time (they share the loads of `α, k, k ⊙ α, sq ⊙ α`, and
-/// their `2 GROUP` running sums are independent chains of multiply-adds).
-/// Each column's arithmetic is the same alone or in a group, so results do
-/// not depend on the grouping.
-#[inline(always)]
-fn sweep<V: Wide<W>, const W: usize, const G: usize>(
-    s: &mut [f64],
-    kd: usize,
-    shared: &Shared<W>,
-    c: &[f64],
-    (a, b): (&mut [f64], &mut [f64]),
-) {
-    let done = s.len() / kd / G * G;
-    let mut groups = s.chunks_exact_mut(G * kd);
-    for (p, cols) in groups.by_ref().enumerate() {
-        let j = G * p;
-        let sums = group::<V, W, G>(cols, kd, shared, std::array::from_fn(|g| c[j + g]));
-        for (g, (x, y)) in sums.into_iter().enumerate() {
-            (a[j + g], b[j + g]) = (x, y);
-        }
-    }
-    for (i, col) in groups.into_remainder().chunks_mut(kd).enumerate() {
-        let j = done + i;
-        [(a[j], b[j])] = group::<V, W, 1>(col, kd, shared, [c[j]]);
-    }
-}
-
-/// `G` adjacent columns `cols: [K, G]` of the state through one step.
-#[inline(always)]
-fn group<V: Wide<W>, const W: usize, const G: usize>(
-    cols: &mut [f64],
-    kd: usize,
-    shared: &Shared<W>,
-    c: [f64; G],
-) -> [(f64, f64); G] {
-    let [alpha, k, ka, qa] = shared.chunks;
-    // (loops, not array::map: a map's call may not be inlined, and then
-    // neither compiled for the vector units nor free of copies)
-    let mut acc = [Acc::<V, W>::new(0.0); G];
-    for g in 0..G {
-        acc[g] = Acc::new(c[g]);
-    }
-    let mut split = cols.chunks_exact_mut(kd);
-    let mut m: [_; G] =
-        std::array::from_fn(|_| split.next().expect("G columns").as_chunks_mut::<W>());
-    let n = alpha.len();
-    for (x, _) in &m {
-        assert_eq!(x.len(), n);
-    }
-    for i in 0..n {
-        let sh = [
-            V::load(&alpha[i]),
-            V::load(&k[i]),
-            V::load(&ka[i]),
-            V::load(&qa[i]),
-        ];
-        for g in 0..G {
-            acc[g].lanes(&mut m[g].0[i], sh);
-        }
-    }
-    let mut tails = [(0.0, 0.0); G];
-    for (g, (acc, (_, tail))) in acc.iter().zip(m.iter_mut()).enumerate() {
-        tails[g] = acc.tail(tail, shared);
-    }
-    let (mut a, mut b) = ([V::zero(); G], [V::zero(); G]);
-    for g in 0..G {
-        (a[g], b[g]) = (acc[g].a, acc[g].b);
-    }
-    let mut out = V::pair_sums(a, b);
-    for (out, tail) in out.iter_mut().zip(tails) {
-        *out = (out.0 + tail.0, out.1 + tail.1);
-    }
-    out
-}
-
-/// One column's correction `c` and the lane sums of its two dot products.
-#[derive(Clone, Copy)]
-struct Acc<V, const W: usize> {
-    c: f64,
-    cv: V,
-    a: V,
-    b: V,
-}
-
-impl<V: Wide<W>, const W: usize> Acc<V, W> {
-    #[inline(always)]
-    fn new(c: f64) -> Acc<V, W> {
-        Acc {
-            c,
-            cv: V::splat(c),
-            a: V::zero(),
-            b: V::zero(),
-        }
-    }
-
-    /// `W` entries of the column: `x = c k + α s`, stored; `a += (k ⊙ α) x`, `b += (sq ⊙ α) x`.
-    #[inline(always)]
-    fn lanes(&mut self, s: &mut [f64; W], [alpha, k, ka, qa]: [V; 4]) {
-        let x = self.cv.mul_add(k, alpha.mul(V::load(s)));
-        x.store(s);
-        self.a = ka.mul_add(x, self.a);
-        self.b = qa.mul_add(x, self.b);
-    }
-
-    /// The column's last `K mod W` entries, and their share of both dot products.
-    #[inline(always)]
-    fn tail(&self, s: &mut [f64], shared: &Shared<W>) -> (f64, f64) {
-        let [alpha, k, ka, qa] = shared.tails;
-        let (mut ta, mut tb) = (0.0, 0.0);
-        for d in 0..s.len() {
-            let x = V::mul_add1(self.c, k[d], alpha[d] * s[d]);
-            s[d] = x;
-            ta = V::mul_add1(ka[d], x, ta);
-            tb = V::mul_add1(qa[d], x, tb);
-        }
-        (ta, tb)
-    }
-}

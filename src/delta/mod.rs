@@ -19,7 +19,7 @@
 //! `initial_state: [K, V]` added to a zero state; each returns
 //! `(outputs [T, V], final_state [K, V])`. [`kda_chunked`] computes the same
 //! thing chunk by chunk with the WY/UT transform, [`kda_fused`] as a recurrence
-//! in one pass over the state per step; [`kda`] is the readable reference.
+//! in one pass over the state per two steps; [`kda`] is the readable reference.
 //! [`softmax_attention`] is the softmax mixer in the same conventions, for
 //! comparisons of cost. [`DeltaInput`] bundles the inputs, checked once, with
 //! a method for each mixer; the free functions are thin wrappers of the same kernels.
@@ -36,6 +36,7 @@ pub mod lanes;
 mod layer;
 mod prefetch;
 mod recurrent;
+mod sweep;
 pub mod wide;
 
 pub use chunked::{

@@ -45,6 +45,24 @@ fn each_pair_sums<V: Wide<W>, const W: usize, const G: usize>(
     out
 }
 
+/// `y = eˣ` for every number, `W` at a time by [`Wide::exp`], the last
+/// `len mod W` through a padded copy.
+#[inline(always)]
+pub(crate) fn exp_into<V: Wide<W>, const W: usize>(x: &[f64], y: &mut [f64]) {
+    let (chunks, tail) = x.as_chunks::<W>();
+    let (ys, y_tail) = y.as_chunks_mut::<W>();
+    for (x, y) in chunks.iter().zip(ys) {
+        V::load(x).exp().store(y);
+    }
+    if !tail.is_empty() {
+        let mut pad = [0.0; W];
+        pad[..tail.len()].copy_from_slice(tail);
+        let mut e = [0.0; W];
+        V::load(&pad).exp().store(&mut e);
+        y_tail.copy_from_slice(&e[..tail.len()]);
+    }
+}
+
 /// Every four-lane type is a [`Wide<4>`], with its own arithmetic.
 impl<V: Lanes> Wide<L> for V {
     #[inline(always)]
@@ -306,16 +324,7 @@ mod checks {
     #[target_feature(enable = "avx512f,avx2,fma")]
     pub unsafe fn exp(xs: &[f64]) -> Vec<f64> {
         let mut out = vec![0.0; xs.len()];
-        let (chunks, tail) = xs.as_chunks::<W>();
-        let (outs, out_tail) = out.as_chunks_mut::<W>();
-        for (x, y) in chunks.iter().zip(outs) {
-            Avx512::load(x).exp().store(y);
-        }
-        let mut pad = [0.0; W];
-        pad[..tail.len()].copy_from_slice(tail);
-        let mut e = [0.0; W];
-        Avx512::load(&pad).exp().store(&mut e);
-        out_tail.copy_from_slice(&e[..tail.len()]);
+        super::exp_into::<Avx512, W>(xs, &mut out);
         out
     }
 

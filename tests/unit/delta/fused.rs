@@ -8,7 +8,13 @@ use nalgebra::DMatrix;
 
 #[test]
 fn the_portable_loop_equals_the_reference() {
-    for (seed, t, kd, vd) in [(1, 60, 9, 5), (2, 40, 4, 8), (3, 30, 13, 3)] {
+    for (seed, t, kd, vd) in [
+        (1, 60, 9, 5),
+        (2, 40, 4, 8),
+        (3, 30, 13, 3),
+        (4, 131, 11, 6),
+        (5, 1, 3, 2),
+    ] {
         let x = DeltaInput::random(seed, t, kd, vd, 2.0);
         let g = match x.gate() {
             attention_geometry::delta::Gate::PerChannel(g) => g.clone(),
