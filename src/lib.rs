@@ -18,6 +18,7 @@ pub mod coverage;
 pub mod delta;
 pub mod edition;
 pub mod fixed_point;
+pub mod fused;
 pub mod glossary;
 pub mod looped;
 pub mod mixer;

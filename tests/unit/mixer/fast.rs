@@ -1,5 +1,8 @@
-//! Unit tests of `crate::mixer::fast` (`src/mixer/fast/mod.rs`).
+//! Unit tests of `crate::mixer::fast` (`src/mixer/fast/mod.rs`) and of the
+//! fused pass that stands beside it (`crate::fused`, `src/fused/mod.rs`):
+//! both against the reference, by the same tests.
 
+use attention_geometry::fused::{self, Fused};
 use attention_geometry::mixer::Mixer;
 use attention_geometry::mixer::fast;
 use attention_geometry::mixer::layer::GateInit;
@@ -8,6 +11,16 @@ use attention_geometry::mixer::stack::{Config, Engine, Stack};
 use attention_geometry::random::seeded;
 use attention_geometry::recall::Mqar;
 use attention_geometry::train::Adam;
+
+/// The two `f32` passes, each with its mean loss.
+type MeanLoss = fn(&Stack, &[attention_geometry::recall::Sequence]) -> f64;
+fn passes() -> [(&'static dyn Pass, MeanLoss); 2] {
+    [(&Engine::Fast, fast::mean_loss), (&Fused, fused::mean_loss)]
+}
+
+/// A pass the trainer can call, named in a failure.
+trait Pass: Gradients<Stack> + std::fmt::Debug {}
+impl<T: Gradients<Stack> + std::fmt::Debug> Pass for T {}
 
 /// `‖a − b‖ / ‖b‖` of two gradients, tensor by tensor, with the tensors' names.
 fn gaps(a: &Stack, b: &Stack) -> Vec<(String, f64)> {
@@ -40,19 +53,21 @@ fn the_fast_gradient_of_every_tensor_of_every_mixer_is_the_reference_gradient() 
             };
             let model = Stack::init(config, gates, &mut rng);
             let (loss, grad) = model.loss_and_grad(&batch);
-            let (fast_loss, fast_grad) = fast::loss_and_grad(&model, &batch);
-            assert!(
-                (loss - fast_loss).abs() < 1e-5,
-                "{mixer:?}: {loss} vs {fast_loss}"
-            );
-            assert!((model.mean_loss(&batch) - fast::mean_loss(&model, &batch)).abs() < 1e-5);
-            for (name, gap) in gaps(&fast_grad, &grad) {
+            for (pass, mean_loss) in passes() {
+                let (fast_loss, fast_grad) = pass.loss_and_grad(&model, &batch);
                 assert!(
-                    gap < 1e-5,
-                    "{mixer:?} {gates:?} {name}: relative gap {gap:e}"
+                    (loss - fast_loss).abs() < 1e-5,
+                    "{pass:?} {mixer:?}: {loss} vs {fast_loss}"
                 );
+                assert!((model.mean_loss(&batch) - mean_loss(&model, &batch)).abs() < 1e-5);
+                for (name, gap) in gaps(&fast_grad, &grad) {
+                    assert!(
+                        gap < 1e-5,
+                        "{pass:?} {mixer:?} {gates:?} {name}: relative gap {gap:e}"
+                    );
+                }
+                assert_eq!(model.accuracy(&batch), pass.accuracy(&model, &batch));
             }
-            assert_eq!(model.accuracy(&batch), fast::accuracy(&model, &batch));
         }
     }
 }
@@ -60,7 +75,7 @@ fn the_fast_gradient_of_every_tensor_of_every_mixer_is_the_reference_gradient() 
 /// The losses of 100 Adam steps at rate `lr`, batch 4, 8 pairs, from the same
 /// initialisation on the same batches; `round`: start from the initial
 /// weights rounded to `f32` (a perturbation of one part in 10⁸).
-fn curve(engine: Engine, mixer: Mixer, gates: GateInit, lr: f64, round: bool) -> Vec<f64> {
+fn curve(engine: &dyn Pass, mixer: Mixer, gates: GateInit, lr: f64, round: bool) -> Vec<f64> {
     let task = Mqar {
         vocab: 64,
         pairs: 8,
@@ -97,13 +112,15 @@ fn the_fast_pass_trains_along_the_reference_curve_for_100_steps() {
     for mixer in Mixer::EVERY {
         for gates in [GateInit::Fla, GateInit::Horizon(64)] {
             if gates == GateInit::Fla || mixer.decays() {
-                let reference = curve(Engine::Reference, mixer, gates, 0.003, false);
-                let fast = curve(Engine::Fast, mixer, gates, 0.003, false);
-                let gap = parting(&reference, &fast);
-                assert!(
-                    gap < 1e-4,
-                    "{mixer:?} {gates:?}: the curves part by {gap:e}"
-                );
+                let reference = curve(&Engine::Reference, mixer, gates, 0.003, false);
+                for (pass, _) in passes() {
+                    let fast = curve(pass, mixer, gates, 0.003, false);
+                    let gap = parting(&reference, &fast);
+                    assert!(
+                        gap < 1e-4,
+                        "{pass:?} {mixer:?} {gates:?}: the curves part by {gap:e}"
+                    );
+                }
                 // and it learned something: the loss fell
                 assert!(
                     reference[99] < reference[0] - 0.05,
@@ -120,10 +137,12 @@ fn the_fast_pass_trains_along_the_reference_curve_for_100_steps() {
 /// the comparison), and the fast pass parts by no more than about that.
 #[test]
 fn at_rate_0_01_the_reference_parts_from_itself_by_rounding_alone() {
-    let reference = curve(Engine::Reference, Mixer::Kda, GateInit::Fla, 0.01, false);
-    let rounded = curve(Engine::Reference, Mixer::Kda, GateInit::Fla, 0.01, true);
-    let fast = curve(Engine::Fast, Mixer::Kda, GateInit::Fla, 0.01, false);
+    let reference = curve(&Engine::Reference, Mixer::Kda, GateInit::Fla, 0.01, false);
+    let rounded = curve(&Engine::Reference, Mixer::Kda, GateInit::Fla, 0.01, true);
     let null = parting(&reference, &rounded);
     assert!(null > 1e-4, "the null parting {null:e}");
-    assert!(parting(&reference, &fast) < 10.0 * null);
+    for (pass, _) in passes() {
+        let fast = curve(pass, Mixer::Kda, GateInit::Fla, 0.01, false);
+        assert!(parting(&reference, &fast) < 10.0 * null, "{pass:?}");
+    }
 }

@@ -1,0 +1,115 @@
+//! Causal softmax attention of [`crate::mixer::softmax`] in the fused pass,
+//! one sequence at a time (rows `b·T … b·T + T − 1` of row-major `[rows, ·]`),
+//! every product one [`gemm`] on the rows in place.
+//!
+//! ```text
+//! forward   A = softmax_rows(s Q Kᵀ, causal),  O = A V
+//! backward  Ā = Ō Vᵀ,  V̄ = Aᵀ Ō,  P̄ = A ⊙ (Ā − rowsum(A ⊙ Ā)),  Q̄ = s P̄ K,  K̄ = s P̄ᵀ Q
+//! ```
+//! Introduced in chapter 7.
+
+use super::gemm::{View, gemm};
+use crate::mixer::fast::rows::exp;
+
+/// The outputs `[rows, V]` and every sequence's weights `A: [T, T]` side by side.
+#[inline(always)]
+pub fn forward(q: &[f32], k: &[f32], v: &[f32], kd: usize, t_len: usize) -> (Vec<f32>, Vec<f32>) {
+    let rows = q.len() / kd;
+    let vd = v.len() / rows;
+    let scale = 1.0 / (kd as f32).sqrt();
+    let tt = t_len * t_len;
+    let mut weights = vec![0.0; rows / t_len * tt];
+    let mut out = vec![0.0; rows * vd];
+    for (b, a) in weights.chunks_exact_mut(tt).enumerate() {
+        let (qb, kb) = (
+            &q[b * t_len * kd..][..t_len * kd],
+            &k[b * t_len * kd..][..t_len * kd],
+        );
+        gemm(
+            View::rows(qb, t_len, kd),
+            View::rows(kb, t_len, kd).t(),
+            a,
+            false,
+        );
+        for (t, row) in a.chunks_exact_mut(t_len).enumerate() {
+            // causal: position t sees 0 ..= t
+            let (seen, unseen) = row.split_at_mut(t + 1);
+            let top = seen.iter().fold(f32::NEG_INFINITY, |m, &x| m.max(x));
+            seen.iter_mut().for_each(|e| *e = exp(scale * (*e - top)));
+            let sum: f32 = seen.iter().sum();
+            seen.iter_mut().for_each(|e| *e /= sum);
+            unseen.fill(0.0);
+        }
+        let vb = &v[b * t_len * vd..][..t_len * vd];
+        let ob = &mut out[b * t_len * vd..][..t_len * vd];
+        gemm(
+            View::rows(a, t_len, t_len),
+            View::rows(vb, t_len, vd),
+            ob,
+            false,
+        );
+    }
+    (out, weights)
+}
+
+/// Rows `from / width ..` of the row-major `x: [·, width]`, one sequence's `T` of them.
+fn at(x: &[f32], from: usize, width: usize, t_len: usize) -> View<'_> {
+    View::rows(&x[from..][..t_len * width], t_len, width)
+}
+
+/// `(q̄, k̄, v̄)` from `ō: [rows, V]` and the weights of [`forward`].
+#[inline(always)]
+pub fn backward(
+    q: &[f32],
+    k: &[f32],
+    v: &[f32],
+    weights: &[f32],
+    kd: usize,
+    t_len: usize,
+    d_o: &[f32],
+) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+    let rows = q.len() / kd;
+    let vd = v.len() / rows;
+    let scale = 1.0 / (kd as f32).sqrt();
+    let tt = t_len * t_len;
+    let (mut dq, mut dk, mut dv) = (vec![0.0; q.len()], vec![0.0; k.len()], vec![0.0; v.len()]);
+    let mut dp = vec![0.0; tt];
+    for (b, a) in weights.chunks_exact(tt).enumerate() {
+        let (kq, kv) = (b * t_len * kd, b * t_len * vd);
+        // Ā = Ō Vᵀ;  V̄ = Aᵀ Ō
+        gemm(
+            at(d_o, kv, vd, t_len),
+            at(v, kv, vd, t_len).t(),
+            &mut dp,
+            false,
+        );
+        let a_view = View::rows(a, t_len, t_len);
+        gemm(
+            a_view.t(),
+            at(d_o, kv, vd, t_len),
+            &mut dv[kv..][..t_len * vd],
+            false,
+        );
+        // P̄ = s A ⊙ (Ā − rowsum(A ⊙ Ā))  (the scale of the scores folded in)
+        for (dr, ar) in dp.chunks_exact_mut(t_len).zip(a.chunks_exact(t_len)) {
+            let inner: f32 = dr.iter().zip(ar).map(|(x, y)| x * y).sum();
+            dr.iter_mut()
+                .zip(ar)
+                .for_each(|(x, &y)| *x = scale * y * (*x - inner));
+        }
+        let p_view = View::rows(&dp, t_len, t_len);
+        gemm(
+            p_view,
+            at(k, kq, kd, t_len),
+            &mut dq[kq..][..t_len * kd],
+            false,
+        );
+        gemm(
+            p_view.t(),
+            at(q, kq, kd, t_len),
+            &mut dk[kq..][..t_len * kd],
+            false,
+        );
+    }
+    (dq, dk, dv)
+}

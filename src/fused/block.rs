@@ -1,0 +1,318 @@
+//! One block of [`crate::mixer::stack::Block`] in the fused pass: every
+//! projection one product over the part's rows ([`mod@super::gemm`]), every
+//! row-wise step a pass over row-major rows ([`super::rows`]), the mixer the
+//! fast pass's kernels. The algebra is the reference block's.
+//!
+//! ```text
+//! n = RMSNorm_in(h)                        [rows, d]
+//! a = n W                                  [rows, P]    W = [W_q | W_k | W_v | W_g | w_β | W_f]
+//! q, k, v = silu(conv(a_q | a_k | a_v))    one convolution over the 2K + V columns
+//! o = mixer(l2(q), l2(k), v, σ(a_β), −e^{A_log} softplus(a_f + dt_bias))   (φ(q), φ(k): Zoology's)
+//! h' = h + (RMSNorm_o(o) ⊙ silu(a_g)) W_o
+//! ```
+//! Introduced in chapter 7.
+
+use super::attention;
+use super::gemm::{View, gemm};
+use super::rows::{
+    columns, conv, conv_backward, features, features_backward, l2, l2_backward, rms_norm,
+    rms_norm_backward, sigmoids, silu_into,
+};
+use super::vectorised;
+use super::weights::Weights;
+use crate::mixer::Mixer;
+use crate::mixer::fast::recurrence::{self, Lanes, Trace};
+use crate::mixer::fast::rows::{sigmoid, softplus};
+
+/// How the mixer ran: the recurrence's trace or softmax's weights.
+#[derive(Clone, Debug)]
+enum Kernel {
+    Recurrence(Trace),
+    /// `[B, T, T]`
+    Softmax(Vec<f32>),
+}
+
+/// What one block's forward pass keeps for its backward pass (all row-major).
+#[derive(Clone, Debug)]
+pub struct Pass {
+    h: Vec<f32>,
+    n: Vec<f32>,
+    inv_in: Vec<f32>,
+    /// `[rows, P]`
+    a: Vec<f32>,
+    /// `[rows, 2K + V]`: the convolution's pre-activation and its `σ`.
+    z: Vec<f32>,
+    sz: Vec<f32>,
+    /// q, k as the mixer reads them, and v; the norms of q and k (L2 only).
+    q: Vec<f32>,
+    k: Vec<f32>,
+    v: Vec<f32>,
+    q_norm: Vec<f32>,
+    k_norm: Vec<f32>,
+    /// `[rows]` (delta mixers)
+    beta: Vec<f32>,
+    /// `[rows, 1 or K]`: the decay gate's `z_f = a_f + dt_bias` (mixers that decay).
+    zf: Vec<f32>,
+    /// `[rows, K]`: `g` over every key channel (mixers that decay).
+    g: Vec<f32>,
+    kernel: Kernel,
+    o: Vec<f32>,
+    inv_o: Vec<f32>,
+    y: Vec<f32>,
+    /// `[rows, V]`: `a_g` and `σ(a_g)`.
+    gate: Vec<f32>,
+    s_gate: Vec<f32>,
+    out: Vec<f32>,
+}
+
+/// The recurrence's inputs from the pass's rows.
+fn lanes<'a>(w: &Weights, p: &'a Pass, t_len: usize) -> Lanes<'a> {
+    Lanes {
+        q: &p.q,
+        k: &p.k,
+        v: &p.v,
+        beta: w.mixer.writes_delta().then_some(&p.beta[..]),
+        g: w.mixer.decays().then_some(&p.g[..]),
+        scale: 1.0 / (w.k as f32).sqrt(),
+        normaliser: w.mixer.normaliser().map(|e| e as f32),
+        t_len,
+        kd: w.k,
+    }
+}
+
+/// `(h', pass)` for the residual stream `h: [rows, d]` of sequences of `t_len` rows.
+pub fn forward(w: &Weights, h: &[f32], t_len: usize) -> (Vec<f32>, Pass) {
+    vectorised(|| forward_in(w, h, t_len))
+}
+
+/// [`forward`]'s body, inlined into its vectorised piece.
+#[inline(always)]
+fn forward_in(w: &Weights, h: &[f32], t_len: usize) -> (Vec<f32>, Pass) {
+    let (d, kd, vd, p) = (w.d, w.k, w.v, w.p());
+    let rows = h.len() / d;
+    let (n, inv_in) = rms_norm(h, &w.norm_in);
+    let mut a = vec![0.0; rows * p];
+    gemm(
+        View::rows(&n, rows, d),
+        View::columns(&w.w, d, p),
+        &mut a,
+        false,
+    );
+    let c = 2 * kd + vd;
+    let z = conv(&a, p, 0, &w.conv, c, t_len);
+    let sz = sigmoids(&z);
+    let (mut q, mut k, mut v) = (
+        vec![0.0; rows * kd],
+        vec![0.0; rows * kd],
+        vec![0.0; rows * vd],
+    );
+    for (r, (zr, sr)) in z.chunks_exact(c).zip(sz.chunks_exact(c)).enumerate() {
+        silu_into(&mut q[r * kd..][..kd], &zr[..kd], &sr[..kd]);
+        silu_into(&mut k[r * kd..][..kd], &zr[kd..2 * kd], &sr[kd..2 * kd]);
+        silu_into(&mut v[r * vd..][..vd], &zr[2 * kd..], &sr[2 * kd..]);
+    }
+    let (q_norm, k_norm) = match w.mixer {
+        Mixer::Softmax => (Vec::new(), Vec::new()),
+        m if m.maps_features() => {
+            features(&mut q);
+            features(&mut k);
+            (Vec::new(), Vec::new())
+        }
+        _ => (l2(&mut q, kd), l2(&mut k, kd)),
+    };
+    let at = w.at_gate() + vd;
+    let beta = if w.beta > 0 {
+        a.chunks_exact(p).map(|r| sigmoid(r[at])).collect()
+    } else {
+        Vec::new()
+    };
+    // z_f = a_f + dt_bias,  g = −e^{A_log} softplus(z_f)  [rows, 1 or K]
+    let mut zf = columns(&a, p, at + w.beta, w.f);
+    for zr in zf.chunks_exact_mut(w.f.max(1)) {
+        zr.iter_mut().zip(&w.dt_bias).for_each(|(z, &b)| *z += b);
+    }
+    let mut g: Vec<f32> = zf.iter().map(|&z| -w.a * softplus(z)).collect();
+    if w.f == 1 {
+        g = g.iter().flat_map(|&x| std::iter::repeat_n(x, kd)).collect();
+    }
+    let mut pass = Pass {
+        h: h.to_vec(),
+        n,
+        inv_in,
+        a,
+        z,
+        sz,
+        q,
+        k,
+        v,
+        q_norm,
+        k_norm,
+        beta,
+        zf,
+        g,
+        kernel: Kernel::Softmax(Vec::new()),
+        o: Vec::new(),
+        inv_o: Vec::new(),
+        y: Vec::new(),
+        gate: Vec::new(),
+        s_gate: Vec::new(),
+        out: Vec::new(),
+    };
+    if w.mixer == Mixer::Softmax {
+        let (o, weights) = vectorised(|| attention::forward(&pass.q, &pass.k, &pass.v, kd, t_len));
+        pass.o = o;
+        pass.kernel = Kernel::Softmax(weights);
+    } else {
+        let (o, trace) = vectorised(|| recurrence::forward(&lanes(w, &pass, t_len)));
+        pass.o = o;
+        pass.kernel = Kernel::Recurrence(trace);
+    }
+    (pass.y, pass.inv_o) = if w.mixer.norms_output() {
+        rms_norm(&pass.o, &w.norm_o)
+    } else {
+        (pass.o.clone(), Vec::new())
+    };
+    // out = y ⊙ silu(a_g)
+    pass.gate = columns(&pass.a, p, w.at_gate(), vd);
+    pass.s_gate = sigmoids(&pass.gate);
+    pass.out = pass.y.clone();
+    for ((o, &x), &s) in pass.out.iter_mut().zip(&pass.gate).zip(&pass.s_gate) {
+        *o *= x * s;
+    }
+    let mut h_next = h.to_vec();
+    gemm(
+        View::rows(&pass.out, rows, vd),
+        View::columns(&w.w_o, vd, d),
+        &mut h_next,
+        true,
+    );
+    (h_next, pass)
+}
+
+/// `h̄` from `h̄'`; adds the block's gradients into `grad`.
+pub fn backward(
+    w: &Weights,
+    pass: &Pass,
+    dh_next: &[f32],
+    t_len: usize,
+    grad: &mut Weights,
+) -> Vec<f32> {
+    vectorised(|| backward_in(w, pass, (dh_next, t_len), grad))
+}
+
+/// [`backward`]'s body, inlined into its vectorised piece; `(h̄', T)`.
+#[inline(always)]
+fn backward_in(
+    w: &Weights,
+    pass: &Pass,
+    (dh_next, t_len): (&[f32], usize),
+    grad: &mut Weights,
+) -> Vec<f32> {
+    let (d, kd, vd, p) = (w.d, w.k, w.v, w.p());
+    let rows = dh_next.len() / d;
+    // W̄_o = outᵀ h̄'  ([V, d] column-major = [d, V] row-major: h̄'ᵀ out)
+    gemm(
+        View::rows(dh_next, rows, d).t(),
+        View::rows(&pass.out, rows, vd),
+        &mut grad.w_o,
+        true,
+    );
+    let mut d_out = vec![0.0; rows * vd];
+    gemm(
+        View::rows(dh_next, rows, d),
+        View::columns(&w.w_o, vd, d).t(),
+        &mut d_out,
+        false,
+    );
+    let mut da = vec![0.0; rows * p];
+    let gate = w.at_gate();
+    // ā_g = out̄ ⊙ y ⊙ silu'(a_g);  ȳ = out̄ ⊙ silu(a_g)
+    let mut dgate = d_out.clone();
+    let each = dgate
+        .iter_mut()
+        .zip(&mut d_out)
+        .zip(pass.y.iter().zip(&pass.gate).zip(&pass.s_gate));
+    for ((dg, dy), ((&y, &x), &s)) in each {
+        *dg *= y * s * (1.0 + x * (1.0 - s));
+        *dy *= x * s;
+    }
+    for (dar, dg) in da.chunks_exact_mut(p).zip(dgate.chunks_exact(vd)) {
+        dar[gate..gate + vd].copy_from_slice(dg);
+    }
+    let d_o = if w.mixer.norms_output() {
+        rms_norm_backward(&pass.o, &w.norm_o, &pass.inv_o, &d_out, &mut grad.norm_o)
+    } else {
+        d_out
+    };
+    let (mut dq, mut dk, dv) = match &pass.kernel {
+        Kernel::Softmax(weights) => {
+            vectorised(|| attention::backward(&pass.q, &pass.k, &pass.v, weights, kd, t_len, &d_o))
+        }
+        Kernel::Recurrence(trace) => {
+            let gr = vectorised(|| recurrence::backward(&lanes(w, pass, t_len), trace, &d_o));
+            let at = gate + vd;
+            if w.beta > 0 {
+                // ā_β = β̄ β (1 − β)
+                for ((dar, &b), &db) in da.chunks_exact_mut(p).zip(&pass.beta).zip(&gr.beta) {
+                    dar[at] = db * b * (1.0 - b);
+                }
+            }
+            if w.f > 0 {
+                // ḡ over K channels, summed into one for Gated DeltaNet's scalar gate;
+                // Ā_log = Σ ḡ g;  z̄_f = −ḡ e^{A_log} σ(z_f)
+                grad.a += gr.g.iter().zip(&pass.g).map(|(d, g)| d * g).sum::<f32>();
+                let dg: Vec<f32> = match w.f {
+                    1 => gr.g.chunks_exact(kd).map(|r| r.iter().sum()).collect(),
+                    _ => gr.g,
+                };
+                let dz: Vec<f32> = dg
+                    .iter()
+                    .zip(&pass.zf)
+                    .map(|(&d, &z)| -d * w.a * sigmoid(z))
+                    .collect();
+                let from = at + w.beta;
+                for (dar, dzr) in da.chunks_exact_mut(p).zip(dz.chunks_exact(w.f)) {
+                    dar[from..from + w.f].copy_from_slice(dzr);
+                    grad.dt_bias.iter_mut().zip(dzr).for_each(|(b, &x)| *b += x);
+                }
+            }
+            (gr.q, gr.k, gr.v)
+        }
+    };
+    if w.mixer.maps_features() {
+        features_backward(&pass.q, &mut dq);
+        features_backward(&pass.k, &mut dk);
+    } else if w.mixer != Mixer::Softmax {
+        l2_backward(&pass.q, &pass.q_norm, &mut dq);
+        l2_backward(&pass.k, &pass.k_norm, &mut dk);
+    }
+    // z̄ = (q̄ | k̄ | v̄) ⊙ silu'(z), then the convolution's backward into ā
+    let c = 2 * kd + vd;
+    let mut dz = vec![0.0; rows * c];
+    for (r, dzr) in dz.chunks_exact_mut(c).enumerate() {
+        dzr[..kd].copy_from_slice(&dq[r * kd..][..kd]);
+        dzr[kd..2 * kd].copy_from_slice(&dk[r * kd..][..kd]);
+        dzr[2 * kd..].copy_from_slice(&dv[r * vd..][..vd]);
+    }
+    for ((o, &x), &s) in dz.iter_mut().zip(&pass.z).zip(&pass.sz) {
+        *o *= s * (1.0 + x * (1.0 - s));
+    }
+    conv_backward(&pass.a, p, 0, &w.conv, &dz, t_len, &mut da, &mut grad.conv);
+    // W̄ = nᵀ ā  ([d, P] column-major = āᵀ n row-major);  n̄ = ā Wᵀ
+    gemm(
+        View::rows(&da, rows, p).t(),
+        View::rows(&pass.n, rows, d),
+        &mut grad.w,
+        true,
+    );
+    let mut dn = vec![0.0; rows * d];
+    gemm(
+        View::rows(&da, rows, p),
+        View::columns(&w.w, d, p).t(),
+        &mut dn,
+        false,
+    );
+    let mut dh = rms_norm_backward(&pass.h, &w.norm_in, &pass.inv_in, &dn, &mut grad.norm_in);
+    dh.iter_mut().zip(dh_next).for_each(|(a, &b)| *a += b);
+    dh
+}

@@ -1,0 +1,305 @@
+//! The stacked recall model's fused pass: the loss, gradient and accuracy of
+//! a [`Stack`] in `f32` on a whole batch, as [`crate::mixer::fast`] computes
+//! them, with its activations row-major so that each row-wise step is one
+//! pass over contiguous rows, and its products read their operands in place
+//! by strides ([`mod@gemm`]), with no copy to transpose them. Each block's
+//! forward and backward pass and each mixer kernel is compiled as its own
+//! vectorised function. The mixers' recurrences are the fast pass's
+//! ([`crate::mixer::fast::recurrence`]).
+//!
+//! It stands beside the fast pass, not in its place, while the long
+//! experiment's findings (`findings/mqar-budget.json`) come from the fast
+//! pass: their hash covers `src/mixer`, so the fast pass cannot change until
+//! the experiment is rerun. Until then the few helpers both need
+//! (`vectorised`, `length`, `queries`) are written in both.
+//!
+//! ```text
+//! rows      r = b·T + t of every activation  [B·T, width], taken PART sequences at a time
+//! loss      −(1/Q) Σ_queries ln softmax(RMSNorm_f(hᴸ)_r W_r)_y      Q = queries in the batch
+//! tested    the same loss and gradient as the reference to f32's precision,
+//!           and the same curve over 100 Adam steps
+//! ```
+//! Introduced in chapter 7.
+
+pub mod attention;
+pub mod block;
+pub mod gemm;
+pub mod rows;
+pub mod weights;
+
+use gemm::{View, gemm};
+use rows::{rms_norm, rms_norm_backward};
+
+use crate::mixer::objective::Gradients;
+use crate::mixer::stack::Stack;
+use crate::recall::Sequence;
+
+/// The fused pass, as a [`Gradients`] for the trainer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Fused;
+
+impl Gradients<Stack> for Fused {
+    fn loss_and_grad(&self, model: &Stack, batch: &[Sequence]) -> (f64, Stack) {
+        loss_and_grad(model, batch)
+    }
+
+    fn accuracy(&self, model: &Stack, set: &[Sequence]) -> f64 {
+        accuracy(model, set)
+    }
+}
+
+/// Sequences per forward and backward pass: a larger batch is taken in parts
+/// of this many, so that a part's activations stay in the cache.
+pub const PART: usize = 4;
+
+/// The model's tensors in `f32`, laid out for the pass.
+struct Weights {
+    d: usize,
+    vocab: usize,
+    /// `[vocab, d]` row-major.
+    emb: Vec<f32>,
+    blocks: Vec<weights::Weights>,
+    norm_f: Vec<f32>,
+    /// `[d, vocab]` column-major.
+    w_r: Vec<f32>,
+}
+
+impl Weights {
+    fn of(m: &Stack) -> Self {
+        let f32s = |x: &nalgebra::DMatrix<f64>| x.iter().map(|&a| a as f32).collect();
+        Self {
+            d: m.config.d,
+            vocab: m.config.vocab,
+            emb: f32s(&m.emb.transpose()),
+            blocks: m
+                .blocks
+                .iter()
+                .map(|b| weights::Weights::of(b, m.config.mixer))
+                .collect(),
+            norm_f: f32s(&m.norm_f),
+            w_r: f32s(&m.w_r),
+        }
+    }
+}
+
+/// What a part's forward pass keeps.
+struct Forward {
+    /// The residual stream entering each block, and after the last.
+    hs: Vec<Vec<f32>>,
+    passes: Vec<block::Pass>,
+    /// `[queries, d]`: the final norm's rows at the queries.
+    zq: Vec<f32>,
+    inv_f: Vec<f32>,
+    /// The rows of the queries and their targets.
+    queries: Vec<(usize, usize)>,
+    /// `[queries, vocab]`
+    logits: Vec<f32>,
+}
+
+/// The common length of the batch's sequences.
+///
+/// # Panics
+/// If the batch is empty or its sequences differ in length.
+fn length(batch: &[Sequence]) -> usize {
+    let t_len = batch.first().expect("fused: an empty batch").tokens.len();
+    assert!(
+        batch.iter().all(|s| s.tokens.len() == t_len),
+        "fused: the batch's sequences differ in length"
+    );
+    t_len
+}
+
+#[inline(always)]
+fn forward(w: &Weights, part: &[Sequence]) -> Forward {
+    let (t_len, d) = (length(part), w.d);
+    let mut h0 = Vec::with_capacity(part.len() * t_len * d);
+    for &tok in part.iter().flat_map(|s| &s.tokens) {
+        h0.extend_from_slice(&w.emb[tok * d..][..d]);
+    }
+    let mut hs = vec![h0];
+    let mut passes = Vec::with_capacity(w.blocks.len());
+    for b in &w.blocks {
+        let (h, pass) = block::forward(b, hs.last().expect("h⁰"), t_len);
+        hs.push(h);
+        passes.push(pass);
+    }
+    let (nf, inv_f) = rms_norm(hs.last().expect("hᴸ"), &w.norm_f);
+    let queries: Vec<(usize, usize)> = part
+        .iter()
+        .enumerate()
+        .flat_map(|(b, s)| s.queries.iter().map(move |&(p, y)| (b * t_len + p, y)))
+        .collect();
+    let mut zq = Vec::with_capacity(queries.len() * d);
+    for &(r, _) in &queries {
+        zq.extend_from_slice(&nf[r * d..][..d]);
+    }
+    let mut logits = vec![0.0; queries.len() * w.vocab];
+    let nq = queries.len();
+    gemm(
+        View::rows(&zq, nq, d),
+        View::columns(&w.w_r, d, w.vocab),
+        &mut logits,
+        false,
+    );
+    Forward {
+        hs,
+        passes,
+        zq,
+        inv_f,
+        queries,
+        logits,
+    }
+}
+
+/// Row-wise softmax of the logits, in place, and the sum of `−ln p_y`.
+#[inline(always)]
+fn probabilities(f: &mut Forward, vocab: usize) -> f64 {
+    let mut loss = 0.0f64;
+    for (row, &(_, y)) in f.logits.chunks_exact_mut(vocab).zip(&f.queries) {
+        let top = row.iter().fold(f32::NEG_INFINITY, |m, &x| m.max(x));
+        row.iter_mut().for_each(|e| *e = (*e - top).exp());
+        let sum: f32 = row.iter().sum();
+        row.iter_mut().for_each(|e| *e /= sum);
+        loss -= f64::from(row[y].max(f32::MIN_POSITIVE)).ln();
+    }
+    loss
+}
+
+fn queries(batch: &[Sequence]) -> usize {
+    batch.iter().map(|s| s.queries.len()).sum()
+}
+
+/// Run `f` compiled for AVX2 and FMA where the processor has them: the
+/// functions `f` calls are `#[inline(always)]`, so the whole of it is. Each
+/// call is a function of its own (never inlined into its caller), so that
+/// no one function grows past what the compiler will inline and vectorise:
+/// the pass calls it once per piece (a block's forward and backward, a
+/// mixer's kernel, the model's top).
+#[inline(always)]
+fn vectorised<R>(f: impl FnOnce() -> R) -> R {
+    /// `f()` compiled for AVX2 and FMA.
+    ///
+    /// # Safety
+    /// The processor must support AVX2 and FMA.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    #[inline(never)]
+    unsafe fn avx2<R>(f: impl FnOnce() -> R) -> R {
+        f()
+    }
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
+        // SAFETY: the processor supports AVX2 and FMA, checked on the line above.
+        return unsafe { avx2(f) };
+    }
+    f()
+}
+
+/// The mean cross-entropy over every query of `batch` and its gradient, as
+/// [`Stack::loss_and_grad`] computes them, in `f32`.
+///
+/// # Panics
+/// If the batch is empty or its sequences differ in length.
+pub fn loss_and_grad(model: &Stack, batch: &[Sequence]) -> (f64, Stack) {
+    vectorised(|| loss_and_grad_with(model, batch))
+}
+
+#[inline(always)]
+fn loss_and_grad_with(model: &Stack, batch: &[Sequence]) -> (f64, Stack) {
+    let w = Weights::of(model);
+    let (d, vocab) = (w.d, w.vocab);
+    let mut g_blocks: Vec<weights::Weights> =
+        w.blocks.iter().map(weights::Weights::zeros).collect();
+    let (mut g_emb, mut g_norm_f, mut g_r) = (
+        vec![0.0f32; w.emb.len()],
+        vec![0.0f32; d],
+        vec![0.0f32; w.w_r.len()],
+    );
+    // ℓ̄ = (p − 1_y) / Q over the whole batch
+    let scale = 1.0 / queries(batch) as f32;
+    let mut total = 0.0;
+    for part in batch.chunks(PART) {
+        let mut f = forward(&w, part);
+        let t_len = length(part);
+        total += probabilities(&mut f, vocab);
+        let nq = f.queries.len();
+        let dl = &mut f.logits;
+        for (row, &(_, y)) in dl.chunks_exact_mut(vocab).zip(&f.queries) {
+            row[y] -= 1.0;
+            row.iter_mut().for_each(|e| *e *= scale);
+        }
+        // W̄_r = zqᵀ ℓ̄  ([d, vocab] column-major = ℓ̄ᵀ zq row-major);  z̄q = ℓ̄ W_rᵀ
+        gemm(
+            View::rows(dl, nq, vocab).t(),
+            View::rows(&f.zq, nq, d),
+            &mut g_r,
+            true,
+        );
+        let mut dzq = vec![0.0; nq * d];
+        gemm(
+            View::rows(dl, nq, vocab),
+            View::columns(&w.w_r, d, vocab).t(),
+            &mut dzq,
+            false,
+        );
+        let last = f.hs.last().expect("hᴸ");
+        let mut dnf = vec![0.0; last.len()];
+        for (dz, &(r, _)) in dzq.chunks_exact(d).zip(&f.queries) {
+            dnf[r * d..][..d]
+                .iter_mut()
+                .zip(dz)
+                .for_each(|(a, &b)| *a += b);
+        }
+        let mut dh = rms_norm_backward(last, &w.norm_f, &f.inv_f, &dnf, &mut g_norm_f);
+        for (l, b) in w.blocks.iter().enumerate().rev() {
+            dh = block::backward(b, &f.passes[l], &dh, t_len, &mut g_blocks[l]);
+        }
+        let tokens = part.iter().flat_map(|s| s.tokens.iter());
+        for (&tok, dr) in tokens.zip(dh.chunks_exact(d)) {
+            g_emb[tok * d..][..d]
+                .iter_mut()
+                .zip(dr)
+                .for_each(|(a, &b)| *a += b);
+        }
+    }
+    let mut grad = model.map(|m| m.map(|_| 0.0));
+    let back = |m: &mut nalgebra::DMatrix<f64>, x: &[f32]| {
+        m.iter_mut().zip(x).for_each(|(o, &a)| *o = f64::from(a));
+    };
+    grad.emb = nalgebra::DMatrix::from_row_slice(w.vocab, d, &g_emb).map(f64::from);
+    back(&mut grad.norm_f, &g_norm_f);
+    back(&mut grad.w_r, &g_r);
+    for ((gb, b), like) in grad.blocks.iter_mut().zip(&g_blocks).zip(&model.blocks) {
+        *gb = b.gradient(like);
+    }
+    (total / queries(batch) as f64, grad)
+}
+
+/// The mean cross-entropy over every query of `batch`, in `f32`.
+pub fn mean_loss(model: &Stack, batch: &[Sequence]) -> f64 {
+    vectorised(|| {
+        let w = Weights::of(model);
+        let total: f64 = batch
+            .chunks(PART)
+            .map(|part| probabilities(&mut forward(&w, part), w.vocab))
+            .sum();
+        total / queries(batch) as f64
+    })
+}
+
+/// Share of the queries of `set` whose largest logit is the right value, in `f32`.
+pub fn accuracy(model: &Stack, set: &[Sequence]) -> f64 {
+    vectorised(|| {
+        let w = Weights::of(model);
+        let (mut hits, mut n) = (0, 0);
+        for part in set.chunks(PART) {
+            let f = forward(&w, part);
+            for (row, &(_, y)) in f.logits.chunks_exact(w.vocab).zip(&f.queries) {
+                let best = (0..w.vocab).fold(0, |b, j| if row[j] > row[b] { j } else { b });
+                hits += usize::from(best == y);
+                n += 1;
+            }
+        }
+        hits as f64 / n as f64
+    })
+}

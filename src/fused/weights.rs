@@ -1,0 +1,137 @@
+//! One block's tensors in the fused pass's `f32` layout: the six projections
+//! side by side (one product computes them all), the three convolution
+//! kernels side by side (one convolution runs them all). The same layout
+//! holds their gradients, which go back to a [`Block`] at the end.
+//!
+//! ```text
+//! w      [d, P] column-major    P = 2K + 2V + (1: β) + (1 or K: W_f)    [W_q | W_k | W_v | W_g | w_β | W_f]
+//! conv   [W, 2K + V] row-major                                         [conv_q | conv_k | conv_v]
+//! w_o    [V, d] column-major
+//! ```
+//! Introduced in chapter 7.
+
+use crate::mixer::Mixer;
+use crate::mixer::stack::Block;
+
+/// One block's tensors in `f32`, laid out for the pass; the same layout
+/// holds their gradients (`a`: then `∂L/∂A_log`).
+#[derive(Clone, Debug)]
+pub struct Weights {
+    pub(super) mixer: Mixer,
+    /// `d, K, V`, and the widths of `w_β` (0 or 1) and `W_f` (0, 1 or `K`).
+    pub(super) d: usize,
+    pub(super) k: usize,
+    pub(super) v: usize,
+    pub(super) beta: usize,
+    pub(super) f: usize,
+    pub(super) norm_in: Vec<f32>,
+    /// `[d, P]` column-major: the six projections side by side.
+    pub(super) w: Vec<f32>,
+    /// `[W, 2K + V]` row-major: the three kernels side by side.
+    pub(super) conv: Vec<f32>,
+    pub(super) dt_bias: Vec<f32>,
+    /// `e^{A_log}`
+    pub(super) a: f32,
+    pub(super) norm_o: Vec<f32>,
+    /// `[V, d]` column-major.
+    pub(super) w_o: Vec<f32>,
+}
+
+/// `m`'s numbers as `f32`, in `nalgebra`'s (column-major) order.
+fn numbers(m: &nalgebra::DMatrix<f64>) -> Vec<f32> {
+    m.iter().map(|&x| x as f32).collect()
+}
+
+impl Weights {
+    /// `b`'s tensors, for `mixer`.
+    pub fn of(b: &Block, mixer: Mixer) -> Self {
+        let (d, k, v) = (b.w_q.nrows(), b.w_q.ncols(), b.w_v.ncols());
+        let parts = [&b.w_q, &b.w_k, &b.w_v, &b.w_g, &b.w_beta, &b.w_gate];
+        let w = parts.iter().flat_map(|p| numbers(p)).collect();
+        let kernels = [&b.conv_q, &b.conv_k, &b.conv_v];
+        let taps = b.conv_q.nrows();
+        let conv = (0..taps)
+            .flat_map(|i| {
+                kernels
+                    .iter()
+                    .flat_map(move |c| c.row(i).iter().map(|&x| x as f32).collect::<Vec<_>>())
+            })
+            .collect();
+        Self {
+            mixer,
+            d,
+            k,
+            v,
+            beta: b.w_beta.ncols(),
+            f: b.w_gate.ncols(),
+            norm_in: numbers(&b.norm_in),
+            w,
+            conv,
+            dt_bias: numbers(&b.dt_bias),
+            a: b.a_log.iter().next().map_or(0.0, |&x| x.exp() as f32),
+            norm_o: numbers(&b.norm_o),
+            w_o: numbers(&b.w_o),
+        }
+    }
+
+    /// The same shapes, all zero.
+    pub fn zeros(&self) -> Self {
+        let zero = |x: &[f32]| vec![0.0; x.len()];
+        Self {
+            norm_in: zero(&self.norm_in),
+            w: zero(&self.w),
+            conv: zero(&self.conv),
+            dt_bias: zero(&self.dt_bias),
+            a: 0.0,
+            norm_o: zero(&self.norm_o),
+            w_o: zero(&self.w_o),
+            ..*self
+        }
+    }
+
+    /// The gradient these numbers hold, as a [`Block`] shaped like `like`.
+    pub fn gradient(&self, like: &Block) -> Block {
+        let mut g = like.zeros_like();
+        let column_major = |m: &mut nalgebra::DMatrix<f64>, x: &[f32]| {
+            m.iter_mut().zip(x).for_each(|(o, &a)| *o = f64::from(a));
+        };
+        let mut at = 0;
+        for m in [
+            &mut g.w_q,
+            &mut g.w_k,
+            &mut g.w_v,
+            &mut g.w_g,
+            &mut g.w_beta,
+            &mut g.w_gate,
+        ] {
+            column_major(m, &self.w[at..at + m.len()]);
+            at += m.len();
+        }
+        let c = self.conv.len() / like.conv_q.nrows().max(1);
+        let mut at = 0;
+        for m in [&mut g.conv_q, &mut g.conv_k, &mut g.conv_v] {
+            for (i, mut row) in m.row_iter_mut().enumerate() {
+                for (j, o) in row.iter_mut().enumerate() {
+                    *o = f64::from(self.conv[i * c + at + j]);
+                }
+            }
+            at += m.ncols();
+        }
+        column_major(&mut g.norm_in, &self.norm_in);
+        column_major(&mut g.dt_bias, &self.dt_bias);
+        g.a_log.iter_mut().for_each(|o| *o = f64::from(self.a));
+        column_major(&mut g.norm_o, &self.norm_o);
+        column_major(&mut g.w_o, &self.w_o);
+        g
+    }
+
+    /// `P`, the width of all projections.
+    pub(super) fn p(&self) -> usize {
+        2 * self.k + 2 * self.v + self.beta + self.f
+    }
+
+    /// The columns of the output gate, `β` and `W_f` in `a`.
+    pub(super) fn at_gate(&self) -> usize {
+        2 * self.k + self.v
+    }
+}
