@@ -21,7 +21,7 @@
 //!          2 tuning seeds per rate and cell, at 5 000 steps (⅓ of the 15 000-step cap)
 //! report   8 seeds per arm and cell at the picked rate
 //! longer   where the cap cut half or more of an arm's runs in a cell while still rising,
-//!          every seed again at twice the cap (same rate), up to 60 000 steps
+//!          every seed again at twice the cap (same rate), up to 120 000 steps
 //! ```
 //!
 //! What was taken from Zoology and what was not: the optimiser, its decay on
@@ -76,8 +76,8 @@ pub const DIR: &str = "findings/mqar-budget";
 pub const FINDINGS: &str = "findings/mqar-budget.json";
 
 /// How often the cap may double past [`Setup::cap`] for an arm in a cell
-/// while the cap cuts half or more of its runs there: up to 4 × 15 000 = 60 000 steps.
-pub const DOUBLINGS: u32 = 2;
+/// while the cap cuts half or more of its runs there: up to 8 × 15 000 = 120 000 steps.
+pub const DOUBLINGS: u32 = 3;
 
 /// The experiment's own file: its findings depend on it and on
 /// [`crate::experiment::source::TRAINING`].

@@ -229,6 +229,18 @@ pub fn measures(f: &Findings) -> Vec<Measure> {
                 .to_string(),
         ),
         Measure::new("budget_doublings", super::DOUBLINGS.to_string()),
+        Measure::new(
+            "budget_doublings_done",
+            // the longest cap on file is the first doubled this many times
+            (f.cells
+                .iter()
+                .flat_map(|c| c.runs.iter().map(|r| r.cap))
+                .max()
+                .unwrap_or(s.cap)
+                / s.cap)
+                .ilog2()
+                .to_string(),
+        ),
         Measure::new("budget_cap", s.cap.to_string()),
         Measure::new("budget_tune_cap", s.tune_cap.to_string()),
         Measure::new("budget_batch", s.batch.to_string()),
