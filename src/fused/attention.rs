@@ -11,9 +11,13 @@
 use super::gemm::{View, gemm};
 use crate::mixer::fast::rows::exp;
 
-/// The outputs `[rows, V]` and every sequence's weights `A: [T, T]` side by side.
+vectorised! {
+    /// The outputs `[rows, V]` and every sequence's weights `A: [T, T]` side by side.
+    pub fn forward(q: &[f32], k: &[f32], v: &[f32], kd: usize, t_len: usize) -> (Vec<f32>, Vec<f32>) = forward_in;
+}
+
 #[inline(always)]
-pub fn forward(q: &[f32], k: &[f32], v: &[f32], kd: usize, t_len: usize) -> (Vec<f32>, Vec<f32>) {
+fn forward_in(q: &[f32], k: &[f32], v: &[f32], kd: usize, t_len: usize) -> (Vec<f32>, Vec<f32>) {
     let rows = q.len() / kd;
     let vd = v.len() / rows;
     let scale = 1.0 / (kd as f32).sqrt();
@@ -57,9 +61,21 @@ fn at(x: &[f32], from: usize, width: usize, t_len: usize) -> View<'_> {
     View::rows(&x[from..][..t_len * width], t_len, width)
 }
 
-/// `(q̄, k̄, v̄)` from `ō: [rows, V]` and the weights of [`forward`].
+vectorised! {
+    /// `(q̄, k̄, v̄)` from `ō: [rows, V]` and the weights of [`forward`].
+    pub fn backward(
+        q: &[f32],
+        k: &[f32],
+        v: &[f32],
+        weights: &[f32],
+        kd: usize,
+        t_len: usize,
+        d_o: &[f32],
+    ) -> (Vec<f32>, Vec<f32>, Vec<f32>) = backward_in;
+}
+
 #[inline(always)]
-pub fn backward(
+fn backward_in(
     q: &[f32],
     k: &[f32],
     v: &[f32],

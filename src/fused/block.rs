@@ -1,7 +1,7 @@
 //! One block of [`crate::mixer::stack::Block`] in the fused pass: every
 //! projection one product over the part's rows ([`mod@super::gemm`]), every
 //! row-wise step a pass over row-major rows ([`super::rows`]), the mixer the
-//! fast pass's kernels. The algebra is the reference block's.
+//! fused kernels. The algebra is the reference block's.
 //!
 //! ```text
 //! n = RMSNorm_in(h)                        [rows, d]
@@ -14,14 +14,14 @@
 
 use super::attention;
 use super::gemm::{View, gemm};
+use super::recurrence::{self, Trace};
 use super::rows::{
     columns, conv, conv_backward, features, features_backward, l2, l2_backward, rms_norm,
     rms_norm_backward, sigmoids, silu_into,
 };
-use super::vectorised;
 use super::weights::Weights;
 use crate::mixer::Mixer;
-use crate::mixer::fast::recurrence::{self, Lanes, Trace};
+use crate::mixer::fast::recurrence::Lanes;
 use crate::mixer::fast::rows::{sigmoid, softplus};
 
 /// How the mixer ran: the recurrence's trace or softmax's weights.
@@ -80,9 +80,9 @@ fn lanes<'a>(w: &Weights, p: &'a Pass, t_len: usize) -> Lanes<'a> {
     }
 }
 
-/// `(h', pass)` for the residual stream `h: [rows, d]` of sequences of `t_len` rows.
-pub fn forward(w: &Weights, h: &[f32], t_len: usize) -> (Vec<f32>, Pass) {
-    vectorised(|| forward_in(w, h, t_len))
+vectorised! {
+    /// `(h', pass)` for the residual stream `h: [rows, d]` of sequences of `t_len` rows.
+    pub fn forward(w: &Weights, h: &[f32], t_len: usize) -> (Vec<f32>, Pass) = forward_in;
 }
 
 /// [`forward`]'s body, inlined into its vectorised piece.
@@ -159,11 +159,11 @@ fn forward_in(w: &Weights, h: &[f32], t_len: usize) -> (Vec<f32>, Pass) {
         out: Vec::new(),
     };
     if w.mixer == Mixer::Softmax {
-        let (o, weights) = vectorised(|| attention::forward(&pass.q, &pass.k, &pass.v, kd, t_len));
+        let (o, weights) = attention::forward(&pass.q, &pass.k, &pass.v, kd, t_len);
         pass.o = o;
         pass.kernel = Kernel::Softmax(weights);
     } else {
-        let (o, trace) = vectorised(|| recurrence::forward(&lanes(w, &pass, t_len)));
+        let (o, trace) = recurrence::forward(&lanes(w, &pass, t_len));
         pass.o = o;
         pass.kernel = Kernel::Recurrence(trace);
     }
@@ -189,23 +189,24 @@ fn forward_in(w: &Weights, h: &[f32], t_len: usize) -> (Vec<f32>, Pass) {
     (h_next, pass)
 }
 
-/// `h̄` from `h̄'`; adds the block's gradients into `grad`.
-pub fn backward(
-    w: &Weights,
-    pass: &Pass,
-    dh_next: &[f32],
-    t_len: usize,
-    grad: &mut Weights,
-) -> Vec<f32> {
-    vectorised(|| backward_in(w, pass, (dh_next, t_len), grad))
+vectorised! {
+    /// `h̄` from `h̄'`; adds the block's gradients into `grad`.
+    pub fn backward(
+        w: &Weights,
+        pass: &Pass,
+        dh_next: &[f32],
+        t_len: usize,
+        grad: &mut Weights,
+    ) -> Vec<f32> = backward_in;
 }
 
-/// [`backward`]'s body, inlined into its vectorised piece; `(h̄', T)`.
+/// [`backward`]'s body, inlined into its vectorised piece.
 #[inline(always)]
 fn backward_in(
     w: &Weights,
     pass: &Pass,
-    (dh_next, t_len): (&[f32], usize),
+    dh_next: &[f32],
+    t_len: usize,
     grad: &mut Weights,
 ) -> Vec<f32> {
     let (d, kd, vd, p) = (w.d, w.k, w.v, w.p());
@@ -246,10 +247,10 @@ fn backward_in(
     };
     let (mut dq, mut dk, dv) = match &pass.kernel {
         Kernel::Softmax(weights) => {
-            vectorised(|| attention::backward(&pass.q, &pass.k, &pass.v, weights, kd, t_len, &d_o))
+            attention::backward(&pass.q, &pass.k, &pass.v, weights, kd, t_len, &d_o)
         }
         Kernel::Recurrence(trace) => {
-            let gr = vectorised(|| recurrence::backward(&lanes(w, pass, t_len), trace, &d_o));
+            let gr = recurrence::backward(&lanes(w, pass, t_len), trace, &d_o);
             let at = gate + vd;
             if w.beta > 0 {
                 // ā_β = β̄ β (1 − β)

@@ -3,15 +3,19 @@
 //! them, with its activations row-major so that each row-wise step is one
 //! pass over contiguous rows, and its products read their operands in place
 //! by strides ([`mod@gemm`]), with no copy to transpose them. Each block's
-//! forward and backward pass and each mixer kernel is compiled as its own
-//! vectorised function. The mixers' recurrences are the fast pass's
-//! ([`crate::mixer::fast::recurrence`]).
+//! forward and backward pass and each mixer kernel is a function of its own,
+//! compiled for AVX2 where the processor has it (the macro `vectorised!`).
+//! The mixers' recurrences advance eight sequences at a
+//! time, one in each lane of a vector ([`mod@recurrence`]).
 //!
 //! It stands beside the fast pass, not in its place, while the long
 //! experiment's findings (`findings/mqar-budget.json`) come from the fast
 //! pass: their hash covers `src/mixer`, so the fast pass cannot change until
-//! the experiment is rerun. Until then the few helpers both need
-//! (`vectorised`, `length`, `queries`) are written in both.
+//! the experiment is rerun. Until then the few helpers both need (`length`,
+//! `queries`) are written in both. The fast pass's own `vectorised` takes a
+//! closure, and a closure is compiled apart from the function that calls
+//! it, without its features: the fast pass runs at the baseline's (SSE2)
+//! vector width, and stays so while its code is hashed.
 //!
 //! ```text
 //! rows      r = b·T + t of every activation  [B·T, width], taken PART sequences at a time
@@ -21,9 +25,38 @@
 //! ```
 //! Introduced in chapter 7.
 
+/// `$vis fn $name(args) -> R`, running `$body` (an `#[inline(always)]`
+/// function of the same arguments) compiled for AVX2 and FMA where the
+/// processor has them, and for the baseline elsewhere. Each is a function of
+/// its own, never inlined into its caller, so that no one function grows past
+/// what the compiler will inline and vectorise: the pass declares one per
+/// piece (a block's forward and backward, a mixer's kernel, the model's top).
+/// A closure would not do: it is compiled apart from the function that calls
+/// it, without that function's features.
+macro_rules! vectorised {
+    ($(#[$m:meta])* $vis:vis fn $name:ident($($a:ident: $t:ty),* $(,)?) -> $r:ty = $body:path;) => {
+        $(#[$m])*
+        $vis fn $name($($a: $t),*) -> $r {
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx2,fma")]
+            #[inline(never)]
+            fn avx2($($a: $t),*) -> $r {
+                $body($($a),*)
+            }
+            #[cfg(target_arch = "x86_64")]
+            if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
+                // SAFETY: the processor has AVX2 and FMA, checked on the line above.
+                return unsafe { avx2($($a),*) };
+            }
+            $body($($a),*)
+        }
+    };
+}
+
 pub mod attention;
 pub mod block;
 pub mod gemm;
+pub mod recurrence;
 pub mod rows;
 pub mod weights;
 
@@ -50,7 +83,7 @@ impl Gradients<Stack> for Fused {
 
 /// Sequences per forward and backward pass: a larger batch is taken in parts
 /// of this many, so that a part's activations stay in the cache.
-pub const PART: usize = 4;
+pub const PART: usize = 8;
 
 /// The model's tensors in `f32`, laid out for the pass.
 struct Weights {
@@ -165,47 +198,41 @@ fn probabilities(f: &mut Forward, vocab: usize) -> f64 {
     loss
 }
 
+/// Asks glibc to keep the memory a pass frees, once per process. By default
+/// it hands back to the system whatever lies free above 128 KB at the top of
+/// its heap, and the next pass faults it back in page by page: at batch 16
+/// that was a third of a step. The pass allocates its activations afresh
+/// each time, so it keeps up to 64 MB instead.
+fn keep_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            // SAFETY: mallopt only sets two of the allocator's parameters.
+            unsafe {
+                libc::mallopt(libc::M_TRIM_THRESHOLD, 1 << 26);
+                libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 24);
+            }
+        });
+    }
+}
+
 fn queries(batch: &[Sequence]) -> usize {
     batch.iter().map(|s| s.queries.len()).sum()
 }
 
-/// Run `f` compiled for AVX2 and FMA where the processor has them: the
-/// functions `f` calls are `#[inline(always)]`, so the whole of it is. Each
-/// call is a function of its own (never inlined into its caller), so that
-/// no one function grows past what the compiler will inline and vectorise:
-/// the pass calls it once per piece (a block's forward and backward, a
-/// mixer's kernel, the model's top).
-#[inline(always)]
-fn vectorised<R>(f: impl FnOnce() -> R) -> R {
-    /// `f()` compiled for AVX2 and FMA.
+vectorised! {
+    /// The mean cross-entropy over every query of `batch` and its gradient, as
+    /// [`Stack::loss_and_grad`] computes them, in `f32`.
     ///
-    /// # Safety
-    /// The processor must support AVX2 and FMA.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    #[inline(never)]
-    unsafe fn avx2<R>(f: impl FnOnce() -> R) -> R {
-        f()
-    }
-    #[cfg(target_arch = "x86_64")]
-    if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
-        // SAFETY: the processor supports AVX2 and FMA, checked on the line above.
-        return unsafe { avx2(f) };
-    }
-    f()
-}
-
-/// The mean cross-entropy over every query of `batch` and its gradient, as
-/// [`Stack::loss_and_grad`] computes them, in `f32`.
-///
-/// # Panics
-/// If the batch is empty or its sequences differ in length.
-pub fn loss_and_grad(model: &Stack, batch: &[Sequence]) -> (f64, Stack) {
-    vectorised(|| loss_and_grad_with(model, batch))
+    /// # Panics
+    /// If the batch is empty or its sequences differ in length.
+    pub fn loss_and_grad(model: &Stack, batch: &[Sequence]) -> (f64, Stack) = loss_and_grad_with;
 }
 
 #[inline(always)]
 fn loss_and_grad_with(model: &Stack, batch: &[Sequence]) -> (f64, Stack) {
+    keep_freed_memory();
     let w = Weights::of(model);
     let (d, vocab) = (w.d, w.vocab);
     let mut g_blocks: Vec<weights::Weights> =
@@ -275,31 +302,39 @@ fn loss_and_grad_with(model: &Stack, batch: &[Sequence]) -> (f64, Stack) {
     (total / queries(batch) as f64, grad)
 }
 
-/// The mean cross-entropy over every query of `batch`, in `f32`.
-pub fn mean_loss(model: &Stack, batch: &[Sequence]) -> f64 {
-    vectorised(|| {
-        let w = Weights::of(model);
-        let total: f64 = batch
-            .chunks(PART)
-            .map(|part| probabilities(&mut forward(&w, part), w.vocab))
-            .sum();
-        total / queries(batch) as f64
-    })
+vectorised! {
+    /// The mean cross-entropy over every query of `batch`, in `f32`.
+    pub fn mean_loss(model: &Stack, batch: &[Sequence]) -> f64 = mean_loss_with;
 }
 
-/// Share of the queries of `set` whose largest logit is the right value, in `f32`.
-pub fn accuracy(model: &Stack, set: &[Sequence]) -> f64 {
-    vectorised(|| {
-        let w = Weights::of(model);
-        let (mut hits, mut n) = (0, 0);
-        for part in set.chunks(PART) {
-            let f = forward(&w, part);
-            for (row, &(_, y)) in f.logits.chunks_exact(w.vocab).zip(&f.queries) {
-                let best = (0..w.vocab).fold(0, |b, j| if row[j] > row[b] { j } else { b });
-                hits += usize::from(best == y);
-                n += 1;
-            }
+#[inline(always)]
+fn mean_loss_with(model: &Stack, batch: &[Sequence]) -> f64 {
+    keep_freed_memory();
+    let w = Weights::of(model);
+    let total: f64 = batch
+        .chunks(PART)
+        .map(|part| probabilities(&mut forward(&w, part), w.vocab))
+        .sum();
+    total / queries(batch) as f64
+}
+
+vectorised! {
+    /// Share of the queries of `set` whose largest logit is the right value, in `f32`.
+    pub fn accuracy(model: &Stack, set: &[Sequence]) -> f64 = accuracy_with;
+}
+
+#[inline(always)]
+fn accuracy_with(model: &Stack, set: &[Sequence]) -> f64 {
+    keep_freed_memory();
+    let w = Weights::of(model);
+    let (mut hits, mut n) = (0, 0);
+    for part in set.chunks(PART) {
+        let f = forward(&w, part);
+        for (row, &(_, y)) in f.logits.chunks_exact(w.vocab).zip(&f.queries) {
+            let best = (0..w.vocab).fold(0, |b, j| if row[j] > row[b] { j } else { b });
+            hits += usize::from(best == y);
+            n += 1;
         }
-        hits as f64 / n as f64
-    })
+    }
+    hits as f64 / n as f64
 }

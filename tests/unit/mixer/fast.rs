@@ -146,3 +146,78 @@ fn at_rate_0_01_the_reference_parts_from_itself_by_rounding_alone() {
         assert!(parting(&reference, &fast) < 10.0 * null, "{pass:?}");
     }
 }
+
+/// The fused pass's recurrence (sequences across vector lanes) computes the
+/// fast pass's: outputs and every input's gradient, for linear attention with
+/// and without the normaliser, the delta rule with and without decay, at value
+/// widths the pass unrolls (8, 16) and one it reads at run time (3), on
+/// batches that fill part of a group of lanes, one group, and one and a part.
+#[test]
+fn the_lane_recurrence_is_the_fast_recurrence() {
+    let mut rng = seeded(90);
+    let mut numbers = |n: usize, spread: f64| -> Vec<f32> {
+        let m = attention_geometry::random::gaussian(&mut rng, n, 1, spread);
+        m.iter().map(|&a| a as f32).collect()
+    };
+    let (t_len, kd) = (7, 4);
+    for (seqs, vd) in [(3, 8), (8, 16), (11, 3)] {
+        let n = seqs * t_len;
+        let (q, k, v, d_o) = (
+            numbers(n * kd, 1.0),
+            numbers(n * kd, 0.5),
+            numbers(n * vd, 1.0),
+            numbers(n * vd, 1.0),
+        );
+        let beta: Vec<f32> = numbers(n, 1.0)
+            .iter()
+            .map(|x| 1.0 / (1.0 + (-x).exp()))
+            .collect();
+        let g: Vec<f32> = numbers(n * kd, 0.5).iter().map(|x| -x.abs()).collect();
+        let positive: Vec<f32> = k.iter().map(|x| x.abs()).collect();
+        for (beta, g, normaliser) in [
+            (None, None, None),
+            (None, None, Some(1e-6)),
+            (Some(&beta[..]), None, None),
+            (Some(&beta[..]), Some(&g[..]), None),
+        ] {
+            let x = fast::recurrence::Lanes {
+                q: &q,
+                k: if normaliser.is_some() { &positive } else { &k },
+                v: &v,
+                beta,
+                g,
+                scale: 0.5,
+                normaliser,
+                t_len,
+                kd,
+            };
+            let (o, trace) = fast::recurrence::forward(&x);
+            let (lane_o, lane_trace) = fused::recurrence::forward(&x);
+            let close = |a: &[f32], b: &[f32], what: &str| {
+                let top = b.iter().fold(1.0f32, |m, e| m.max(e.abs()));
+                assert_eq!(a.len(), b.len(), "{what}");
+                for (x, y) in a.iter().zip(b) {
+                    assert!(
+                        (x - y).abs() <= 1e-5 * top,
+                        "{what}, {seqs} sequences, V = {vd}: {x} vs {y}"
+                    );
+                }
+            };
+            close(&lane_o, &o, "o");
+            let gr = fast::recurrence::backward(&x, &trace, &d_o);
+            let lane = fused::recurrence::backward(&x, &lane_trace, &d_o);
+            for (a, b, what) in [
+                (&lane.q, &gr.q, "q̄"),
+                (&lane.k, &gr.k, "k̄"),
+                (&lane.v, &gr.v, "v̄"),
+                (&lane.beta, &gr.beta, "β̄"),
+                (&lane.g, &gr.g, "ḡ"),
+            ] {
+                // without decay the fast pass leaves Σ̄'⊙S in ḡ, which nothing reads
+                if what != "ḡ" || g.is_some() {
+                    close(a, b, what);
+                }
+            }
+        }
+    }
+}
