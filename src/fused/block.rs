@@ -35,7 +35,6 @@ enum Kernel {
 /// What one block's forward pass keeps for its backward pass (all row-major).
 #[derive(Clone, Debug)]
 pub struct Pass {
-    h: Vec<f32>,
     n: Vec<f32>,
     inv_in: Vec<f32>,
     /// `[rows, P]`
@@ -121,22 +120,27 @@ fn forward_in(w: &Weights, h: &[f32], t_len: usize) -> (Vec<f32>, Pass) {
         _ => (l2(&mut q, kd), l2(&mut k, kd)),
     };
     let at = w.at_gate() + vd;
-    let beta = if w.beta > 0 {
-        a.chunks_exact(p).map(|r| sigmoid(r[at])).collect()
-    } else {
-        Vec::new()
-    };
+    let mut beta = vec![0.0; if w.beta > 0 { rows } else { 0 }];
+    for (b, r) in beta.iter_mut().zip(a.chunks_exact(p)) {
+        *b = sigmoid(r[at]);
+    }
     // z_f = a_f + dt_bias,  g = −e^{A_log} softplus(z_f)  [rows, 1 or K]
     let mut zf = columns(&a, p, at + w.beta, w.f);
     for zr in zf.chunks_exact_mut(w.f.max(1)) {
         zr.iter_mut().zip(&w.dt_bias).for_each(|(z, &b)| *z += b);
     }
-    let mut g: Vec<f32> = zf.iter().map(|&z| -w.a * softplus(z)).collect();
-    if w.f == 1 {
-        g = g.iter().flat_map(|&x| std::iter::repeat_n(x, kd)).collect();
+    // (Gated DeltaNet's one gate repeated over the K channels)
+    let mut g = vec![0.0; if w.f > 0 { rows * kd } else { 0 }];
+    for (gr, zr) in g.chunks_exact_mut(kd).zip(zf.chunks_exact(w.f.max(1))) {
+        match zr {
+            [z] => gr.fill(-w.a * softplus(*z)),
+            _ => gr
+                .iter_mut()
+                .zip(zr)
+                .for_each(|(e, &z)| *e = -w.a * softplus(z)),
+        }
     }
     let mut pass = Pass {
-        h: h.to_vec(),
         n,
         inv_in,
         a,
@@ -190,10 +194,11 @@ fn forward_in(w: &Weights, h: &[f32], t_len: usize) -> (Vec<f32>, Pass) {
 }
 
 vectorised! {
-    /// `h̄` from `h̄'`; adds the block's gradients into `grad`.
+    /// `h̄` from `h̄'` and the block's input `h`; adds the block's gradients into `grad`.
     pub fn backward(
         w: &Weights,
         pass: &Pass,
+        h: &[f32],
         dh_next: &[f32],
         t_len: usize,
         grad: &mut Weights,
@@ -205,6 +210,7 @@ vectorised! {
 fn backward_in(
     w: &Weights,
     pass: &Pass,
+    h: &[f32],
     dh_next: &[f32],
     t_len: usize,
     grad: &mut Weights,
@@ -262,15 +268,16 @@ fn backward_in(
                 // ḡ over K channels, summed into one for Gated DeltaNet's scalar gate;
                 // Ā_log = Σ ḡ g;  z̄_f = −ḡ e^{A_log} σ(z_f)
                 grad.a += gr.g.iter().zip(&pass.g).map(|(d, g)| d * g).sum::<f32>();
-                let dg: Vec<f32> = match w.f {
-                    1 => gr.g.chunks_exact(kd).map(|r| r.iter().sum()).collect(),
-                    _ => gr.g,
-                };
-                let dz: Vec<f32> = dg
-                    .iter()
-                    .zip(&pass.zf)
-                    .map(|(&d, &z)| -d * w.a * sigmoid(z))
-                    .collect();
+                let mut dz = vec![0.0; rows * w.f];
+                for (dzr, dgr) in dz.chunks_exact_mut(w.f).zip(gr.g.chunks_exact(kd)) {
+                    match dzr {
+                        [d] => *d = dgr.iter().sum(),
+                        _ => dzr.copy_from_slice(dgr),
+                    }
+                }
+                for (d, &z) in dz.iter_mut().zip(&pass.zf) {
+                    *d *= -w.a * sigmoid(z);
+                }
                 let from = at + w.beta;
                 for (dar, dzr) in da.chunks_exact_mut(p).zip(dz.chunks_exact(w.f)) {
                     dar[from..from + w.f].copy_from_slice(dzr);
@@ -313,7 +320,7 @@ fn backward_in(
         &mut dn,
         false,
     );
-    let mut dh = rms_norm_backward(&pass.h, &w.norm_in, &pass.inv_in, &dn, &mut grad.norm_in);
+    let mut dh = rms_norm_backward(h, &w.norm_in, &pass.inv_in, &dn, &mut grad.norm_in);
     dh.iter_mut().zip(dh_next).for_each(|(a, &b)| *a += b);
     dh
 }

@@ -99,18 +99,17 @@ struct Weights {
 
 impl Weights {
     fn of(m: &Stack) -> Self {
-        let f32s = |x: &nalgebra::DMatrix<f64>| x.iter().map(|&a| a as f32).collect();
         Self {
             d: m.config.d,
             vocab: m.config.vocab,
-            emb: f32s(&m.emb.transpose()),
+            emb: weights::numbers(&m.emb.transpose()),
             blocks: m
                 .blocks
                 .iter()
                 .map(|b| weights::Weights::of(b, m.config.mixer))
                 .collect(),
-            norm_f: f32s(&m.norm_f),
-            w_r: f32s(&m.w_r),
+            norm_f: weights::numbers(&m.norm_f),
+            w_r: weights::numbers(&m.w_r),
         }
     }
 }
@@ -279,7 +278,7 @@ fn loss_and_grad_with(model: &Stack, batch: &[Sequence]) -> (f64, Stack) {
         }
         let mut dh = rms_norm_backward(last, &w.norm_f, &f.inv_f, &dnf, &mut g_norm_f);
         for (l, b) in w.blocks.iter().enumerate().rev() {
-            dh = block::backward(b, &f.passes[l], &dh, t_len, &mut g_blocks[l]);
+            dh = block::backward(b, &f.passes[l], &f.hs[l], &dh, t_len, &mut g_blocks[l]);
         }
         let tokens = part.iter().flat_map(|s| s.tokens.iter());
         for (&tok, dr) in tokens.zip(dh.chunks_exact(d)) {
@@ -290,12 +289,9 @@ fn loss_and_grad_with(model: &Stack, batch: &[Sequence]) -> (f64, Stack) {
         }
     }
     let mut grad = model.map(|m| m.map(|_| 0.0));
-    let back = |m: &mut nalgebra::DMatrix<f64>, x: &[f32]| {
-        m.iter_mut().zip(x).for_each(|(o, &a)| *o = f64::from(a));
-    };
     grad.emb = nalgebra::DMatrix::from_row_slice(w.vocab, d, &g_emb).map(f64::from);
-    back(&mut grad.norm_f, &g_norm_f);
-    back(&mut grad.w_r, &g_r);
+    weights::fill(&mut grad.norm_f, &g_norm_f);
+    weights::fill(&mut grad.w_r, &g_r);
     for ((gb, b), like) in grad.blocks.iter_mut().zip(&g_blocks).zip(&model.blocks) {
         *gb = b.gradient(like);
     }

@@ -139,7 +139,9 @@ fn forward_with<const W: usize>(x: &Lanes) -> (Vec<f32>, Trace) {
     let vd = if W == 0 { x.v.len() / n } else { W };
     let mut alpha = x.g.map(|g| to_lanes(g, kd, t_len));
     if let Some(a) = &mut alpha {
-        a.iter_mut().flatten().for_each(|e| *e = exp(*e));
+        for lane in a.iter_mut() {
+            lane.iter_mut().for_each(|e| *e = exp(*e));
+        }
     }
     let inputs = Inputs {
         q: to_lanes(x.q, kd, t_len),
@@ -156,6 +158,7 @@ fn forward_with<const W: usize>(x: &Lanes) -> (Vec<f32>, Trace) {
     let mut zs = vec![[0.0; L]; if normalised { groups * t_len * kd } else { 0 }];
     let mut den = vec![[0.0; L]; if normalised { groups * t_len } else { 0 }];
     let s_lane = [x.scale; L];
+    let mut w = vec![[0.0; L]; kd];
     for g in 0..groups {
         for t in 0..t_len {
             let r = g * t_len + t;
@@ -175,7 +178,7 @@ fn forward_with<const W: usize>(x: &Lanes) -> (Vec<f32>, Trace) {
             let (kr, qr) = (&inputs.k[r * kd..][..kd], &inputs.q[r * kd..][..kd]);
             let u = &mut us[r * vd..][..vd];
             // u = v − S'ᵀ k;  w_c = β k_c
-            let w: Vec<Lane> = match &inputs.beta {
+            match &inputs.beta {
                 Some(beta) => {
                     for (row, kc) in s.chunks_exact(vd).zip(kr) {
                         let minus: Lane = std::array::from_fn(|l| -kc[l]);
@@ -183,10 +186,12 @@ fn forward_with<const W: usize>(x: &Lanes) -> (Vec<f32>, Trace) {
                             .zip(row)
                             .for_each(|(u, e)| add_mul(u, &minus, e));
                     }
-                    kr.iter().map(|kc| mul(kc, &beta[r])).collect()
+                    w.iter_mut()
+                        .zip(kr)
+                        .for_each(|(w, kc)| *w = mul(kc, &beta[r]));
                 }
-                None => kr.to_vec(),
-            };
+                None => w.copy_from_slice(kr),
+            }
             // S = S' + w uᵀ;  o = Sᵀ (s q)
             let o = &mut out[r * vd..][..vd];
             for ((row, wc), qc) in s.chunks_exact_mut(vd).zip(&w).zip(qr) {

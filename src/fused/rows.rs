@@ -60,13 +60,12 @@ pub fn rms_norm_backward(
 /// Every row of `x: [rows, C]` divided by its norm, in place; the norms.
 #[inline(always)]
 pub fn l2(x: &mut [f32], c: usize) -> Vec<f32> {
-    x.chunks_exact_mut(c)
-        .map(|row| {
-            let n = (row.iter().map(|a| a * a).sum::<f32>() + 1e-6).sqrt();
-            row.iter_mut().for_each(|a| *a /= n);
-            n
-        })
-        .collect()
+    let mut norms = vec![0.0; x.len() / c];
+    for (row, n) in x.chunks_exact_mut(c).zip(&mut norms) {
+        *n = (row.iter().map(|a| a * a).sum::<f32>() + 1e-6).sqrt();
+        row.iter_mut().for_each(|a| *a /= *n);
+    }
+    norms
 }
 
 /// `x̂̄ → x̄` in place, from `x̂` and the norms of [`l2`].

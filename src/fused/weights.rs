@@ -38,8 +38,13 @@ pub struct Weights {
 }
 
 /// `m`'s numbers as `f32`, in `nalgebra`'s (column-major) order.
-fn numbers(m: &nalgebra::DMatrix<f64>) -> Vec<f32> {
+pub(super) fn numbers(m: &nalgebra::DMatrix<f64>) -> Vec<f32> {
     m.iter().map(|&x| x as f32).collect()
+}
+
+/// [`numbers`]' inverse: `m`'s numbers from `x`, in the same order.
+pub(super) fn fill(m: &mut nalgebra::DMatrix<f64>, x: &[f32]) {
+    m.iter_mut().zip(x).for_each(|(o, &a)| *o = f64::from(a));
 }
 
 impl Weights {
@@ -92,9 +97,6 @@ impl Weights {
     /// The gradient these numbers hold, as a [`Block`] shaped like `like`.
     pub fn gradient(&self, like: &Block) -> Block {
         let mut g = like.zeros_like();
-        let column_major = |m: &mut nalgebra::DMatrix<f64>, x: &[f32]| {
-            m.iter_mut().zip(x).for_each(|(o, &a)| *o = f64::from(a));
-        };
         let mut at = 0;
         for m in [
             &mut g.w_q,
@@ -104,7 +106,7 @@ impl Weights {
             &mut g.w_beta,
             &mut g.w_gate,
         ] {
-            column_major(m, &self.w[at..at + m.len()]);
+            fill(m, &self.w[at..at + m.len()]);
             at += m.len();
         }
         let c = self.conv.len() / like.conv_q.nrows().max(1);
@@ -117,11 +119,11 @@ impl Weights {
             }
             at += m.ncols();
         }
-        column_major(&mut g.norm_in, &self.norm_in);
-        column_major(&mut g.dt_bias, &self.dt_bias);
+        fill(&mut g.norm_in, &self.norm_in);
+        fill(&mut g.dt_bias, &self.dt_bias);
         g.a_log.iter_mut().for_each(|o| *o = f64::from(self.a));
-        column_major(&mut g.norm_o, &self.norm_o);
-        column_major(&mut g.w_o, &self.w_o);
+        fill(&mut g.norm_o, &self.norm_o);
+        fill(&mut g.w_o, &self.w_o);
         g
     }
 
