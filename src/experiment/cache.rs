@@ -121,7 +121,7 @@ pub fn root() -> &'static Path {
 /// files by path, and every experiment file whose name ends in `claims.rs`,
 /// `report.rs`, `verdict.rs` or `tally.rs` (they read findings into measures
 /// and claims).
-const PRESENTATION: [&str; 14] = [
+const PRESENTATION: [&str; 15] = [
     "src/file.rs",
     "src/edition/",
     "src/glossary.rs",
@@ -138,6 +138,8 @@ const PRESENTATION: [&str; 14] = [
     "src/experiment/delta_attention/budget/",
     "src/experiment/source.rs",
     "src/mixer/stack/",
+    // the fused training pass: only the bench times it
+    "src/fused/",
 ];
 const PRESENTATION_FILES: [&str; 4] = ["claims.rs", "report.rs", "verdict.rs", "tally.rs"];
 

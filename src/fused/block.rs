@@ -13,7 +13,7 @@
 //! Introduced in chapter 7.
 
 use super::attention;
-use super::gemm::{View, gemm};
+use super::gemm::{View, gemm, linear_backward};
 use super::recurrence::{self, Trace};
 use super::rows::{
     columns, conv, conv_backward, features, features_backward, l2, l2_backward, rms_norm,
@@ -217,20 +217,8 @@ fn backward_in(
 ) -> Vec<f32> {
     let (d, kd, vd, p) = (w.d, w.k, w.v, w.p());
     let rows = dh_next.len() / d;
-    // W̄_o = outᵀ h̄'  ([V, d] column-major = [d, V] row-major: h̄'ᵀ out)
-    gemm(
-        View::rows(dh_next, rows, d).t(),
-        View::rows(&pass.out, rows, vd),
-        &mut grad.w_o,
-        true,
-    );
-    let mut d_out = vec![0.0; rows * vd];
-    gemm(
-        View::rows(dh_next, rows, d),
-        View::columns(&w.w_o, vd, d).t(),
-        &mut d_out,
-        false,
-    );
+    // W̄_o = outᵀ h̄';  out̄ = h̄' W_oᵀ
+    let mut d_out = linear_backward(&pass.out, &w.w_o, dh_next, vd, &mut grad.w_o);
     let mut da = vec![0.0; rows * p];
     let gate = w.at_gate();
     // ā_g = out̄ ⊙ y ⊙ silu'(a_g);  ȳ = out̄ ⊙ silu(a_g)
@@ -306,20 +294,8 @@ fn backward_in(
         *o *= s * (1.0 + x * (1.0 - s));
     }
     conv_backward(&pass.a, p, 0, &w.conv, &dz, t_len, &mut da, &mut grad.conv);
-    // W̄ = nᵀ ā  ([d, P] column-major = āᵀ n row-major);  n̄ = ā Wᵀ
-    gemm(
-        View::rows(&da, rows, p).t(),
-        View::rows(&pass.n, rows, d),
-        &mut grad.w,
-        true,
-    );
-    let mut dn = vec![0.0; rows * d];
-    gemm(
-        View::rows(&da, rows, p),
-        View::columns(&w.w, d, p).t(),
-        &mut dn,
-        false,
-    );
+    // W̄ = nᵀ ā;  n̄ = ā Wᵀ
+    let dn = linear_backward(&pass.n, &w.w, &da, d, &mut grad.w);
     let mut dh = rms_norm_backward(h, &w.norm_in, &pass.inv_in, &dn, &mut grad.norm_in);
     dh.iter_mut().zip(dh_next).for_each(|(a, &b)| *a += b);
     dh

@@ -105,3 +105,29 @@ pub fn gemm(a: View, b: View, c: &mut [f32], add: bool) {
         );
     }
 }
+
+/// The backward pass of a linear map `y = x W`, `x: [rows, din]` row-major,
+/// `W: [din, dout]` column-major: adds `W̄ = xᵀ ȳ` into `dw` (column-major,
+/// that is `ȳᵀ x` row-major) and returns `x̄ = ȳ Wᵀ`.
+///
+/// # Panics
+/// If the shapes disagree.
+#[inline(always)]
+pub fn linear_backward(x: &[f32], w: &[f32], dy: &[f32], din: usize, dw: &mut [f32]) -> Vec<f32> {
+    let dout = w.len() / din;
+    let rows = dy.len() / dout;
+    gemm(
+        View::rows(dy, rows, dout).t(),
+        View::rows(x, rows, din),
+        dw,
+        true,
+    );
+    let mut dx = vec![0.0; rows * din];
+    gemm(
+        View::rows(dy, rows, dout),
+        View::columns(w, din, dout).t(),
+        &mut dx,
+        false,
+    );
+    dx
+}

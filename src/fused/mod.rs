@@ -98,7 +98,10 @@ struct Weights {
 }
 
 impl Weights {
+    /// The pass's weights; every entry point starts here, and so the first
+    /// of them sets the allocator up ([`keep_freed_memory`]).
     fn of(m: &Stack) -> Self {
+        keep_freed_memory();
         Self {
             d: m.config.d,
             vocab: m.config.vocab,
@@ -231,7 +234,6 @@ vectorised! {
 
 #[inline(always)]
 fn loss_and_grad_with(model: &Stack, batch: &[Sequence]) -> (f64, Stack) {
-    keep_freed_memory();
     let w = Weights::of(model);
     let (d, vocab) = (w.d, w.vocab);
     let mut g_blocks: Vec<weights::Weights> =
@@ -248,26 +250,13 @@ fn loss_and_grad_with(model: &Stack, batch: &[Sequence]) -> (f64, Stack) {
         let mut f = forward(&w, part);
         let t_len = length(part);
         total += probabilities(&mut f, vocab);
-        let nq = f.queries.len();
         let dl = &mut f.logits;
         for (row, &(_, y)) in dl.chunks_exact_mut(vocab).zip(&f.queries) {
             row[y] -= 1.0;
             row.iter_mut().for_each(|e| *e *= scale);
         }
-        // W̄_r = zqᵀ ℓ̄  ([d, vocab] column-major = ℓ̄ᵀ zq row-major);  z̄q = ℓ̄ W_rᵀ
-        gemm(
-            View::rows(dl, nq, vocab).t(),
-            View::rows(&f.zq, nq, d),
-            &mut g_r,
-            true,
-        );
-        let mut dzq = vec![0.0; nq * d];
-        gemm(
-            View::rows(dl, nq, vocab),
-            View::columns(&w.w_r, d, vocab).t(),
-            &mut dzq,
-            false,
-        );
+        // W̄_r = zqᵀ ℓ̄;  z̄q = ℓ̄ W_rᵀ
+        let dzq = gemm::linear_backward(&f.zq, &w.w_r, dl, d, &mut g_r);
         let last = f.hs.last().expect("hᴸ");
         let mut dnf = vec![0.0; last.len()];
         for (dz, &(r, _)) in dzq.chunks_exact(d).zip(&f.queries) {
@@ -305,7 +294,6 @@ vectorised! {
 
 #[inline(always)]
 fn mean_loss_with(model: &Stack, batch: &[Sequence]) -> f64 {
-    keep_freed_memory();
     let w = Weights::of(model);
     let total: f64 = batch
         .chunks(PART)
@@ -321,7 +309,6 @@ vectorised! {
 
 #[inline(always)]
 fn accuracy_with(model: &Stack, set: &[Sequence]) -> f64 {
-    keep_freed_memory();
     let w = Weights::of(model);
     let (mut hits, mut n) = (0, 0);
     for part in set.chunks(PART) {

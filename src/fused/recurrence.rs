@@ -38,6 +38,13 @@ fn add_mul(y: &mut Lane, a: &Lane, b: &Lane) {
     *y = std::array::from_fn(|l| y0[l] + a[l] * b[l]);
 }
 
+/// `y −= a ⊙ b`, as [`add_mul`].
+#[inline(always)]
+fn sub_mul(y: &mut Lane, a: &Lane, b: &Lane) {
+    let (y0, a, b) = (*y, *a, *b);
+    *y = std::array::from_fn(|l| y0[l] - a[l] * b[l]);
+}
+
 /// `y *= a`
 #[inline(always)]
 fn scale(y: &mut Lane, a: &Lane) {
@@ -104,12 +111,22 @@ vectorised! {
     pub fn forward(x: &Lanes) -> (Vec<f32>, Trace) = forward_in;
 }
 
+/// The value width: `W`, or read from the inputs when `W = 0`.
+#[inline(always)]
+fn width<const W: usize>(x: &Lanes) -> usize {
+    if W == 0 {
+        x.v.len() * x.kd / x.k.len()
+    } else {
+        W
+    }
+}
+
 /// [`forward`] over the value width `W` (`W = 0`: read it from the inputs),
 /// so that for the widths the book trains every loop over a row of the state
 /// has a length known at compile time, and unrolls into whole vectors.
 #[inline(always)]
 fn forward_in(x: &Lanes) -> (Vec<f32>, Trace) {
-    match x.v.len() * x.kd / x.k.len() {
+    match width::<0>(x) {
         8 => forward_with::<8>(x),
         16 => forward_with::<16>(x),
         _ => forward_with::<0>(x),
@@ -118,7 +135,7 @@ fn forward_in(x: &Lanes) -> (Vec<f32>, Trace) {
 
 #[inline(always)]
 fn backward_in(x: &Lanes, trace: &Trace, d_o: &[f32]) -> Grads {
-    match x.v.len() * x.kd / x.k.len() {
+    match width::<0>(x) {
         8 => backward_with::<8>(x, trace, d_o),
         16 => backward_with::<16>(x, trace, d_o),
         _ => backward_with::<0>(x, trace, d_o),
@@ -136,7 +153,7 @@ fn forward_with<const W: usize>(x: &Lanes) -> (Vec<f32>, Trace) {
         x.k.len(),
         x.v.len()
     );
-    let vd = if W == 0 { x.v.len() / n } else { W };
+    let vd = width::<W>(x);
     let mut alpha = x.g.map(|g| to_lanes(g, kd, t_len));
     if let Some(a) = &mut alpha {
         for lane in a.iter_mut() {
@@ -181,10 +198,7 @@ fn forward_with<const W: usize>(x: &Lanes) -> (Vec<f32>, Trace) {
             match &inputs.beta {
                 Some(beta) => {
                     for (row, kc) in s.chunks_exact(vd).zip(kr) {
-                        let minus: Lane = std::array::from_fn(|l| -kc[l]);
-                        u.iter_mut()
-                            .zip(row)
-                            .for_each(|(u, e)| add_mul(u, &minus, e));
+                        u.iter_mut().zip(row).for_each(|(u, e)| sub_mul(u, kc, e));
                     }
                     w.iter_mut()
                         .zip(kr)
@@ -242,7 +256,7 @@ vectorised! {
 fn backward_with<const W: usize>(x: &Lanes, trace: &Trace, d_o: &[f32]) -> Grads {
     let (kd, t_len, inp) = (x.kd, x.t_len, &trace.inputs);
     let n = x.k.len() / kd;
-    let vd = if W == 0 { x.v.len() / n } else { W };
+    let vd = width::<W>(x);
     let (groups, kv) = ((n / t_len).div_ceil(L), kd * vd);
     let lanes = |c: usize| vec![[0.0f32; L]; groups * t_len * c];
     let (mut dq, mut dk, mut dv, mut db, mut dg) =
@@ -333,10 +347,9 @@ fn backward_with<const W: usize>(x: &Lanes, trace: &Trace, d_o: &[f32]) -> Grads
                         .for_each(|(p, d)| add_mul(&mut sp, p, d));
                     let sp = a.map_or(sp, |a| mul(a, &sp));
                     dkr[c].iter_mut().zip(&sp).for_each(|(d, s)| *d -= s);
-                    let minus: Lane = std::array::from_fn(|l| -kc[l]);
                     row.iter_mut()
                         .zip(du.iter())
-                        .for_each(|(e, d)| add_mul(e, &minus, d));
+                        .for_each(|(e, d)| sub_mul(e, kc, d));
                 }
                 if let Some(a) = a {
                     let mut dgc = [0.0; L];

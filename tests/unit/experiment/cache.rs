@@ -105,3 +105,27 @@ fn presentation_files_are_outside_the_key_and_experiments_inside() {
         "experiment.coverage.trained"
     );
 }
+
+/// The fused pass is outside the key because no experiment runs it: only
+/// the bench names it.
+#[test]
+fn only_the_bench_runs_the_fused_pass() {
+    assert!(!in_key("src/fused/block.rs"));
+    let mut paths = Vec::new();
+    files(&root().join("src"), &mut paths).expect("src/ lists");
+    let users: Vec<String> = paths
+        .iter()
+        .filter(|p| fs::read_to_string(p).is_ok_and(|s| s.contains("crate::fused")))
+        .map(|p| {
+            p.strip_prefix(root())
+                .expect("under the root")
+                .display()
+                .to_string()
+        })
+        .filter(|rel| !rel.starts_with("src/fused/") && !rel.starts_with("src/bench/"))
+        .collect();
+    assert!(
+        users.is_empty(),
+        "the fused pass is run by {users:?}, inside the findings' key"
+    );
+}
