@@ -14,6 +14,20 @@
 use crate::mixer::fast::rows::{exp, sigmoid};
 use crate::mixer::layer::EPS;
 
+/// `x · y`, summed in eight lanes: a sum taken in order is a chain of
+/// dependent additions, which the compiler may not reorder into vectors.
+#[inline(always)]
+pub fn dot(x: &[f32], y: &[f32]) -> f32 {
+    let ((xs, x_tail), (ys, y_tail)) = (x.as_chunks::<8>(), y.as_chunks::<8>());
+    let mut lanes = [0.0f32; 8];
+    for (a, b) in xs.iter().zip(ys) {
+        let (l0, a, b) = (lanes, *a, *b);
+        lanes = std::array::from_fn(|l| l0[l] + a[l] * b[l]);
+    }
+    let tail: f32 = x_tail.iter().zip(y_tail).map(|(a, b)| a * b).sum();
+    lanes.iter().sum::<f32>() + tail
+}
+
 /// `(y, 1/r)`: every row of `x: [rows, C]` RMS-normalised and scaled by `gamma: [C]`.
 #[inline(always)]
 pub fn rms_norm(x: &[f32], gamma: &[f32]) -> (Vec<f32>, Vec<f32>) {
@@ -21,8 +35,7 @@ pub fn rms_norm(x: &[f32], gamma: &[f32]) -> (Vec<f32>, Vec<f32>) {
     let mut y = vec![0.0; x.len()];
     let mut inv = vec![0.0; x.len() / c];
     for ((xr, yr), i) in x.chunks_exact(c).zip(y.chunks_exact_mut(c)).zip(&mut inv) {
-        let s: f32 = xr.iter().map(|a| a * a).sum();
-        *i = 1.0 / (s / c as f32 + EPS as f32).sqrt();
+        *i = 1.0 / (dot(xr, xr) / c as f32 + EPS as f32).sqrt();
         for ((o, &a), &g) in yr.iter_mut().zip(xr).zip(gamma) {
             *o = a * g * *i;
         }
@@ -43,15 +56,16 @@ pub fn rms_norm_backward(
     let mut dx = vec![0.0; x.len()];
     let rows = x.chunks_exact(c).zip(dy.chunks_exact(c));
     for (((xr, dr), out), &i) in rows.zip(dx.chunks_exact_mut(c)).zip(inv) {
-        // inner = Σ_j γ_j ȳ_j x̂_j / C
-        let mut inner = 0.0;
-        for (((dg, &g), &a), &d) in dgamma.iter_mut().zip(gamma).zip(xr).zip(dr) {
+        for ((dg, &a), &d) in dgamma.iter_mut().zip(xr).zip(dr) {
             *dg += d * a * i;
-            inner += g * d * a * i;
         }
-        inner /= c as f32;
-        for (((o, &g), &a), &d) in out.iter_mut().zip(gamma).zip(xr).zip(dr) {
-            *o = (g * d - a * i * inner) * i;
+        // x̄ = (γ ⊙ ȳ − x i · inner) i,  inner = Σ_j γ_j ȳ_j x_j i / C
+        for ((o, &g), &d) in out.iter_mut().zip(gamma).zip(dr) {
+            *o = g * d;
+        }
+        let inner = i * dot(out, xr) / c as f32;
+        for (o, &a) in out.iter_mut().zip(xr) {
+            *o = (*o - a * i * inner) * i;
         }
     }
     dx
@@ -62,7 +76,7 @@ pub fn rms_norm_backward(
 pub fn l2(x: &mut [f32], c: usize) -> Vec<f32> {
     let mut norms = vec![0.0; x.len() / c];
     for (row, n) in x.chunks_exact_mut(c).zip(&mut norms) {
-        *n = (row.iter().map(|a| a * a).sum::<f32>() + 1e-6).sqrt();
+        *n = (dot(row, row) + 1e-6).sqrt();
         row.iter_mut().for_each(|a| *a /= *n);
     }
     norms
@@ -73,7 +87,7 @@ pub fn l2(x: &mut [f32], c: usize) -> Vec<f32> {
 pub fn l2_backward(xhat: &[f32], norms: &[f32], d: &mut [f32]) {
     let c = xhat.len() / norms.len().max(1);
     for ((xr, dr), &n) in xhat.chunks_exact(c).zip(d.chunks_exact_mut(c)).zip(norms) {
-        let along: f32 = xr.iter().zip(dr.iter()).map(|(a, b)| a * b).sum();
+        let along = dot(xr, dr);
         for (o, &a) in dr.iter_mut().zip(xr) {
             *o = (*o - a * along) / n;
         }
