@@ -235,6 +235,7 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("linear attention", "线性注意力"),
     ("output norm", "输出归一化"),
     ("arm", "组"),
+    ("pairs", "键值对"),
     ("rate", "学习率"),
     ("tuned rate", "调得的学习率"),
     ("runs that hit the cap", "达到步数上限的运行"),

@@ -2,7 +2,7 @@
 //! capacity (held-out accuracy where the run ended) with its spread over
 //! seeds, and the learning speed (steps to 0.5 and to 0.9), reported apart.
 
-use super::{Cell, Findings};
+use super::{Cell, Findings, Record};
 use crate::measure::{Measure, fixed, grid, of_total, pm, sci, table_of};
 use crate::stats::{Summary, median};
 use crate::train::Outcome;
@@ -317,5 +317,54 @@ pub fn measures(f: &Findings) -> Vec<Measure> {
             rows,
         ));
     }
+    m.extend(caps_table(f));
     m
+}
+
+/// Every arm-cell the cap bound, a row each: at every cap it ran, the mean
+/// held-out accuracy over its seeds and how many of its runs the cap cut,
+/// `0.950 (4/8)`; `—` at a cap it did not run.
+fn caps_table(f: &Findings) -> Vec<Measure> {
+    let s = &f.setup;
+    let caps: Vec<usize> = (0..=super::DOUBLINGS).map(|i| s.cap << i).collect();
+    let rows = f
+        .cells
+        .iter()
+        .filter(|c| !c.shorter.is_empty())
+        .map(|c| {
+            let last = c.runs.first().map_or(s.cap, |r| r.cap);
+            let mut stages: Vec<(usize, &[Record])> = c
+                .shorter
+                .iter()
+                .map(|(cap, runs)| (*cap, &runs[..]))
+                .collect();
+            stages.push((last, &c.runs[..]));
+            let cell = (c.state, c.pairs);
+            let k = |what: &str| format!("budget_caps_{}_{}_{what}", c.arm, key(cell));
+            let mut row = vec![
+                Measure::new(k("state"), c.state.to_string()),
+                Measure::new(k("pairs"), c.pairs.to_string()),
+            ];
+            row.extend(caps.iter().map(|&cap| {
+                let value = stages.iter().find(|(at, _)| *at == cap).map_or(
+                    "—".to_string(),
+                    |(_, runs)| {
+                        let accs: Vec<f64> = runs.iter().map(|r| r.accuracy).collect();
+                        let cut = runs.iter().filter(|r| r.outcome == Outcome::Cut).count();
+                        let mean = fixed(Summary::of(&accs).mean, 3);
+                        format!("{mean} ({cut}/{})", runs.len())
+                    },
+                );
+                Measure::new(k(&cap.to_string()), value)
+            }));
+            (label(&c.arm).to_string(), row)
+        })
+        .collect();
+    let header: Vec<String> = ["arm", "K = V", "pairs"]
+        .map(String::from)
+        .into_iter()
+        .chain(caps.iter().map(|c| format!("{c} steps")))
+        .collect();
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    table_of("budget_caps_table", &header, rows)
 }
