@@ -12,10 +12,10 @@
 //! experiment's findings (`findings/mqar-budget.json`) come from the fast
 //! pass: their hash covers `src/mixer`, so the fast pass cannot change until
 //! the experiment is rerun. Until then the few helpers both need (`length`,
-//! `queries`, an eight-lane `dot`) are written in both. The fast pass's own `vectorised` takes a
-//! closure, and a closure is compiled apart from the function that calls
-//! it, without its features: the fast pass runs at the baseline's (SSE2)
-//! vector width, and stays so while its code is hashed.
+//! `queries`, an eight-lane `dot`) are written in both. The fast pass's own
+//! `vectorised` takes a closure, and a closure is compiled apart from the
+//! function that calls it, without its features: the fast pass runs at the
+//! baseline's (SSE2) vector width, and stays so while its code is hashed.
 //!
 //! ```text
 //! rows      r = b·T + t of every activation  [B·T, width], taken PART sequences at a time
