@@ -259,6 +259,15 @@ impl Claim {
         self.ended(arm, plateau::Ending::Stalled, stalled, runs)
     }
 
+    /// Record that `rising` of the `runs` of `arm` were cut by the cap in an
+    /// arm-cell judged across caps: the cap cut half or more of its runs at
+    /// every cap, and `rising` is that count when its mean accuracy still rose
+    /// over the cap's last doubling, 0 when it had stopped. A rising arm
+    /// cannot decide the claim.
+    pub fn rising(self, arm: &str, rising: usize, runs: usize) -> Claim {
+        self.ended(arm, plateau::Ending::Rising, rising, runs)
+    }
+
     fn ended(mut self, arm: &str, ending: plateau::Ending, n: usize, runs: usize) -> Claim {
         self.plateau.push(plateau::Runs {
             arm: arm.to_string(),

@@ -20,6 +20,9 @@ pub enum Ending {
     Capped,
     /// It ended at chance, never having learned the task.
     Stalled,
+    /// The cap cut it in an arm-cell whose cap kept binding, and whose mean
+    /// accuracy still rose when the cap last doubled: judged across caps.
+    Rising,
 }
 
 impl Ending {
@@ -28,6 +31,7 @@ impl Ending {
         match self {
             Ending::Capped => "hit the step cap",
             Ending::Stalled => "never left chance",
+            Ending::Rising => "were cut while the mean still rose with the cap",
         }
     }
 }
@@ -98,6 +102,7 @@ pub fn sentence(rows: &[Runs], w: &Words) -> Option<String> {
             w.plateau_stalled_all,
             w.plateau_stalled_rest,
         ),
+        (Ending::Rising, w.plateau_rising_all, w.plateau_rising_rest),
     ]
     .into_iter()
     .filter_map(|(ending, all, rest)| {
@@ -131,6 +136,12 @@ pub fn table(rows: &[Runs], w: &Words) -> Option<String> {
             arms.push(&r.arm);
         }
     }
+    // a column per ending the rows record: runs at the cap and at chance
+    // always, runs still rising across caps where a claim judges so
+    let endings: Vec<Ending> = [Ending::Capped, Ending::Stalled, Ending::Rising]
+        .into_iter()
+        .filter(|&e| e != Ending::Rising || rows.iter().any(|r| r.ending == e))
+        .collect();
     let cell = |arm: &str, ending| {
         rows.iter()
             .find(|r| r.arm == arm && r.ending == ending && r.n > 0)
@@ -141,12 +152,13 @@ pub fn table(rows: &[Runs], w: &Words) -> Option<String> {
     let table_rows: Vec<Vec<String>> = arms
         .iter()
         .map(|a| {
-            vec![
-                a.to_string(),
-                cell(a, Ending::Capped),
-                cell(a, Ending::Stalled),
-            ]
+            std::iter::once(a.to_string())
+                .chain(endings.iter().map(|&e| cell(a, e)))
+                .collect()
         })
         .collect();
-    (!arms.is_empty()).then(|| crate::measure::table(&w.plateau_columns, &table_rows))
+    let columns: Vec<&str> = std::iter::once(w.plateau_columns[0])
+        .chain(endings.iter().map(|&e| w.plateau_columns[e as usize + 1]))
+        .collect();
+    (!arms.is_empty()).then(|| crate::measure::table(&columns, &table_rows))
 }

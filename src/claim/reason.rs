@@ -36,6 +36,7 @@ pub fn reason(c: &Claim, w: &Words) -> String {
             let template = match arm.map_or(Ending::Capped, |r| r.ending) {
                 Ending::Capped => w.why_undecided[0],
                 Ending::Stalled => w.why_undecided[1],
+                Ending::Rising => w.why_undecided[2],
             };
             fill(template, &[arm.map_or("", |r| r.arm.as_str())])
         }

@@ -36,7 +36,7 @@ pub struct Words {
     pub why_flips: &'static str,
     pub why_scope: &'static str,
     pub why_contradicted: &'static str,
-    pub why_undecided: [&'static str; 2],
+    pub why_undecided: [&'static str; 3],
     pub why_checked: &'static str,
     pub why_failed: &'static str,
     /// The label of the essay's original sentence beside its translation.
@@ -75,8 +75,13 @@ pub struct Words {
     pub plateau_capped_rest: &'static str,
     /// Every run of the arms not named left chance.
     pub plateau_stalled_rest: &'static str,
-    /// The columns of a card's plateau table: arm, runs at the cap, runs at chance.
-    pub plateau_columns: [&'static str; 3],
+    /// No arm-cell the cap kept cutting still rose when the cap last doubled.
+    pub plateau_rising_all: &'static str,
+    /// Every other arm-cell the cap kept cutting had stopped rising.
+    pub plateau_rising_rest: &'static str,
+    /// The columns of a card's plateau table: arm, runs at the cap, runs at
+    /// chance, runs cut while the arm's mean still rose with the cap.
+    pub plateau_columns: [&'static str; 4],
     /// `{n} of {runs}` in a plateau table's cell.
     pub n_of: &'static str,
     /// `, and ` before the last clause of a sentence.
@@ -165,6 +170,7 @@ pub const EN: Words = Words {
     why_undecided: [
         "{}: half or more of its runs hit the step cap (the table above counts them), so the rows cannot decide.",
         "{}: half or more of its runs never left chance (the table above counts them), so the rows cannot decide.",
+        "{}: the cap cut half or more of its runs at every cap, and its mean accuracy still rose when the cap last doubled (the table above counts them), so the rows cannot decide.",
     ],
     why_checked: "a theorem or construction is checked when every row holds; all did.",
     why_failed: "a theorem or construction is checked when every row holds; row {} failed.",
@@ -199,10 +205,13 @@ pub const EN: Words = Words {
     plateau_stalled_all: "every run left chance",
     plateau_capped_rest: "every other run reached a plateau before the cap",
     plateau_stalled_rest: "every other run left chance",
+    plateau_rising_all: "every arm whose runs the cap kept cutting had stopped rising when its cap last doubled",
+    plateau_rising_rest: "every other arm the cap kept cutting had stopped rising when its cap last doubled",
     plateau_columns: [
         "arm",
         "runs that hit the step cap",
         "runs that never left chance",
+        "runs cut while the mean still rose as the cap doubled",
     ],
     n_of: "{} of {}",
     comma_and: ", and ",
@@ -270,6 +279,7 @@ pub const ZH: Words = Words {
     why_undecided: [
         "{}：半数或更多的运行达到步数上限（上表给出计数），各行无法作出判定。",
         "{}：半数或更多的运行从未离开随机水平（上表给出计数），各行无法作出判定。",
+        "{}：每个上限都截断了半数或更多的运行，且上限最后一次加倍时其平均准确率仍在上升（上表给出计数），各行无法作出判定。",
     ],
     why_checked: "定理或构造在每一行都成立时即为已核验；全部满足。",
     why_failed: "定理或构造在每一行都成立时即为已核验；第 {} 行不成立。",
@@ -294,7 +304,14 @@ pub const ZH: Words = Words {
     plateau_stalled_all: "每次运行都离开了随机水平",
     plateau_capped_rest: "其余运行都在上限之前进入平台期",
     plateau_stalled_rest: "其余运行都离开了随机水平",
-    plateau_columns: ["分支", "达到步数上限的运行", "始终停在随机水平的运行"],
+    plateau_rising_all: "凡是运行被上限反复截断的分支，在上限最后一次加倍时平均准确率都已不再上升",
+    plateau_rising_rest: "其余被上限反复截断的分支在上限最后一次加倍时都已不再上升",
+    plateau_columns: [
+        "分支",
+        "达到步数上限的运行",
+        "始终停在随机水平的运行",
+        "上限加倍时均值仍在上升、被截断的运行",
+    ],
     n_of: "{}/{}",
     comma_and: "，",
     what_it_means: "含义：",

@@ -31,21 +31,65 @@ pub fn label(arm: &str) -> &'static str {
         .unwrap_or_else(|| panic!("budget: unknown arm {arm}"))
 }
 
+/// When an arm-cell whose runs the cap cut at every cap has reached its
+/// plateau, judged across caps from the rise of its mean accuracy over the
+/// cap's last doubling ([`Cell::rise`]). Under the cosine stretched over each
+/// cap, a run's own rise over its last 30% barely changes as the cap doubles,
+/// so a run ends flat only by solving; the arm-cell's mean is what a doubling
+/// can still move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Rule {
+    /// No rise the seeds can detect: the lower 95% bound is at most 0 (the default).
+    NoRise,
+    /// Equivalence: the upper 95% bound is below the tolerance.
+    Within(f64),
+}
+
+/// The held-out accuracies where `runs` ended.
+fn accs(runs: &[Record]) -> Vec<f64> {
+    runs.iter().map(|r| r.accuracy).collect()
+}
+
+/// How many of `runs` ended as `outcome`.
+fn count(runs: &[Record], outcome: Outcome) -> usize {
+    runs.iter().filter(|r| r.outcome == outcome).count()
+}
+
+/// The tolerance of [`Rule::Within`]: three queries in a hundred per doubling.
+pub const TOLERANCE: f64 = 0.03;
+
 impl Cell {
     /// The seeds' held-out accuracies where their runs ended: the capacity.
     pub fn accs(&self) -> Vec<f64> {
-        self.runs.iter().map(|r| r.accuracy).collect()
+        accs(&self.runs)
     }
 
     /// How many seeds ended as `outcome`.
     pub fn count(&self, outcome: Outcome) -> usize {
-        self.runs.iter().filter(|r| r.outcome == outcome).count()
+        count(&self.runs, outcome)
     }
 
     /// Whether the cap cut half or more of the runs while they still rose:
     /// the cap binds, and the runs go again at twice the cap.
     pub fn cap_binds(&self) -> bool {
         2 * self.count(Outcome::Cut) >= self.runs.len().max(1)
+    }
+
+    /// The change in mean held-out accuracy over the cap's last doubling,
+    /// with its 95% interval ([`difference`]); `None` if the cap never doubled.
+    pub fn rise(&self) -> Option<(f64, f64, f64)> {
+        let (_, before) = self.shorter.last()?;
+        Some(difference(&self.accs(), &accs(before)))
+    }
+
+    /// Whether the arm-cell, judged across caps, had stopped rising under
+    /// `rule`; an arm-cell the cap does not bind is judged run by run, and
+    /// one the cap never doubled for has not stopped.
+    pub fn settled(&self, rule: Rule) -> bool {
+        self.rise().is_some_and(|(_, lo, hi)| match rule {
+            Rule::NoRise => lo <= 0.0,
+            Rule::Within(tolerance) => hi < tolerance,
+        })
     }
 
     /// How many seeds ran to the cap (flat there under the cosine's last
@@ -100,36 +144,24 @@ impl Findings {
             .filter(|&(k, p)| p > k)
             .collect()
     }
-
-    /// `(runs cut by the cap, runs that never learned, runs)` of `arm` over `cells`.
-    pub fn unfinished(&self, arm: &str, cells: &[(usize, usize)]) -> (usize, usize, usize) {
-        cells
-            .iter()
-            .map(|&cell| self.cell(arm, cell))
-            .fold((0, 0, 0), |(cut, never, n), c| {
-                (
-                    cut + c.count(Outcome::Cut),
-                    never + c.count(Outcome::NeverLearned),
-                    n + c.runs.len(),
-                )
-            })
-    }
 }
 
 /// `a − b` in mean capacity at `cell`, with its 95% interval over seeds
-/// (normal, from both arms' seed spreads: the null a gap must clear).
+/// ([`difference`]: the null a gap must clear).
+pub fn gap(f: &Findings, a: &str, b: &str, cell: (usize, usize)) -> (f64, f64, f64) {
+    difference(&f.cell(a, cell).accs(), &f.cell(b, cell).accs())
+}
+
+/// `mean(a) − mean(b)` with its 95% interval (normal, from both samples' spreads).
 ///
 /// ```text
-/// gap = m_a − m_b,   half = 1.96 √(s_a²/n_a + s_b²/n_b)
+/// d = m_a − m_b,   half = 1.96 √(s_a²/n_a + s_b²/n_b)
 /// ```
-pub fn gap(f: &Findings, a: &str, b: &str, cell: (usize, usize)) -> (f64, f64, f64) {
-    let (sa, sb) = (
-        Summary::of(&f.cell(a, cell).accs()),
-        Summary::of(&f.cell(b, cell).accs()),
-    );
-    let gap = sa.mean - sb.mean;
+pub fn difference(a: &[f64], b: &[f64]) -> (f64, f64, f64) {
+    let (sa, sb) = (Summary::of(a), Summary::of(b));
+    let d = sa.mean - sb.mean;
     let half = 1.96 * (sa.sd.powi(2) / sa.n as f64 + sb.sd.powi(2) / sb.n as f64).sqrt();
-    (gap, gap - half, gap + half)
+    (d, d - half, d + half)
 }
 
 /// `K = 8, 16 pairs`
@@ -150,10 +182,10 @@ fn steps_to(cell: &Cell, level: f64) -> String {
     }
 }
 
-/// `a − b` in mean capacity at `cell` with its 95% interval: `0.06 [−0.02, 0.13]`.
-fn gap_words(f: &Findings, a: &str, b: &str, cell: (usize, usize)) -> String {
-    let (g, lo, hi) = gap(f, a, b, cell);
-    format!("{} [{}, {}]", fixed(g, 2), fixed(lo, 2), fixed(hi, 2))
+/// A difference with its 95% interval: `0.06 [-0.02, 0.13]`.
+fn interval((d, lo, hi): (f64, f64, f64), digits: usize) -> String {
+    let [d, lo, hi] = [d, lo, hi].map(|x| fixed(x, digits));
+    format!("{d} [{lo}, {hi}]")
 }
 
 /// The numbers a page quotes: the setup, the tuning, the gaps the claims
@@ -260,7 +292,7 @@ pub fn measures(f: &Findings) -> Vec<Measure> {
             for other in ["linear", "linear_norm"] {
                 m.push(Measure::new(
                     format!("budget_gap_{other}_{}", key(cell)),
-                    gap_words(f, "deltanet", other, cell),
+                    interval(gap(f, "deltanet", other, cell), 2),
                 ));
             }
             let runs: Vec<&Cell> = f
@@ -318,12 +350,36 @@ pub fn measures(f: &Findings) -> Vec<Measure> {
         ));
     }
     m.extend(caps_table(f));
+    m.extend(rules_table(f));
     m
+}
+
+/// Each claim's verdict with the arm-cells the cap kept cutting judged under
+/// [`Rule::NoRise`] (the default) and under [`Rule::Within`] [`TOLERANCE`].
+fn rules_table(f: &Findings) -> Vec<Measure> {
+    let [weak, strict] =
+        [Rule::NoRise, Rule::Within(TOLERANCE)].map(|r| super::claims::judged(f, r));
+    let rows = weak
+        .iter()
+        .zip(&strict)
+        .map(|(w, s)| {
+            let k = |what: &str| format!("budget_rules_{}_{what}", w.id);
+            let row = vec![
+                Measure::new(k("no_rise"), w.verdict().to_string()),
+                Measure::new(k("within"), s.verdict().to_string()),
+            ];
+            (format!("`ch07.{}`", w.id), row)
+        })
+        .collect();
+    let within = format!("rise < {TOLERANCE}");
+    table_of("budget_rules_table", &["claim", "no rise", &within], rows)
 }
 
 /// Every arm-cell the cap bound, a row each: at every cap it ran, the mean
 /// held-out accuracy over its seeds and how many of its runs the cap cut,
-/// `0.950 (4/8)`; `—` at a cap it did not run.
+/// `0.950 (4/8)`, `—` at a cap it did not run; then the rise over the last
+/// doubling with its 95% interval, and whether it had stopped rising under
+/// [`Rule::NoRise`] and under [`Rule::Within`] [`TOLERANCE`].
 fn caps_table(f: &Findings) -> Vec<Measure> {
     let s = &f.setup;
     let caps: Vec<usize> = (0..=super::DOUBLINGS).map(|i| s.cap << i).collect();
@@ -333,14 +389,14 @@ fn caps_table(f: &Findings) -> Vec<Measure> {
         .filter(|c| !c.shorter.is_empty())
         .map(|c| {
             let last = c.runs.first().map_or(s.cap, |r| r.cap);
-            let mut stages: Vec<(usize, &[Record])> = c
+            let stages: Vec<(usize, &[Record])> = c
                 .shorter
                 .iter()
                 .map(|(cap, runs)| (*cap, &runs[..]))
+                .chain(std::iter::once((last, &c.runs[..])))
                 .collect();
-            stages.push((last, &c.runs[..]));
-            let cell = (c.state, c.pairs);
-            let k = |what: &str| format!("budget_caps_{}_{}_{what}", c.arm, key(cell));
+            let k =
+                |what: &str| format!("budget_caps_{}_{}_{what}", c.arm, key((c.state, c.pairs)));
             let mut row = vec![
                 Measure::new(k("state"), c.state.to_string()),
                 Measure::new(k("pairs"), c.pairs.to_string()),
@@ -349,21 +405,32 @@ fn caps_table(f: &Findings) -> Vec<Measure> {
                 let value = stages.iter().find(|(at, _)| *at == cap).map_or(
                     "—".to_string(),
                     |(_, runs)| {
-                        let accs: Vec<f64> = runs.iter().map(|r| r.accuracy).collect();
-                        let cut = runs.iter().filter(|r| r.outcome == Outcome::Cut).count();
-                        let mean = fixed(Summary::of(&accs).mean, 3);
-                        format!("{mean} ({cut}/{})", runs.len())
+                        let mean = fixed(Summary::of(&accs(runs)).mean, 3);
+                        format!("{mean} ({}/{})", count(runs, Outcome::Cut), runs.len())
                     },
                 );
                 Measure::new(k(&cap.to_string()), value)
             }));
+            let (d, lo, hi) = c.rise().expect("a cell with shorter caps has a rise");
+            let rule = |r| if c.settled(r) { "stopped" } else { "rising" }.to_string();
+            row.extend([
+                Measure::new(k("rise"), interval((d, lo, hi), 3)),
+                Measure::new(k("no_rise"), rule(Rule::NoRise)),
+                Measure::new(k("within"), rule(Rule::Within(TOLERANCE))),
+            ]);
             (label(&c.arm).to_string(), row)
         })
         .collect();
+    let within = format!("rise < {TOLERANCE}");
     let header: Vec<String> = ["arm", "K = V", "pairs"]
         .map(String::from)
         .into_iter()
         .chain(caps.iter().map(|c| format!("{c} steps")))
+        .chain([
+            "last doubling's rise [95%]".to_string(),
+            "no rise".to_string(),
+            within,
+        ])
         .collect();
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
     table_of("budget_caps_table", &header, rows)

@@ -211,7 +211,97 @@ fn the_claims_read_the_gaps_against_the_seed_spread() {
     // the report apart: learning speed, and how the runs ended
     let cell = f.cell("deltanet", (8, 8));
     assert_eq!(cell.steps_to(0.5), (Some(1000.0), 8));
-    assert_eq!(f.unfinished("deltanet", &f.setup.cells), (0, 0, 32));
+    for &c in &f.setup.cells {
+        let cell = f.cell("deltanet", c);
+        assert_eq!(
+            cell.count(Outcome::Cut) + cell.count(Outcome::NeverLearned),
+            0
+        );
+    }
+}
+
+#[test]
+fn an_arm_the_cap_kept_cutting_is_judged_across_caps() {
+    use attention_geometry::claim::Verdict;
+    use attention_geometry::claim::plateau::Ending;
+    use report::{Rule, TOLERANCE};
+    let above = |arm: &str, (k, p): (usize, usize)| match arm {
+        "softmax" => 1.0,
+        _ if p <= k => 0.995,
+        _ => 0.2,
+    };
+    // fla's linear attention at 16 pairs: cut at every cap; at the doubled
+    // cap its seeds end at `after`, at the cap before at `before`
+    let judged = |before: &dyn Fn(u64) -> f64, after: &dyn Fn(u64) -> f64| {
+        let mut f = made(above);
+        let cap = f.setup.cap;
+        let cell = f
+            .cells
+            .iter_mut()
+            .find(|c| c.arm == "linear" && (c.state, c.pairs) == (8, 16))
+            .unwrap();
+        let at = |cap: usize, acc: &dyn Fn(u64) -> f64, runs: &[Record]| -> Vec<Record> {
+            runs.iter()
+                .map(|r| Record {
+                    cap,
+                    outcome: Outcome::Cut,
+                    accuracy: acc(r.seed),
+                    ..r.clone()
+                })
+                .collect()
+        };
+        cell.shorter = vec![(cap, at(cap, before, &cell.runs))];
+        cell.runs = at(2 * cap, after, &cell.runs);
+        f
+    };
+    let verdict = |f: &Findings, rule| {
+        let c = claims::judged(f, rule);
+        let c = c
+            .iter()
+            .find(|c| c.id.ends_with("large-delta-above-state"))
+            .unwrap();
+        (
+            c.verdict(),
+            c.plateau
+                .iter()
+                .any(|r| r.ending == Ending::Rising && r.n > 0),
+        )
+    };
+    // still rising by 0.1, seed for seed: undecided under either rule
+    let rising = judged(&|s| 0.3 + 0.01 * s as f64, &|s| 0.4 + 0.01 * s as f64);
+    let linear = rising.cell("linear", (8, 16));
+    assert!(linear.cap_binds() && linear.rise().unwrap().1 > 0.0);
+    for rule in [Rule::NoRise, Rule::Within(TOLERANCE)] {
+        assert_eq!(verdict(&rising, rule), (Verdict::Undecided, true));
+    }
+    // level on average, but the seeds spread by ±0.2: no rise detected, yet
+    // none excluded above the tolerance either
+    let spread = |s: u64| 0.3 + if s.is_multiple_of(2) { 0.2 } else { -0.2 };
+    let level = judged(&spread, &|s| spread(s + 1));
+    let linear = level.cell("linear", (8, 16));
+    assert!(linear.settled(Rule::NoRise) && !linear.settled(Rule::Within(TOLERANCE)));
+    assert_eq!(
+        verdict(&level, Rule::NoRise),
+        (Verdict::Contradicted, false)
+    );
+    assert_eq!(
+        verdict(&level, Rule::Within(TOLERANCE)).0,
+        Verdict::Undecided
+    );
+    // the report shows the rise and both rules, and each claim under both
+    let m = report::measures(&level);
+    let value = |k: &str| m.iter().find(|x| x.key == k).unwrap().value.clone();
+    assert!(value("budget_caps_linear_k8p16_rise").starts_with("0.000 ["));
+    assert_eq!(value("budget_caps_linear_k8p16_no_rise"), "stopped");
+    assert_eq!(value("budget_caps_linear_k8p16_within"), "rising");
+    assert_eq!(
+        value("budget_rules_large-delta-above-state_no_rise"),
+        "contradicted"
+    );
+    assert_eq!(
+        value("budget_rules_large-delta-above-state_within"),
+        "undecided"
+    );
 }
 
 #[test]
