@@ -16,7 +16,7 @@ use super::attention;
 use super::gemm::{View, gemm, linear_backward};
 use super::recurrence::{self, Trace};
 use super::rows::{
-    columns, conv, conv_backward, features, features_backward, l2, l2_backward, rms_norm,
+    columns, conv, conv_backward, dot, features, features_backward, l2, l2_backward, rms_norm,
     rms_norm_backward, sigmoids, silu_into,
 };
 use super::weights::Weights;
@@ -255,7 +255,7 @@ fn backward_in(
             if w.f > 0 {
                 // ḡ over K channels, summed into one for Gated DeltaNet's scalar gate;
                 // Ā_log = Σ ḡ g;  z̄_f = −ḡ e^{A_log} σ(z_f)
-                grad.a += gr.g.iter().zip(&pass.g).map(|(d, g)| d * g).sum::<f32>();
+                grad.a += dot(&gr.g, &pass.g);
                 let mut dz = vec![0.0; rows * w.f];
                 for (dzr, dgr) in dz.chunks_exact_mut(w.f).zip(gr.g.chunks_exact(kd)) {
                     match dzr {

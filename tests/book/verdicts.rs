@@ -65,8 +65,8 @@ const EXPECTED: &[(&str, Verdict)] = &[
     ("ch07.learned-channels-spread", Qualified),
     ("ch07.learned-beta-selective", Supported),
     ("ch07.learned-weights-not-similarity", Contradicted),
-    ("ch07.large-delta-recalls-more", Undecided),
-    ("ch07.large-delta-above-state", Undecided),
+    ("ch07.large-delta-recalls-more", Contradicted),
+    ("ch07.large-delta-above-state", Qualified),
     ("ch07.large-softmax-ceiling", Supported),
     ("ch07.kda-learned-operator", Qualified),
 ];

@@ -34,6 +34,7 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("no rise", "无可检出的升幅"),
     ("rise < {}", "升幅 < {0}"),
     ("stopped", "已停止"),
+    ("run by run", "逐次运行评判"),
     ("claim", "论断"),
     ("supported", "成立"),
     ("qualified", "有条件成立"),
@@ -103,6 +104,7 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("{} at k = {}, ", "{0}（k = {1}）、"),
     ("{} at k = {}", "{0}（k = {1}）"),
     ("{} steps", "{0} 步"),
+    ("{} to {}", "{0} 至 {1}"),
     ("{} pairs", "{0} 个键值对"),
     // chapter 1: trained encoders' layers
     ("statistic", "统计量"),

@@ -26,6 +26,14 @@
 //! linear attention was above 0 at 60 000, and those arms did not run
 //! again), while `large-delta-above-state` stays undecided. Under
 //! [`Rule::Within`] [`TOLERANCE`](super::report::TOLERANCE), eight seeds' spread leaves both undecided.
+//!
+//! **Measured** (all 48 runs): `large-delta-recalls-more` contradicted, as
+//! predicted. `large-delta-above-state` qualified, not undecided: the
+//! prediction read fla's linear attention from note 30's table, taken when
+//! 6 of its 8 runs at 120 000 steps were on file (mean 0.968); with all 8 its
+//! mean is 0.921, a rise of +0.035 [−0.077, 0.148] over the last doubling,
+//! which the seeds cannot tell from none. Under the strict rule both are
+//! undecided, as predicted.
 
 use super::report::{Rule, cell_name, gap, label};
 use super::{Cell, Findings};

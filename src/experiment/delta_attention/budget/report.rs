@@ -5,7 +5,7 @@
 use super::{Cell, Findings, Record};
 use crate::measure::{Measure, fixed, grid, of_total, pm, sci, table_of};
 use crate::stats::{Summary, median};
-use crate::train::Outcome;
+use crate::train::{Outcome, Plateau};
 
 /// The arms in the order of [`super::Setup::arms`], with their labels.
 pub const ARMS: [(&str, &str); 9] = [
@@ -274,6 +274,7 @@ pub fn measures(f: &Findings) -> Vec<Measure> {
                 .to_string(),
         ),
         Measure::new("budget_cap", s.cap.to_string()),
+        Measure::new("budget_tolerance", TOLERANCE.to_string()),
         Measure::new("budget_tune_cap", s.tune_cap.to_string()),
         Measure::new("budget_batch", s.batch.to_string()),
         Measure::new("budget_test", s.test.to_string()),
@@ -295,18 +296,6 @@ pub fn measures(f: &Findings) -> Vec<Measure> {
                     interval(gap(f, "deltanet", other, cell), 2),
                 ));
             }
-            let runs: Vec<&Cell> = f
-                .cells
-                .iter()
-                .filter(|c| (c.state, c.pairs) == cell)
-                .collect();
-            let (cut, n) = runs.iter().fold((0, 0), |(cut, n), c| {
-                (cut + c.count(Outcome::Cut), n + c.runs.len())
-            });
-            m.push(Measure::new(
-                format!("budget_cut_{}", key(cell)),
-                of_total(cut, n, "runs"),
-            ));
         }
         let rows = f
             .setup
@@ -349,9 +338,55 @@ pub fn measures(f: &Findings) -> Vec<Measure> {
             rows,
         ));
     }
+    let bound: Vec<&Cell> = f.cells.iter().filter(|c| c.cap_binds()).collect();
+    for (key, rule) in [
+        ("budget_stopped_no_rise", Rule::NoRise),
+        ("budget_stopped_within", Rule::Within(TOLERANCE)),
+    ] {
+        let stopped = bound.iter().filter(|c| c.settled(rule)).count();
+        m.push(Measure::new(
+            key,
+            of_total(stopped, bound.len(), "arm-cells"),
+        ));
+    }
+    m.push(Measure::new(
+        "budget_late_rise_linear_k8p16",
+        late_rises(f, f.cell("linear", (8, 16))),
+    ));
     m.extend(caps_table(f));
     m.extend(rules_table(f));
     m
+}
+
+/// A run's rise over the last [`super::Setup::window`] share of its cap, as
+/// the flat rule reads it ([`Plateau::rise`]).
+fn late_rise(s: &super::Setup, r: &Record) -> f64 {
+    let (steps, accs): (Vec<usize>, Vec<f64>) = r.curve.iter().copied().unzip();
+    let end = steps.last().map_or(1, |&e| e.max(1)) as f64;
+    let window = Plateau {
+        window: s.window * r.cap as f64 / end,
+        tolerance: s.tolerance,
+        min_steps: 0,
+    };
+    window.rise(&steps, &accs)
+}
+
+/// The range of the runs' late rises ([`late_rise`]) over every cap `cell`
+/// ran: `0.009 to 0.074`.
+fn late_rises(f: &Findings, cell: &Cell) -> String {
+    let rises: Vec<f64> = cell
+        .shorter
+        .iter()
+        .flat_map(|(_, runs)| runs)
+        .chain(&cell.runs)
+        .map(|r| late_rise(&f.setup, r))
+        .collect();
+    let (lo, hi) = rises
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
+            (lo.min(x), hi.max(x))
+        });
+    format!("{} to {}", fixed(lo, 3), fixed(hi, 3))
 }
 
 /// Each claim's verdict with the arm-cells the cap kept cutting judged under
@@ -379,7 +414,8 @@ fn rules_table(f: &Findings) -> Vec<Measure> {
 /// held-out accuracy over its seeds and how many of its runs the cap cut,
 /// `0.950 (4/8)`, `—` at a cap it did not run; then the rise over the last
 /// doubling with its 95% interval, and whether it had stopped rising under
-/// [`Rule::NoRise`] and under [`Rule::Within`] [`TOLERANCE`].
+/// [`Rule::NoRise`] and under [`Rule::Within`] [`TOLERANCE`] (`run by run`
+/// where the cap no longer bound at its last cap).
 fn caps_table(f: &Findings) -> Vec<Measure> {
     let s = &f.setup;
     let caps: Vec<usize> = (0..=super::DOUBLINGS).map(|i| s.cap << i).collect();
@@ -412,7 +448,15 @@ fn caps_table(f: &Findings) -> Vec<Measure> {
                 Measure::new(k(&cap.to_string()), value)
             }));
             let (d, lo, hi) = c.rise().expect("a cell with shorter caps has a rise");
-            let rule = |r| if c.settled(r) { "stopped" } else { "rising" }.to_string();
+            // the rules judge only an arm-cell the cap still binds at its last cap
+            let rule = |r| {
+                match (c.cap_binds(), c.settled(r)) {
+                    (false, _) => "run by run",
+                    (true, true) => "stopped",
+                    (true, false) => "rising",
+                }
+                .to_string()
+            };
             row.extend([
                 Measure::new(k("rise"), interval((d, lo, hi), 3)),
                 Measure::new(k("no_rise"), rule(Rule::NoRise)),
