@@ -48,6 +48,7 @@
 //! run that reaches its cap is usually flat there: the report counts the
 //! runs that ran to the cap apart from how they ended.
 
+pub mod caps;
 pub mod claims;
 pub mod report;
 pub mod run;
