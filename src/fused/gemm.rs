@@ -1,12 +1,20 @@
 //! The one matrix product of the fused pass: `C ← C + A B` (or `C ← A B`)
 //! on `f32` matrices given by strides, so that a transpose is a swap of
-//! strides and nothing is copied; `C` is row-major. The product itself is
-//! [`matrixmultiply::sgemm`], which picks its kernel for the processor
-//! (plain loops, a row of `C` at a time with eight sums in a register, were
-//! measured slower even at an inner dimension of 8).
+//! strides and nothing is copied; `C` is row-major.
+//!
+//! The products here are tall and thin (`m` = the part's 512 rows, `k` and
+//! `n` 8 to 64), and a general product's packing costs as much as its
+//! arithmetic at these shapes. So the kernel holds a few rows of a panel of
+//! `C` (up to 64 columns) in registers and adds `A[i, p] · B[p, panel]` for
+//! every `p`: `B`'s row read as vectors, `A`'s number broadcast. `B` is read
+//! in place when its rows are contiguous, and copied into padded rows
+//! otherwise (`k × 64` numbers at most, small beside `m · k · n`); nothing
+//! of `A` is copied. It runs in AVX2 and FMA; a processor without them gets
+//! [`matrixmultiply::sgemm`].
 //!
 //! ```text
 //! A [m, k]   a[i·rs + j·cs]        row-major: (k, 1);  its transpose: (1, k)
+//! kernel     MR rows × NV vectors of C in registers, MR (NV + 1) + 1 ≤ 16
 //! ```
 //! Introduced in chapter 7.
 
@@ -49,6 +57,20 @@ impl<'a> View<'a> {
         }
     }
 
+    /// The number at row `i`, column `j`.
+    ///
+    /// # Panics
+    /// If `(i, j)` lies outside the matrix.
+    pub fn get(&self, i: usize, j: usize) -> f32 {
+        assert!(
+            i < self.rows && j < self.cols,
+            "gemm: ({i}, {j}) outside a [{}, {}] view",
+            self.rows,
+            self.cols
+        );
+        self.data[i * self.rs + j * self.cs]
+    }
+
     /// The transpose (no copy).
     pub fn t(self) -> Self {
         Self {
@@ -60,6 +82,12 @@ impl<'a> View<'a> {
         }
     }
 }
+
+/// Numbers in one vector of the kernel: eight `f32`, one AVX2 register.
+const LANES: usize = 8;
+
+/// The widest panel of `C` the kernel keeps in registers: 8 vectors.
+const PANEL: usize = 8 * LANES;
 
 /// `c ← a b + (c if add)`, `c: [a.rows, b.cols]` row-major.
 ///
@@ -77,10 +105,15 @@ pub fn gemm(a: View, b: View, c: &mut [f32], add: bool) {
     if m == 0 || n == 0 {
         return;
     }
-    let beta = if add { 1.0 } else { 0.0 };
     if k == 0 {
-        c.iter_mut().for_each(|x| *x *= beta);
+        if !add {
+            c.fill(0.0);
+        }
         return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
+        return panels(a, b, c, add);
     }
     let s = |x: usize| x as isize;
     // SAFETY: every index sgemm reads, i·rs + j·cs for i < rows, j < cols,
@@ -98,11 +131,73 @@ pub fn gemm(a: View, b: View, c: &mut [f32], add: bool) {
             b.data.as_ptr(),
             s(b.rs),
             s(b.cs),
-            beta,
+            if add { 1.0 } else { 0.0 },
             c.as_mut_ptr(),
             s(n),
             1,
         );
+    }
+}
+
+/// One panel of columns `j0 .. j0 + w` of the product: `B`'s rows of it are
+/// `rows[p · stride ..][.. NV · LANES]`.
+#[derive(Clone, Copy)]
+struct Panel<'a> {
+    a: View<'a>,
+    rows: &'a [f32],
+    stride: usize,
+    j0: usize,
+    w: usize,
+    /// `C`'s row stride.
+    n: usize,
+    add: bool,
+}
+
+/// [`gemm`] panel by panel with the kernel of [`avx2`].
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn panels(a: View, b: View, c: &mut [f32], add: bool) {
+    let (k, n) = (a.cols, b.cols);
+    let mut packed = Vec::new();
+    for j0 in (0..n).step_by(PANEL) {
+        let w = PANEL.min(n - j0);
+        let nv = w.div_ceil(LANES);
+        let (rows, stride): (&[f32], usize) = if b.cs == 1 && w.is_multiple_of(LANES) {
+            (&b.data[j0..], b.rs)
+        } else {
+            packed.clear();
+            packed.resize(k * nv * LANES, 0.0);
+            for (p, row) in packed.chunks_exact_mut(nv * LANES).enumerate() {
+                for (j, x) in row[..w].iter_mut().enumerate() {
+                    *x = b.get(p, j0 + j);
+                }
+            }
+            (&packed[..], nv * LANES)
+        };
+        assert!((k - 1) * stride + nv * LANES <= rows.len() && c.len() == a.rows * n);
+        let at = Panel {
+            a,
+            rows,
+            stride,
+            j0,
+            w,
+            n,
+            add,
+        };
+        // SAFETY: the caller checked for AVX2 and FMA; B's panel rows lie in
+        // `rows` and C is [m, n] (asserted above), A's numbers lie in A.
+        unsafe {
+            match nv {
+                1 => avx2::run::<1, 7>(&at, c),
+                2 => avx2::run::<2, 5>(&at, c),
+                3 => avx2::run::<3, 3>(&at, c),
+                4 => avx2::run::<4, 3>(&at, c),
+                5 => avx2::run::<5, 2>(&at, c),
+                6 => avx2::run::<6, 2>(&at, c),
+                7 => avx2::run::<7, 1>(&at, c),
+                _ => avx2::run::<8, 1>(&at, c),
+            }
+        }
     }
 }
 
@@ -130,4 +225,97 @@ pub fn linear_backward(x: &[f32], w: &[f32], dy: &[f32], din: usize, dw: &mut [f
         false,
     );
     dx
+}
+
+/// The kernel in AVX2 and FMA: `MR × NV` accumulators, one register each.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{LANES, Panel};
+    use std::arch::x86_64::*;
+
+    /// Lanes `0 .. len` of a vector set, for `len < LANES`.
+    #[target_feature(enable = "avx2")]
+    fn mask(len: usize) -> __m256i {
+        _mm256_cmpgt_epi32(
+            _mm256_set1_epi32(len as i32),
+            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+        )
+    }
+
+    /// Every row of `C`'s panel, `MR` rows at a time, then one at a time.
+    ///
+    /// # Safety
+    /// The processor has AVX2 and FMA; `p`'s rows lie in `p.rows`, and `c`
+    /// is `[a.rows, p.n]` (asserted by `panels`).
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn run<const NV: usize, const MR: usize>(p: &Panel, c: &mut [f32]) {
+        let m = p.a.rows;
+        let mut i = 0;
+        while i + MR <= m {
+            // SAFETY: rows i .. i + MR of A and C exist.
+            unsafe { block::<NV, MR>(p, i, c) };
+            i += MR;
+        }
+        while i < m {
+            // SAFETY: row i of A and C exists.
+            unsafe { block::<NV, 1>(p, i, c) };
+            i += 1;
+        }
+    }
+
+    /// Rows `i0 .. i0 + MR` of `C`'s panel.
+    ///
+    /// # Safety
+    /// As [`run`], and `i0 + MR ≤ a.rows`.
+    #[target_feature(enable = "avx2,fma")]
+    #[inline]
+    unsafe fn block<const NV: usize, const MR: usize>(p: &Panel, i0: usize, c: &mut [f32]) {
+        let tail = p.w - (NV - 1) * LANES;
+        let last = mask(tail);
+        let full = tail == LANES;
+        let c_at = |r: usize, v: usize| c[(i0 + r) * p.n + p.j0 + v * LANES..].as_ptr();
+        let mut acc = [[_mm256_setzero_ps(); NV]; MR];
+        if p.add {
+            for (r, acc) in acc.iter_mut().enumerate() {
+                for (v, acc) in acc.iter_mut().enumerate() {
+                    // SAFETY: the vector lies in C's row, or the mask stops at its end.
+                    *acc = unsafe {
+                        if v + 1 < NV || full {
+                            _mm256_loadu_ps(c_at(r, v))
+                        } else {
+                            _mm256_maskload_ps(c_at(r, v), last)
+                        }
+                    };
+                }
+            }
+        }
+        let (a, b) = (p.a.data.as_ptr(), p.rows.as_ptr());
+        for k in 0..p.a.cols {
+            // SAFETY: B's row k has NV vectors in `rows`; A[i0 + r, k] lies in A.
+            unsafe {
+                let x: [__m256; MR] = std::array::from_fn(|r| {
+                    _mm256_broadcast_ss(&*a.add((i0 + r) * p.a.rs + k * p.a.cs))
+                });
+                for v in 0..NV {
+                    let y = _mm256_loadu_ps(b.add(k * p.stride + v * LANES));
+                    for (acc, &x) in acc.iter_mut().zip(&x) {
+                        acc[v] = _mm256_fmadd_ps(x, y, acc[v]);
+                    }
+                }
+            }
+        }
+        for (r, acc) in acc.iter().enumerate() {
+            for (v, &acc) in acc.iter().enumerate() {
+                let at = c_at(r, v).cast_mut();
+                // SAFETY: as for the load.
+                unsafe {
+                    if v + 1 < NV || full {
+                        _mm256_storeu_ps(at, acc);
+                    } else {
+                        _mm256_maskstore_ps(at, last, acc);
+                    }
+                }
+            }
+        }
+    }
 }

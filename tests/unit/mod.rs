@@ -10,6 +10,7 @@ mod experiment;
 mod figures;
 mod file;
 mod fixed_point;
+mod fused;
 mod glossary;
 mod looped;
 mod mixer;
