@@ -9,7 +9,7 @@
 //! Introduced in chapter 7.
 
 use super::gemm::{View, gemm};
-use crate::mixer::fast::rows::exp;
+use super::rows::exp;
 
 vectorised! {
     /// The outputs `[rows, V]` and every sequence's weights `A: [T, T]` side by side.

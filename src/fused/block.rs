@@ -17,12 +17,12 @@ use super::gemm::{View, gemm, linear_backward};
 use super::recurrence::{self, Trace};
 use super::rows::{
     columns, conv, conv_backward, dot, features, features_backward, l2, l2_backward, rms_norm,
-    rms_norm_backward, sigmoids, silu_into,
+    rms_norm_backward, sigmoid, sigmoids, silu_into,
 };
 use super::weights::Weights;
 use crate::mixer::Mixer;
 use crate::mixer::fast::recurrence::Lanes;
-use crate::mixer::fast::rows::{sigmoid, softplus};
+use crate::mixer::fast::rows::softplus;
 
 /// How the mixer ran: the recurrence's trace or softmax's weights.
 #[derive(Clone, Debug)]

@@ -192,7 +192,7 @@ fn probabilities(f: &mut Forward, vocab: usize) -> f64 {
     let mut loss = 0.0f64;
     for (row, &(_, y)) in f.logits.chunks_exact_mut(vocab).zip(&f.queries) {
         let top = row.iter().fold(f32::NEG_INFINITY, |m, &x| m.max(x));
-        row.iter_mut().for_each(|e| *e = (*e - top).exp());
+        row.iter_mut().for_each(|e| *e = rows::exp(*e - top));
         let sum: f32 = row.iter().sum();
         row.iter_mut().for_each(|e| *e /= sum);
         loss -= f64::from(row[y].max(f32::MIN_POSITIVE)).ln();

@@ -14,8 +14,8 @@
 //! ```
 //! Introduced in chapter 7.
 
+use super::rows::exp;
 use crate::mixer::fast::recurrence::{Grads, Lanes};
-use crate::mixer::fast::rows::exp;
 
 /// Sequences per group: eight `f32` lanes fill one AVX2 register.
 const L: usize = 8;

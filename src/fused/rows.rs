@@ -11,8 +11,62 @@
 //! ```
 //! Introduced in chapter 7.
 
-use crate::mixer::fast::rows::{exp, sigmoid};
 use crate::mixer::layer::EPS;
+
+/// `f::<C>(args)` with the row width `c` a constant `C` for the widths the
+/// book trains (`C = 0`: read at run time), so that a loop over a row has a
+/// length known at compile time and unrolls into whole vectors.
+macro_rules! by_width {
+    ($c:expr, $f:ident($($a:expr),* $(,)?)) => {
+        match $c {
+            8 => $f::<8>($($a),*),
+            16 => $f::<16>($($a),*),
+            24 => $f::<24>($($a),*),
+            32 => $f::<32>($($a),*),
+            48 => $f::<48>($($a),*),
+            _ => $f::<0>($($a),*),
+        }
+    };
+}
+
+/// The width `C`, or `c` when `C = 0`.
+#[inline(always)]
+fn fixed<const C: usize>(c: usize) -> usize {
+    if C == 0 { c } else { C }
+}
+
+/// `eˣ` as [`crate::mixer::fast::rows::exp`] computes it (Cephes' split of
+/// ln 2, a degree-7 polynomial), written so that a loop of it becomes
+/// vectors: every step a fused multiply-add, and `n` read from the bits of
+/// the rounded sum instead of by a (saturating) conversion to an integer.
+///
+/// ```
+/// use attention_geometry::fused::rows::exp;
+/// for x in [-80.0f32, -3.3, 0.0, 0.7, 12.5, 80.0] {
+///     assert!((exp(x) / x.exp() - 1.0).abs() < 1e-6);
+/// }
+/// ```
+#[inline(always)]
+pub fn exp(x: f32) -> f32 {
+    // adding 1.5·2²³ rounds to the nearest integer n, held in the low bits
+    const ROUND: f32 = 12_582_912.0;
+    let x = x.clamp(-87.0, 88.0);
+    let t = x.mul_add(std::f32::consts::LOG2_E, ROUND);
+    let n = t - ROUND;
+    let r = n.mul_add(2.121_944_4e-4, n.mul_add(-0.693_359_4, x));
+    let mut p = 1.0f32 / 5040.0;
+    for c in [720.0f32, 120.0, 24.0, 6.0, 2.0, 1.0, 1.0] {
+        p = p.mul_add(r, 1.0 / c);
+    }
+    let n = t.to_bits() as i32 - ROUND.to_bits() as i32;
+    p * f32::from_bits(((n + 127) << 23) as u32)
+}
+
+/// `σ(x) = 1 / (1 + e^{−x})`.
+#[inline(always)]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + exp(-x))
+}
 
 /// `x · y`, summed in eight lanes: a sum taken in order is a chain of
 /// dependent additions, which the compiler may not reorder into vectors.
@@ -28,17 +82,45 @@ pub fn dot(x: &[f32], y: &[f32]) -> f32 {
     lanes.iter().sum::<f32>() + tail
 }
 
+/// `y[j] ← f(y[j], a[j], b[j])` for every `j`, eight numbers at a time: a
+/// loop of scalar steps over a short row is not always made into vectors.
+#[inline(always)]
+fn each(y: &mut [f32], a: &[f32], b: &[f32], f: impl Fn(f32, f32, f32) -> f32) {
+    let ((ys, y_tail), (xs, a_tail), (zs, b_tail)) = (
+        y.as_chunks_mut::<8>(),
+        a.as_chunks::<8>(),
+        b.as_chunks::<8>(),
+    );
+    for ((y, a), b) in ys.iter_mut().zip(xs).zip(zs) {
+        let (y0, a, b) = (*y, *a, *b);
+        *y = std::array::from_fn(|l| f(y0[l], a[l], b[l]));
+    }
+    for ((y, &a), &b) in y_tail.iter_mut().zip(a_tail).zip(b_tail) {
+        *y = f(*y, a, b);
+    }
+}
+
+/// `y += a ⊙ b`
+#[inline(always)]
+fn add_mul(y: &mut [f32], a: &[f32], b: &[f32]) {
+    each(y, a, b, |y, a, b| y + a * b);
+}
+
 /// `(y, 1/r)`: every row of `x: [rows, C]` RMS-normalised and scaled by `gamma: [C]`.
 #[inline(always)]
 pub fn rms_norm(x: &[f32], gamma: &[f32]) -> (Vec<f32>, Vec<f32>) {
-    let c = gamma.len();
+    by_width!(gamma.len(), rms_norm_with(x, gamma))
+}
+
+#[inline(always)]
+fn rms_norm_with<const C: usize>(x: &[f32], gamma: &[f32]) -> (Vec<f32>, Vec<f32>) {
+    let c = fixed::<C>(gamma.len());
     let mut y = vec![0.0; x.len()];
     let mut inv = vec![0.0; x.len() / c];
     for ((xr, yr), i) in x.chunks_exact(c).zip(y.chunks_exact_mut(c)).zip(&mut inv) {
         *i = 1.0 / (dot(xr, xr) / c as f32 + EPS as f32).sqrt();
-        for ((o, &a), &g) in yr.iter_mut().zip(xr).zip(gamma) {
-            *o = a * g * *i;
-        }
+        let i = *i;
+        each(yr, xr, gamma, |_, a, g| a * g * i);
     }
     (y, inv)
 }
@@ -52,21 +134,29 @@ pub fn rms_norm_backward(
     dy: &[f32],
     dgamma: &mut [f32],
 ) -> Vec<f32> {
-    let c = gamma.len();
+    by_width!(
+        gamma.len(),
+        rms_norm_backward_with(x, gamma, inv, dy, dgamma)
+    )
+}
+
+#[inline(always)]
+fn rms_norm_backward_with<const C: usize>(
+    x: &[f32],
+    gamma: &[f32],
+    inv: &[f32],
+    dy: &[f32],
+    dgamma: &mut [f32],
+) -> Vec<f32> {
+    let c = fixed::<C>(gamma.len());
     let mut dx = vec![0.0; x.len()];
     let rows = x.chunks_exact(c).zip(dy.chunks_exact(c));
     for (((xr, dr), out), &i) in rows.zip(dx.chunks_exact_mut(c)).zip(inv) {
-        for ((dg, &a), &d) in dgamma.iter_mut().zip(xr).zip(dr) {
-            *dg += d * a * i;
-        }
+        each(dgamma, xr, dr, |g, a, d| g + d * a * i);
         // x̄ = (γ ⊙ ȳ − x i · inner) i,  inner = Σ_j γ_j ȳ_j x_j i / C
-        for ((o, &g), &d) in out.iter_mut().zip(gamma).zip(dr) {
-            *o = g * d;
-        }
+        each(out, gamma, dr, |_, g, d| g * d);
         let inner = i * dot(out, xr) / c as f32;
-        for (o, &a) in out.iter_mut().zip(xr) {
-            *o = (*o - a * i * inner) * i;
-        }
+        each(out, xr, xr, |o, a, _| (o - a * i * inner) * i);
     }
     dx
 }
@@ -74,10 +164,17 @@ pub fn rms_norm_backward(
 /// Every row of `x: [rows, C]` divided by its norm, in place; the norms.
 #[inline(always)]
 pub fn l2(x: &mut [f32], c: usize) -> Vec<f32> {
+    by_width!(c, l2_with(x, c))
+}
+
+#[inline(always)]
+fn l2_with<const C: usize>(x: &mut [f32], c: usize) -> Vec<f32> {
+    let c = fixed::<C>(c);
     let mut norms = vec![0.0; x.len() / c];
     for (row, n) in x.chunks_exact_mut(c).zip(&mut norms) {
         *n = (dot(row, row) + 1e-6).sqrt();
-        row.iter_mut().for_each(|a| *a /= *n);
+        let inv = 1.0 / *n;
+        row.iter_mut().for_each(|a| *a *= inv);
     }
     norms
 }
@@ -85,11 +182,19 @@ pub fn l2(x: &mut [f32], c: usize) -> Vec<f32> {
 /// `x̂̄ → x̄` in place, from `x̂` and the norms of [`l2`].
 #[inline(always)]
 pub fn l2_backward(xhat: &[f32], norms: &[f32], d: &mut [f32]) {
-    let c = xhat.len() / norms.len().max(1);
+    by_width!(
+        xhat.len() / norms.len().max(1),
+        l2_backward_with(xhat, norms, d)
+    )
+}
+
+#[inline(always)]
+fn l2_backward_with<const C: usize>(xhat: &[f32], norms: &[f32], d: &mut [f32]) {
+    let c = fixed::<C>(xhat.len() / norms.len().max(1));
     for ((xr, dr), &n) in xhat.chunks_exact(c).zip(d.chunks_exact_mut(c)).zip(norms) {
-        let along = dot(xr, dr);
+        let (along, inv) = (dot(xr, dr), 1.0 / n);
         for (o, &a) in dr.iter_mut().zip(xr) {
-            *o = (*o - a * along) / n;
+            *o = (*o - a * along) * inv;
         }
     }
 }
@@ -112,6 +217,19 @@ pub fn features_backward(phi: &[f32], d: &mut [f32]) {
 /// kernel `w: [W, C]` (row-major).
 #[inline(always)]
 pub fn conv(x: &[f32], width: usize, at: usize, w: &[f32], c: usize, t_len: usize) -> Vec<f32> {
+    by_width!(c, conv_with(x, width, at, w, c, t_len))
+}
+
+#[inline(always)]
+fn conv_with<const C: usize>(
+    x: &[f32],
+    width: usize,
+    at: usize,
+    w: &[f32],
+    c: usize,
+    t_len: usize,
+) -> Vec<f32> {
+    let c = fixed::<C>(c);
     let taps = w.len() / c;
     let rows = x.len() / width;
     let mut z = vec![0.0; rows * c];
@@ -123,10 +241,7 @@ pub fn conv(x: &[f32], width: usize, at: usize, w: &[f32], c: usize, t_len: usiz
             .enumerate()
             .skip((taps - 1).saturating_sub(t))
         {
-            let src = &x[(r + i + 1 - taps) * width + at..][..c];
-            for ((o, &a), &b) in zr.iter_mut().zip(src).zip(wi) {
-                *o += a * b;
-            }
+            add_mul(zr, &x[(r + i + 1 - taps) * width + at..][..c], wi);
         }
     }
     z
@@ -147,19 +262,30 @@ pub fn conv_backward(
     dw: &mut [f32],
 ) {
     let c = dz.len() * width / x.len();
+    by_width!(c, conv_backward_with(x, width, at, w, dz, t_len, dx, dw))
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn conv_backward_with<const C: usize>(
+    x: &[f32],
+    width: usize,
+    at: usize,
+    w: &[f32],
+    dz: &[f32],
+    t_len: usize,
+    dx: &mut [f32],
+    dw: &mut [f32],
+) {
+    let c = fixed::<C>(dz.len() * width / x.len());
     let taps = w.len() / c;
     for (r, dr) in dz.chunks_exact(c).enumerate() {
         let t = r % t_len;
         let pairs = w.chunks_exact(c).zip(dw.chunks_exact_mut(c));
         for (i, (wi, dwi)) in pairs.enumerate().skip((taps - 1).saturating_sub(t)) {
             let row = (r + i + 1 - taps) * width + at;
-            let src = &x[row..][..c];
-            for ((g, &a), &d) in dwi.iter_mut().zip(src).zip(dr) {
-                *g += d * a;
-            }
-            for ((o, &b), &d) in dx[row..][..c].iter_mut().zip(wi).zip(dr) {
-                *o += b * d;
-            }
+            add_mul(dwi, dr, &x[row..][..c]);
+            add_mul(&mut dx[row..][..c], wi, dr);
         }
     }
 }
