@@ -273,7 +273,8 @@ mod avx2 {
         let tail = p.w - (NV - 1) * LANES;
         let last = mask(tail);
         let full = tail == LANES;
-        let c_at = |r: usize, v: usize| c[(i0 + r) * p.n + p.j0 + v * LANES..].as_ptr();
+        // C's vector v of row r, as a pointer that may write (from `c`'s mutable borrow)
+        let mut c_at = |r: usize, v: usize| c[(i0 + r) * p.n + p.j0 + v * LANES..].as_mut_ptr();
         let mut acc = [[_mm256_setzero_ps(); NV]; MR];
         if p.add {
             for (r, acc) in acc.iter_mut().enumerate() {
@@ -306,7 +307,7 @@ mod avx2 {
         }
         for (r, acc) in acc.iter().enumerate() {
             for (v, &acc) in acc.iter().enumerate() {
-                let at = c_at(r, v).cast_mut();
+                let at = c_at(r, v);
                 // SAFETY: as for the load.
                 unsafe {
                     if v + 1 < NV || full {
