@@ -9,7 +9,19 @@
 //! Introduced in chapter 7.
 
 use super::gemm::{View, gemm};
-use super::rows::exp;
+use super::rows::{dot, exp, sum};
+
+/// The largest number of `x`, taken eight lanes at a time.
+#[inline(always)]
+fn largest(x: &[f32]) -> f32 {
+    let (chunks, tail) = x.as_chunks::<8>();
+    let lanes = chunks.iter().fold([f32::NEG_INFINITY; 8], |m, c| {
+        std::array::from_fn(|l| if c[l] > m[l] { c[l] } else { m[l] })
+    });
+    tail.iter()
+        .chain(&lanes)
+        .fold(f32::NEG_INFINITY, |m, &x| if x > m { x } else { m })
+}
 
 vectorised! {
     /// The outputs `[rows, V]` and every sequence's weights `A: [T, T]` side by side.
@@ -36,13 +48,16 @@ fn forward_in(q: &[f32], k: &[f32], v: &[f32], kd: usize, t_len: usize) -> (Vec<
             false,
         );
         for (t, row) in a.chunks_exact_mut(t_len).enumerate() {
-            // causal: position t sees 0 ..= t
-            let (seen, unseen) = row.split_at_mut(t + 1);
-            let top = seen.iter().fold(f32::NEG_INFINITY, |m, &x| m.max(x));
-            seen.iter_mut().for_each(|e| *e = exp(scale * (*e - top)));
-            let sum: f32 = seen.iter().sum();
-            seen.iter_mut().for_each(|e| *e /= sum);
-            unseen.fill(0.0);
+            // causal: position t sees 0 ..= t; the row is taken in whole
+            // vectors up to `end`, its numbers past t set to zero after `exp`
+            let end = (t + 1).next_multiple_of(8).min(t_len);
+            let (head, rest) = row.split_at_mut(end);
+            let top = largest(&head[..=t]);
+            head.iter_mut().for_each(|e| *e = exp(scale * (*e - top)));
+            head[t + 1..].fill(0.0);
+            let inv = 1.0 / sum(head);
+            head.iter_mut().for_each(|e| *e *= inv);
+            rest.fill(0.0);
         }
         let vb = &v[b * t_len * vd..][..t_len * vd];
         let ob = &mut out[b * t_len * vd..][..t_len * vd];
@@ -107,11 +122,19 @@ fn backward_in(
             false,
         );
         // P̄ = s A ⊙ (Ā − rowsum(A ⊙ Ā))  (the scale of the scores folded in)
-        for (dr, ar) in dp.chunks_exact_mut(t_len).zip(a.chunks_exact(t_len)) {
-            let inner: f32 = dr.iter().zip(ar).map(|(x, y)| x * y).sum();
-            dr.iter_mut()
+        for (t, (dr, ar)) in dp
+            .chunks_exact_mut(t_len)
+            .zip(a.chunks_exact(t_len))
+            .enumerate()
+        {
+            // causal: A is zero past t, and so is P̄ (in whole vectors up to `end`)
+            let end = (t + 1).next_multiple_of(8).min(t_len);
+            let (head, rest) = dr.split_at_mut(end);
+            let inner = dot(head, &ar[..end]);
+            head.iter_mut()
                 .zip(ar)
                 .for_each(|(x, &y)| *x = scale * y * (*x - inner));
+            rest.fill(0.0);
         }
         let p_view = View::rows(&dp, t_len, t_len);
         gemm(

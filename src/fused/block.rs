@@ -16,8 +16,8 @@ use super::attention;
 use super::gemm::{View, gemm, linear_backward};
 use super::recurrence::{self, Trace};
 use super::rows::{
-    columns, conv, conv_backward, dot, features, features_backward, l2, l2_backward, rms_norm,
-    rms_norm_backward, sigmoid, sigmoids, silu_into,
+    Conv, columns, conv, conv_backward, dot, features, features_backward, l2, l2_backward,
+    rms_norm, rms_norm_backward, sigmoid, sigmoids, silu_into,
 };
 use super::weights::Weights;
 use crate::mixer::Mixer;
@@ -98,7 +98,14 @@ fn forward_in(w: &Weights, h: &[f32], t_len: usize) -> (Vec<f32>, Pass) {
         false,
     );
     let c = 2 * kd + vd;
-    let z = conv(&a, p, 0, &w.conv, c, t_len);
+    let input = Conv {
+        x: &a,
+        width: p,
+        at: 0,
+        w: &w.conv,
+        t_len,
+    };
+    let z = conv(&input, c);
     let sz = sigmoids(&z);
     let (mut q, mut k, mut v) = (
         vec![0.0; rows * kd],
@@ -293,7 +300,14 @@ fn backward_in(
     for ((o, &x), &s) in dz.iter_mut().zip(&pass.z).zip(&pass.sz) {
         *o *= s * (1.0 + x * (1.0 - s));
     }
-    conv_backward(&pass.a, p, 0, &w.conv, &dz, t_len, &mut da, &mut grad.conv);
+    let input = Conv {
+        x: &pass.a,
+        width: p,
+        at: 0,
+        w: &w.conv,
+        t_len,
+    };
+    conv_backward(&input, &dz, &mut da, &mut grad.conv);
     // W̄ = nᵀ ā;  n̄ = ā Wᵀ
     let dn = linear_backward(&pass.n, &w.w, &da, d, &mut grad.w);
     let mut dh = rms_norm_backward(h, &w.norm_in, &pass.inv_in, &dn, &mut grad.norm_in);

@@ -52,14 +52,22 @@ fn scale(y: &mut Lane, a: &Lane) {
 }
 
 /// The row-major rows `x: [B·T, C]` of `B` sequences of `t_len` rows as lanes `[G, T, C]`.
+/// Each lane is gathered whole, so that nothing is written twice.
 #[inline(always)]
 fn to_lanes(x: &[f32], c: usize, t_len: usize) -> Vec<Lane> {
-    let seqs = x.len() / (c * t_len);
-    let mut out = vec![[0.0; L]; seqs.div_ceil(L) * t_len * c];
-    for (b, seq) in x.chunks_exact(t_len * c).enumerate() {
-        let (g, l) = (b / L, b % L);
-        let group = &mut out[g * t_len * c..][..t_len * c];
-        group.iter_mut().zip(seq).for_each(|(o, &e)| o[l] = e);
+    let n = t_len * c;
+    let seqs = x.len() / n;
+    let mut out = vec![[0.0; L]; seqs.div_ceil(L) * n];
+    for (group, lanes) in x.chunks(L * n).zip(out.chunks_exact_mut(n)) {
+        if group.len() == L * n {
+            for (i, lane) in lanes.iter_mut().enumerate() {
+                *lane = std::array::from_fn(|l| group[l * n + i]);
+            }
+        } else {
+            for (l, seq) in group.chunks_exact(n).enumerate() {
+                lanes.iter_mut().zip(seq).for_each(|(o, &e)| o[l] = e);
+            }
+        }
     }
     out
 }
@@ -67,11 +75,13 @@ fn to_lanes(x: &[f32], c: usize, t_len: usize) -> Vec<Lane> {
 /// [`to_lanes`]'s inverse for `seqs` sequences.
 #[inline(always)]
 fn from_lanes(x: &[Lane], c: usize, t_len: usize, seqs: usize) -> Vec<f32> {
-    let mut out = vec![0.0; seqs * t_len * c];
-    for (b, seq) in out.chunks_exact_mut(t_len * c).enumerate() {
+    let n = t_len * c;
+    let mut out = vec![0.0; seqs * n];
+    for (b, seq) in out.chunks_exact_mut(n).enumerate() {
         let (g, l) = (b / L, b % L);
-        let group = &x[g * t_len * c..][..t_len * c];
-        seq.iter_mut().zip(group).for_each(|(o, e)| *o = e[l]);
+        seq.iter_mut()
+            .zip(&x[g * n..][..n])
+            .for_each(|(o, e)| *o = e[l]);
     }
     out
 }
@@ -265,6 +275,7 @@ fn backward_with<const W: usize>(x: &Lanes, trace: &Trace, d_o: &[f32]) -> Grads
     let s_lane = [x.scale; L];
     let mut ds = vec![[0.0f32; L]; kv];
     let mut du = vec![[0.0f32; L]; vd];
+    let mut dor = vec![[0.0f32; L]; vd];
     let mut dz = vec![[0.0f32; L]; kd];
     for g in 0..groups {
         ds.fill([0.0; L]);
@@ -274,7 +285,7 @@ fn backward_with<const W: usize>(x: &Lanes, trace: &Trace, d_o: &[f32]) -> Grads
             let at = (g * (t_len + 1) + t) * kv;
             let (prev, s_t) = (&trace.states[at..][..kv], &trace.states[at + kv..][..kv]);
             let (kr, qr) = (&inp.k[r * kd..][..kd], &inp.q[r * kd..][..kd]);
-            let mut dor = d_o[r * vd..][..vd].to_vec();
+            dor.copy_from_slice(&d_o[r * vd..][..vd]);
             if x.normaliser.is_some() {
                 // ō ← ō / d_t
                 let d = &trace.den[r];

@@ -52,3 +52,77 @@ fn the_small_product_is_the_product_for_every_shape_stride_and_tail() {
         }
     }
 }
+
+/// The largest difference between two rows of numbers.
+fn gap(a: &[f32], b: &[f32]) -> f32 {
+    assert_eq!(a.len(), b.len());
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f32::max)
+}
+
+#[test]
+fn every_row_step_agrees_with_its_portable_definition_at_every_width() {
+    use attention_geometry::fused::rows;
+    let number = |i: usize| ((i * 37 + 11) % 23) as f32 / 7.0 - 1.5;
+    // two sequences of five rows: the convolution's first taps fall off each start
+    let (t_len, n, taps) = (5, 10, 4);
+    for c in [8, 16, 24, 32, 48, 12] {
+        let x: Vec<f32> = (0..n * c).map(number).collect();
+        let dy: Vec<f32> = (0..n * c).map(|i| number(i + 3)).collect();
+        let gamma: Vec<f32> = (0..c).map(|i| 1.0 + number(i) / 4.0).collect();
+        // RMSNorm and its backward
+        let (y, inv) = rows::rms_norm(&x, &gamma);
+        let (mut y0, mut inv0) = (vec![0.0; n * c], vec![0.0; n]);
+        rows::rms_norm_with::<0>(&x, &gamma, &mut y0, &mut inv0);
+        assert!(
+            gap(&y, &y0) < 1e-5 && gap(&inv, &inv0) < 1e-5,
+            "rms_norm, C = {c}"
+        );
+        let (mut dg, mut dg0) = (vec![0.5; c], vec![0.5; c]);
+        let dx = rows::rms_norm_backward(&x, &gamma, &inv, &dy, &mut dg);
+        let mut dx0 = vec![0.0; n * c];
+        rows::rms_norm_backward_with::<0>(&x, &gamma, &inv, &dy, &mut dg0, &mut dx0);
+        assert!(
+            gap(&dx, &dx0) < 1e-5 && gap(&dg, &dg0) < 1e-4,
+            "rms_norm_backward, C = {c}"
+        );
+        // L2 and its backward
+        let (mut xh, mut xh0) = (x.clone(), x.clone());
+        let norms = rows::l2(&mut xh, c);
+        let mut norms0 = vec![0.0; n];
+        rows::l2_with::<0>(&mut xh0, &mut norms0);
+        assert!(
+            gap(&xh, &xh0) < 1e-6 && gap(&norms, &norms0) < 1e-5,
+            "l2, C = {c}"
+        );
+        let (mut d, mut d0) = (dy.clone(), dy.clone());
+        rows::l2_backward(&xh, &norms, &mut d);
+        rows::l2_backward_with::<0>(&xh, &norms, &mut d0);
+        assert!(gap(&d, &d0) < 1e-6, "l2_backward, C = {c}");
+        // the convolution over columns 3 .. 3 + C of rows C + 5 wide, and its backward
+        let width = c + 5;
+        let a: Vec<f32> = (0..n * width).map(|i| number(i + 7)).collect();
+        let w: Vec<f32> = (0..taps * c).map(|i| number(i + 1) / 2.0).collect();
+        let input = rows::Conv {
+            x: &a,
+            width,
+            at: 3,
+            w: &w,
+            t_len,
+        };
+        let z = rows::conv(&input, c);
+        let mut z0 = vec![0.0; n * c];
+        rows::conv_with::<0>(&input, &mut z0);
+        assert!(gap(&z, &z0) < 1e-5, "conv, C = {c}");
+        let (mut dx, mut dw) = (vec![0.25; n * width], vec![0.5; taps * c]);
+        let (mut dx0, mut dw0) = (dx.clone(), dw.clone());
+        rows::conv_backward(&input, &dy, &mut dx, &mut dw);
+        rows::conv_backward_with::<0>(&input, &dy, &mut dx0, &mut dw0);
+        assert!(
+            gap(&dx, &dx0) < 1e-5 && gap(&dw, &dw0) < 1e-4,
+            "conv_backward, C = {c}"
+        );
+    }
+}

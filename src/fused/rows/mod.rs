@@ -13,6 +13,34 @@
 
 use crate::mixer::layer::EPS;
 
+#[cfg(target_arch = "x86_64")]
+pub mod avx2;
+
+/// `true` after running `avx2::f::<NV>(args)`, when the processor has AVX2
+/// and FMA and the row width `c = 8 NV` is one the book trains (8, 16, 24,
+/// 32, 48); `false` (nothing run) otherwise, and the portable step runs.
+macro_rules! on_avx2 {
+    ($c:expr, $f:ident($($a:expr),* $(,)?)) => {{
+        #[cfg(target_arch = "x86_64")]
+        let done = is_x86_feature_detected!("avx2")
+            && is_x86_feature_detected!("fma")
+            // SAFETY: the processor has AVX2 and FMA, checked on the lines above.
+            && unsafe {
+                match $c {
+                    8 => { avx2::$f::<1>($($a),*); true }
+                    16 => { avx2::$f::<2>($($a),*); true }
+                    24 => { avx2::$f::<3>($($a),*); true }
+                    32 => { avx2::$f::<4>($($a),*); true }
+                    48 => { avx2::$f::<6>($($a),*); true }
+                    _ => false,
+                }
+            };
+        #[cfg(not(target_arch = "x86_64"))]
+        let done = false;
+        done
+    }};
+}
+
 /// `f::<C>(args)` with the row width `c` a constant `C` for the widths the
 /// book trains (`C = 0`: read at run time), so that a loop over a row has a
 /// length known at compile time and unrolls into whole vectors.
@@ -82,6 +110,18 @@ pub fn dot(x: &[f32], y: &[f32]) -> f32 {
     lanes.iter().sum::<f32>() + tail
 }
 
+/// `Σ x`, summed in eight lanes as [`dot`] sums.
+#[inline(always)]
+pub fn sum(x: &[f32]) -> f32 {
+    let (xs, tail) = x.as_chunks::<8>();
+    let mut lanes = [0.0f32; 8];
+    for a in xs {
+        let (l0, a) = (lanes, *a);
+        lanes = std::array::from_fn(|l| l0[l] + a[l]);
+    }
+    lanes.iter().sum::<f32>() + tail.iter().sum::<f32>()
+}
+
 /// `y[j] ← f(y[j], a[j], b[j])` for every `j`, eight numbers at a time: a
 /// loop of scalar steps over a short row is not always made into vectors.
 #[inline(always)]
@@ -109,20 +149,27 @@ fn add_mul(y: &mut [f32], a: &[f32], b: &[f32]) {
 /// `(y, 1/r)`: every row of `x: [rows, C]` RMS-normalised and scaled by `gamma: [C]`.
 #[inline(always)]
 pub fn rms_norm(x: &[f32], gamma: &[f32]) -> (Vec<f32>, Vec<f32>) {
-    by_width!(gamma.len(), rms_norm_with(x, gamma))
+    let c = gamma.len();
+    let (mut y, mut inv) = (vec![0.0; x.len()], vec![0.0; x.len() / c]);
+    if !on_avx2!(c, rms_norm(x, gamma, &mut y, &mut inv)) {
+        by_width!(c, rms_norm_with(x, gamma, &mut y, &mut inv));
+    }
+    (y, inv)
 }
 
+/// The portable [`rms_norm`] into `y` and `inv`.
 #[inline(always)]
-fn rms_norm_with<const C: usize>(x: &[f32], gamma: &[f32]) -> (Vec<f32>, Vec<f32>) {
+pub fn rms_norm_with<const C: usize>(x: &[f32], gamma: &[f32], y: &mut [f32], inv: &mut [f32]) {
     let c = fixed::<C>(gamma.len());
-    let mut y = vec![0.0; x.len()];
-    let mut inv = vec![0.0; x.len() / c];
-    for ((xr, yr), i) in x.chunks_exact(c).zip(y.chunks_exact_mut(c)).zip(&mut inv) {
+    for ((xr, yr), i) in x
+        .chunks_exact(c)
+        .zip(y.chunks_exact_mut(c))
+        .zip(inv.iter_mut())
+    {
         *i = 1.0 / (dot(xr, xr) / c as f32 + EPS as f32).sqrt();
         let i = *i;
         each(yr, xr, gamma, |_, a, g| a * g * i);
     }
-    (y, inv)
 }
 
 /// `x̄` from `x`, `γ`, the `1/r` of [`rms_norm`] and `ȳ`; adds `γ̄` into `dgamma`.
@@ -134,22 +181,28 @@ pub fn rms_norm_backward(
     dy: &[f32],
     dgamma: &mut [f32],
 ) -> Vec<f32> {
-    by_width!(
-        gamma.len(),
-        rms_norm_backward_with(x, gamma, inv, dy, dgamma)
-    )
+    let c = gamma.len();
+    let mut dx = vec![0.0; x.len()];
+    if !on_avx2!(c, rms_norm_backward(x, gamma, inv, dy, dgamma, &mut dx)) {
+        by_width!(
+            c,
+            rms_norm_backward_with(x, gamma, inv, dy, dgamma, &mut dx)
+        );
+    }
+    dx
 }
 
+/// The portable [`rms_norm_backward`] into `dx`.
 #[inline(always)]
-fn rms_norm_backward_with<const C: usize>(
+pub fn rms_norm_backward_with<const C: usize>(
     x: &[f32],
     gamma: &[f32],
     inv: &[f32],
     dy: &[f32],
     dgamma: &mut [f32],
-) -> Vec<f32> {
+    dx: &mut [f32],
+) {
     let c = fixed::<C>(gamma.len());
-    let mut dx = vec![0.0; x.len()];
     let rows = x.chunks_exact(c).zip(dy.chunks_exact(c));
     for (((xr, dr), out), &i) in rows.zip(dx.chunks_exact_mut(c)).zip(inv) {
         each(dgamma, xr, dr, |g, a, d| g + d * a * i);
@@ -158,38 +211,41 @@ fn rms_norm_backward_with<const C: usize>(
         let inner = i * dot(out, xr) / c as f32;
         each(out, xr, xr, |o, a, _| (o - a * i * inner) * i);
     }
-    dx
 }
 
 /// Every row of `x: [rows, C]` divided by its norm, in place; the norms.
 #[inline(always)]
 pub fn l2(x: &mut [f32], c: usize) -> Vec<f32> {
-    by_width!(c, l2_with(x, c))
+    let mut norms = vec![0.0; x.len() / c];
+    if !on_avx2!(c, l2(x, &mut norms)) {
+        by_width!(c, l2_with(x, &mut norms));
+    }
+    norms
 }
 
+/// The portable [`l2`], the norms into `norms`.
 #[inline(always)]
-fn l2_with<const C: usize>(x: &mut [f32], c: usize) -> Vec<f32> {
-    let c = fixed::<C>(c);
-    let mut norms = vec![0.0; x.len() / c];
-    for (row, n) in x.chunks_exact_mut(c).zip(&mut norms) {
+pub fn l2_with<const C: usize>(x: &mut [f32], norms: &mut [f32]) {
+    let c = fixed::<C>(x.len() / norms.len().max(1));
+    for (row, n) in x.chunks_exact_mut(c).zip(norms.iter_mut()) {
         *n = (dot(row, row) + 1e-6).sqrt();
         let inv = 1.0 / *n;
         row.iter_mut().for_each(|a| *a *= inv);
     }
-    norms
 }
 
 /// `x̂̄ → x̄` in place, from `x̂` and the norms of [`l2`].
 #[inline(always)]
 pub fn l2_backward(xhat: &[f32], norms: &[f32], d: &mut [f32]) {
-    by_width!(
-        xhat.len() / norms.len().max(1),
-        l2_backward_with(xhat, norms, d)
-    )
+    let c = xhat.len() / norms.len().max(1);
+    if !on_avx2!(c, l2_backward(xhat, norms, d)) {
+        by_width!(c, l2_backward_with(xhat, norms, d));
+    }
 }
 
+/// The portable [`l2_backward`].
 #[inline(always)]
-fn l2_backward_with<const C: usize>(xhat: &[f32], norms: &[f32], d: &mut [f32]) {
+pub fn l2_backward_with<const C: usize>(xhat: &[f32], norms: &[f32], d: &mut [f32]) {
     let c = fixed::<C>(xhat.len() / norms.len().max(1));
     for ((xr, dr), &n) in xhat.chunks_exact(c).zip(d.chunks_exact_mut(c)).zip(norms) {
         let (along, inv) = (dot(xr, dr), 1.0 / n);
@@ -212,79 +268,67 @@ pub fn features_backward(phi: &[f32], d: &mut [f32]) {
     d.iter_mut().zip(phi).for_each(|(o, &p)| *o *= p.min(1.0));
 }
 
-/// The causal depthwise convolution within each sequence of `t_len` rows:
-/// `z: [rows, C]` from columns `at .. at + C` of `x: [rows, width]` and the
-/// kernel `w: [W, C]` (row-major).
-#[inline(always)]
-pub fn conv(x: &[f32], width: usize, at: usize, w: &[f32], c: usize, t_len: usize) -> Vec<f32> {
-    by_width!(c, conv_with(x, width, at, w, c, t_len))
+/// The causal depthwise convolution's input: columns `at .. at + C` of the
+/// row-major `x: [rows, width]`, sequences of `t_len` rows, and the kernel
+/// `w: [W, C]` (row-major).
+#[derive(Clone, Copy, Debug)]
+pub struct Conv<'a> {
+    pub x: &'a [f32],
+    pub width: usize,
+    pub at: usize,
+    pub w: &'a [f32],
+    pub t_len: usize,
 }
 
+/// The convolution within each sequence: `z: [rows, C]`.
 #[inline(always)]
-fn conv_with<const C: usize>(
-    x: &[f32],
-    width: usize,
-    at: usize,
-    w: &[f32],
-    c: usize,
-    t_len: usize,
-) -> Vec<f32> {
-    let c = fixed::<C>(c);
-    let taps = w.len() / c;
-    let rows = x.len() / width;
-    let mut z = vec![0.0; rows * c];
-    for (r, zr) in z.chunks_exact_mut(c).enumerate() {
-        let t = r % t_len;
-        // tap i reads row r − (W − 1 − i), if it lies in the sequence
-        for (i, wi) in w
-            .chunks_exact(c)
-            .enumerate()
-            .skip((taps - 1).saturating_sub(t))
-        {
-            add_mul(zr, &x[(r + i + 1 - taps) * width + at..][..c], wi);
-        }
+pub fn conv(k: &Conv, c: usize) -> Vec<f32> {
+    let mut z = vec![0.0; k.x.len() / k.width * c];
+    if !on_avx2!(c, conv(k, &mut z)) {
+        by_width!(c, conv_with(k, &mut z));
     }
     z
 }
 
-/// `(x̄, w̄)` of [`conv`] from `z̄: [rows, C]`: `x̄` into columns `at .. at + C`
-/// of `dx: [rows, width]`, `w̄` added into `dw: [W, C]`.
+/// The portable [`conv`] into `z`, all zero.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-pub fn conv_backward(
-    x: &[f32],
-    width: usize,
-    at: usize,
-    w: &[f32],
-    dz: &[f32],
-    t_len: usize,
-    dx: &mut [f32],
-    dw: &mut [f32],
-) {
-    let c = dz.len() * width / x.len();
-    by_width!(c, conv_backward_with(x, width, at, w, dz, t_len, dx, dw))
+pub fn conv_with<const C: usize>(k: &Conv, z: &mut [f32]) {
+    let c = fixed::<C>(z.len() * k.width / k.x.len());
+    let taps = k.w.len() / c;
+    for (r, zr) in z.chunks_exact_mut(c).enumerate() {
+        let t = r % k.t_len;
+        // tap i reads row r − (W − 1 − i), if it lies in the sequence
+        for (i, wi) in
+            k.w.chunks_exact(c)
+                .enumerate()
+                .skip((taps - 1).saturating_sub(t))
+        {
+            add_mul(zr, &k.x[(r + i + 1 - taps) * k.width + k.at..][..c], wi);
+        }
+    }
 }
 
+/// `(x̄, w̄)` of [`conv`] from `z̄: [rows, C]`: `x̄` added into columns
+/// `at .. at + C` of `dx: [rows, width]`, `w̄` into `dw: [W, C]`.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn conv_backward_with<const C: usize>(
-    x: &[f32],
-    width: usize,
-    at: usize,
-    w: &[f32],
-    dz: &[f32],
-    t_len: usize,
-    dx: &mut [f32],
-    dw: &mut [f32],
-) {
-    let c = fixed::<C>(dz.len() * width / x.len());
-    let taps = w.len() / c;
+pub fn conv_backward(k: &Conv, dz: &[f32], dx: &mut [f32], dw: &mut [f32]) {
+    let c = dz.len() * k.width / k.x.len();
+    if !on_avx2!(c, conv_backward(k, dz, dx, dw)) {
+        by_width!(c, conv_backward_with(k, dz, dx, dw));
+    }
+}
+
+/// The portable [`conv_backward`].
+#[inline(always)]
+pub fn conv_backward_with<const C: usize>(k: &Conv, dz: &[f32], dx: &mut [f32], dw: &mut [f32]) {
+    let c = fixed::<C>(dz.len() * k.width / k.x.len());
+    let taps = k.w.len() / c;
     for (r, dr) in dz.chunks_exact(c).enumerate() {
-        let t = r % t_len;
-        let pairs = w.chunks_exact(c).zip(dw.chunks_exact_mut(c));
+        let t = r % k.t_len;
+        let pairs = k.w.chunks_exact(c).zip(dw.chunks_exact_mut(c));
         for (i, (wi, dwi)) in pairs.enumerate().skip((taps - 1).saturating_sub(t)) {
-            let row = (r + i + 1 - taps) * width + at;
-            add_mul(dwi, dr, &x[row..][..c]);
+            let row = (r + i + 1 - taps) * k.width + k.at;
+            add_mul(dwi, dr, &k.x[row..][..c]);
             add_mul(&mut dx[row..][..c], wi, dr);
         }
     }
