@@ -167,9 +167,11 @@ fn panels(a: View, b: View, c: &mut [f32], add: bool) {
         } else {
             packed.clear();
             packed.resize(k * nv * LANES, 0.0);
-            for (p, row) in packed.chunks_exact_mut(nv * LANES).enumerate() {
-                for (j, x) in row[..w].iter_mut().enumerate() {
-                    *x = b.get(p, j0 + j);
+            // B's column j0 + j, read down its rows, into lane j of every packed row
+            for j in 0..w {
+                let column = &b.data[(j0 + j) * b.cs..];
+                for (p, row) in packed.chunks_exact_mut(nv * LANES).enumerate() {
+                    row[j] = column[p * b.rs];
                 }
             }
             (&packed[..], nv * LANES)

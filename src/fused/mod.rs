@@ -193,10 +193,10 @@ fn forward(w: &Weights, part: &[Sequence]) -> Forward {
 fn probabilities(f: &mut Forward, vocab: usize) -> f64 {
     let mut loss = 0.0f64;
     for (row, &(_, y)) in f.logits.chunks_exact_mut(vocab).zip(&f.queries) {
-        let top = row.iter().fold(f32::NEG_INFINITY, |m, &x| m.max(x));
+        let top = rows::largest(row);
         row.iter_mut().for_each(|e| *e = rows::exp(*e - top));
-        let sum: f32 = row.iter().sum();
-        row.iter_mut().for_each(|e| *e /= sum);
+        let inv = 1.0 / rows::sum(row);
+        row.iter_mut().for_each(|e| *e *= inv);
         loss -= f64::from(row[y].max(f32::MIN_POSITIVE)).ln();
     }
     loss

@@ -126,3 +126,38 @@ fn every_row_step_agrees_with_its_portable_definition_at_every_width() {
         );
     }
 }
+
+#[test]
+fn attention_weights_and_their_gradient_agree_with_their_portable_definitions() {
+    use attention_geometry::fused::attention;
+    let number = |i: usize| ((i * 37 + 11) % 23) as f32 / 7.0 - 1.5;
+    // T = 16 and 64 take the row kernels where the processor has AVX2; T = 12 the products
+    for (t_len, kd, vd) in [(16, 8, 8), (64, 8, 16), (64, 16, 8), (12, 8, 8)] {
+        let q: Vec<f32> = (0..t_len * kd).map(number).collect();
+        let k: Vec<f32> = (0..t_len * kd).map(|i| number(i + 3)).collect();
+        let v: Vec<f32> = (0..t_len * vd).map(|i| number(i + 5)).collect();
+        let d_o: Vec<f32> = (0..t_len * vd).map(|i| number(i + 9)).collect();
+        let (mut a, mut a0) = (vec![1.0; t_len * t_len], vec![2.0; t_len * t_len]);
+        attention::weights(&q, &k, kd, t_len, &mut a);
+        attention::weights_with(&q, &k, kd, t_len, &mut a0);
+        assert!(gap(&a, &a0) < 1e-6, "weights, T = {t_len}, K = {kd}");
+        // causal, and every row a distribution
+        for (t, row) in a.chunks_exact(t_len).enumerate() {
+            assert!(
+                row[t + 1..].iter().all(|&x| x == 0.0),
+                "row {t} sees the future"
+            );
+            assert!(
+                (row.iter().sum::<f32>() - 1.0).abs() < 1e-5,
+                "row {t} sums to one"
+            );
+        }
+        let (mut dp, mut dp0) = (vec![1.0; t_len * t_len], vec![2.0; t_len * t_len]);
+        attention::scores_backward(&d_o, &v, &a, kd, t_len, &mut dp);
+        attention::scores_backward_with(&d_o, &v, &a, kd, t_len, &mut dp0);
+        assert!(
+            gap(&dp, &dp0) < 1e-6,
+            "scores_backward, T = {t_len}, V = {vd}"
+        );
+    }
+}

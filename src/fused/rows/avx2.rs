@@ -45,7 +45,7 @@ unsafe fn store<const NV: usize>(x: &mut [f32], at: usize, y: [__m256; NV]) {
 /// The sum of the lanes of `NV` vectors.
 #[target_feature(enable = "avx2,fma")]
 #[inline]
-fn sum<const NV: usize>(x: [__m256; NV]) -> f32 {
+pub(in crate::fused) fn sum<const NV: usize>(x: [__m256; NV]) -> f32 {
     let v = x[1..].iter().fold(x[0], |a, &b| _mm256_add_ps(a, b));
     let s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
     let s = _mm_add_ps(s, _mm_movehl_ps(s, s));

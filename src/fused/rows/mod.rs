@@ -110,6 +110,18 @@ pub fn dot(x: &[f32], y: &[f32]) -> f32 {
     lanes.iter().sum::<f32>() + tail
 }
 
+/// The largest number of `x`, taken eight lanes at a time.
+#[inline(always)]
+pub fn largest(x: &[f32]) -> f32 {
+    let (chunks, tail) = x.as_chunks::<8>();
+    let lanes = chunks.iter().fold([f32::NEG_INFINITY; 8], |m, c| {
+        std::array::from_fn(|l| if c[l] > m[l] { c[l] } else { m[l] })
+    });
+    tail.iter()
+        .chain(&lanes)
+        .fold(f32::NEG_INFINITY, |m, &x| if x > m { x } else { m })
+}
+
 /// `Σ x`, summed in eight lanes as [`dot`] sums.
 #[inline(always)]
 pub fn sum(x: &[f32]) -> f32 {

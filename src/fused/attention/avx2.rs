@@ -1,0 +1,262 @@
+//! Softmax attention's weights and their gradient a row at a time in AVX2
+//! and FMA, for sequences of whole vectors (`T` a multiple of 8). Row `t`
+//! is computed only up to its own position, in the `⌈(t + 1)/8⌉` vectors
+//! that hold it, so the causal half of the scores is never formed; between
+//! the product and the softmax the scores stay in place in the row. The
+//! formulas are [`super::weights_with`]'s and [`super::scores_backward_with`]'s,
+//! and each is tested against them.
+//!
+//! ```text
+//! scores    s_t[j] = q_t · k_j = Σ_p q_t[p] Kᵀ[p, j]        j in the row's vectors, Kᵀ: [K, T]
+//! forward   a_t = softmax(s (s_t − max s_t)) over j ≤ t,  0 past t
+//! backward  ā_t = Σ_p ō_t[p] Vᵀ[p, ·],  p̄_t = s a_t ⊙ (ā_t − a_t · ā_t)
+//! ```
+//! Introduced in chapter 7.
+
+use std::arch::x86_64::*;
+
+use crate::fused::rows::avx2::sum;
+
+/// `eˣ` of eight numbers, step for step [`crate::fused::rows::exp`].
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+fn exp(x: __m256) -> __m256 {
+    const ROUND: f32 = 12_582_912.0;
+    let x = _mm256_min_ps(
+        _mm256_max_ps(x, _mm256_set1_ps(-87.0)),
+        _mm256_set1_ps(88.0),
+    );
+    let round = _mm256_set1_ps(ROUND);
+    let t = _mm256_fmadd_ps(x, _mm256_set1_ps(std::f32::consts::LOG2_E), round);
+    let n = _mm256_sub_ps(t, round);
+    let r = _mm256_fmadd_ps(
+        n,
+        _mm256_set1_ps(2.121_944_4e-4),
+        _mm256_fmadd_ps(n, _mm256_set1_ps(-0.693_359_4), x),
+    );
+    let mut p = _mm256_set1_ps(1.0 / 5040.0);
+    for c in [720.0f32, 120.0, 24.0, 6.0, 2.0, 1.0, 1.0] {
+        p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0 / c));
+    }
+    let n = _mm256_sub_epi32(_mm256_castps_si256(t), _mm256_castps_si256(round));
+    let two_n = _mm256_slli_epi32(_mm256_add_epi32(n, _mm256_set1_epi32(127)), 23);
+    _mm256_mul_ps(p, _mm256_castsi256_ps(two_n))
+}
+
+/// The largest lane of `v`.
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+fn largest(v: __m256) -> f32 {
+    let s = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    let s = _mm_max_ps(s, _mm_movehl_ps(s, s));
+    _mm_cvtss_f32(_mm_max_ss(s, _mm_movehdup_ps(s)))
+}
+
+/// The lanes of the vector starting at column `j0` that lie at or before `t`.
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+fn seen(j0: usize, t: usize) -> __m256 {
+    let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    let last = _mm256_set1_epi32((t - j0) as i32);
+    // lane ≤ t − j0  ⇔  ¬(lane > t − j0)
+    _mm256_castsi256_ps(_mm256_xor_si256(
+        _mm256_cmpgt_epi32(lane, last),
+        _mm256_set1_epi32(-1),
+    ))
+}
+
+/// Vectors `b .. b + N` of row `t` of `x: [T, C]` times `yt: [C, T]`:
+/// `Σ_p x[t, p] yt[p, 8b ..]`, each `x[t, p]` broadcast once for the `N`.
+///
+/// # Safety
+/// `x` holds row `t` of `C`, and `yt` is `[C, T]` with `8 (b + N) ≤ T`.
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+unsafe fn product<const N: usize>(
+    x: &[f32],
+    yt: &[f32],
+    c: usize,
+    t_len: usize,
+    t: usize,
+    b: usize,
+) -> [__m256; N] {
+    let mut acc = [_mm256_setzero_ps(); N];
+    for p in 0..c {
+        // SAFETY: the caller keeps row t of x and columns 8b .. 8(b + N) of yt inside them.
+        unsafe {
+            let x = _mm256_set1_ps(*x.get_unchecked(t * c + p));
+            for (i, acc) in acc.iter_mut().enumerate() {
+                let y = _mm256_loadu_ps(yt.as_ptr().add(p * t_len + 8 * (b + i)));
+                *acc = _mm256_fmadd_ps(x, y, *acc);
+            }
+        }
+    }
+    acc
+}
+
+/// Row `t`'s vectors `0 .. nv` of `x: [T, C]` times `yt: [C, T]`, into
+/// `row[.. 8 nv]`, four vectors at a time and then one at a time.
+///
+/// # Safety
+/// As [`product`], with `8 nv ≤ T ≤ row.len()`.
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+unsafe fn products(
+    x: &[f32],
+    yt: &[f32],
+    c: usize,
+    t_len: usize,
+    t: usize,
+    nv: usize,
+    row: &mut [f32],
+) {
+    let mut b = 0;
+    // SAFETY (both loops): 8 (b + N) ≤ 8 nv ≤ T, and the row holds T numbers.
+    while b + 4 <= nv {
+        let y = unsafe { product::<4>(x, yt, c, t_len, t, b) };
+        for (i, y) in y.into_iter().enumerate() {
+            unsafe { _mm256_storeu_ps(row.as_mut_ptr().add(8 * (b + i)), y) };
+        }
+        b += 4;
+    }
+    while b < nv {
+        let [y] = unsafe { product::<1>(x, yt, c, t_len, t, b) };
+        unsafe { _mm256_storeu_ps(row.as_mut_ptr().add(8 * b), y) };
+        b += 1;
+    }
+}
+
+/// Zeros from vector `nv` of the row to its end (`T` a multiple of 8).
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+fn zeros_from(row: &mut [f32], nv: usize) {
+    for v in row.as_chunks_mut::<8>().0[nv..].iter_mut() {
+        // SAFETY: the chunk is eight numbers.
+        unsafe { _mm256_storeu_ps(v.as_mut_ptr(), _mm256_setzero_ps()) };
+    }
+}
+
+/// [`super::weights`] from `q: [T, K]` and `kt = Kᵀ: [K, T]` into `a: [T, T]`.
+///
+/// # Safety
+/// The processor has AVX2 and FMA.
+#[target_feature(enable = "avx2,fma")]
+pub unsafe fn weights(q: &[f32], kt: &[f32], kd: usize, t_len: usize, scale: f32, a: &mut [f32]) {
+    assert!(
+        t_len.is_multiple_of(8)
+            && q.len() == t_len * kd
+            && kt.len() == kd * t_len
+            && a.len() == t_len * t_len,
+        "fused attention weights: q, Kᵀ or A of the wrong shape"
+    );
+    let s = _mm256_set1_ps(scale);
+    let mut totals = vec![0.0; t_len];
+    for (t, (row, total_t)) in a.chunks_exact_mut(t_len).zip(&mut totals).enumerate() {
+        let nv = t / 8 + 1;
+        let last = seen(8 * (nv - 1), t);
+        // the scores, and their largest at or before t
+        // SAFETY: row t of q; 8 nv ≤ T; the row holds T numbers.
+        unsafe { products(q, kt, kd, t_len, t, nv, row) };
+        let mut top = _mm256_set1_ps(f32::NEG_INFINITY);
+        for (b, x) in row.as_chunks::<8>().0[..nv].iter().enumerate() {
+            // SAFETY: the chunk is eight numbers.
+            let x = unsafe { _mm256_loadu_ps(x.as_ptr()) };
+            let x = match b + 1 == nv {
+                true => _mm256_blendv_ps(_mm256_set1_ps(f32::NEG_INFINITY), x, last),
+                false => x,
+            };
+            top = _mm256_max_ps(top, x);
+        }
+        let top = _mm256_set1_ps(largest(top));
+        let mut total = _mm256_setzero_ps();
+        for b in 0..nv {
+            // SAFETY: as above.
+            let at = unsafe { row.as_mut_ptr().add(8 * b) };
+            let mut e = exp(_mm256_mul_ps(
+                s,
+                _mm256_sub_ps(unsafe { _mm256_loadu_ps(at) }, top),
+            ));
+            if b + 1 == nv {
+                e = _mm256_and_ps(e, last);
+            }
+            total = _mm256_add_ps(total, e);
+            unsafe { _mm256_storeu_ps(at, e) };
+        }
+        *total_t = sum([total]);
+        zeros_from(row, nv);
+    }
+    // each row divided by its sum in a pass of its own, so that no row waits
+    // for the one before it to be summed
+    for (t, (row, &total)) in a.chunks_exact_mut(t_len).zip(&totals).enumerate() {
+        let inv = _mm256_set1_ps(1.0 / total);
+        for x in row.as_chunks_mut::<8>().0[..t / 8 + 1].iter_mut() {
+            // SAFETY: the chunk is eight numbers.
+            unsafe {
+                _mm256_storeu_ps(
+                    x.as_mut_ptr(),
+                    _mm256_mul_ps(_mm256_loadu_ps(x.as_ptr()), inv),
+                )
+            };
+        }
+    }
+}
+
+/// [`super::scores_backward`] from `ō: [T, V]`, `vt = Vᵀ: [V, T]` and the
+/// weights `a` into `dp: [T, T]`.
+///
+/// # Safety
+/// The processor has AVX2 and FMA.
+#[target_feature(enable = "avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn scores_backward(
+    d_o: &[f32],
+    vt: &[f32],
+    a: &[f32],
+    vd: usize,
+    t_len: usize,
+    scale: f32,
+    dp: &mut [f32],
+) {
+    assert!(
+        t_len.is_multiple_of(8)
+            && d_o.len() == t_len * vd
+            && vt.len() == vd * t_len
+            && a.len() == t_len * t_len
+            && dp.len() == t_len * t_len,
+        "fused attention scores_backward: ō, Vᵀ, A or P̄ of the wrong shape"
+    );
+    let s = _mm256_set1_ps(scale);
+    for (t, (row, ar)) in dp
+        .chunks_exact_mut(t_len)
+        .zip(a.chunks_exact(t_len))
+        .enumerate()
+    {
+        let nv = t / 8 + 1;
+        // ā_t in the row; a_t · ā_t (A is zero past t)
+        // SAFETY: row t of ō; 8 nv ≤ T; the row holds T numbers.
+        unsafe { products(d_o, vt, vd, t_len, t, nv, row) };
+        let mut inner = _mm256_setzero_ps();
+        for (x, y) in row.as_chunks::<8>().0[..nv]
+            .iter()
+            .zip(ar.as_chunks::<8>().0)
+        {
+            // SAFETY: each chunk is eight numbers.
+            let (x, y) = unsafe { (_mm256_loadu_ps(x.as_ptr()), _mm256_loadu_ps(y.as_ptr())) };
+            inner = _mm256_fmadd_ps(x, y, inner);
+        }
+        let inner = _mm256_set1_ps(sum([inner]));
+        for b in 0..nv {
+            // SAFETY: as above.
+            unsafe {
+                let at = row.as_mut_ptr().add(8 * b);
+                let y = _mm256_loadu_ps(ar.as_ptr().add(8 * b));
+                let p = _mm256_mul_ps(
+                    _mm256_mul_ps(s, y),
+                    _mm256_sub_ps(_mm256_loadu_ps(at), inner),
+                );
+                _mm256_storeu_ps(at, p);
+            }
+        }
+        zeros_from(row, nv);
+    }
+}
