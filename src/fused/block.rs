@@ -17,12 +17,11 @@ use super::gemm::{View, gemm, linear_backward};
 use super::recurrence::{self, Trace};
 use super::rows::{
     Conv, columns, conv, conv_backward, dot, features, features_backward, l2, l2_backward,
-    rms_norm, rms_norm_backward, sigmoid, sigmoids, silu_into,
+    rms_norm, rms_norm_backward, sigmoid, sigmoids, silu_into, softplus,
 };
 use super::weights::Weights;
 use crate::mixer::Mixer;
 use crate::mixer::fast::recurrence::Lanes;
-use crate::mixer::fast::rows::softplus;
 
 /// How the mixer ran: the recurrence's trace or softmax's weights.
 #[derive(Clone, Debug)]
@@ -137,14 +136,15 @@ fn forward_in(w: &Weights, h: &[f32], t_len: usize) -> (Vec<f32>, Pass) {
         zr.iter_mut().zip(&w.dt_bias).for_each(|(z, &b)| *z += b);
     }
     // (Gated DeltaNet's one gate repeated over the K channels)
+    // (a plain loop: a closure passed to `collect` is compiled without FMA)
     let mut g = vec![0.0; if w.f > 0 { rows * kd } else { 0 }];
-    for (gr, zr) in g.chunks_exact_mut(kd).zip(zf.chunks_exact(w.f.max(1))) {
-        match zr {
-            [z] => gr.fill(-w.a * softplus(*z)),
-            _ => gr
-                .iter_mut()
-                .zip(zr)
-                .for_each(|(e, &z)| *e = -w.a * softplus(z)),
+    if w.f == kd {
+        g.iter_mut()
+            .zip(&zf)
+            .for_each(|(e, &z)| *e = -w.a * softplus(z));
+    } else {
+        for (gr, &z) in g.chunks_exact_mut(kd).zip(&zf) {
+            gr.fill(-w.a * softplus(z));
         }
     }
     let mut pass = Pass {

@@ -107,7 +107,7 @@ impl Weights {
         Self {
             d: m.config.d,
             vocab: m.config.vocab,
-            emb: weights::numbers(&m.emb.transpose()),
+            emb: weights::rows(&m.emb),
             blocks: m
                 .blocks
                 .iter()
@@ -280,7 +280,7 @@ fn loss_and_grad_with(model: &Stack, batch: &[Sequence]) -> (f64, Stack) {
         }
     }
     let mut grad = model.map(|m| m.map(|_| 0.0));
-    grad.emb = nalgebra::DMatrix::from_row_slice(w.vocab, d, &g_emb).map(f64::from);
+    weights::fill_rows(&mut grad.emb, &g_emb);
     weights::fill(&mut grad.norm_f, &g_norm_f);
     weights::fill(&mut grad.w_r, &g_r);
     for ((gb, b), like) in grad.blocks.iter_mut().zip(&g_blocks).zip(&model.blocks) {

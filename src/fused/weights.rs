@@ -39,12 +39,37 @@ pub struct Weights {
 
 /// `m`'s numbers as `f32`, in `nalgebra`'s (column-major) order.
 pub(super) fn numbers(m: &nalgebra::DMatrix<f64>) -> Vec<f32> {
-    m.iter().map(|&x| x as f32).collect()
+    m.as_slice().iter().map(|&x| x as f32).collect()
+}
+
+/// `m`'s numbers as `f32`, row by row (row-major).
+pub(super) fn rows(m: &nalgebra::DMatrix<f64>) -> Vec<f32> {
+    let (r, c, x) = (m.nrows(), m.ncols(), m.as_slice());
+    let mut out = vec![0.0; r * c];
+    for (j, column) in x.chunks_exact(r.max(1)).enumerate() {
+        for (i, &e) in column.iter().enumerate() {
+            out[i * c + j] = e as f32;
+        }
+    }
+    out
+}
+
+/// [`rows`]' inverse: `m`'s numbers from `x`, row by row.
+pub(super) fn fill_rows(m: &mut nalgebra::DMatrix<f64>, x: &[f32]) {
+    let (r, c) = (m.nrows(), m.ncols());
+    for (j, column) in m.as_mut_slice().chunks_exact_mut(r.max(1)).enumerate() {
+        for (i, o) in column.iter_mut().enumerate() {
+            *o = f64::from(x[i * c + j]);
+        }
+    }
 }
 
 /// [`numbers`]' inverse: `m`'s numbers from `x`, in the same order.
 pub(super) fn fill(m: &mut nalgebra::DMatrix<f64>, x: &[f32]) {
-    m.iter_mut().zip(x).for_each(|(o, &a)| *o = f64::from(a));
+    m.as_mut_slice()
+        .iter_mut()
+        .zip(x)
+        .for_each(|(o, &a)| *o = f64::from(a));
 }
 
 impl Weights {
@@ -52,16 +77,19 @@ impl Weights {
     pub fn of(b: &Block, mixer: Mixer) -> Self {
         let (d, k, v) = (b.w_q.nrows(), b.w_q.ncols(), b.w_v.ncols());
         let parts = [&b.w_q, &b.w_k, &b.w_v, &b.w_g, &b.w_beta, &b.w_gate];
-        let w = parts.iter().flat_map(|p| numbers(p)).collect();
+        let mut w = Vec::with_capacity(parts.iter().map(|p| p.len()).sum());
+        for p in parts {
+            w.extend(p.as_slice().iter().map(|&x| x as f32));
+        }
+        // row i of the three kernels side by side: [W, 2K + V]
         let kernels = [&b.conv_q, &b.conv_k, &b.conv_v];
         let taps = b.conv_q.nrows();
-        let conv = (0..taps)
-            .flat_map(|i| {
-                kernels
-                    .iter()
-                    .flat_map(move |c| c.row(i).iter().map(|&x| x as f32).collect::<Vec<_>>())
-            })
-            .collect();
+        let mut conv = Vec::with_capacity(kernels.iter().map(|c| c.len()).sum());
+        for i in 0..taps {
+            for c in kernels {
+                conv.extend(c.row(i).iter().map(|&x| x as f32));
+            }
+        }
         Self {
             mixer,
             d,
@@ -112,12 +140,14 @@ impl Weights {
         let c = self.conv.len() / like.conv_q.nrows().max(1);
         let mut at = 0;
         for m in [&mut g.conv_q, &mut g.conv_k, &mut g.conv_v] {
-            for (i, mut row) in m.row_iter_mut().enumerate() {
-                for (j, o) in row.iter_mut().enumerate() {
+            let (taps, width) = (m.nrows(), m.ncols());
+            // m[i, j] (column-major) = conv[i, at + j] (row-major)
+            for (j, column) in m.as_mut_slice().chunks_exact_mut(taps.max(1)).enumerate() {
+                for (i, o) in column.iter_mut().enumerate() {
                     *o = f64::from(self.conv[i * c + at + j]);
                 }
             }
-            at += m.ncols();
+            at += width;
         }
         fill(&mut g.norm_in, &self.norm_in);
         fill(&mut g.dt_bias, &self.dt_bias);

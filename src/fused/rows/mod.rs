@@ -47,6 +47,7 @@ macro_rules! on_avx2 {
 macro_rules! by_width {
     ($c:expr, $f:ident($($a:expr),* $(,)?)) => {
         match $c {
+            1 => $f::<1>($($a),*),
             8 => $f::<8>($($a),*),
             16 => $f::<16>($($a),*),
             24 => $f::<24>($($a),*),
@@ -94,6 +95,30 @@ pub fn exp(x: f32) -> f32 {
 #[inline(always)]
 pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + exp(-x))
+}
+
+/// `ln(1 + eˣ) = max(x, 0) + ln(1 + e^{−|x|})`, as
+/// [`crate::mixer::fast::rows::softplus`] computes it (the logarithm by the
+/// series of `2 atanh(s)`, `s = y / (2 + y)`), on this module's [`exp`], so
+/// that a loop of it becomes vectors.
+///
+/// ```
+/// use attention_geometry::fused::rows::softplus;
+/// for x in [-30.0f32, -2.0, 0.0, 0.5, 4.0, 30.0] {
+///     let exact = (x as f64).exp().ln_1p();
+///     assert!(((softplus(x) as f64) / exact - 1.0).abs() < 1e-6);
+/// }
+/// ```
+#[inline(always)]
+pub fn softplus(x: f32) -> f32 {
+    let y = exp(-x.abs());
+    let s = y / (2.0 + y);
+    let s2 = s * s;
+    let mut p = 1.0 / 11.0;
+    for c in [9.0, 7.0, 5.0, 3.0, 1.0] {
+        p = p * s2 + 1.0 / c;
+    }
+    x.max(0.0) + 2.0 * s * p
 }
 
 /// `x · y`, summed in eight lanes: a sum taken in order is a chain of
@@ -365,8 +390,19 @@ pub fn silu_into(o: &mut [f32], z: &[f32], s: &[f32]) {
 /// Columns `at .. at + c` of the row-major `x: [rows, width]`, row-major.
 #[inline(always)]
 pub fn columns(x: &[f32], width: usize, at: usize, c: usize) -> Vec<f32> {
-    let mut out = Vec::with_capacity(x.len() / width * c);
-    x.chunks_exact(width)
-        .for_each(|r| out.extend_from_slice(&r[at..at + c]));
+    let mut out = vec![0.0; x.len() / width * c];
+    if c > 0 {
+        by_width!(c, columns_with(x, width, at, &mut out));
+    }
     out
+}
+
+/// [`columns`] into `out`, a row of `C` at a time (a copy of a length known
+/// at compile time is a few vector moves, not a call to `memcpy`).
+#[inline(always)]
+fn columns_with<const C: usize>(x: &[f32], width: usize, at: usize, out: &mut [f32]) {
+    let c = fixed::<C>(out.len() * width / x.len().max(1));
+    for (o, r) in out.chunks_exact_mut(c).zip(x.chunks_exact(width)) {
+        o.copy_from_slice(&r[at..at + c]);
+    }
 }
