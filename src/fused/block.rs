@@ -17,7 +17,7 @@ use super::gemm::{View, gemm, linear_backward};
 use super::recurrence::{self, Trace};
 use super::rows::{
     Conv, columns, conv, conv_backward, dot, features, features_backward, l2, l2_backward,
-    rms_norm, rms_norm_backward, sigmoid, sigmoids, silu_into, softplus,
+    rms_norm, rms_norm_backward, set_columns, sigmoid, sigmoids, silu_into, softplus,
 };
 use super::weights::Weights;
 use crate::mixer::Mixer;
@@ -106,16 +106,13 @@ fn forward_in(w: &Weights, h: &[f32], t_len: usize) -> (Vec<f32>, Pass) {
     };
     let z = conv(&input, c);
     let sz = sigmoids(&z);
-    let (mut q, mut k, mut v) = (
-        vec![0.0; rows * kd],
-        vec![0.0; rows * kd],
-        vec![0.0; rows * vd],
+    let mut y = vec![0.0; z.len()];
+    silu_into(&mut y, &z, &sz);
+    let (mut q, mut k, v) = (
+        columns(&y, c, 0, kd),
+        columns(&y, c, kd, kd),
+        columns(&y, c, 2 * kd, vd),
     );
-    for (r, (zr, sr)) in z.chunks_exact(c).zip(sz.chunks_exact(c)).enumerate() {
-        silu_into(&mut q[r * kd..][..kd], &zr[..kd], &sr[..kd]);
-        silu_into(&mut k[r * kd..][..kd], &zr[kd..2 * kd], &sr[kd..2 * kd]);
-        silu_into(&mut v[r * vd..][..vd], &zr[2 * kd..], &sr[2 * kd..]);
-    }
     let (q_norm, k_norm) = match w.mixer {
         Mixer::Softmax => (Vec::new(), Vec::new()),
         m if m.maps_features() => {
@@ -238,9 +235,7 @@ fn backward_in(
         *dg *= y * s * (1.0 + x * (1.0 - s));
         *dy *= x * s;
     }
-    for (dar, dg) in da.chunks_exact_mut(p).zip(dgate.chunks_exact(vd)) {
-        dar[gate..gate + vd].copy_from_slice(dg);
-    }
+    set_columns(&mut da, p, gate, &dgate);
     let d_o = if w.mixer.norms_output() {
         rms_norm_backward(&pass.o, &w.norm_o, &pass.inv_o, &d_out, &mut grad.norm_o)
     } else {
@@ -263,19 +258,16 @@ fn backward_in(
                 // ḡ over K channels, summed into one for Gated DeltaNet's scalar gate;
                 // Ā_log = Σ ḡ g;  z̄_f = −ḡ e^{A_log} σ(z_f)
                 grad.a += dot(&gr.g, &pass.g);
-                let mut dz = vec![0.0; rows * w.f];
-                for (dzr, dgr) in dz.chunks_exact_mut(w.f).zip(gr.g.chunks_exact(kd)) {
-                    match dzr {
-                        [d] => *d = dgr.iter().sum(),
-                        _ => dzr.copy_from_slice(dgr),
-                    }
-                }
+                let mut dz = match w.f {
+                    1 => gr.g.chunks_exact(kd).map(|r| r.iter().sum()).collect(),
+                    _ => gr.g,
+                };
                 for (d, &z) in dz.iter_mut().zip(&pass.zf) {
                     *d *= -w.a * sigmoid(z);
                 }
                 let from = at + w.beta;
-                for (dar, dzr) in da.chunks_exact_mut(p).zip(dz.chunks_exact(w.f)) {
-                    dar[from..from + w.f].copy_from_slice(dzr);
+                set_columns(&mut da, p, from, &dz);
+                for dzr in dz.chunks_exact(w.f) {
                     grad.dt_bias.iter_mut().zip(dzr).for_each(|(b, &x)| *b += x);
                 }
             }
@@ -292,11 +284,9 @@ fn backward_in(
     // z̄ = (q̄ | k̄ | v̄) ⊙ silu'(z), then the convolution's backward into ā
     let c = 2 * kd + vd;
     let mut dz = vec![0.0; rows * c];
-    for (r, dzr) in dz.chunks_exact_mut(c).enumerate() {
-        dzr[..kd].copy_from_slice(&dq[r * kd..][..kd]);
-        dzr[kd..2 * kd].copy_from_slice(&dk[r * kd..][..kd]);
-        dzr[2 * kd..].copy_from_slice(&dv[r * vd..][..vd]);
-    }
+    set_columns(&mut dz, c, 0, &dq);
+    set_columns(&mut dz, c, kd, &dk);
+    set_columns(&mut dz, c, 2 * kd, &dv);
     for ((o, &x), &s) in dz.iter_mut().zip(&pass.z).zip(&pass.sz) {
         *o *= s * (1.0 + x * (1.0 - s));
     }

@@ -387,6 +387,24 @@ pub fn silu_into(o: &mut [f32], z: &[f32], s: &[f32]) {
         .for_each(|(o, (&z, &s))| *o = z * s);
 }
 
+/// `x: [rows, C]` into columns `at .. at + C` of the row-major `out: [rows, width]`.
+#[inline(always)]
+pub fn set_columns(out: &mut [f32], width: usize, at: usize, x: &[f32]) {
+    let c = x.len() * width / out.len().max(1);
+    if c > 0 {
+        by_width!(c, set_columns_with(out, width, at, x));
+    }
+}
+
+/// [`set_columns`] a row of `C` at a time.
+#[inline(always)]
+fn set_columns_with<const C: usize>(out: &mut [f32], width: usize, at: usize, x: &[f32]) {
+    let c = fixed::<C>(x.len() * width / out.len().max(1));
+    for (o, r) in out.chunks_exact_mut(width).zip(x.chunks_exact(c)) {
+        o[at..at + c].copy_from_slice(r);
+    }
+}
+
 /// Columns `at .. at + c` of the row-major `x: [rows, width]`, row-major.
 #[inline(always)]
 pub fn columns(x: &[f32], width: usize, at: usize, c: usize) -> Vec<f32> {
