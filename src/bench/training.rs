@@ -1,7 +1,7 @@
 //! One Adam step of the stacked recall model at the capacity page's setting
 //! (vocab 64, T = 64, d = 32, two blocks, K = V = 8), timed for the three
-//! passes ([`Pass::ALL`]: the reference, the fast pass the long experiment
-//! trains with, and the fused pass beside it) at batch 16 and 64, against
+//! trainers ([`Pass::ALL`]: the reference, the fast pass the long experiment
+//! trains with, and the fused trainer beside it) at batch 16 and 64, against
 //! the machine's f32 matrix-product rate.
 //!
 //! ```text
@@ -14,13 +14,13 @@
 //! Introduced in chapter 7.
 
 use super::median_seconds;
-use crate::fused::Fused;
+use crate::fused::trainer::Trainer;
 use crate::mixer::Mixer;
 use crate::mixer::layer::GateInit;
 use crate::mixer::objective::Gradients;
 use crate::mixer::stack::{Config, Engine, Stack};
 use crate::random::seeded;
-use crate::recall::Mqar;
+use crate::recall::{Mqar, Sequence};
 use crate::train::Adam;
 
 /// The batches the bench times.
@@ -35,26 +35,50 @@ pub const GOAL: f64 = 10.0;
 /// trains.
 pub const STEPS: usize = 8;
 
-/// A pass the bench times.
+/// A trainer the bench times.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pass {
-    /// [`Engine::Reference`]: `f64`, one sequence at a time.
+    /// [`Engine::Reference`] and [`Adam`]: `f64`, one sequence at a time.
     Reference,
-    /// [`Engine::Fast`]: `f32`, the whole batch (the long experiment's).
+    /// [`Engine::Fast`] and [`Adam`]: `f32`, the whole batch (the long
+    /// experiment's).
     Fast,
-    /// [`crate::fused`]: `f32`, the whole batch, row-major and fused.
+    /// [`Trainer`]: `f32`, the whole batch, row-major and fused, the model
+    /// and Adam's moments kept in the pass's layout.
     Fused,
 }
 
+/// A trainer in training (three of them at a time: their sizes do not matter).
+#[allow(clippy::large_enum_variant)]
+enum Training {
+    /// A pass's gradient, and [`Adam`] on the `f64` model.
+    Adam(Engine, Stack, Adam),
+    Fused(Trainer),
+}
+
+impl Training {
+    fn step(&mut self, batch: &[Sequence]) {
+        match self {
+            Training::Adam(engine, model, adam) => {
+                let (_, grad) = engine.loss_and_grad(model, batch);
+                adam.step(model.tensors_mut(), grad.tensors());
+            }
+            Training::Fused(trainer) => drop(trainer.step(batch)),
+        }
+    }
+}
+
 impl Pass {
-    /// Every pass, in the order of the report.
+    /// Every trainer, in the order of the report.
     pub const ALL: [Pass; 3] = [Pass::Reference, Pass::Fast, Pass::Fused];
 
-    fn gradients(self) -> &'static dyn Gradients<Stack> {
+    /// This trainer, about to train `model` at rate `lr`.
+    fn start(self, model: &Stack, lr: f64) -> Training {
+        let adam = Adam::new(lr);
         match self {
-            Pass::Reference => &Engine::Reference,
-            Pass::Fast => &Engine::Fast,
-            Pass::Fused => &Fused,
+            Pass::Reference => Training::Adam(Engine::Reference, model.clone(), adam),
+            Pass::Fast => Training::Adam(Engine::Fast, model.clone(), adam),
+            Pass::Fused => Training::Fused(Trainer::new(model, &adam)),
         }
     }
 }
@@ -120,12 +144,10 @@ pub fn run(repeats: usize) -> Vec<TrainingRow> {
             let mut rng = seeded(batch as u64);
             let seqs = TASK.batch(&mut rng, batch);
             let model = Stack::init(config(mixer), GateInit::Horizon(TASK.len), &mut rng);
-            let mut models = Pass::ALL.map(|_| model.clone());
-            let mut adams = Pass::ALL.map(|_| Adam::new(1e-3));
+            let mut trainers = Pass::ALL.map(|p| p.start(&model, 1e-3));
             let seconds = median_seconds(repeats, Pass::ALL.len(), |i| {
                 for _ in 0..STEPS {
-                    let (_, grad) = Pass::ALL[i].gradients().loss_and_grad(&models[i], &seqs);
-                    adams[i].step(models[i].tensors_mut(), grad.tensors());
+                    trainers[i].step(&seqs);
                 }
             });
             for (pass, seconds) in Pass::ALL.into_iter().zip(seconds) {
@@ -150,7 +172,8 @@ pub fn report(rows: &[TrainingRow], gemm_gflops: f64) -> String {
         "One Adam step of the stacked recall model, one thread\n\
          (vocab 64, T = 64, d = 32, 2 blocks, K = V = 8);\n\
          reference: f64, one sequence at a time; fast: f32, the whole batch\n\
-         (the long experiment's); fused: f32, the whole batch, row-major, fused;\n\
+         (the long experiment's); fused: f32, the whole batch, row-major, fused,\n\
+         the model and Adam's moments kept in f32 from step to step;\n\
          each pass timed over {STEPS} steps in a row, the passes in alternate rounds;\n\
          f32 matrix product (128 × 576 by 576 × 1536): {gemm_gflops:.1} GFLOP/s\n\n\
          {:>5}  {:<8}  {:>9}  {:>7}  {:>8}  {:>7}  {:>5}  {:>6}  {:>6}\n",

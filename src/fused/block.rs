@@ -135,13 +135,14 @@ fn forward_in(w: &Weights, h: &[f32], t_len: usize) -> (Vec<f32>, Pass) {
     // (Gated DeltaNet's one gate repeated over the K channels)
     // (a plain loop: a closure passed to `collect` is compiled without FMA)
     let mut g = vec![0.0; if w.f > 0 { rows * kd } else { 0 }];
+    let e_a = w.a();
     if w.f == kd {
         g.iter_mut()
             .zip(&zf)
-            .for_each(|(e, &z)| *e = -w.a * softplus(z));
+            .for_each(|(e, &z)| *e = -e_a * softplus(z));
     } else {
         for (gr, &z) in g.chunks_exact_mut(kd).zip(&zf) {
-            gr.fill(-w.a * softplus(z));
+            gr.fill(-e_a * softplus(z));
         }
     }
     let mut pass = Pass {
@@ -257,13 +258,14 @@ fn backward_in(
             if w.f > 0 {
                 // ḡ over K channels, summed into one for Gated DeltaNet's scalar gate;
                 // Ā_log = Σ ḡ g;  z̄_f = −ḡ e^{A_log} σ(z_f)
-                grad.a += dot(&gr.g, &pass.g);
+                grad.a_log[0] += dot(&gr.g, &pass.g);
                 let mut dz = match w.f {
                     1 => gr.g.chunks_exact(kd).map(|r| r.iter().sum()).collect(),
                     _ => gr.g,
                 };
+                let e_a = w.a();
                 for (d, &z) in dz.iter_mut().zip(&pass.zf) {
-                    *d *= -w.a * sigmoid(z);
+                    *d *= -e_a * sigmoid(z);
                 }
                 let from = at + w.beta;
                 set_columns(&mut da, p, from, &dz);

@@ -58,11 +58,14 @@ macro_rules! vectorised {
 pub mod attention;
 pub mod block;
 pub mod gemm;
+pub mod model;
 pub mod recurrence;
 pub mod rows;
+pub mod trainer;
 pub mod weights;
 
 use gemm::{View, gemm};
+use model::Model;
 use rows::{rms_norm, rms_norm_backward};
 
 use crate::mixer::objective::Gradients;
@@ -86,38 +89,6 @@ impl Gradients<Stack> for Fused {
 /// Sequences per forward and backward pass: a larger batch is taken in parts
 /// of this many, so that a part's activations stay in the cache.
 pub const PART: usize = 8;
-
-/// The model's tensors in `f32`, laid out for the pass.
-struct Weights {
-    d: usize,
-    vocab: usize,
-    /// `[vocab, d]` row-major.
-    emb: Vec<f32>,
-    blocks: Vec<weights::Weights>,
-    norm_f: Vec<f32>,
-    /// `[d, vocab]` column-major.
-    w_r: Vec<f32>,
-}
-
-impl Weights {
-    /// The pass's weights; every entry point starts here, and so the first
-    /// of them sets the allocator up ([`keep_freed_memory`]).
-    fn of(m: &Stack) -> Self {
-        keep_freed_memory();
-        Self {
-            d: m.config.d,
-            vocab: m.config.vocab,
-            emb: weights::rows(&m.emb),
-            blocks: m
-                .blocks
-                .iter()
-                .map(|b| weights::Weights::of(b, m.config.mixer))
-                .collect(),
-            norm_f: weights::numbers(&m.norm_f),
-            w_r: weights::numbers(&m.w_r),
-        }
-    }
-}
 
 /// What a part's forward pass keeps.
 struct Forward {
@@ -147,7 +118,7 @@ fn length(batch: &[Sequence]) -> usize {
 }
 
 #[inline(always)]
-fn forward(w: &Weights, part: &[Sequence]) -> Forward {
+fn forward(w: &Model, part: &[Sequence]) -> Forward {
     let (t_len, d) = (length(part), w.d);
     let mut h0 = Vec::with_capacity(part.len() * t_len * d);
     for &tok in part.iter().flat_map(|s| &s.tokens) {
@@ -207,7 +178,7 @@ fn probabilities(f: &mut Forward, vocab: usize) -> f64 {
 /// its heap, and the next pass faults it back in page by page: at batch 16
 /// that was a third of a step. The pass allocates its activations afresh
 /// each time, so it keeps up to 64 MB instead.
-fn keep_freed_memory() {
+pub(crate) fn keep_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
         static ONCE: std::sync::Once = std::sync::Once::new();
@@ -236,20 +207,29 @@ vectorised! {
 
 #[inline(always)]
 fn loss_and_grad_with(model: &Stack, batch: &[Sequence]) -> (f64, Stack) {
-    let w = Weights::of(model);
+    let w = Model::of(model);
+    let mut grad = w.zeros();
+    let loss = gradient_with(&w, batch, &mut grad);
+    (loss, grad.to_stack(model))
+}
+
+vectorised! {
+    /// The mean cross-entropy over every query of `batch`; adds its gradient
+    /// into `grad` (in `w`'s layout).
+    ///
+    /// # Panics
+    /// If the batch is empty or its sequences differ in length.
+    pub(crate) fn gradient(w: &Model, batch: &[Sequence], grad: &mut Model) -> f64 = gradient_with;
+}
+
+#[inline(always)]
+fn gradient_with(w: &Model, batch: &[Sequence], grad: &mut Model) -> f64 {
     let (d, vocab) = (w.d, w.vocab);
-    let mut g_blocks: Vec<weights::Weights> =
-        w.blocks.iter().map(weights::Weights::zeros).collect();
-    let (mut g_emb, mut g_norm_f, mut g_r) = (
-        vec![0.0f32; w.emb.len()],
-        vec![0.0f32; d],
-        vec![0.0f32; w.w_r.len()],
-    );
     // ℓ̄ = (p − 1_y) / Q over the whole batch
     let scale = 1.0 / queries(batch) as f32;
     let mut total = 0.0;
     for part in batch.chunks(PART) {
-        let mut f = forward(&w, part);
+        let mut f = forward(w, part);
         let t_len = length(part);
         total += probabilities(&mut f, vocab);
         let dl = &mut f.logits;
@@ -258,7 +238,7 @@ fn loss_and_grad_with(model: &Stack, batch: &[Sequence]) -> (f64, Stack) {
             row.iter_mut().for_each(|e| *e *= scale);
         }
         // W̄_r = zqᵀ ℓ̄;  z̄q = ℓ̄ W_rᵀ
-        let dzq = gemm::linear_backward(&f.zq, &w.w_r, dl, d, &mut g_r);
+        let dzq = gemm::linear_backward(&f.zq, &w.w_r, dl, d, &mut grad.w_r);
         let last = f.hs.last().expect("hᴸ");
         let mut dnf = vec![0.0; last.len()];
         for (dz, &(r, _)) in dzq.chunks_exact(d).zip(&f.queries) {
@@ -267,26 +247,19 @@ fn loss_and_grad_with(model: &Stack, batch: &[Sequence]) -> (f64, Stack) {
                 .zip(dz)
                 .for_each(|(a, &b)| *a += b);
         }
-        let mut dh = rms_norm_backward(last, &w.norm_f, &f.inv_f, &dnf, &mut g_norm_f);
+        let mut dh = rms_norm_backward(last, &w.norm_f, &f.inv_f, &dnf, &mut grad.norm_f);
         for (l, b) in w.blocks.iter().enumerate().rev() {
-            dh = block::backward(b, &f.passes[l], &f.hs[l], &dh, t_len, &mut g_blocks[l]);
+            dh = block::backward(b, &f.passes[l], &f.hs[l], &dh, t_len, &mut grad.blocks[l]);
         }
         let tokens = part.iter().flat_map(|s| s.tokens.iter());
         for (&tok, dr) in tokens.zip(dh.chunks_exact(d)) {
-            g_emb[tok * d..][..d]
+            grad.emb[tok * d..][..d]
                 .iter_mut()
                 .zip(dr)
                 .for_each(|(a, &b)| *a += b);
         }
     }
-    let mut grad = model.map(|m| m.map(|_| 0.0));
-    weights::fill_rows(&mut grad.emb, &g_emb);
-    weights::fill(&mut grad.norm_f, &g_norm_f);
-    weights::fill(&mut grad.w_r, &g_r);
-    for ((gb, b), like) in grad.blocks.iter_mut().zip(&g_blocks).zip(&model.blocks) {
-        *gb = b.gradient(like);
-    }
-    (total / queries(batch) as f64, grad)
+    total / queries(batch) as f64
 }
 
 vectorised! {
@@ -296,7 +269,7 @@ vectorised! {
 
 #[inline(always)]
 fn mean_loss_with(model: &Stack, batch: &[Sequence]) -> f64 {
-    let w = Weights::of(model);
+    let w = Model::of(model);
     let total: f64 = batch
         .chunks(PART)
         .map(|part| probabilities(&mut forward(&w, part), w.vocab))
@@ -311,10 +284,19 @@ vectorised! {
 
 #[inline(always)]
 fn accuracy_with(model: &Stack, set: &[Sequence]) -> f64 {
-    let w = Weights::of(model);
+    hits_with(&Model::of(model), set)
+}
+
+vectorised! {
+    /// Share of the queries of `set` whose largest logit is the right value.
+    pub(crate) fn hits(w: &Model, set: &[Sequence]) -> f64 = hits_with;
+}
+
+#[inline(always)]
+fn hits_with(w: &Model, set: &[Sequence]) -> f64 {
     let (mut hits, mut n) = (0, 0);
     for part in set.chunks(PART) {
-        let f = forward(&w, part);
+        let f = forward(w, part);
         for (row, &(_, y)) in f.logits.chunks_exact(w.vocab).zip(&f.queries) {
             let best = (0..w.vocab).fold(0, |b, j| if row[j] > row[b] { j } else { b });
             hits += usize::from(best == y);

@@ -14,7 +14,7 @@ use crate::mixer::Mixer;
 use crate::mixer::stack::Block;
 
 /// One block's tensors in `f32`, laid out for the pass; the same layout
-/// holds their gradients (`a`: then `∂L/∂A_log`).
+/// holds their gradients.
 #[derive(Clone, Debug)]
 pub struct Weights {
     pub(super) mixer: Mixer,
@@ -30,8 +30,8 @@ pub struct Weights {
     /// `[W, 2K + V]` row-major: the three kernels side by side.
     pub(super) conv: Vec<f32>,
     pub(super) dt_bias: Vec<f32>,
-    /// `e^{A_log}`
-    pub(super) a: f32,
+    /// `A_log`: one number (mixers that decay) or none.
+    pub(super) a_log: Vec<f32>,
     pub(super) norm_o: Vec<f32>,
     /// `[V, d]` column-major.
     pub(super) w_o: Vec<f32>,
@@ -101,7 +101,7 @@ impl Weights {
             w,
             conv,
             dt_bias: numbers(&b.dt_bias),
-            a: b.a_log.iter().next().map_or(0.0, |&x| x.exp() as f32),
+            a_log: numbers(&b.a_log),
             norm_o: numbers(&b.norm_o),
             w_o: numbers(&b.w_o),
         }
@@ -115,15 +115,16 @@ impl Weights {
             w: zero(&self.w),
             conv: zero(&self.conv),
             dt_bias: zero(&self.dt_bias),
-            a: 0.0,
+            a_log: zero(&self.a_log),
             norm_o: zero(&self.norm_o),
             w_o: zero(&self.w_o),
             ..*self
         }
     }
 
-    /// The gradient these numbers hold, as a [`Block`] shaped like `like`.
-    pub fn gradient(&self, like: &Block) -> Block {
+    /// These numbers as a [`Block`] shaped like `like`: the block's tensors,
+    /// or the gradient they hold.
+    pub fn to_block(&self, like: &Block) -> Block {
         let mut g = like.zeros_like();
         let mut at = 0;
         for m in [
@@ -151,10 +152,41 @@ impl Weights {
         }
         fill(&mut g.norm_in, &self.norm_in);
         fill(&mut g.dt_bias, &self.dt_bias);
-        g.a_log.iter_mut().for_each(|o| *o = f64::from(self.a));
+        fill(&mut g.a_log, &self.a_log);
         fill(&mut g.norm_o, &self.norm_o);
         fill(&mut g.w_o, &self.w_o);
         g
+    }
+
+    /// The tensors, in one fixed order.
+    pub(super) fn tensors(&self) -> [&[f32]; 7] {
+        [
+            &self.norm_in,
+            &self.w,
+            &self.conv,
+            &self.dt_bias,
+            &self.a_log,
+            &self.norm_o,
+            &self.w_o,
+        ]
+    }
+
+    /// The same tensors, mutable, in the same order.
+    pub(super) fn tensors_mut(&mut self) -> [&mut [f32]; 7] {
+        [
+            &mut self.norm_in,
+            &mut self.w,
+            &mut self.conv,
+            &mut self.dt_bias,
+            &mut self.a_log,
+            &mut self.norm_o,
+            &mut self.w_o,
+        ]
+    }
+
+    /// `e^{A_log}` (0 for a mixer that does not decay).
+    pub(super) fn a(&self) -> f32 {
+        self.a_log.first().map_or(0.0, |x| x.exp())
     }
 
     /// `P`, the width of all projections.

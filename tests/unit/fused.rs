@@ -161,3 +161,45 @@ fn attention_weights_and_their_gradient_agree_with_their_portable_definitions() 
         );
     }
 }
+
+/// The trainer is `train::Adam` on the fused pass's gradient: its model
+/// starts as the given one (rounded to `f32`), follows Adam with weight
+/// decay step for step, and answers as that model does.
+#[test]
+fn the_trainer_is_adam_on_the_fused_gradient_and_its_model_is_its_tensors() {
+    use attention_geometry::fused::{self, trainer::Trainer};
+    use attention_geometry::mixer::Mixer;
+    use attention_geometry::mixer::layer::GateInit;
+    use attention_geometry::mixer::stack::Stack;
+    use attention_geometry::random::seeded;
+    use attention_geometry::recall::Mqar;
+    use attention_geometry::train::Adam;
+    let task = Mqar {
+        vocab: 64,
+        pairs: 8,
+        len: 64,
+    };
+    for mixer in [Mixer::Softmax, Mixer::Kda] {
+        let mut rng = seeded(3);
+        let config = attention_geometry::bench::training::config(mixer);
+        let model = Stack::init(config, GateInit::Fla, &mut rng);
+        let rounded = model.map(|m| m.map(|x| f64::from(x as f32)));
+        let mut adam = Adam::new(0.01);
+        adam.weight_decay = 0.1;
+        let mut trainer = Trainer::new(&model, &adam);
+        assert_eq!(trainer.model(), rounded, "{mixer:?}");
+        let (mut reference, mut ref_adam) = (rounded, adam);
+        for _ in 0..20 {
+            let batch = task.batch(&mut rng, 8);
+            let (loss, grad) = fused::loss_and_grad(&reference, &batch);
+            ref_adam.step(reference.tensors_mut(), grad.tensors());
+            let gap = (trainer.step(&batch) - loss).abs();
+            assert!(gap < 1e-5, "{mixer:?}: the losses part by {gap:e}");
+        }
+        let (now, set) = (trainer.model(), task.batch(&mut rng, 32));
+        for (a, b) in now.tensors().into_iter().zip(reference.tensors()) {
+            assert!((a - b).norm() < 1e-4 * b.norm().max(1.0), "{mixer:?}");
+        }
+        assert_eq!(trainer.accuracy(&set), fused::accuracy(&now, &set));
+    }
+}

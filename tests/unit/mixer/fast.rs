@@ -2,18 +2,19 @@
 //! fused pass that stands beside it (`crate::fused`, `src/fused/mod.rs`):
 //! both against the reference, by the same tests.
 
+use attention_geometry::fused::trainer::Trainer;
 use attention_geometry::fused::{self, Fused};
 use attention_geometry::mixer::Mixer;
 use attention_geometry::mixer::fast;
 use attention_geometry::mixer::layer::GateInit;
 use attention_geometry::mixer::objective::Gradients;
 use attention_geometry::mixer::stack::{Config, Engine, Stack};
-use attention_geometry::random::seeded;
-use attention_geometry::recall::Mqar;
+use attention_geometry::random::{Rng, seeded};
+use attention_geometry::recall::{Mqar, Sequence};
 use attention_geometry::train::Adam;
 
 /// The two `f32` passes, each with its mean loss.
-type MeanLoss = fn(&Stack, &[attention_geometry::recall::Sequence]) -> f64;
+type MeanLoss = fn(&Stack, &[Sequence]) -> f64;
 fn passes() -> [(&'static dyn Pass, MeanLoss); 2] {
     [(&Engine::Fast, fast::mean_loss), (&Fused, fused::mean_loss)]
 }
@@ -72,31 +73,50 @@ fn the_fast_gradient_of_every_tensor_of_every_mixer_is_the_reference_gradient() 
     }
 }
 
-/// The losses of 100 Adam steps at rate `lr`, batch 4, 8 pairs, from the same
-/// initialisation on the same batches; `round`: start from the initial
-/// weights rounded to `f32` (a perturbation of one part in 10⁸).
-fn curve(engine: &dyn Pass, mixer: Mixer, gates: GateInit, lr: f64, round: bool) -> Vec<f64> {
+/// The capacity page's model with `mixer` and the random source of its
+/// batches; `round`: its initial weights rounded to `f32` (a perturbation of
+/// one part in 10⁸).
+fn start(mixer: Mixer, gates: GateInit, round: bool) -> (Stack, Rng) {
+    let config = attention_geometry::bench::training::config(mixer);
+    let mut rng = seeded(7);
+    let model = Stack::init(config, gates, &mut rng);
+    let model = if round {
+        model.map(|m| m.map(|x| f64::from(x as f32)))
+    } else {
+        model
+    };
+    (model, rng)
+}
+
+/// The curves' task: 8 pairs in 64 tokens, batches of 4.
+fn batch(rng: &mut Rng) -> Vec<Sequence> {
     let task = Mqar {
         vocab: 64,
         pairs: 8,
         len: 64,
     };
-    // the capacity page's model
-    let config = attention_geometry::bench::training::config(mixer);
-    let mut rng = seeded(7);
-    let mut model = Stack::init(config, gates, &mut rng);
-    if round {
-        model = model.map(|m| m.map(|x| f64::from(x as f32)));
-    }
+    task.batch(rng, 4)
+}
+
+/// The losses of 100 Adam steps at rate `lr` by `engine`'s gradient, from
+/// [`start`] on the same batches.
+fn curve(engine: &dyn Pass, mixer: Mixer, gates: GateInit, lr: f64, round: bool) -> Vec<f64> {
+    let (mut model, mut rng) = start(mixer, gates, round);
     let mut adam = Adam::new(lr);
     (0..100)
         .map(|_| {
-            let batch = task.batch(&mut rng, 4);
-            let (loss, grad) = engine.loss_and_grad(&model, &batch);
+            let (loss, grad) = engine.loss_and_grad(&model, &batch(&mut rng));
             adam.step(model.tensors_mut(), grad.tensors());
             loss
         })
         .collect()
+}
+
+/// The same curve by the fused trainer (its tensors and moments in `f32`).
+fn trainer_curve(mixer: Mixer, gates: GateInit, lr: f64) -> Vec<f64> {
+    let (model, mut rng) = start(mixer, gates, false);
+    let mut trainer = Trainer::new(&model, &Adam::new(lr));
+    (0..100).map(|_| trainer.step(&batch(&mut rng))).collect()
 }
 
 /// The largest gap between two curves.
@@ -121,6 +141,12 @@ fn the_fast_pass_trains_along_the_reference_curve_for_100_steps() {
                         "{pass:?} {mixer:?} {gates:?}: the curves part by {gap:e}"
                     );
                 }
+                let fused = trainer_curve(mixer, gates, 0.003);
+                let gap = parting(&reference, &fused);
+                assert!(
+                    gap < 1e-4,
+                    "the fused trainer, {mixer:?} {gates:?}: the curves part by {gap:e}"
+                );
                 // and it learned something: the loss fell
                 assert!(
                     reference[99] < reference[0] - 0.05,
@@ -145,6 +171,11 @@ fn at_rate_0_01_the_reference_parts_from_itself_by_rounding_alone() {
         let fast = curve(pass, Mixer::Kda, GateInit::Fla, 0.01, false);
         assert!(parting(&reference, &fast) < 10.0 * null, "{pass:?}");
     }
+    let fused = trainer_curve(Mixer::Kda, GateInit::Fla, 0.01);
+    assert!(
+        parting(&reference, &fused) < 10.0 * null,
+        "the fused trainer"
+    );
 }
 
 /// The fused pass's recurrence (sequences across vector lanes) computes the
