@@ -8,7 +8,7 @@
 //! a = n W                                  [rows, P]    W = [W_q | W_k | W_v | W_g | w_β | W_f]
 //! q, k, v = silu(conv(a_q | a_k | a_v))    one convolution over the 2K + V columns
 //! o = mixer(l2(q), l2(k), v, σ(a_β), −e^{A_log} softplus(a_f + dt_bias))   (φ(q), φ(k): Zoology's)
-//! h' = h + (RMSNorm_o(o) ⊙ silu(a_g)) W_o
+//! h' = h + (RMSNorm_o(o) ⊙ silu(a_g)) W_o     at the rows read after the block: all, or the last block's queries
 //! ```
 //! Introduced in chapter 7.
 
@@ -16,8 +16,8 @@ use super::attention;
 use super::gemm::{View, gemm, linear_backward};
 use super::recurrence::{self, Trace};
 use super::rows::{
-    Conv, columns, conv, conv_backward, dot, features, features_backward, l2, l2_backward,
-    rms_norm, rms_norm_backward, set_columns, sigmoid, sigmoids, silu_into, softplus,
+    Conv, columns, conv, conv_backward, dot, features, features_backward, l2, l2_backward, pick,
+    put_add, rms_norm, rms_norm_backward, set_columns, sigmoid, sigmoids, silu_into, softplus,
 };
 use super::weights::Weights;
 use crate::mixer::Mixer;
@@ -54,6 +54,9 @@ pub struct Pass {
     /// `[rows, K]`: `g` over every key channel (mixers that decay).
     g: Vec<f32>,
     kernel: Kernel,
+    /// The rows read after the block (none: all of them). From here on the
+    /// pass keeps only these rows.
+    kept: Option<Vec<usize>>,
     o: Vec<f32>,
     inv_o: Vec<f32>,
     y: Vec<f32>,
@@ -79,13 +82,15 @@ fn lanes<'a>(w: &Weights, p: &'a Pass, t_len: usize) -> Lanes<'a> {
 }
 
 vectorised! {
-    /// `(h', pass)` for the residual stream `h: [rows, d]` of sequences of `t_len` rows.
-    pub fn forward(w: &Weights, h: &[f32], t_len: usize) -> (Vec<f32>, Pass) = forward_in;
+    /// `(h', pass)` for the residual stream `h: [rows, d]` of sequences of
+    /// `t_len` rows; `h'` only at the rows `kept` (none: every row), the
+    /// only ones read after the block. The mixer's state still reads every row.
+    pub fn forward(w: &Weights, h: &[f32], t_len: usize, kept: Option<&[usize]>) -> (Vec<f32>, Pass) = forward_in;
 }
 
 /// [`forward`]'s body, inlined into its vectorised piece.
 #[inline(always)]
-fn forward_in(w: &Weights, h: &[f32], t_len: usize) -> (Vec<f32>, Pass) {
+fn forward_in(w: &Weights, h: &[f32], t_len: usize, kept: Option<&[usize]>) -> (Vec<f32>, Pass) {
     let (d, kd, vd, p) = (w.d, w.k, w.v, w.p());
     let rows = h.len() / d;
     let (n, inv_in) = rms_norm(h, &w.norm_in);
@@ -160,6 +165,7 @@ fn forward_in(w: &Weights, h: &[f32], t_len: usize) -> (Vec<f32>, Pass) {
         zf,
         g,
         kernel: Kernel::Softmax(Vec::new()),
+        kept: kept.map(<[usize]>::to_vec),
         o: Vec::new(),
         inv_o: Vec::new(),
         y: Vec::new(),
@@ -176,21 +182,30 @@ fn forward_in(w: &Weights, h: &[f32], t_len: usize) -> (Vec<f32>, Pass) {
         pass.o = o;
         pass.kernel = Kernel::Recurrence(trace);
     }
+    if let Some(r) = kept {
+        pass.o = pick(&pass.o, vd, 0, vd, r);
+    }
     (pass.y, pass.inv_o) = if w.mixer.norms_output() {
         rms_norm(&pass.o, &w.norm_o)
     } else {
         (pass.o.clone(), Vec::new())
     };
     // out = y ⊙ silu(a_g)
-    pass.gate = columns(&pass.a, p, w.at_gate(), vd);
+    pass.gate = match kept {
+        Some(r) => pick(&pass.a, p, w.at_gate(), vd, r),
+        None => columns(&pass.a, p, w.at_gate(), vd),
+    };
     pass.s_gate = sigmoids(&pass.gate);
     pass.out = pass.y.clone();
     for ((o, &x), &s) in pass.out.iter_mut().zip(&pass.gate).zip(&pass.s_gate) {
         *o *= x * s;
     }
-    let mut h_next = h.to_vec();
+    let mut h_next = match kept {
+        Some(r) => pick(h, d, 0, d, r),
+        None => h.to_vec(),
+    };
     gemm(
-        View::rows(&pass.out, rows, vd),
+        View::rows(&pass.out, h_next.len() / d, vd),
         View::columns(&w.w_o, vd, d),
         &mut h_next,
         true,
@@ -199,7 +214,8 @@ fn forward_in(w: &Weights, h: &[f32], t_len: usize) -> (Vec<f32>, Pass) {
 }
 
 vectorised! {
-    /// `h̄` from `h̄'` and the block's input `h`; adds the block's gradients into `grad`.
+    /// `h̄` from `h̄'` (at the rows the forward pass kept) and the block's
+    /// input `h`; adds the block's gradients into `grad`.
     pub fn backward(
         w: &Weights,
         pass: &Pass,
@@ -221,8 +237,9 @@ fn backward_in(
     grad: &mut Weights,
 ) -> Vec<f32> {
     let (d, kd, vd, p) = (w.d, w.k, w.v, w.p());
-    let rows = dh_next.len() / d;
-    // W̄_o = outᵀ h̄';  out̄ = h̄' W_oᵀ
+    let rows = h.len() / d;
+    let kept = pass.kept.as_deref();
+    // W̄_o = outᵀ h̄';  out̄ = h̄' W_oᵀ   (at the kept rows)
     let mut d_out = linear_backward(&pass.out, &w.w_o, dh_next, vd, &mut grad.w_o);
     let mut da = vec![0.0; rows * p];
     let gate = w.at_gate();
@@ -236,11 +253,23 @@ fn backward_in(
         *dg *= y * s * (1.0 + x * (1.0 - s));
         *dy *= x * s;
     }
-    set_columns(&mut da, p, gate, &dgate);
     let d_o = if w.mixer.norms_output() {
         rms_norm_backward(&pass.o, &w.norm_o, &pass.inv_o, &d_out, &mut grad.norm_o)
     } else {
         d_out
+    };
+    // ā's gate columns and ō at every row: zero where no row was kept
+    let d_o = match kept {
+        Some(r) => {
+            put_add(&mut da, p, gate, &dgate, r);
+            let mut all = vec![0.0; rows * vd];
+            put_add(&mut all, vd, 0, &d_o, r);
+            all
+        }
+        None => {
+            set_columns(&mut da, p, gate, &dgate);
+            d_o
+        }
     };
     let (mut dq, mut dk, dv) = match &pass.kernel {
         Kernel::Softmax(weights) => {
@@ -303,6 +332,9 @@ fn backward_in(
     // W̄ = nᵀ ā;  n̄ = ā Wᵀ
     let dn = linear_backward(&pass.n, &w.w, &da, d, &mut grad.w);
     let mut dh = rms_norm_backward(h, &w.norm_in, &pass.inv_in, &dn, &mut grad.norm_in);
-    dh.iter_mut().zip(dh_next).for_each(|(a, &b)| *a += b);
+    match kept {
+        Some(r) => put_add(&mut dh, d, 0, dh_next, r),
+        None => dh.iter_mut().zip(dh_next).for_each(|(a, &b)| *a += b),
+    }
     dh
 }

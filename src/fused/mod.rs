@@ -92,10 +92,11 @@ pub const PART: usize = 8;
 
 /// What a part's forward pass keeps.
 struct Forward {
-    /// The residual stream entering each block, and after the last.
+    /// The residual stream entering each block, and after the last (at the
+    /// queries alone).
     hs: Vec<Vec<f32>>,
     passes: Vec<block::Pass>,
-    /// `[queries, d]`: the final norm's rows at the queries.
+    /// `[queries, d]`: the final norm's rows (at the queries).
     zq: Vec<f32>,
     inv_f: Vec<f32>,
     /// The rows of the queries and their targets.
@@ -120,27 +121,28 @@ fn length(batch: &[Sequence]) -> usize {
 #[inline(always)]
 fn forward(w: &Model, part: &[Sequence]) -> Forward {
     let (t_len, d) = (length(part), w.d);
+    assert!(!w.blocks.is_empty(), "fused: a model without blocks");
     let mut h0 = Vec::with_capacity(part.len() * t_len * d);
     for &tok in part.iter().flat_map(|s| &s.tokens) {
         h0.extend_from_slice(&w.emb[tok * d..][..d]);
     }
-    let mut hs = vec![h0];
-    let mut passes = Vec::with_capacity(w.blocks.len());
-    for b in &w.blocks {
-        let (h, pass) = block::forward(b, hs.last().expect("h⁰"), t_len);
-        hs.push(h);
-        passes.push(pass);
-    }
-    let (nf, inv_f) = rms_norm(hs.last().expect("hᴸ"), &w.norm_f);
     let queries: Vec<(usize, usize)> = part
         .iter()
         .enumerate()
         .flat_map(|(b, s)| s.queries.iter().map(move |&(p, y)| (b * t_len + p, y)))
         .collect();
-    let mut zq = Vec::with_capacity(queries.len() * d);
-    for &(r, _) in &queries {
-        zq.extend_from_slice(&nf[r * d..][..d]);
+    let rows: Vec<usize> = queries.iter().map(|&(r, _)| r).collect();
+    let mut hs = vec![h0];
+    let mut passes = Vec::with_capacity(w.blocks.len());
+    for (l, b) in w.blocks.iter().enumerate() {
+        // the loss reads hᴸ at the queries alone, so the last block keeps only those rows
+        let kept = (l + 1 == w.blocks.len()).then_some(&rows[..]);
+        let (h, pass) = block::forward(b, hs.last().expect("h⁰"), t_len, kept);
+        hs.push(h);
+        passes.push(pass);
     }
+    // [queries, d]
+    let (zq, inv_f) = rms_norm(hs.last().expect("hᴸ"), &w.norm_f);
     let mut logits = vec![0.0; queries.len() * w.vocab];
     let nq = queries.len();
     gemm(
@@ -240,14 +242,7 @@ fn gradient_with(w: &Model, batch: &[Sequence], grad: &mut Model) -> f64 {
         // W̄_r = zqᵀ ℓ̄;  z̄q = ℓ̄ W_rᵀ
         let dzq = gemm::linear_backward(&f.zq, &w.w_r, dl, d, &mut grad.w_r);
         let last = f.hs.last().expect("hᴸ");
-        let mut dnf = vec![0.0; last.len()];
-        for (dz, &(r, _)) in dzq.chunks_exact(d).zip(&f.queries) {
-            dnf[r * d..][..d]
-                .iter_mut()
-                .zip(dz)
-                .for_each(|(a, &b)| *a += b);
-        }
-        let mut dh = rms_norm_backward(last, &w.norm_f, &f.inv_f, &dnf, &mut grad.norm_f);
+        let mut dh = rms_norm_backward(last, &w.norm_f, &f.inv_f, &dzq, &mut grad.norm_f);
         for (l, b) in w.blocks.iter().enumerate().rev() {
             dh = block::backward(b, &f.passes[l], &f.hs[l], &dh, t_len, &mut grad.blocks[l]);
         }

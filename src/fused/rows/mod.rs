@@ -361,3 +361,24 @@ fn columns_with<const C: usize>(x: &[f32], width: usize, at: usize, out: &mut [f
         o.copy_from_slice(&r[at..at + c]);
     }
 }
+
+/// Columns `at .. at + c` of the rows `picked` of the row-major
+/// `x: [rows, width]`, row-major `[picked, c]`.
+pub fn pick(x: &[f32], width: usize, at: usize, c: usize, picked: &[usize]) -> Vec<f32> {
+    let mut out = Vec::with_capacity(picked.len() * c);
+    for &r in picked {
+        out.extend_from_slice(&x[r * width + at..][..c]);
+    }
+    out
+}
+
+/// [`pick`]'s adjoint: `out[r, at .. at + c] += x[i]` for the `i`-th row `r` of `picked`.
+pub fn put_add(out: &mut [f32], width: usize, at: usize, x: &[f32], picked: &[usize]) {
+    let c = x.len() / picked.len().max(1);
+    for (&r, xr) in picked.iter().zip(x.chunks_exact(c.max(1))) {
+        out[r * width + at..][..c]
+            .iter_mut()
+            .zip(xr)
+            .for_each(|(o, &e)| *o += e);
+    }
+}
