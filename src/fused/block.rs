@@ -17,7 +17,7 @@ use super::gemm::{View, gemm, linear_backward};
 use super::recurrence::{self, Trace};
 use super::rows::{
     Conv, columns, conv, conv_backward, dot, features, features_backward, l2, l2_backward, pick,
-    put_add, rms_norm, rms_norm_backward, set_columns, sigmoid, sigmoids, silu_into, softplus,
+    put_add, rms_norm, rms_norm_backward, set_columns, sigmoid, sigmoids, silu_into, softplus, sum,
 };
 use super::weights::Weights;
 use crate::mixer::Mixer;
@@ -137,18 +137,20 @@ fn forward_in(w: &Weights, h: &[f32], t_len: usize, kept: Option<&[usize]>) -> (
     for zr in zf.chunks_exact_mut(w.f.max(1)) {
         zr.iter_mut().zip(&w.dt_bias).for_each(|(z, &b)| *z += b);
     }
-    // (Gated DeltaNet's one gate repeated over the K channels)
-    // (a plain loop: a closure passed to `collect` is compiled without FMA)
-    let mut g = vec![0.0; if w.f > 0 { rows * kd } else { 0 }];
+    // (a plain loop over the gate's own numbers, so that it runs in vectors;
+    // a closure passed to `collect` would be compiled without FMA)
     let e_a = w.a();
-    if w.f == kd {
-        g.iter_mut()
-            .zip(&zf)
-            .for_each(|(e, &z)| *e = -e_a * softplus(z));
-    } else {
-        for (gr, &z) in g.chunks_exact_mut(kd).zip(&zf) {
-            gr.fill(-e_a * softplus(z));
+    let mut g = vec![0.0; zf.len()];
+    for (e, &z) in g.iter_mut().zip(&zf) {
+        *e = -e_a * softplus(z);
+    }
+    // (Gated DeltaNet's one gate repeated over the K channels)
+    if w.f == 1 {
+        let mut wide = vec![0.0; rows * kd];
+        for (gr, &x) in wide.chunks_exact_mut(kd).zip(&g) {
+            gr.fill(x);
         }
+        g = wide;
     }
     let mut pass = Pass {
         n,
@@ -288,10 +290,14 @@ fn backward_in(
                 // ḡ over K channels, summed into one for Gated DeltaNet's scalar gate;
                 // Ā_log = Σ ḡ g;  z̄_f = −ḡ e^{A_log} σ(z_f)
                 grad.a_log[0] += dot(&gr.g, &pass.g);
-                let mut dz = match w.f {
-                    1 => gr.g.chunks_exact(kd).map(|r| r.iter().sum()).collect(),
-                    _ => gr.g,
-                };
+                // (a loop, not `collect`: a closure is compiled without AVX2)
+                let mut dz = gr.g;
+                if w.f == 1 {
+                    for r in 0..rows {
+                        dz[r] = sum(&dz[r * kd..][..kd]);
+                    }
+                    dz.truncate(rows);
+                }
                 let e_a = w.a();
                 for (d, &z) in dz.iter_mut().zip(&pass.zf) {
                     *d *= -e_a * sigmoid(z);

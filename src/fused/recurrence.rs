@@ -178,7 +178,8 @@ fn forward_with<const W: usize>(x: &Lanes) -> (Vec<f32>, Trace) {
         alpha,
     };
     let (groups, kv) = ((n / t_len).div_ceil(L), kd * vd);
-    let mut states = vec![[0.0; L]; groups * (t_len + 1) * kv];
+    // each state is written once, pushed after the one before (not zeroed first)
+    let mut states: Vec<Lane> = Vec::with_capacity(groups * (t_len + 1) * kv);
     let mut us = inputs.v.clone();
     let mut out = vec![[0.0; L]; groups * t_len * vd];
     let normalised = x.normaliser.is_some();
@@ -187,20 +188,18 @@ fn forward_with<const W: usize>(x: &Lanes) -> (Vec<f32>, Trace) {
     let s_lane = [x.scale; L];
     let mut w = vec![[0.0; L]; kd];
     for g in 0..groups {
+        // S_0 = 0
+        states.resize(states.len() + kv, [0.0; L]);
         for t in 0..t_len {
             let r = g * t_len + t;
             let at = (g * (t_len + 1) + t) * kv;
-            let (done, rest) = states.split_at_mut(at + kv);
-            let (prev, s) = (&done[at..], &mut rest[..kv]);
             // S' = Diag(α) S_{t−1}
-            match &inputs.alpha {
-                Some(alpha) => {
-                    let rows = s.chunks_exact_mut(vd).zip(prev.chunks_exact(vd));
-                    for ((row, p), a) in rows.zip(&alpha[r * kd..][..kd]) {
-                        row.iter_mut().zip(p).for_each(|(e, p)| *e = mul(p, a));
-                    }
+            states.extend_from_within(at..at + kv);
+            let s = &mut states[at + kv..];
+            if let Some(alpha) = &inputs.alpha {
+                for (row, a) in s.chunks_exact_mut(vd).zip(&alpha[r * kd..][..kd]) {
+                    row.iter_mut().for_each(|e| scale(e, a));
                 }
-                None => s.copy_from_slice(prev),
             }
             let (kr, qr) = (&inputs.k[r * kd..][..kd], &inputs.q[r * kd..][..kd]);
             let u = &mut us[r * vd..][..vd];
