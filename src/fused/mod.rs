@@ -6,7 +6,8 @@
 //! forward and backward pass and each mixer kernel is a function of its own,
 //! compiled for AVX2 where the processor has it (the macro `vectorised!`).
 //! The mixers' recurrences advance eight sequences at a
-//! time, one in each lane of a vector ([`mod@recurrence`]). The row steps
+//! time, one in each lane of a vector, or at `K = V = 8` one sequence at a
+//! time with its state in registers ([`mod@recurrence`]). The row steps
 //! that sum across a row run in AVX2 intrinsics where they can
 //! ([`rows::avx2`]), held to their portable twins by a test.
 //!

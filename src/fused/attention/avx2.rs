@@ -15,33 +15,7 @@
 
 use std::arch::x86_64::*;
 
-use crate::fused::rows::avx2::sum;
-
-/// `eˣ` of eight numbers, step for step [`crate::fused::rows::exp`].
-#[target_feature(enable = "avx2,fma")]
-#[inline]
-fn exp(x: __m256) -> __m256 {
-    const ROUND: f32 = 12_582_912.0;
-    let x = _mm256_min_ps(
-        _mm256_max_ps(x, _mm256_set1_ps(-87.0)),
-        _mm256_set1_ps(88.0),
-    );
-    let round = _mm256_set1_ps(ROUND);
-    let t = _mm256_fmadd_ps(x, _mm256_set1_ps(std::f32::consts::LOG2_E), round);
-    let n = _mm256_sub_ps(t, round);
-    let r = _mm256_fmadd_ps(
-        n,
-        _mm256_set1_ps(2.121_944_4e-4),
-        _mm256_fmadd_ps(n, _mm256_set1_ps(-0.693_359_4), x),
-    );
-    let mut p = _mm256_set1_ps(1.0 / 5040.0);
-    for c in [720.0f32, 120.0, 24.0, 6.0, 2.0, 1.0, 1.0] {
-        p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0 / c));
-    }
-    let n = _mm256_sub_epi32(_mm256_castps_si256(t), _mm256_castps_si256(round));
-    let two_n = _mm256_slli_epi32(_mm256_add_epi32(n, _mm256_set1_epi32(127)), 23);
-    _mm256_mul_ps(p, _mm256_castsi256_ps(two_n))
-}
+use crate::fused::rows::avx2::{exp, sum};
 
 /// The largest lane of `v`.
 #[target_feature(enable = "avx2,fma")]

@@ -178,11 +178,12 @@ fn at_rate_0_01_the_reference_parts_from_itself_by_rounding_alone() {
     );
 }
 
-/// The fused pass's recurrence (sequences across vector lanes) computes the
-/// fast pass's: outputs and every input's gradient, for linear attention with
-/// and without the normaliser, the delta rule with and without decay, at value
-/// widths the pass unrolls (8, 16) and one it reads at run time (3), on
-/// batches that fill part of a group of lanes, one group, and one and a part.
+/// The fused pass's recurrence (sequences across vector lanes, or at
+/// `K = V = 8` one sequence in registers) computes the fast pass's: outputs
+/// and every input's gradient, for linear attention with and without the
+/// normaliser, the delta rule with and without decay, at value widths the
+/// pass unrolls (8, 16) and one it reads at run time (3), on batches that
+/// fill part of a group of lanes, one group, and one and a part.
 #[test]
 fn the_lane_recurrence_is_the_fast_recurrence() {
     let mut rng = seeded(90);
@@ -190,8 +191,9 @@ fn the_lane_recurrence_is_the_fast_recurrence() {
         let m = attention_geometry::random::gaussian(&mut rng, n, 1, spread);
         m.iter().map(|&a| a as f32).collect()
     };
-    let (t_len, kd) = (7, 4);
-    for (seqs, vd) in [(3, 8), (8, 16), (11, 3)] {
+    let t_len = 7;
+    // K = V = 8: one sequence at a time with its state in registers (AVX2)
+    for (seqs, vd, kd) in [(3, 8, 4), (8, 16, 4), (11, 3, 4), (3, 8, 8), (9, 8, 8)] {
         let n = seqs * t_len;
         let (q, k, v, d_o) = (
             numbers(n * kd, 1.0),
@@ -230,7 +232,7 @@ fn the_lane_recurrence_is_the_fast_recurrence() {
                 for (x, y) in a.iter().zip(b) {
                     assert!(
                         (x - y).abs() <= 1e-5 * top,
-                        "{what}, {seqs} sequences, V = {vd}: {x} vs {y}"
+                        "{what}, {seqs} sequences, K = {kd}, V = {vd}: {x} vs {y}"
                     );
                 }
             };

@@ -3,7 +3,10 @@
 //! of their states a vector of `L` lanes, so that a step is a few hundred
 //! vector operations and none of them sums across a vector. The algebra is
 //! the fast pass's, and so are the inputs and gradients (row-major rows); the
-//! pass turns them into lanes on the way in and back on the way out.
+//! pass turns them into lanes on the way in and back on the way out. At
+//! `K = V = 8` (the capacity page's width), where the processor has AVX2, a
+//! kernel of its own runs instead ([`avx2`]): one sequence at a time, its
+//! whole state in eight registers. A test holds both to the fast pass.
 //!
 //! ```text
 //! lanes     x[b·T + t, c]  →  X[(G·T + t)·C + c][l],   b = G·L + l  (a batch short of L·G padded with zeros)
@@ -16,6 +19,9 @@
 
 use super::rows::exp;
 use crate::mixer::fast::recurrence::{Grads, Lanes};
+
+#[cfg(target_arch = "x86_64")]
+pub mod avx2;
 
 /// Sequences per group: eight `f32` lanes fill one AVX2 register.
 const L: usize = 8;
@@ -98,10 +104,22 @@ struct Inputs {
     alpha: Option<Vec<Lane>>,
 }
 
-/// What the forward pass keeps: the inputs as lanes, every state `S_0 … S_T`
+/// What the forward pass keeps for the backward pass, in the layout of the
+/// kernel that ran it.
+#[derive(Clone, Debug)]
+pub struct Trace(Kept);
+
+#[derive(Clone, Debug)]
+enum Kept {
+    Lanes(LaneTrace),
+    #[cfg(target_arch = "x86_64")]
+    Registers(avx2::Trace),
+}
+
+/// What the lane recurrence keeps: the inputs as lanes, every state `S_0 … S_T`
 /// of every group, the corrections `u`, and with the normaliser `z_t`, `d_t`.
 #[derive(Clone, Debug)]
-pub struct Trace {
+struct LaneTrace {
     inputs: Inputs,
     /// `[G, T + 1, K, V]`
     states: Vec<Lane>,
@@ -113,12 +131,54 @@ pub struct Trace {
     den: Vec<Lane>,
 }
 
+/// Whether the processor runs [`avx2`]'s kernel and it computes `x`.
+#[cfg(target_arch = "x86_64")]
+fn in_registers(x: &Lanes) -> bool {
+    avx2::fits(x, width::<0>(x))
+        && is_x86_feature_detected!("avx2")
+        && is_x86_feature_detected!("fma")
+}
+
+/// The outputs `[B·T, V]` (row-major) and the trace: at `K = V = 8` one
+/// sequence at a time with its state in registers ([`avx2`]), otherwise
+/// `L` sequences at a time across the lanes.
+///
+/// # Panics
+/// If the slices' lengths disagree with `T` and `K`.
+pub fn forward(x: &Lanes) -> (Vec<f32>, Trace) {
+    let (kd, t_len) = (x.kd, x.t_len);
+    let n = x.k.len() / kd;
+    assert!(
+        x.q.len() == x.k.len() && n.is_multiple_of(t_len) && x.v.len().is_multiple_of(n),
+        "fused recurrence: q, k, v of lengths {}, {}, {} do not make rows of K = {kd} and T = {t_len}",
+        x.q.len(),
+        x.k.len(),
+        x.v.len()
+    );
+    #[cfg(target_arch = "x86_64")]
+    if in_registers(x) {
+        // SAFETY: the processor has AVX2 and FMA, and the kernel fits `x`.
+        let (o, trace) = unsafe { avx2::forward(x) };
+        return (o, Trace(Kept::Registers(trace)));
+    }
+    let (o, trace) = forward_lanes(x);
+    (o, Trace(Kept::Lanes(trace)))
+}
+
+/// The gradients of the inputs from `d_o: [B·T, V]` (row-major), by the
+/// kernel that ran the forward pass.
+pub fn backward(x: &Lanes, trace: &Trace, d_o: &[f32]) -> Grads {
+    match &trace.0 {
+        Kept::Lanes(t) => backward_lanes(x, t, d_o),
+        // SAFETY: the forward pass ran this kernel, so the processor has AVX2 and FMA.
+        #[cfg(target_arch = "x86_64")]
+        Kept::Registers(t) => unsafe { avx2::backward(x, t, d_o) },
+    }
+}
+
 vectorised! {
-    /// The outputs `[B·T, V]` (row-major) and the trace.
-    ///
-    /// # Panics
-    /// If the slices' lengths disagree with `T` and `K`.
-    pub fn forward(x: &Lanes) -> (Vec<f32>, Trace) = forward_in;
+    /// [`forward`] with `L` sequences across the lanes.
+    fn forward_lanes(x: &Lanes) -> (Vec<f32>, LaneTrace) = forward_in;
 }
 
 /// The value width: `W`, or read from the inputs when `W = 0`.
@@ -135,7 +195,7 @@ fn width<const W: usize>(x: &Lanes) -> usize {
 /// so that for the widths the book trains every loop over a row of the state
 /// has a length known at compile time, and unrolls into whole vectors.
 #[inline(always)]
-fn forward_in(x: &Lanes) -> (Vec<f32>, Trace) {
+fn forward_in(x: &Lanes) -> (Vec<f32>, LaneTrace) {
     match width::<0>(x) {
         8 => forward_with::<8>(x),
         16 => forward_with::<16>(x),
@@ -144,7 +204,7 @@ fn forward_in(x: &Lanes) -> (Vec<f32>, Trace) {
 }
 
 #[inline(always)]
-fn backward_in(x: &Lanes, trace: &Trace, d_o: &[f32]) -> Grads {
+fn backward_in(x: &Lanes, trace: &LaneTrace, d_o: &[f32]) -> Grads {
     match width::<0>(x) {
         8 => backward_with::<8>(x, trace, d_o),
         16 => backward_with::<16>(x, trace, d_o),
@@ -153,16 +213,9 @@ fn backward_in(x: &Lanes, trace: &Trace, d_o: &[f32]) -> Grads {
 }
 
 #[inline(always)]
-fn forward_with<const W: usize>(x: &Lanes) -> (Vec<f32>, Trace) {
+fn forward_with<const W: usize>(x: &Lanes) -> (Vec<f32>, LaneTrace) {
     let (kd, t_len) = (x.kd, x.t_len);
     let n = x.k.len() / kd;
-    assert!(
-        x.q.len() == x.k.len() && n.is_multiple_of(t_len) && x.v.len().is_multiple_of(n),
-        "fused recurrence: q, k, v of lengths {}, {}, {} do not make rows of K = {kd} and T = {t_len}",
-        x.q.len(),
-        x.k.len(),
-        x.v.len()
-    );
     let vd = width::<W>(x);
     let mut alpha = x.g.map(|g| to_lanes(g, kd, t_len));
     if let Some(a) = &mut alpha {
@@ -246,7 +299,7 @@ fn forward_with<const W: usize>(x: &Lanes) -> (Vec<f32>, Trace) {
         }
     }
     let o = from_lanes(&out, vd, t_len, n / t_len);
-    let trace = Trace {
+    let trace = LaneTrace {
         inputs,
         states,
         u: us,
@@ -257,12 +310,12 @@ fn forward_with<const W: usize>(x: &Lanes) -> (Vec<f32>, Trace) {
 }
 
 vectorised! {
-    /// The gradients of the inputs from `d_o: [B·T, V]` (row-major).
-    pub fn backward(x: &Lanes, trace: &Trace, d_o: &[f32]) -> Grads = backward_in;
+    /// [`backward`] with `L` sequences across the lanes.
+    fn backward_lanes(x: &Lanes, trace: &LaneTrace, d_o: &[f32]) -> Grads = backward_in;
 }
 
 #[inline(always)]
-fn backward_with<const W: usize>(x: &Lanes, trace: &Trace, d_o: &[f32]) -> Grads {
+fn backward_with<const W: usize>(x: &Lanes, trace: &LaneTrace, d_o: &[f32]) -> Grads {
     let (kd, t_len, inp) = (x.kd, x.t_len, &trace.inputs);
     let n = x.k.len() / kd;
     let vd = width::<W>(x);
