@@ -48,13 +48,14 @@ impl Model {
 
     /// The same shapes, all zero.
     pub fn zeros(&self) -> Self {
-        Self {
-            emb: vec![0.0; self.emb.len()],
-            blocks: self.blocks.iter().map(weights::Weights::zeros).collect(),
-            norm_f: vec![0.0; self.norm_f.len()],
-            w_r: vec![0.0; self.w_r.len()],
-            ..*self
-        }
+        let mut z = self.clone();
+        z.clear();
+        z
+    }
+
+    /// Every number set to zero (a gradient about to be summed again).
+    pub fn clear(&mut self) {
+        self.tensors_mut().into_iter().for_each(|t| t.fill(0.0));
     }
 
     /// These numbers as a [`Stack`] shaped like `like` (its configuration and

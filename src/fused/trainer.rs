@@ -67,10 +67,7 @@ impl Trainer {
     /// # Panics
     /// If the batch is empty or its sequences differ in length.
     pub fn step(&mut self, batch: &[Sequence]) -> f64 {
-        self.grad
-            .tensors_mut()
-            .into_iter()
-            .for_each(|g| g.fill(0.0));
+        self.grad.clear();
         let loss = super::gradient(&self.theta, batch, &mut self.grad);
         self.t += 1;
         let a = &self.adam;

@@ -107,21 +107,6 @@ impl Weights {
         }
     }
 
-    /// The same shapes, all zero.
-    pub fn zeros(&self) -> Self {
-        let zero = |x: &[f32]| vec![0.0; x.len()];
-        Self {
-            norm_in: zero(&self.norm_in),
-            w: zero(&self.w),
-            conv: zero(&self.conv),
-            dt_bias: zero(&self.dt_bias),
-            a_log: zero(&self.a_log),
-            norm_o: zero(&self.norm_o),
-            w_o: zero(&self.w_o),
-            ..*self
-        }
-    }
-
     /// These numbers as a [`Block`] shaped like `like`: the block's tensors,
     /// or the gradient they hold.
     pub fn to_block(&self, like: &Block) -> Block {
