@@ -81,6 +81,18 @@ fn lanes<'a>(w: &Weights, p: &'a Pass, t_len: usize) -> Lanes<'a> {
     }
 }
 
+/// Attention's inputs from the pass's rows.
+fn inputs(p: &Pass, kd: usize, t_len: usize) -> attention::Inputs<'_> {
+    attention::Inputs {
+        q: &p.q,
+        k: &p.k,
+        v: &p.v,
+        kd,
+        t_len,
+        read: p.kept.as_deref(),
+    }
+}
+
 vectorised! {
     /// `(h', pass)` for the residual stream `h: [rows, d]` of sequences of
     /// `t_len` rows; `h'` only at the rows `kept` (none: every row), the
@@ -175,17 +187,18 @@ fn forward_in(w: &Weights, h: &[f32], t_len: usize, kept: Option<&[usize]>) -> (
         s_gate: Vec::new(),
         out: Vec::new(),
     };
+    // o at the kept rows: softmax reads only those; the recurrence runs over all
     if w.mixer == Mixer::Softmax {
-        let (o, weights) = attention::forward(&pass.q, &pass.k, &pass.v, kd, t_len);
+        let (o, weights) = attention::forward(&inputs(&pass, kd, t_len));
         pass.o = o;
         pass.kernel = Kernel::Softmax(weights);
     } else {
         let (o, trace) = recurrence::forward(&lanes(w, &pass, t_len));
-        pass.o = o;
+        pass.o = match kept {
+            Some(r) => pick(&o, vd, 0, vd, r),
+            None => o,
+        };
         pass.kernel = Kernel::Recurrence(trace);
-    }
-    if let Some(r) = kept {
-        pass.o = pick(&pass.o, vd, 0, vd, r);
     }
     (pass.y, pass.inv_o) = if w.mixer.norms_output() {
         rms_norm(&pass.o, &w.norm_o)
@@ -260,24 +273,23 @@ fn backward_in(
     } else {
         d_out
     };
-    // ā's gate columns and ō at every row: zero where no row was kept
-    let d_o = match kept {
-        Some(r) => {
-            put_add(&mut da, p, gate, &dgate, r);
-            let mut all = vec![0.0; rows * vd];
-            put_add(&mut all, vd, 0, &d_o, r);
-            all
-        }
-        None => {
-            set_columns(&mut da, p, gate, &dgate);
-            d_o
-        }
-    };
+    // ā's gate columns: zero where no row was kept
+    match kept {
+        Some(r) => put_add(&mut da, p, gate, &dgate, r),
+        None => set_columns(&mut da, p, gate, &dgate),
+    }
     let (mut dq, mut dk, dv) = match &pass.kernel {
-        Kernel::Softmax(weights) => {
-            attention::backward(&pass.q, &pass.k, &pass.v, weights, kd, t_len, &d_o)
-        }
+        Kernel::Softmax(weights) => attention::backward(&inputs(pass, kd, t_len), weights, &d_o),
         Kernel::Recurrence(trace) => {
+            // ō at every row: zero where no row was kept
+            let d_o = match kept {
+                Some(r) => {
+                    let mut all = vec![0.0; rows * vd];
+                    put_add(&mut all, vd, 0, &d_o, r);
+                    all
+                }
+                None => d_o,
+            };
             let gr = recurrence::backward(&lanes(w, pass, t_len), trace, &d_o);
             let at = gate + vd;
             if w.beta > 0 {

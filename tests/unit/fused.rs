@@ -137,9 +137,10 @@ fn attention_weights_and_their_gradient_agree_with_their_portable_definitions() 
         let k: Vec<f32> = (0..t_len * kd).map(|i| number(i + 3)).collect();
         let v: Vec<f32> = (0..t_len * vd).map(|i| number(i + 5)).collect();
         let d_o: Vec<f32> = (0..t_len * vd).map(|i| number(i + 9)).collect();
+        let ts: Vec<usize> = (0..t_len).collect();
         let (mut a, mut a0) = (vec![1.0; t_len * t_len], vec![2.0; t_len * t_len]);
-        attention::weights(&q, &k, kd, t_len, &mut a);
-        attention::weights_with(&q, &k, kd, t_len, &mut a0);
+        attention::weights(&q, &k, kd, t_len, &ts, &mut a);
+        attention::weights_with(&q, &k, kd, t_len, &ts, &mut a0);
         assert!(gap(&a, &a0) < 1e-6, "weights, T = {t_len}, K = {kd}");
         // causal, and every row a distribution
         for (t, row) in a.chunks_exact(t_len).enumerate() {
@@ -153,11 +154,31 @@ fn attention_weights_and_their_gradient_agree_with_their_portable_definitions() 
             );
         }
         let (mut dp, mut dp0) = (vec![1.0; t_len * t_len], vec![2.0; t_len * t_len]);
-        attention::scores_backward(&d_o, &v, &a, kd, t_len, &mut dp);
-        attention::scores_backward_with(&d_o, &v, &a, kd, t_len, &mut dp0);
+        attention::scores_backward(&d_o, &v, &a, kd, t_len, &ts, &mut dp);
+        attention::scores_backward_with(&d_o, &v, &a, kd, t_len, &ts, &mut dp0);
         assert!(
             gap(&dp, &dp0) < 1e-6,
             "scores_backward, T = {t_len}, V = {vd}"
+        );
+        // read at some positions only, each row is the whole sequence's row there
+        let some = [0, 5, t_len / 2, t_len - 1, 7];
+        let at = |x: &[f32], c: usize| -> Vec<f32> {
+            some.iter()
+                .flat_map(|&t| x[t * c..][..c].to_vec())
+                .collect()
+        };
+        let mut a_some = vec![3.0; some.len() * t_len];
+        attention::weights(&at(&q, kd), &k, kd, t_len, &some, &mut a_some);
+        assert!(
+            gap(&a_some, &at(&a, t_len)) < 1e-6,
+            "weights at positions, T = {t_len}"
+        );
+        let mut dp_some = vec![3.0; some.len() * t_len];
+        let d_o_some = at(&d_o, vd);
+        attention::scores_backward(&d_o_some, &v, &a_some, kd, t_len, &some, &mut dp_some);
+        assert!(
+            gap(&dp_some, &at(&dp, t_len)) < 1e-6,
+            "scores_backward at positions, T = {t_len}"
         );
     }
 }

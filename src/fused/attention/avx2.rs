@@ -1,6 +1,6 @@
 //! Softmax attention's weights and their gradient a row at a time in AVX2
-//! and FMA, for sequences of whole vectors (`T` a multiple of 8). Row `t`
-//! is computed only up to its own position, in the `⌈(t + 1)/8⌉` vectors
+//! and FMA, for sequences of whole vectors (`T` a multiple of 8). A row at
+//! position `t` is computed only up to `t`, in the `⌈(t + 1)/8⌉` vectors
 //! that hold it, so the causal half of the scores is never formed; between
 //! the product and the softmax the scores stay in place in the row. The
 //! formulas are [`super::weights_with`]'s and [`super::scores_backward_with`]'s,
@@ -39,11 +39,11 @@ fn seen(j0: usize, t: usize) -> __m256 {
     ))
 }
 
-/// Vectors `b .. b + N` of row `t` of `x: [T, C]` times `yt: [C, T]`:
-/// `Σ_p x[t, p] yt[p, 8b ..]`, each `x[t, p]` broadcast once for the `N`.
+/// Vectors `b .. b + N` of row `i` of `x: [·, C]` times `yt: [C, T]`:
+/// `Σ_p x[i, p] yt[p, 8b ..]`, each `x[i, p]` broadcast once for the `N`.
 ///
 /// # Safety
-/// `x` holds row `t` of `C`, and `yt` is `[C, T]` with `8 (b + N) ≤ T`.
+/// `x` holds row `i` of `C`, and `yt` is `[C, T]` with `8 (b + N) ≤ T`.
 #[target_feature(enable = "avx2,fma")]
 #[inline]
 unsafe fn product<const N: usize>(
@@ -51,14 +51,14 @@ unsafe fn product<const N: usize>(
     yt: &[f32],
     c: usize,
     t_len: usize,
-    t: usize,
+    i: usize,
     b: usize,
 ) -> [__m256; N] {
     let mut acc = [_mm256_setzero_ps(); N];
     for p in 0..c {
-        // SAFETY: the caller keeps row t of x and columns 8b .. 8(b + N) of yt inside them.
+        // SAFETY: the caller keeps row i of x and columns 8b .. 8(b + N) of yt inside them.
         unsafe {
-            let x = _mm256_set1_ps(*x.get_unchecked(t * c + p));
+            let x = _mm256_set1_ps(*x.get_unchecked(i * c + p));
             for (i, acc) in acc.iter_mut().enumerate() {
                 let y = _mm256_loadu_ps(yt.as_ptr().add(p * t_len + 8 * (b + i)));
                 *acc = _mm256_fmadd_ps(x, y, *acc);
@@ -68,7 +68,7 @@ unsafe fn product<const N: usize>(
     acc
 }
 
-/// Row `t`'s vectors `0 .. nv` of `x: [T, C]` times `yt: [C, T]`, into
+/// Row `i`'s vectors `0 .. nv` of `x: [·, C]` times `yt: [C, T]`, into
 /// `row[.. 8 nv]`, four vectors at a time and then one at a time.
 ///
 /// # Safety
@@ -80,21 +80,21 @@ unsafe fn products(
     yt: &[f32],
     c: usize,
     t_len: usize,
-    t: usize,
+    i: usize,
     nv: usize,
     row: &mut [f32],
 ) {
     let mut b = 0;
     // SAFETY (both loops): 8 (b + N) ≤ 8 nv ≤ T, and the row holds T numbers.
     while b + 4 <= nv {
-        let y = unsafe { product::<4>(x, yt, c, t_len, t, b) };
+        let y = unsafe { product::<4>(x, yt, c, t_len, i, b) };
         for (i, y) in y.into_iter().enumerate() {
             unsafe { _mm256_storeu_ps(row.as_mut_ptr().add(8 * (b + i)), y) };
         }
         b += 4;
     }
     while b < nv {
-        let [y] = unsafe { product::<1>(x, yt, c, t_len, t, b) };
+        let [y] = unsafe { product::<1>(x, yt, c, t_len, i, b) };
         unsafe { _mm256_storeu_ps(row.as_mut_ptr().add(8 * b), y) };
         b += 1;
     }
@@ -110,27 +110,39 @@ fn zeros_from(row: &mut [f32], nv: usize) {
     }
 }
 
-/// [`super::weights`] from `q: [T, K]` and `kt = Kᵀ: [K, T]` into `a: [T, T]`.
+/// [`super::weights`] from `q: [n, K]` (row `i` at position `ts[i]`) and
+/// `kt = Kᵀ: [K, T]` into `a: [n, T]`.
 ///
 /// # Safety
 /// The processor has AVX2 and FMA.
 #[target_feature(enable = "avx2,fma")]
-pub unsafe fn weights(q: &[f32], kt: &[f32], kd: usize, t_len: usize, scale: f32, a: &mut [f32]) {
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn weights(
+    q: &[f32],
+    kt: &[f32],
+    kd: usize,
+    t_len: usize,
+    ts: &[usize],
+    scale: f32,
+    a: &mut [f32],
+) {
     assert!(
         t_len.is_multiple_of(8)
-            && q.len() == t_len * kd
+            && q.len() == ts.len() * kd
             && kt.len() == kd * t_len
-            && a.len() == t_len * t_len,
-        "fused attention weights: q, Kᵀ or A of the wrong shape"
+            && a.len() == ts.len() * t_len
+            && ts.iter().all(|&t| t < t_len),
+        "fused attention weights: q, Kᵀ, A or the positions of the wrong shape"
     );
     let s = _mm256_set1_ps(scale);
-    let mut totals = vec![0.0; t_len];
-    for (t, (row, total_t)) in a.chunks_exact_mut(t_len).zip(&mut totals).enumerate() {
+    let mut totals = vec![0.0; ts.len()];
+    for (i, (row, total_t)) in a.chunks_exact_mut(t_len).zip(&mut totals).enumerate() {
+        let t = ts[i];
         let nv = t / 8 + 1;
         let last = seen(8 * (nv - 1), t);
         // the scores, and their largest at or before t
-        // SAFETY: row t of q; 8 nv ≤ T; the row holds T numbers.
-        unsafe { products(q, kt, kd, t_len, t, nv, row) };
+        // SAFETY: row i of q; 8 nv ≤ T; the row holds T numbers.
+        unsafe { products(q, kt, kd, t_len, i, nv, row) };
         let mut top = _mm256_set1_ps(f32::NEG_INFINITY);
         for (b, x) in row.as_chunks::<8>().0[..nv].iter().enumerate() {
             // SAFETY: the chunk is eight numbers.
@@ -161,7 +173,7 @@ pub unsafe fn weights(q: &[f32], kt: &[f32], kd: usize, t_len: usize, scale: f32
     }
     // each row divided by its sum in a pass of its own, so that no row waits
     // for the one before it to be summed
-    for (t, (row, &total)) in a.chunks_exact_mut(t_len).zip(&totals).enumerate() {
+    for ((row, &total), &t) in a.chunks_exact_mut(t_len).zip(&totals).zip(ts) {
         let inv = _mm256_set1_ps(1.0 / total);
         for x in row.as_chunks_mut::<8>().0[..t / 8 + 1].iter_mut() {
             // SAFETY: the chunk is eight numbers.
@@ -175,8 +187,8 @@ pub unsafe fn weights(q: &[f32], kt: &[f32], kd: usize, t_len: usize, scale: f32
     }
 }
 
-/// [`super::scores_backward`] from `ō: [T, V]`, `vt = Vᵀ: [V, T]` and the
-/// weights `a` into `dp: [T, T]`.
+/// [`super::scores_backward`] from `ō: [n, V]` (row `i` at position
+/// `ts[i]`), `vt = Vᵀ: [V, T]` and the weights `a` into `dp: [n, T]`.
 ///
 /// # Safety
 /// The processor has AVX2 and FMA.
@@ -188,27 +200,30 @@ pub unsafe fn scores_backward(
     a: &[f32],
     vd: usize,
     t_len: usize,
+    ts: &[usize],
     scale: f32,
     dp: &mut [f32],
 ) {
+    let n = ts.len();
     assert!(
         t_len.is_multiple_of(8)
-            && d_o.len() == t_len * vd
+            && d_o.len() == n * vd
             && vt.len() == vd * t_len
-            && a.len() == t_len * t_len
-            && dp.len() == t_len * t_len,
-        "fused attention scores_backward: ō, Vᵀ, A or P̄ of the wrong shape"
+            && a.len() == n * t_len
+            && dp.len() == n * t_len
+            && ts.iter().all(|&t| t < t_len),
+        "fused attention scores_backward: ō, Vᵀ, A, P̄ or the positions of the wrong shape"
     );
     let s = _mm256_set1_ps(scale);
-    for (t, (row, ar)) in dp
+    for (i, (row, ar)) in dp
         .chunks_exact_mut(t_len)
         .zip(a.chunks_exact(t_len))
         .enumerate()
     {
-        let nv = t / 8 + 1;
+        let nv = ts[i] / 8 + 1;
         // ā_t in the row; a_t · ā_t (A is zero past t)
-        // SAFETY: row t of ō; 8 nv ≤ T; the row holds T numbers.
-        unsafe { products(d_o, vt, vd, t_len, t, nv, row) };
+        // SAFETY: row i of ō; 8 nv ≤ T; the row holds T numbers.
+        unsafe { products(d_o, vt, vd, t_len, i, nv, row) };
         let mut inner = _mm256_setzero_ps();
         for (x, y) in row.as_chunks::<8>().0[..nv]
             .iter()

@@ -1,6 +1,9 @@
 //! Causal softmax attention of [`crate::mixer::softmax`] in the fused pass,
 //! one sequence at a time (rows `b·T … b·T + T − 1` of row-major `[rows, ·]`),
-//! every product one [`gemm`] on the rows in place. Where the processor has
+//! read at every row or only at the rows kept after the block (the last
+//! block's queries): the weights, outputs and their gradients exist only at
+//! the rows read, while every row's key and value is attended to. Every
+//! product is one [`gemm`] per sequence. Where the processor has
 //! AVX2 and a sequence is whole vectors long, the weights and their
 //! gradient are computed a row at a time instead ([`avx2`]): each row only
 //! up to its own position, the scores in registers between the product and
@@ -16,7 +19,7 @@
 pub mod avx2;
 
 use super::gemm::{View, gemm};
-use super::rows::{dot, exp, largest, sum};
+use super::rows::{dot, exp, largest, pick, put_add, sum};
 
 /// `true` after running `avx2::f(args)`, when the processor has AVX2 and FMA
 /// and the sequence is whole vectors long; `false` (nothing run) otherwise.
@@ -46,30 +49,31 @@ fn transposed(x: &[f32], c: usize, t_len: usize) -> Vec<f32> {
     out
 }
 
-/// One sequence's weights `a: [T, T]` from its `q, k: [T, K]`:
-/// `A = softmax_rows(s Q Kᵀ, causal)`, zero past the diagonal.
+/// One sequence's weights `a: [n, T]` from `q: [n, K]`, its row `i` at
+/// position `ts[i]`, and `k: [T, K]`: `A = softmax_rows(s Q Kᵀ, causal)`,
+/// row `i` zero past `ts[i]`.
 #[inline(always)]
-pub fn weights(q: &[f32], k: &[f32], kd: usize, t_len: usize, a: &mut [f32]) {
+pub fn weights(q: &[f32], k: &[f32], kd: usize, t_len: usize, ts: &[usize], a: &mut [f32]) {
     let scale = 1.0 / (kd as f32).sqrt();
     if !on_avx2!(
         t_len,
-        weights(q, &transposed(k, kd, t_len), kd, t_len, scale, a)
+        weights(q, &transposed(k, kd, t_len), kd, t_len, ts, scale, a)
     ) {
-        weights_with(q, k, kd, t_len, a);
+        weights_with(q, k, kd, t_len, ts, a);
     }
 }
 
 /// The portable [`weights`]: the scores by one product, then the rows.
 #[inline(always)]
-pub fn weights_with(q: &[f32], k: &[f32], kd: usize, t_len: usize, a: &mut [f32]) {
+pub fn weights_with(q: &[f32], k: &[f32], kd: usize, t_len: usize, ts: &[usize], a: &mut [f32]) {
     let scale = 1.0 / (kd as f32).sqrt();
     gemm(
-        View::rows(q, t_len, kd),
+        View::rows(q, ts.len(), kd),
         View::rows(k, t_len, kd).t(),
         a,
         false,
     );
-    for (t, row) in a.chunks_exact_mut(t_len).enumerate() {
+    for (row, &t) in a.chunks_exact_mut(t_len).zip(ts) {
         // causal: position t sees 0 ..= t; the row is taken in whole
         // vectors up to `end`, its numbers past t set to zero after `exp`
         let end = (t + 1).next_multiple_of(8).min(t_len);
@@ -84,40 +88,52 @@ pub fn weights_with(q: &[f32], k: &[f32], kd: usize, t_len: usize, a: &mut [f32]
 }
 
 /// One sequence's `P̄ = s A ⊙ (Ā − rowsum(A ⊙ Ā))`, `Ā = Ō Vᵀ`, into
-/// `dp: [T, T]`, from its `ō, v: [T, V]` and weights `a` (the scale of the
-/// scores folded in), zero past the diagonal.
+/// `dp: [n, T]`, from `ō: [n, V]` (row `i` at position `ts[i]`), the
+/// sequence's `v: [T, V]` and the weights `a: [n, T]` (the scale of the
+/// scores folded in), zero past each row's position.
 #[inline(always)]
-pub fn scores_backward(d_o: &[f32], v: &[f32], a: &[f32], kd: usize, t_len: usize, dp: &mut [f32]) {
+#[allow(clippy::too_many_arguments)]
+pub fn scores_backward(
+    d_o: &[f32],
+    v: &[f32],
+    a: &[f32],
+    kd: usize,
+    t_len: usize,
+    ts: &[usize],
+    dp: &mut [f32],
+) {
     let (scale, vd) = (1.0 / (kd as f32).sqrt(), v.len() / t_len);
     if !on_avx2!(
         t_len,
-        scores_backward(d_o, &transposed(v, vd, t_len), a, vd, t_len, scale, dp)
+        scores_backward(d_o, &transposed(v, vd, t_len), a, vd, t_len, ts, scale, dp)
     ) {
-        scores_backward_with(d_o, v, a, kd, t_len, dp);
+        scores_backward_with(d_o, v, a, kd, t_len, ts, dp);
     }
 }
 
 /// The portable [`scores_backward`]: `Ā` by one product, then the rows.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub fn scores_backward_with(
     d_o: &[f32],
     v: &[f32],
     a: &[f32],
     kd: usize,
     t_len: usize,
+    ts: &[usize],
     dp: &mut [f32],
 ) {
     let (scale, vd) = (1.0 / (kd as f32).sqrt(), v.len() / t_len);
     gemm(
-        View::rows(d_o, t_len, vd),
+        View::rows(d_o, ts.len(), vd),
         View::rows(v, t_len, vd).t(),
         dp,
         false,
     );
-    for (t, (dr, ar)) in dp
+    for ((dr, ar), &t) in dp
         .chunks_exact_mut(t_len)
         .zip(a.chunks_exact(t_len))
-        .enumerate()
+        .zip(ts)
     {
         // causal: A is zero past t, and so is P̄ (in whole vectors up to `end`)
         let end = (t + 1).next_multiple_of(8).min(t_len);
@@ -130,90 +146,136 @@ pub fn scores_backward_with(
     }
 }
 
+/// The rows read, a run per sequence: `(b, positions, rows)`, the rows
+/// `b·T + t` in the order given (every row of every sequence when none are
+/// given). A sequence whose rows are not together makes several runs.
+fn runs(rows: usize, t_len: usize, read: Option<&[usize]>) -> Vec<(usize, Vec<usize>, Vec<usize>)> {
+    let all: Vec<usize>;
+    let read = match read {
+        Some(r) => r,
+        None => {
+            all = (0..rows).collect();
+            &all
+        }
+    };
+    read.chunk_by(|x, y| x / t_len == y / t_len)
+        .map(|run| {
+            let ts = run.iter().map(|r| r % t_len).collect();
+            (run[0] / t_len, ts, run.to_vec())
+        })
+        .collect()
+}
+
+/// Rows `b·T ..` of the row-major `x: [·, width]`, sequence `b`'s `T` of them.
+fn sequence(x: &[f32], b: usize, width: usize, t_len: usize) -> &[f32] {
+    &x[b * t_len * width..][..t_len * width]
+}
+
+/// What attention reads: every row's `q: [rows, K]`, `k: [rows, K]` and
+/// `v: [rows, V]` (row-major, sequences of `t_len` rows), and the rows it is
+/// read at (none: every row).
+#[derive(Clone, Copy, Debug)]
+pub struct Inputs<'a> {
+    pub q: &'a [f32],
+    pub k: &'a [f32],
+    pub v: &'a [f32],
+    pub kd: usize,
+    pub t_len: usize,
+    pub read: Option<&'a [usize]>,
+}
+
 vectorised! {
-    /// The outputs `[rows, V]` and every sequence's weights `A: [T, T]` side by side.
-    pub fn forward(q: &[f32], k: &[f32], v: &[f32], kd: usize, t_len: usize) -> (Vec<f32>, Vec<f32>) = forward_in;
+    /// The outputs `[n, V]` at the rows read (`n = rows` when every row is)
+    /// and their weights `A: [n, T]`, each row over its own sequence.
+    pub fn forward(x: &Inputs) -> (Vec<f32>, Vec<f32>) = forward_in;
 }
 
 #[inline(always)]
-fn forward_in(q: &[f32], k: &[f32], v: &[f32], kd: usize, t_len: usize) -> (Vec<f32>, Vec<f32>) {
+fn forward_in(x: &Inputs) -> (Vec<f32>, Vec<f32>) {
+    let Inputs {
+        q,
+        k,
+        v,
+        kd,
+        t_len,
+        read,
+    } = *x;
     let rows = q.len() / kd;
     let vd = v.len() / rows;
-    let tt = t_len * t_len;
-    let mut weights = vec![0.0; rows / t_len * tt];
-    let mut out = vec![0.0; rows * vd];
-    for (b, a) in weights.chunks_exact_mut(tt).enumerate() {
-        let at = b * t_len * kd;
-        self::weights(&q[at..][..t_len * kd], &k[at..][..t_len * kd], kd, t_len, a);
-        let vb = &v[b * t_len * vd..][..t_len * vd];
-        let ob = &mut out[b * t_len * vd..][..t_len * vd];
+    let n = read.map_or(rows, <[usize]>::len);
+    let (mut weights, mut out) = (vec![0.0; n * t_len], vec![0.0; n * vd]);
+    let mut at = 0;
+    for (b, ts, rs) in runs(rows, t_len, read) {
+        let a = &mut weights[at * t_len..][..ts.len() * t_len];
+        self::weights(
+            &pick(q, kd, 0, kd, &rs),
+            sequence(k, b, kd, t_len),
+            kd,
+            t_len,
+            &ts,
+            a,
+        );
         gemm(
-            View::rows(a, t_len, t_len),
-            View::rows(vb, t_len, vd),
-            ob,
+            View::rows(a, ts.len(), t_len),
+            View::rows(sequence(v, b, vd, t_len), t_len, vd),
+            &mut out[at * vd..][..ts.len() * vd],
             false,
         );
+        at += ts.len();
     }
     (out, weights)
 }
 
-/// Rows `from / width ..` of the row-major `x: [·, width]`, one sequence's `T` of them.
-fn at(x: &[f32], from: usize, width: usize, t_len: usize) -> View<'_> {
-    View::rows(&x[from..][..t_len * width], t_len, width)
-}
-
 vectorised! {
-    /// `(q̄, k̄, v̄)` from `ō: [rows, V]` and the weights of [`forward`].
-    pub fn backward(
-        q: &[f32],
-        k: &[f32],
-        v: &[f32],
-        weights: &[f32],
-        kd: usize,
-        t_len: usize,
-        d_o: &[f32],
-    ) -> (Vec<f32>, Vec<f32>, Vec<f32>) = backward_in;
+    /// `(q̄, k̄, v̄)` at every row from `ō: [n, V]` at the rows read and the
+    /// weights of [`forward`]; `q̄` is zero at the rows not read.
+    pub fn backward(x: &Inputs, weights: &[f32], d_o: &[f32]) -> (Vec<f32>, Vec<f32>, Vec<f32>) = backward_in;
 }
 
 #[inline(always)]
-fn backward_in(
-    q: &[f32],
-    k: &[f32],
-    v: &[f32],
-    weights: &[f32],
-    kd: usize,
-    t_len: usize,
-    d_o: &[f32],
-) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+fn backward_in(x: &Inputs, weights: &[f32], d_o: &[f32]) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+    let Inputs {
+        q,
+        k,
+        v,
+        kd,
+        t_len,
+        read,
+    } = *x;
     let rows = q.len() / kd;
     let vd = v.len() / rows;
-    let tt = t_len * t_len;
     let (mut dq, mut dk, mut dv) = (vec![0.0; q.len()], vec![0.0; k.len()], vec![0.0; v.len()]);
-    let mut dp = vec![0.0; tt];
-    for (b, a) in weights.chunks_exact(tt).enumerate() {
-        let (kq, kv) = (b * t_len * kd, b * t_len * vd);
-        // V̄ = Aᵀ Ō;  P̄ (with Ā = Ō Vᵀ)
+    let mut at = 0;
+    for (b, ts, rs) in runs(rows, t_len, read) {
+        let n = ts.len();
+        let a = View::rows(&weights[at * t_len..][..n * t_len], n, t_len);
+        let ob = &d_o[at * vd..][..n * vd];
+        let range = |width: usize| b * t_len * width..(b + 1) * t_len * width;
+        // V̄ += Aᵀ Ō;  P̄ (with Ā = Ō Vᵀ)
+        gemm(a.t(), View::rows(ob, n, vd), &mut dv[range(vd)], true);
+        let mut dp = vec![0.0; n * t_len];
+        scores_backward(
+            ob,
+            sequence(v, b, vd, t_len),
+            a.data,
+            kd,
+            t_len,
+            &ts,
+            &mut dp,
+        );
+        let p = View::rows(&dp, n, t_len);
+        // Q̄ = P̄ K at the rows read;  K̄ += P̄ᵀ Q
+        let mut dqg = vec![0.0; n * kd];
         gemm(
-            View::rows(a, t_len, t_len).t(),
-            at(d_o, kv, vd, t_len),
-            &mut dv[kv..][..t_len * vd],
+            p,
+            View::rows(sequence(k, b, kd, t_len), t_len, kd),
+            &mut dqg,
             false,
         );
-        let (ob, vb) = (&d_o[kv..][..t_len * vd], &v[kv..][..t_len * vd]);
-        scores_backward(ob, vb, a, kd, t_len, &mut dp);
-        let p_view = View::rows(&dp, t_len, t_len);
-        gemm(
-            p_view,
-            at(k, kq, kd, t_len),
-            &mut dq[kq..][..t_len * kd],
-            false,
-        );
-        gemm(
-            p_view.t(),
-            at(q, kq, kd, t_len),
-            &mut dk[kq..][..t_len * kd],
-            false,
-        );
+        put_add(&mut dq, kd, 0, &dqg, &rs);
+        let qg = pick(q, kd, 0, kd, &rs);
+        gemm(p.t(), View::rows(&qg, n, kd), &mut dk[range(kd)], true);
+        at += n;
     }
     (dq, dk, dv)
 }
