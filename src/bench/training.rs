@@ -29,10 +29,13 @@ pub const BATCHES: [usize; 2] = [16, 64];
 /// The speed-up over the reference the issue set.
 pub const GOAL: f64 = 10.0;
 
-/// Adam steps a pass takes in a row in each round. A trainer's steps follow
-/// one another, each finding the last one's data in the cache; a single step
-/// between two other passes' steps finds it cold, which is not how a pass
-/// trains.
+/// Adam steps the reference takes in a row in each round; every other pass
+/// takes as many as last as long (at least as many). A trainer's steps
+/// follow one another, each finding the last one's data in the cache; the
+/// first step of a round finds it cold, which is not how a pass trains. So
+/// every pass pays that once per round of the same length: in rounds of a
+/// fixed number of steps the fastest pass would pay it ten times as often
+/// (its first step of a round takes 20–40% longer than the rest).
 pub const STEPS: usize = 8;
 
 /// A trainer the bench times.
@@ -135,8 +138,9 @@ impl TrainingRow {
 }
 
 /// Time one Adam step of every mixer with every pass at each batch of
-/// [`BATCHES`] (median of `repeats` rounds, each [`STEPS`] steps in a row of
-/// one pass; the passes in alternate rounds).
+/// [`BATCHES`] (median of `repeats` rounds, each [`STEPS`] reference steps in
+/// a row, or as many steps of another pass as take as long; the passes in
+/// alternate rounds).
 pub fn run(repeats: usize) -> Vec<TrainingRow> {
     let mut rows = Vec::new();
     for batch in BATCHES {
@@ -145,17 +149,23 @@ pub fn run(repeats: usize) -> Vec<TrainingRow> {
             let seqs = TASK.batch(&mut rng, batch);
             let model = Stack::init(config(mixer), GateInit::Horizon(TASK.len), &mut rng);
             let mut trainers = Pass::ALL.map(|p| p.start(&model, 1e-3));
+            // a step of each, to size the rounds (Pass::ALL[0] is the reference)
+            let once = median_seconds(3, Pass::ALL.len(), |i| trainers[i].step(&seqs));
+            let steps: Vec<usize> = once
+                .iter()
+                .map(|t| ((STEPS as f64 * once[0] / t).round() as usize).max(STEPS))
+                .collect();
             let seconds = median_seconds(repeats, Pass::ALL.len(), |i| {
-                for _ in 0..STEPS {
+                for _ in 0..steps[i] {
                     trainers[i].step(&seqs);
                 }
             });
-            for (pass, seconds) in Pass::ALL.into_iter().zip(seconds) {
+            for ((pass, seconds), steps) in Pass::ALL.into_iter().zip(seconds).zip(steps) {
                 rows.push(TrainingRow {
                     mixer,
                     pass,
                     batch,
-                    seconds: seconds / STEPS as f64,
+                    seconds: seconds / steps as f64,
                     flops: flops(config(mixer), batch),
                 });
             }
@@ -174,7 +184,8 @@ pub fn report(rows: &[TrainingRow], gemm_gflops: f64) -> String {
          reference: f64, one sequence at a time; fast: f32, the whole batch\n\
          (the long experiment's); fused: f32, the whole batch, row-major, fused,\n\
          the model and Adam's moments kept in f32 from step to step;\n\
-         each pass timed over {STEPS} steps in a row, the passes in alternate rounds;\n\
+         each round {STEPS} reference steps in a row, or another pass's steps for as long,\n\
+         the passes in alternate rounds;\n\
          f32 matrix product (128 × 576 by 576 × 1536): {gemm_gflops:.1} GFLOP/s\n\n\
          {:>5}  {:<8}  {:>9}  {:>7}  {:>8}  {:>7}  {:>5}  {:>6}  {:>6}\n",
         "batch", "mixer", "ref. ms", "fast ms", "fused ms", "steps/s", "share", "fast", "fused"

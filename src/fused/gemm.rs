@@ -5,10 +5,10 @@
 //! The products here are tall and thin (`m` = the part's 512 rows, `k` and
 //! `n` 8 to 64), and a general product's packing costs as much as its
 //! arithmetic at these shapes. So the kernel holds a few rows of a panel of
-//! `C` (up to 64 columns) in registers and adds `A[i, p] · B[p, panel]` for
+//! `C` (up to 32 columns) in registers and adds `A[i, p] · B[p, panel]` for
 //! every `p`: `B`'s row read as vectors, `A`'s number broadcast. `B` is read
 //! in place when its rows are contiguous, and copied into padded rows
-//! otherwise (`k × 64` numbers at most, small beside `m · k · n`); nothing
+//! otherwise (`k × 32` numbers at most, small beside `m · k · n`); nothing
 //! of `A` is copied. It runs in AVX2 and FMA; a processor without them gets
 //! [`matrixmultiply::sgemm`].
 //!
@@ -16,6 +16,13 @@
 //! A [m, k]   a[i·rs + j·cs]        row-major: (k, 1);  its transpose: (1, k)
 //! kernel     MR rows × NV vectors of C in registers, MR (NV + 1) + 1 ≤ 16
 //! ```
+//!
+//! A panel's last vector, when `C` ends inside it, is read and written lane
+//! by lane through a vector on the stack: a masked load or store is slow on
+//! this machine's processor, and its mask would take one of the sixteen
+//! registers the kernel needs (a mask held through the loop spilled the
+//! accumulators and slowed even the panels without one by a third).
+//!
 //! Introduced in chapter 7.
 
 /// A matrix read from a slice with a row stride and a column stride.
@@ -87,7 +94,7 @@ impl<'a> View<'a> {
 const LANES: usize = 8;
 
 /// The widest panel of `C` the kernel keeps in registers: 8 vectors.
-const PANEL: usize = 8 * LANES;
+const PANEL: usize = 4 * LANES;
 
 /// `c ← a b + (c if add)`, `c: [a.rows, b.cols]` row-major.
 ///
@@ -193,11 +200,7 @@ fn panels(a: View, b: View, c: &mut [f32], add: bool) {
                 1 => avx2::run::<1, 7>(&at, c),
                 2 => avx2::run::<2, 5>(&at, c),
                 3 => avx2::run::<3, 3>(&at, c),
-                4 => avx2::run::<4, 3>(&at, c),
-                5 => avx2::run::<5, 2>(&at, c),
-                6 => avx2::run::<6, 2>(&at, c),
-                7 => avx2::run::<7, 1>(&at, c),
-                _ => avx2::run::<8, 1>(&at, c),
+                _ => avx2::run::<4, 3>(&at, c),
             }
         }
     }
@@ -235,15 +238,6 @@ mod avx2 {
     use super::{LANES, Panel};
     use std::arch::x86_64::*;
 
-    /// Lanes `0 .. len` of a vector set, for `len < LANES`.
-    #[target_feature(enable = "avx2")]
-    fn mask(len: usize) -> __m256i {
-        _mm256_cmpgt_epi32(
-            _mm256_set1_epi32(len as i32),
-            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
-        )
-    }
-
     /// Every row of `C`'s panel, `MR` rows at a time, then one at a time.
     ///
     /// # Safety
@@ -273,7 +267,6 @@ mod avx2 {
     #[inline]
     unsafe fn block<const NV: usize, const MR: usize>(p: &Panel, i0: usize, c: &mut [f32]) {
         let tail = p.w - (NV - 1) * LANES;
-        let last = mask(tail);
         let full = tail == LANES;
         // C's vector v of row r, as a pointer that may write (from `c`'s mutable borrow)
         let mut c_at = |r: usize, v: usize| c[(i0 + r) * p.n + p.j0 + v * LANES..].as_mut_ptr();
@@ -281,12 +274,16 @@ mod avx2 {
         if p.add {
             for (r, acc) in acc.iter_mut().enumerate() {
                 for (v, acc) in acc.iter_mut().enumerate() {
-                    // SAFETY: the vector lies in C's row, or the mask stops at its end.
+                    // SAFETY: the vector lies in C's row, or only its first `tail` lanes are read.
                     *acc = unsafe {
                         if v + 1 < NV || full {
                             _mm256_loadu_ps(c_at(r, v))
                         } else {
-                            _mm256_maskload_ps(c_at(r, v), last)
+                            let mut t = [0.0f32; LANES];
+                            for (l, x) in t.iter_mut().enumerate().take(tail) {
+                                *x = c_at(r, v).add(l).read();
+                            }
+                            _mm256_loadu_ps(t.as_ptr())
                         }
                     };
                 }
@@ -310,12 +307,16 @@ mod avx2 {
         for (r, acc) in acc.iter().enumerate() {
             for (v, &acc) in acc.iter().enumerate() {
                 let at = c_at(r, v);
-                // SAFETY: as for the load.
+                // SAFETY: as for the load; only the first `tail` lanes are written.
                 unsafe {
                     if v + 1 < NV || full {
                         _mm256_storeu_ps(at, acc);
                     } else {
-                        _mm256_maskstore_ps(at, last, acc);
+                        let mut t = [0.0f32; LANES];
+                        _mm256_storeu_ps(t.as_mut_ptr(), acc);
+                        for (l, &x) in t.iter().enumerate().take(tail) {
+                            at.add(l).write(x);
+                        }
                     }
                 }
             }
