@@ -19,6 +19,7 @@ use super::rows::{
     Conv, columns, conv, conv_backward, dot, features, features_backward, l2, l2_backward, pick,
     put_add, rms_norm, rms_norm_backward, set_columns, sigmoid, sigmoids, silu_into, softplus, sum,
 };
+use super::spare;
 use super::weights::Weights;
 use crate::mixer::Mixer;
 use crate::mixer::fast::recurrence::Lanes;
@@ -66,6 +67,39 @@ pub struct Pass {
     out: Vec<f32>,
 }
 
+/// A pass's buffers go back to [`spare`] when it ends.
+impl Drop for Pass {
+    fn drop(&mut self) {
+        let buffers = [
+            &mut self.n,
+            &mut self.inv_in,
+            &mut self.a,
+            &mut self.z,
+            &mut self.sz,
+            &mut self.q,
+            &mut self.k,
+            &mut self.v,
+            &mut self.q_norm,
+            &mut self.k_norm,
+            &mut self.beta,
+            &mut self.zf,
+            &mut self.g,
+            &mut self.o,
+            &mut self.inv_o,
+            &mut self.y,
+            &mut self.gate,
+            &mut self.s_gate,
+            &mut self.out,
+        ];
+        for b in buffers {
+            spare::give(std::mem::take(b));
+        }
+        if let Kernel::Softmax(weights) = &mut self.kernel {
+            spare::give(std::mem::take(weights));
+        }
+    }
+}
+
 /// The recurrence's inputs from the pass's rows.
 fn lanes<'a>(w: &Weights, p: &'a Pass, t_len: usize) -> Lanes<'a> {
     Lanes {
@@ -106,7 +140,7 @@ fn forward_in(w: &Weights, h: &[f32], t_len: usize, kept: Option<&[usize]>) -> (
     let (d, kd, vd, p) = (w.d, w.k, w.v, w.p());
     let rows = h.len() / d;
     let (n, inv_in) = rms_norm(h, &w.norm_in);
-    let mut a = vec![0.0; rows * p];
+    let mut a = spare::take(rows * p);
     gemm(
         View::rows(&n, rows, d),
         View::columns(&w.w, d, p),
@@ -123,7 +157,7 @@ fn forward_in(w: &Weights, h: &[f32], t_len: usize, kept: Option<&[usize]>) -> (
     };
     let z = conv(&input, c);
     let sz = sigmoids(&z);
-    let mut y = vec![0.0; z.len()];
+    let mut y = spare::take(z.len());
     silu_into(&mut y, &z, &sz);
     let (mut q, mut k, v) = (
         columns(&y, c, 0, kd),
@@ -332,7 +366,7 @@ fn backward_in(
     }
     // z̄ = (q̄ | k̄ | v̄) ⊙ silu'(z), then the convolution's backward into ā
     let c = 2 * kd + vd;
-    let mut dz = vec![0.0; rows * c];
+    let mut dz = spare::take(rows * c);
     set_columns(&mut dz, c, 0, &dq);
     set_columns(&mut dz, c, kd, &dk);
     set_columns(&mut dz, c, 2 * kd, &dv);
@@ -353,6 +387,9 @@ fn backward_in(
     match kept {
         Some(r) => put_add(&mut dh, d, 0, dh_next, r),
         None => dh.iter_mut().zip(dh_next).for_each(|(a, &b)| *a += b),
+    }
+    for b in [dq, dk, dv, dz, da, dn] {
+        spare::give(b);
     }
     dh
 }

@@ -222,7 +222,7 @@ pub fn linear_backward(x: &[f32], w: &[f32], dy: &[f32], din: usize, dw: &mut [f
         dw,
         true,
     );
-    let mut dx = vec![0.0; rows * din];
+    let mut dx = super::spare::take(rows * din);
     gemm(
         View::rows(dy, rows, dout),
         View::columns(w, din, dout).t(),

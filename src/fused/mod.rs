@@ -62,6 +62,7 @@ pub mod gemm;
 pub mod model;
 pub mod recurrence;
 pub mod rows;
+pub mod spare;
 pub mod trainer;
 pub mod weights;
 
@@ -104,6 +105,18 @@ struct Forward {
     queries: Vec<(usize, usize)>,
     /// `[queries, vocab]`
     logits: Vec<f32>,
+}
+
+/// A part's buffers go back to [`spare`] when its pass ends.
+impl Drop for Forward {
+    fn drop(&mut self) {
+        for h in self.hs.drain(..) {
+            spare::give(h);
+        }
+        for b in [&mut self.zq, &mut self.inv_f, &mut self.logits] {
+            spare::give(std::mem::take(b));
+        }
+    }
 }
 
 /// The common length of the batch's sequences.
@@ -245,7 +258,8 @@ fn gradient_with(w: &Model, batch: &[Sequence], grad: &mut Model) -> f64 {
         let last = f.hs.last().expect("hᴸ");
         let mut dh = rms_norm_backward(last, &w.norm_f, &f.inv_f, &dzq, &mut grad.norm_f);
         for (l, b) in w.blocks.iter().enumerate().rev() {
-            dh = block::backward(b, &f.passes[l], &f.hs[l], &dh, t_len, &mut grad.blocks[l]);
+            let next = block::backward(b, &f.passes[l], &f.hs[l], &dh, t_len, &mut grad.blocks[l]);
+            spare::give(std::mem::replace(&mut dh, next));
         }
         let tokens = part.iter().flat_map(|s| s.tokens.iter());
         for (&tok, dr) in tokens.zip(dh.chunks_exact(d)) {
@@ -254,6 +268,7 @@ fn gradient_with(w: &Model, batch: &[Sequence], grad: &mut Model) -> f64 {
                 .zip(dr)
                 .for_each(|(a, &b)| *a += b);
         }
+        spare::give(dh);
     }
     total / queries(batch) as f64
 }

@@ -224,3 +224,21 @@ fn the_trainer_is_adam_on_the_fused_gradient_and_its_model_is_its_tensors() {
         assert_eq!(trainer.accuracy(&set), fused::accuracy(&now, &set));
     }
 }
+
+/// A buffer given back is the next one taken of its length, whatever it
+/// holds; a length never given is allocated.
+#[test]
+fn a_spare_buffer_is_taken_again_at_its_length_only() {
+    use attention_geometry::fused::spare;
+    // a length no pass uses, on this test's own thread
+    let n = 12_345;
+    let mut v = spare::take(n);
+    assert_eq!(v.len(), n);
+    v.fill(7.0);
+    let at = v.as_ptr();
+    spare::give(v);
+    let other = spare::take(n + 1);
+    assert!(other.len() == n + 1 && other.as_ptr() != at);
+    let again = spare::take(n);
+    assert!(again.as_ptr() == at && again.iter().all(|&x| x == 7.0));
+}

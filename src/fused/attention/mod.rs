@@ -20,6 +20,7 @@ pub mod avx2;
 
 use super::gemm::{View, gemm};
 use super::rows::{dot, exp, largest, pick, put_add, sum};
+use super::spare;
 
 /// `true` after running `avx2::f(args)`, when the processor has AVX2 and FMA
 /// and the sequence is whole vectors long; `false` (nothing run) otherwise.
@@ -203,7 +204,7 @@ fn forward_in(x: &Inputs) -> (Vec<f32>, Vec<f32>) {
     let rows = q.len() / kd;
     let vd = v.len() / rows;
     let n = read.map_or(rows, <[usize]>::len);
-    let (mut weights, mut out) = (vec![0.0; n * t_len], vec![0.0; n * vd]);
+    let (mut weights, mut out) = (spare::take(n * t_len), spare::take(n * vd));
     let mut at = 0;
     for (b, ts, rs) in runs(rows, t_len, read) {
         let a = &mut weights[at * t_len..][..ts.len() * t_len];
@@ -253,7 +254,7 @@ fn backward_in(x: &Inputs, weights: &[f32], d_o: &[f32]) -> (Vec<f32>, Vec<f32>,
         let range = |width: usize| b * t_len * width..(b + 1) * t_len * width;
         // V̄ += Aᵀ Ō;  P̄ (with Ā = Ō Vᵀ)
         gemm(a.t(), View::rows(ob, n, vd), &mut dv[range(vd)], true);
-        let mut dp = vec![0.0; n * t_len];
+        let mut dp = spare::take(n * t_len);
         scores_backward(
             ob,
             sequence(v, b, vd, t_len),
@@ -265,7 +266,7 @@ fn backward_in(x: &Inputs, weights: &[f32], d_o: &[f32]) -> (Vec<f32>, Vec<f32>,
         );
         let p = View::rows(&dp, n, t_len);
         // Q̄ = P̄ K at the rows read;  K̄ += P̄ᵀ Q
-        let mut dqg = vec![0.0; n * kd];
+        let mut dqg = spare::take(n * kd);
         gemm(
             p,
             View::rows(sequence(k, b, kd, t_len), t_len, kd),
@@ -275,6 +276,9 @@ fn backward_in(x: &Inputs, weights: &[f32], d_o: &[f32]) -> (Vec<f32>, Vec<f32>,
         put_add(&mut dq, kd, 0, &dqg, &rs);
         let qg = pick(q, kd, 0, kd, &rs);
         gemm(p.t(), View::rows(&qg, n, kd), &mut dk[range(kd)], true);
+        for b in [dp, dqg, qg] {
+            spare::give(b);
+        }
         at += n;
     }
     (dq, dk, dv)

@@ -11,6 +11,7 @@
 //! ```
 //! Introduced in chapter 7.
 
+use super::spare;
 use crate::mixer::layer::EPS;
 
 #[cfg(target_arch = "x86_64")]
@@ -190,7 +191,7 @@ fn add_mul(y: &mut [f32], a: &[f32], b: &[f32]) {
 #[inline(always)]
 pub fn rms_norm(x: &[f32], gamma: &[f32]) -> (Vec<f32>, Vec<f32>) {
     let c = gamma.len();
-    let (mut y, mut inv) = (vec![0.0; x.len()], vec![0.0; x.len() / c]);
+    let (mut y, mut inv) = (spare::take(x.len()), spare::take(x.len() / c));
     if !on_avx2!(c, rms_norm(x, gamma, &mut y, &mut inv)) {
         by_width!(c, rms_norm_with(x, gamma, &mut y, &mut inv));
     }
@@ -222,7 +223,7 @@ pub fn rms_norm_backward(
     dgamma: &mut [f32],
 ) -> Vec<f32> {
     let c = gamma.len();
-    let mut dx = vec![0.0; x.len()];
+    let mut dx = spare::take(x.len());
     if !on_avx2!(c, rms_norm_backward(x, gamma, inv, dy, dgamma, &mut dx)) {
         by_width!(
             c,
@@ -256,7 +257,7 @@ pub fn rms_norm_backward_with<const C: usize>(
 /// Every row of `x: [rows, C]` divided by its norm, in place; the norms.
 #[inline(always)]
 pub fn l2(x: &mut [f32], c: usize) -> Vec<f32> {
-    let mut norms = vec![0.0; x.len() / c];
+    let mut norms = spare::take(x.len() / c);
     if !on_avx2!(c, l2(x, &mut norms)) {
         by_width!(c, l2_with(x, &mut norms));
     }
@@ -311,7 +312,7 @@ pub fn features_backward(phi: &[f32], d: &mut [f32]) {
 /// `σ` of every number of `x`.
 #[inline(always)]
 pub fn sigmoids(x: &[f32]) -> Vec<f32> {
-    let mut s = vec![0.0; x.len()];
+    let mut s = spare::take(x.len());
     s.iter_mut().zip(x).for_each(|(o, &a)| *o = sigmoid(a));
     s
 }
@@ -345,7 +346,7 @@ fn set_columns_with<const C: usize>(out: &mut [f32], width: usize, at: usize, x:
 /// Columns `at .. at + c` of the row-major `x: [rows, width]`, row-major.
 #[inline(always)]
 pub fn columns(x: &[f32], width: usize, at: usize, c: usize) -> Vec<f32> {
-    let mut out = vec![0.0; x.len() / width * c];
+    let mut out = spare::take(x.len() / width * c);
     if c > 0 {
         by_width!(c, columns_with(x, width, at, &mut out));
     }
