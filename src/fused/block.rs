@@ -181,7 +181,9 @@ fn forward_in(w: &Weights, h: &[f32], t_len: usize, kept: Option<&[usize]>) -> (
     // z_f = a_f + dt_bias,  g = −e^{A_log} softplus(z_f)  [rows, 1 or K]
     let mut zf = columns(&a, p, at + w.beta, w.f);
     for zr in zf.chunks_exact_mut(w.f.max(1)) {
-        zr.iter_mut().zip(&w.dt_bias).for_each(|(z, &b)| *z += b);
+        for (z, &b) in zr.iter_mut().zip(&w.dt_bias) {
+            *z += b;
+        }
     }
     // (a plain loop over the gate's own numbers, so that it runs in vectors;
     // a closure passed to `collect` would be compiled without FMA)
@@ -351,7 +353,9 @@ fn backward_in(
                 let from = at + w.beta;
                 set_columns(&mut da, p, from, &dz);
                 for dzr in dz.chunks_exact(w.f) {
-                    grad.dt_bias.iter_mut().zip(dzr).for_each(|(b, &x)| *b += x);
+                    for (b, &x) in grad.dt_bias.iter_mut().zip(dzr) {
+                        *b += x;
+                    }
                 }
             }
             (gr.q, gr.k, gr.v)

@@ -103,8 +103,8 @@ pub fn sigmoid(x: f32) -> f32 {
 
 /// `ln(1 + eˣ) = max(x, 0) + ln(1 + e^{−|x|})`, as
 /// [`crate::mixer::fast::rows::softplus`] computes it (the logarithm by the
-/// series of `2 atanh(s)`, `s = y / (2 + y)`), on this module's [`exp`], so
-/// that a loop of it becomes vectors.
+/// series of `2 atanh(s)`, `s = y / (2 + y)`, each step a fused multiply-add),
+/// on this module's [`exp`], so that a loop of it becomes vectors.
 ///
 /// ```
 /// use attention_geometry::fused::rows::softplus;
@@ -118,9 +118,9 @@ pub fn softplus(x: f32) -> f32 {
     let y = exp(-x.abs());
     let s = y / (2.0 + y);
     let s2 = s * s;
-    let mut p = 1.0 / 11.0;
+    let mut p = 1.0f32 / 11.0;
     for c in [9.0, 7.0, 5.0, 3.0, 1.0] {
-        p = p * s2 + 1.0 / c;
+        p = p.mul_add(s2, 1.0 / c);
     }
     x.max(0.0) + 2.0 * s * p
 }
