@@ -31,6 +31,9 @@ pub struct Trace {
     states: Vec<f32>,
     /// `[B·T, V]`
     u: Vec<f32>,
+    /// `[B·T, K]`: `α = e^g` of every row (empty when nothing decays),
+    /// computed before the steps so that no step waits for an exponential.
+    alpha: Vec<f32>,
 }
 
 /// Whether this kernel computes `x`: `K = V = 8`, no normaliser, and a
@@ -94,21 +97,31 @@ fn combine(x: &[f32], rows: &[__m256; W]) -> __m256 {
     _mm256_add_ps(even, odd)
 }
 
-/// The eight lanes of `v`.
+/// `α = e^g` of every row, `[B·T, K]` (empty when nothing decays).
 #[target_feature(enable = "avx2,fma")]
 #[inline]
-fn lanes(v: __m256) -> [f32; W] {
-    let mut out = [0.0; W];
-    store(&mut out, 0, v);
-    out
+fn decays(x: &Lanes) -> Vec<f32> {
+    let Some(g) = x.g else {
+        return Vec::new();
+    };
+    let mut alpha = vec![0.0; g.len()];
+    for at in (0..g.len()).step_by(W) {
+        store(&mut alpha, at, exp(load(g, at)));
+    }
+    alpha
 }
 
-/// `α = e^g` of row `r`, as a vector and as numbers (one when nothing decays).
+/// Row `r`'s `α` as a vector and as numbers (one when nothing decays).
 #[target_feature(enable = "avx2,fma")]
 #[inline]
-fn decay(x: &Lanes, r: usize) -> (__m256, [f32; W]) {
-    let a = x.g.map_or(_mm256_set1_ps(1.0), |g| exp(load(g, r * W)));
-    (a, lanes(a))
+fn decay(alpha: &[f32], r: usize) -> (__m256, [f32; W]) {
+    match alpha.is_empty() {
+        true => (_mm256_set1_ps(1.0), [1.0; W]),
+        false => {
+            let a = &alpha[r * W..][..W];
+            (load(a, 0), std::array::from_fn(|c| a[c]))
+        }
+    }
 }
 
 /// The state stored at `states[at ..]`, a row a vector.
@@ -129,13 +142,14 @@ pub unsafe fn forward(x: &Lanes) -> (Vec<f32>, Trace) {
     let mut us = vec![0.0; n * W];
     let mut out = vec![0.0; n * W];
     let mut kept = [0.0f32; W * W];
+    let alpha = decays(x);
     for b in 0..n / t_len {
         let mut s = [_mm256_setzero_ps(); W];
         states.extend_from_slice(&[0.0; W * W]);
         for r in b * t_len..(b + 1) * t_len {
             let (kr, qr) = (&x.k[r * W..][..W], &x.q[r * W..][..W]);
             if x.g.is_some() {
-                let (_, a) = decay(x, r);
+                let (_, a) = decay(&alpha, r);
                 for (row, &ac) in s.iter_mut().zip(&a) {
                     *row = _mm256_mul_ps(*row, _mm256_set1_ps(ac));
                 }
@@ -158,7 +172,12 @@ pub unsafe fn forward(x: &Lanes) -> (Vec<f32>, Trace) {
             states.extend_from_slice(&kept);
         }
     }
-    (out, Trace { states, u: us })
+    let trace = Trace {
+        states,
+        u: us,
+        alpha,
+    };
+    (out, trace)
 }
 
 /// The gradients of the inputs from `d_o: [B·T, V]`.
@@ -203,7 +222,7 @@ pub unsafe fn backward(x: &Lanes, trace: &Trace, d_o: &[f32]) -> Grads {
             gr.beta[r] = sum([_mm256_mul_ps(kvec, w)]);
             let du = _mm256_mul_ps(bt, combine(kr, &ds));
             store(&mut gr.v, r * W, du);
-            let (a, ac) = decay(x, r);
+            let (a, ac) = decay(&trace.alpha, r);
             let sp = _mm256_mul_ps(a, dots(&prev, &[du; W]));
             store(&mut gr.k, r * W, _mm256_fmsub_ps(bt, w, sp));
             // Σ̄' = Σ̄ − k ūᵀ;  ḡ = α ⊙ (Σ̄'[c] · S_{t−1}[c])_c;  Σ̄ ← α Σ̄'
