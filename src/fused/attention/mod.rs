@@ -41,10 +41,10 @@ macro_rules! on_avx2 {
 /// The transpose `[C, T]` of one sequence's rows `x: [T, C]`.
 #[inline(always)]
 fn transposed(x: &[f32], c: usize, t_len: usize) -> Vec<f32> {
-    let mut out = vec![0.0; c * t_len];
-    for (t, row) in x.chunks_exact(c).enumerate() {
-        for (j, &e) in row.iter().enumerate() {
-            out[j * t_len + t] = e;
+    let mut out = spare::take(c * t_len);
+    for (j, column) in out.chunks_exact_mut(t_len).enumerate() {
+        for (e, row) in column.iter_mut().zip(x.chunks_exact(c)) {
+            *e = row[j];
         }
     }
     out
@@ -55,11 +55,10 @@ fn transposed(x: &[f32], c: usize, t_len: usize) -> Vec<f32> {
 /// row `i` zero past `ts[i]`.
 #[inline(always)]
 pub fn weights(q: &[f32], k: &[f32], kd: usize, t_len: usize, ts: &[usize], a: &mut [f32]) {
-    let scale = 1.0 / (kd as f32).sqrt();
-    if !on_avx2!(
-        t_len,
-        weights(q, &transposed(k, kd, t_len), kd, t_len, ts, scale, a)
-    ) {
+    let (scale, kt) = (1.0 / (kd as f32).sqrt(), transposed(k, kd, t_len));
+    let done = on_avx2!(t_len, weights(q, &kt, kd, t_len, ts, scale, a));
+    spare::give(kt);
+    if !done {
         weights_with(q, k, kd, t_len, ts, a);
     }
 }
@@ -104,10 +103,13 @@ pub fn scores_backward(
     dp: &mut [f32],
 ) {
     let (scale, vd) = (1.0 / (kd as f32).sqrt(), v.len() / t_len);
-    if !on_avx2!(
+    let vt = transposed(v, vd, t_len);
+    let done = on_avx2!(
         t_len,
-        scores_backward(d_o, &transposed(v, vd, t_len), a, vd, t_len, ts, scale, dp)
-    ) {
+        scores_backward(d_o, &vt, a, vd, t_len, ts, scale, dp)
+    );
+    spare::give(vt);
+    if !done {
         scores_backward_with(d_o, v, a, kd, t_len, ts, dp);
     }
 }
