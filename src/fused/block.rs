@@ -390,7 +390,11 @@ fn backward_in(
     let mut dh = rms_norm_backward(h, &w.norm_in, &pass.inv_in, &dn, &mut grad.norm_in);
     match kept {
         Some(r) => put_add(&mut dh, d, 0, dh_next, r),
-        None => dh.iter_mut().zip(dh_next).for_each(|(a, &b)| *a += b),
+        None => {
+            for (a, &b) in dh.iter_mut().zip(dh_next) {
+                *a += b;
+            }
+        }
     }
     for b in [dq, dk, dv, dz, da, dn] {
         spare::give(b);

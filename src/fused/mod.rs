@@ -263,10 +263,9 @@ fn gradient_with(w: &Model, batch: &[Sequence], grad: &mut Model) -> f64 {
         }
         let tokens = part.iter().flat_map(|s| s.tokens.iter());
         for (&tok, dr) in tokens.zip(dh.chunks_exact(d)) {
-            grad.emb[tok * d..][..d]
-                .iter_mut()
-                .zip(dr)
-                .for_each(|(a, &b)| *a += b);
+            for (a, &b) in grad.emb[tok * d..][..d].iter_mut().zip(dr) {
+                *a += b;
+            }
         }
         spare::give(dh);
     }

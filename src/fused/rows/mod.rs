@@ -377,9 +377,8 @@ pub fn pick(x: &[f32], width: usize, at: usize, c: usize, picked: &[usize]) -> V
 pub fn put_add(out: &mut [f32], width: usize, at: usize, x: &[f32], picked: &[usize]) {
     let c = x.len() / picked.len().max(1);
     for (&r, xr) in picked.iter().zip(x.chunks_exact(c.max(1))) {
-        out[r * width + at..][..c]
-            .iter_mut()
-            .zip(xr)
-            .for_each(|(o, &e)| *o += e);
+        for (o, &e) in out[r * width + at..][..c].iter_mut().zip(xr) {
+            *o += e;
+        }
     }
 }
