@@ -169,9 +169,14 @@ fn runs(rows: usize, t_len: usize, read: Option<&[usize]>) -> Vec<(usize, Vec<us
         .collect()
 }
 
-/// Rows `b·T ..` of the row-major `x: [·, width]`, sequence `b`'s `T` of them.
+/// Where sequence `b`'s `T` rows lie in a row-major `[·, width]`.
+fn span(b: usize, width: usize, t_len: usize) -> std::ops::Range<usize> {
+    b * t_len * width..(b + 1) * t_len * width
+}
+
+/// Sequence `b`'s `T` rows of the row-major `x: [·, width]`.
 fn sequence(x: &[f32], b: usize, width: usize, t_len: usize) -> &[f32] {
-    &x[b * t_len * width..][..t_len * width]
+    &x[span(b, width, t_len)]
 }
 
 /// What attention reads: every row's `q: [rows, K]`, `k: [rows, K]` and
@@ -253,9 +258,13 @@ fn backward_in(x: &Inputs, weights: &[f32], d_o: &[f32]) -> (Vec<f32>, Vec<f32>,
         let n = ts.len();
         let a = View::rows(&weights[at * t_len..][..n * t_len], n, t_len);
         let ob = &d_o[at * vd..][..n * vd];
-        let range = |width: usize| b * t_len * width..(b + 1) * t_len * width;
         // V̄ += Aᵀ Ō;  P̄ (with Ā = Ō Vᵀ)
-        gemm(a.t(), View::rows(ob, n, vd), &mut dv[range(vd)], true);
+        gemm(
+            a.t(),
+            View::rows(ob, n, vd),
+            &mut dv[span(b, vd, t_len)],
+            true,
+        );
         let mut dp = spare::take(n * t_len);
         scores_backward(
             ob,
@@ -277,9 +286,14 @@ fn backward_in(x: &Inputs, weights: &[f32], d_o: &[f32]) -> (Vec<f32>, Vec<f32>,
         );
         put_add(&mut dq, kd, 0, &dqg, &rs);
         let qg = pick(q, kd, 0, kd, &rs);
-        gemm(p.t(), View::rows(&qg, n, kd), &mut dk[range(kd)], true);
-        for b in [dp, dqg, qg] {
-            spare::give(b);
+        gemm(
+            p.t(),
+            View::rows(&qg, n, kd),
+            &mut dk[span(b, kd, t_len)],
+            true,
+        );
+        for buffer in [dp, dqg, qg] {
+            spare::give(buffer);
         }
         at += n;
     }
