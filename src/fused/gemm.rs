@@ -33,6 +33,18 @@ pub struct View<'a> {
     pub cols: usize,
     rs: usize,
     cs: usize,
+    zero: Zero<'a>,
+}
+
+/// Where a view is known to be zero, so that a product may skip it.
+#[derive(Clone, Copy, Debug)]
+enum Zero<'a> {
+    Nowhere,
+    /// Row `i` past column `last[i]` (a causal matrix of weights), and
+    /// whether `last` is ascending.
+    PastColumn(&'a [usize], bool),
+    /// Column `j` past row `last[j]` (its transpose).
+    PastRow(&'a [usize], bool),
 }
 
 impl<'a> View<'a> {
@@ -61,6 +73,46 @@ impl<'a> View<'a> {
             cols,
             rs,
             cs,
+            zero: Zero::Nowhere,
+        }
+    }
+
+    /// The same matrix, known to be zero in row `i` past column `last[i]`:
+    /// a product skips those numbers (it reads them only where a kernel's
+    /// block of rows needs them for another row).
+    ///
+    /// # Panics
+    /// If `last` does not give one column for each row.
+    pub fn zero_past(self, last: &'a [usize]) -> Self {
+        assert!(
+            last.len() == self.rows && last.iter().all(|&j| j < self.cols),
+            "gemm: {} last columns for a [{}, {}] view",
+            last.len(),
+            self.rows,
+            self.cols
+        );
+        Self {
+            zero: Zero::PastColumn(last, last.is_sorted()),
+            ..self
+        }
+    }
+
+    /// The columns `k` that rows `i0 .. i0 + m` may be nonzero at: all of
+    /// them, or fewer where the view is known to be zero. A transposed
+    /// causal view (column `j` zero past row `last[j]`) narrows only when
+    /// `last` is ascending: rows from `i0` on then need `last[j] ≥ i0`.
+    fn reach(&self, i0: usize, m: usize) -> std::ops::Range<usize> {
+        match self.zero {
+            Zero::Nowhere => 0..self.cols,
+            Zero::PastColumn(last, _) => {
+                let mut end = 0;
+                for &j in &last[i0..i0 + m] {
+                    end = end.max(j + 1);
+                }
+                0..end
+            }
+            Zero::PastRow(last, true) => last.partition_point(|&i| i < i0)..self.cols,
+            Zero::PastRow(_, false) => 0..self.cols,
         }
     }
 
@@ -85,6 +137,11 @@ impl<'a> View<'a> {
             cols: self.rows,
             rs: self.cs,
             cs: self.rs,
+            zero: match self.zero {
+                Zero::Nowhere => Zero::Nowhere,
+                Zero::PastColumn(last, up) => Zero::PastRow(last, up),
+                Zero::PastRow(last, up) => Zero::PastColumn(last, up),
+            },
             ..self
         }
     }
@@ -249,23 +306,29 @@ mod avx2 {
         let mut i = 0;
         while i + MR <= m {
             // SAFETY: rows i .. i + MR of A and C exist.
-            unsafe { block::<NV, MR>(p, i, c) };
+            unsafe { block::<NV, MR>(p, i, p.a.reach(i, MR), c) };
             i += MR;
         }
         while i < m {
             // SAFETY: row i of A and C exists.
-            unsafe { block::<NV, 1>(p, i, c) };
+            unsafe { block::<NV, 1>(p, i, p.a.reach(i, 1), c) };
             i += 1;
         }
     }
 
-    /// Rows `i0 .. i0 + MR` of `C`'s panel.
+    /// Rows `i0 .. i0 + MR` of `C`'s panel, over `A`'s columns `ks` (the
+    /// rest zero in these rows).
     ///
     /// # Safety
-    /// As [`run`], and `i0 + MR ≤ a.rows`.
+    /// As [`run`], `i0 + MR ≤ a.rows` and `ks.end ≤ a.cols`.
     #[target_feature(enable = "avx2,fma")]
     #[inline]
-    unsafe fn block<const NV: usize, const MR: usize>(p: &Panel, i0: usize, c: &mut [f32]) {
+    unsafe fn block<const NV: usize, const MR: usize>(
+        p: &Panel,
+        i0: usize,
+        ks: std::ops::Range<usize>,
+        c: &mut [f32],
+    ) {
         let tail = p.w - (NV - 1) * LANES;
         let full = tail == LANES;
         // C's vector v of row r, as a pointer that may write (from `c`'s mutable borrow)
@@ -290,7 +353,7 @@ mod avx2 {
             }
         }
         let (a, b) = (p.a.data.as_ptr(), p.rows.as_ptr());
-        for k in 0..p.a.cols {
+        for k in ks {
             // SAFETY: B's row k has NV vectors in `rows`; A[i0 + r, k] lies in A.
             unsafe {
                 let x: [__m256; MR] = std::array::from_fn(|r| {

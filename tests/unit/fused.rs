@@ -53,6 +53,52 @@ fn the_small_product_is_the_product_for_every_shape_stride_and_tail() {
     }
 }
 
+#[test]
+fn a_product_that_skips_a_causal_views_zeros_is_the_whole_product() {
+    // rows at ascending positions (a sequence read at every row, or at its
+    // queries), and out of order; the view as given and transposed, so that
+    // both `A V` and `Aᵀ Ō` skip; m across the row blocks and their tails
+    let number = |i: usize| ((i * 37 + 11) % 23) as f32 / 7.0 - 1.5;
+    let t_len = 24;
+    let orders: [Vec<usize>; 4] = [
+        (0..t_len).collect(),
+        vec![3, 9, 10, 17, 23],
+        vec![17, 2, 23, 9, 0, 11, 5],
+        vec![0],
+    ];
+    for last in &orders {
+        let n = last.len();
+        // A: row i zero past column last[i]
+        let mut a_data: Vec<f32> = (0..n * t_len).map(number).collect();
+        for (row, &t) in a_data.chunks_exact_mut(t_len).zip(last) {
+            row[t + 1..].fill(0.0);
+        }
+        let b_data: Vec<f32> = (0..t_len.max(n) * 11).map(|i| number(i + 5)).collect();
+        let a = View::rows(&a_data, n, t_len);
+        let pairs = [
+            (
+                a,
+                a.zero_past(last),
+                View::rows(&b_data[..t_len * 11], t_len, 11),
+            ),
+            (
+                a.t(),
+                a.zero_past(last).t(),
+                View::rows(&b_data[..n * 11], n, 11),
+            ),
+        ];
+        for (whole, skipping, b) in pairs {
+            for add in [false, true] {
+                let c0: Vec<f32> = (0..whole.rows * 11).map(|i| number(i + 9)).collect();
+                let (mut c, mut want) = (c0.clone(), c0.clone());
+                gemm(skipping, b, &mut c, add);
+                gemm(whole, b, &mut want, add);
+                assert_eq!(c, want, "rows at {last:?}, add {add}");
+            }
+        }
+    }
+}
+
 /// The largest difference between two rows of numbers.
 fn gap(a: &[f32], b: &[f32]) -> f32 {
     assert_eq!(a.len(), b.len());

@@ -3,7 +3,9 @@
 //! read at every row or only at the rows kept after the block (the last
 //! block's queries): the weights, outputs and their gradients exist only at
 //! the rows read, while every row's key and value is attended to. Every
-//! product is one [`gemm`] per sequence. Where the processor has
+//! product is one [`gemm`] per sequence; those with `A` or `P̄` skip the
+//! causal zeros (`View::zero_past`), half of them when every row is read.
+//! Where the processor has
 //! AVX2 and a sequence is whole vectors long, the weights and their
 //! gradient are computed a row at a time instead ([`avx2`]): each row only
 //! up to its own position, the scores in registers between the product and
@@ -224,7 +226,7 @@ fn forward_in(x: &Inputs) -> (Vec<f32>, Vec<f32>) {
             a,
         );
         gemm(
-            View::rows(a, ts.len(), t_len),
+            View::rows(a, ts.len(), t_len).zero_past(&ts),
             View::rows(sequence(v, b, vd, t_len), t_len, vd),
             &mut out[at * vd..][..ts.len() * vd],
             false,
@@ -256,7 +258,7 @@ fn backward_in(x: &Inputs, weights: &[f32], d_o: &[f32]) -> (Vec<f32>, Vec<f32>,
     let mut at = 0;
     for (b, ts, rs) in runs(rows, t_len, read) {
         let n = ts.len();
-        let a = View::rows(&weights[at * t_len..][..n * t_len], n, t_len);
+        let a = View::rows(&weights[at * t_len..][..n * t_len], n, t_len).zero_past(&ts);
         let ob = &d_o[at * vd..][..n * vd];
         // V̄ += Aᵀ Ō;  P̄ (with Ā = Ō Vᵀ)
         gemm(
@@ -275,7 +277,7 @@ fn backward_in(x: &Inputs, weights: &[f32], d_o: &[f32]) -> (Vec<f32>, Vec<f32>,
             &ts,
             &mut dp,
         );
-        let p = View::rows(&dp, n, t_len);
+        let p = View::rows(&dp, n, t_len).zero_past(&ts);
         // Q̄ = P̄ K at the rows read;  K̄ += P̄ᵀ Q
         let mut dqg = spare::take(n * kd);
         gemm(
