@@ -24,11 +24,13 @@ fn product(a: View, b: View, c: &[f32], add: bool) -> Vec<f64> {
 #[test]
 fn the_small_product_is_the_product_for_every_shape_stride_and_tail() {
     // n across the panel's vectors, a partial last vector and more than one
-    // panel; m across the row blocks; k = 0 and k = 1 at the edges
+    // panel; m across the row blocks; k = 0 and k = 1 at the edges, and k
+    // whole vectors (a row-major A's columns past the last whole vector of
+    // C are then dot products)
     let ns = [1, 5, 8, 9, 24, 33, 41, 64, 65, 130];
     let number = |i: usize| ((i * 37 + 11) % 23) as f32 / 7.0 - 1.5;
     for m in [1, 2, 7, 13] {
-        for k in [0, 1, 8, 41] {
+        for k in [0, 1, 8, 16, 41] {
             for n in ns {
                 let a_data: Vec<f32> = (0..m * k).map(number).collect();
                 let b_data: Vec<f32> = (0..k * n).map(|i| number(i + 5)).collect();

@@ -21,7 +21,13 @@
 //! by lane through a vector on the stack: a masked load or store is slow on
 //! this machine's processor, and its mask would take one of the sixteen
 //! registers the kernel needs (a mask held through the loop spilled the
-//! accumulators and slowed even the panels without one by a third).
+//! accumulators and slowed even the panels without one by a third). When
+//! `A`'s rows are contiguous and whole vectors long, the columns of `C` past
+//! its last whole vector are dot products instead (`A`'s row against `B`'s
+//! column, eight terms a vector): a panel of one or two columns costs half
+//! the product's time at the projection's 33 or 34 columns. A view known to
+//! be zero past some column in each row ([`View::zero_past`]) is summed only
+//! up to it.
 //!
 //! Introduced in chapter 7.
 
@@ -222,9 +228,16 @@ struct Panel<'a> {
 #[inline(always)]
 fn panels(a: View, b: View, c: &mut [f32], add: bool) {
     let (k, n) = (a.cols, b.cols);
+    // the columns past the last whole vector are dot products when A's rows
+    // are whole vectors in a row: a panel of them would broadcast each of A's
+    // numbers for one or two lanes' use (the projection's β and gate columns)
+    let whole = match a.cs == 1 && k.is_multiple_of(LANES) {
+        true => n - n % LANES,
+        false => n,
+    };
     let mut packed = Vec::new();
-    for j0 in (0..n).step_by(PANEL) {
-        let w = PANEL.min(n - j0);
+    for j0 in (0..whole).step_by(PANEL) {
+        let w = PANEL.min(whole - j0);
         let nv = w.div_ceil(LANES);
         let (rows, stride): (&[f32], usize) = if b.cs == 1 && w.is_multiple_of(LANES) {
             (&b.data[j0..], b.rs)
@@ -261,6 +274,11 @@ fn panels(a: View, b: View, c: &mut [f32], add: bool) {
             }
         }
     }
+    if whole < n {
+        // SAFETY: the caller checked for AVX2 and FMA; A's rows are
+        // contiguous and whole vectors (checked above); C is [m, n].
+        unsafe { avx2::dots(a, b, c, whole, add) };
+    }
 }
 
 /// The backward pass of a linear map `y = x W`, `x: [rows, din]` row-major,
@@ -289,100 +307,5 @@ pub fn linear_backward(x: &[f32], w: &[f32], dy: &[f32], din: usize, dw: &mut [f
     dx
 }
 
-/// The kernel in AVX2 and FMA: `MR × NV` accumulators, one register each.
 #[cfg(target_arch = "x86_64")]
-mod avx2 {
-    use super::{LANES, Panel};
-    use std::arch::x86_64::*;
-
-    /// Every row of `C`'s panel, `MR` rows at a time, then one at a time.
-    ///
-    /// # Safety
-    /// The processor has AVX2 and FMA; `p`'s rows lie in `p.rows`, and `c`
-    /// is `[a.rows, p.n]` (asserted by `panels`).
-    #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn run<const NV: usize, const MR: usize>(p: &Panel, c: &mut [f32]) {
-        let m = p.a.rows;
-        let mut i = 0;
-        while i + MR <= m {
-            // SAFETY: rows i .. i + MR of A and C exist.
-            unsafe { block::<NV, MR>(p, i, p.a.reach(i, MR), c) };
-            i += MR;
-        }
-        while i < m {
-            // SAFETY: row i of A and C exists.
-            unsafe { block::<NV, 1>(p, i, p.a.reach(i, 1), c) };
-            i += 1;
-        }
-    }
-
-    /// Rows `i0 .. i0 + MR` of `C`'s panel, over `A`'s columns `ks` (the
-    /// rest zero in these rows).
-    ///
-    /// # Safety
-    /// As [`run`], `i0 + MR ≤ a.rows` and `ks.end ≤ a.cols`.
-    #[target_feature(enable = "avx2,fma")]
-    #[inline]
-    unsafe fn block<const NV: usize, const MR: usize>(
-        p: &Panel,
-        i0: usize,
-        ks: std::ops::Range<usize>,
-        c: &mut [f32],
-    ) {
-        let tail = p.w - (NV - 1) * LANES;
-        let full = tail == LANES;
-        // C's vector v of row r, as a pointer that may write (from `c`'s mutable borrow)
-        let mut c_at = |r: usize, v: usize| c[(i0 + r) * p.n + p.j0 + v * LANES..].as_mut_ptr();
-        let mut acc = [[_mm256_setzero_ps(); NV]; MR];
-        if p.add {
-            for (r, acc) in acc.iter_mut().enumerate() {
-                for (v, acc) in acc.iter_mut().enumerate() {
-                    // SAFETY: the vector lies in C's row, or only its first `tail` lanes are read.
-                    *acc = unsafe {
-                        if v + 1 < NV || full {
-                            _mm256_loadu_ps(c_at(r, v))
-                        } else {
-                            let mut t = [0.0f32; LANES];
-                            for (l, x) in t.iter_mut().enumerate().take(tail) {
-                                *x = c_at(r, v).add(l).read();
-                            }
-                            _mm256_loadu_ps(t.as_ptr())
-                        }
-                    };
-                }
-            }
-        }
-        let (a, b) = (p.a.data.as_ptr(), p.rows.as_ptr());
-        for k in ks {
-            // SAFETY: B's row k has NV vectors in `rows`; A[i0 + r, k] lies in A.
-            unsafe {
-                let x: [__m256; MR] = std::array::from_fn(|r| {
-                    _mm256_broadcast_ss(&*a.add((i0 + r) * p.a.rs + k * p.a.cs))
-                });
-                for v in 0..NV {
-                    let y = _mm256_loadu_ps(b.add(k * p.stride + v * LANES));
-                    for (acc, &x) in acc.iter_mut().zip(&x) {
-                        acc[v] = _mm256_fmadd_ps(x, y, acc[v]);
-                    }
-                }
-            }
-        }
-        for (r, acc) in acc.iter().enumerate() {
-            for (v, &acc) in acc.iter().enumerate() {
-                let at = c_at(r, v);
-                // SAFETY: as for the load; only the first `tail` lanes are written.
-                unsafe {
-                    if v + 1 < NV || full {
-                        _mm256_storeu_ps(at, acc);
-                    } else {
-                        let mut t = [0.0f32; LANES];
-                        _mm256_storeu_ps(t.as_mut_ptr(), acc);
-                        for (l, &x) in t.iter().enumerate().take(tail) {
-                            at.add(l).write(x);
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
+mod avx2;
