@@ -17,7 +17,8 @@ use super::gemm::{View, gemm, linear_backward};
 use super::recurrence::{self, Trace};
 use super::rows::{
     Conv, columns, conv, conv_backward, dot, features, features_backward, l2, l2_backward, pick,
-    put_add, rms_norm, rms_norm_backward, set_columns, sigmoid, sigmoids, silu_into, softplus, sum,
+    put_add, rms_norm, rms_norm_backward, set_columns, sigmoid, sigmoids, silu_into,
+    softplus_sigmoid, sum,
 };
 use super::spare;
 use super::weights::Weights;
@@ -50,8 +51,9 @@ pub struct Pass {
     k_norm: Vec<f32>,
     /// `[rows]` (delta mixers)
     beta: Vec<f32>,
-    /// `[rows, 1 or K]`: the decay gate's `z_f = a_f + dt_bias` (mixers that decay).
-    zf: Vec<f32>,
+    /// `[rows, 1 or K]`: `σ(z_f)` of the decay gate's `z_f = a_f + dt_bias`
+    /// (mixers that decay), the derivative of its softplus.
+    sf: Vec<f32>,
     /// `[rows, K]`: `g` over every key channel (mixers that decay).
     g: Vec<f32>,
     kernel: Kernel,
@@ -82,7 +84,7 @@ impl Drop for Pass {
             &mut self.q_norm,
             &mut self.k_norm,
             &mut self.beta,
-            &mut self.zf,
+            &mut self.sf,
             &mut self.g,
             &mut self.o,
             &mut self.inv_o,
@@ -178,9 +180,10 @@ fn forward_in(w: &Weights, h: &[f32], t_len: usize, kept: Option<&[usize]>) -> (
     for (b, r) in beta.iter_mut().zip(a.chunks_exact(p)) {
         *b = sigmoid(r[at]);
     }
-    // z_f = a_f + dt_bias,  g = −e^{A_log} softplus(z_f)  [rows, 1 or K]
-    let mut zf = columns(&a, p, at + w.beta, w.f);
-    for zr in zf.chunks_exact_mut(w.f.max(1)) {
+    // z_f = a_f + dt_bias,  g = −e^{A_log} softplus(z_f),  and σ(z_f) in
+    // z_f's place  [rows, 1 or K]
+    let mut sf = columns(&a, p, at + w.beta, w.f);
+    for zr in sf.chunks_exact_mut(w.f.max(1)) {
         for (z, &b) in zr.iter_mut().zip(&w.dt_bias) {
             *z += b;
         }
@@ -188,9 +191,10 @@ fn forward_in(w: &Weights, h: &[f32], t_len: usize, kept: Option<&[usize]>) -> (
     // (a plain loop over the gate's own numbers, so that it runs in vectors;
     // a closure passed to `collect` would be compiled without FMA)
     let e_a = w.a();
-    let mut g = vec![0.0; zf.len()];
-    for (e, &z) in g.iter_mut().zip(&zf) {
-        *e = -e_a * softplus(z);
+    let mut g = spare::take(sf.len());
+    for (e, z) in g.iter_mut().zip(&mut sf) {
+        let (softplus, sigmoid) = softplus_sigmoid(*z);
+        (*e, *z) = (-e_a * softplus, sigmoid);
     }
     // (Gated DeltaNet's one gate repeated over the K channels)
     if w.f == 1 {
@@ -212,7 +216,7 @@ fn forward_in(w: &Weights, h: &[f32], t_len: usize, kept: Option<&[usize]>) -> (
         q_norm,
         k_norm,
         beta,
-        zf,
+        sf,
         g,
         kernel: Kernel::Softmax(Vec::new()),
         kept: kept.map(<[usize]>::to_vec),
@@ -336,7 +340,7 @@ fn backward_in(
             }
             if w.f > 0 {
                 // ḡ over K channels, summed into one for Gated DeltaNet's scalar gate;
-                // Ā_log = Σ ḡ g;  z̄_f = −ḡ e^{A_log} σ(z_f)
+                // Ā_log = Σ ḡ g;  z̄_f = −ḡ e^{A_log} σ(z_f)  (σ kept by the forward pass)
                 grad.a_log[0] += dot(&gr.g, &pass.g);
                 // (a loop, not `collect`: a closure is compiled without AVX2)
                 let mut dz = gr.g;
@@ -347,8 +351,8 @@ fn backward_in(
                     dz.truncate(rows);
                 }
                 let e_a = w.a();
-                for (d, &z) in dz.iter_mut().zip(&pass.zf) {
-                    *d *= -e_a * sigmoid(z);
+                for (d, &s) in dz.iter_mut().zip(&pass.sf) {
+                    *d *= -e_a * s;
                 }
                 let from = at + w.beta;
                 set_columns(&mut da, p, from, &dz);

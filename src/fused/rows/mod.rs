@@ -101,28 +101,40 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + exp(-x))
 }
 
-/// `ln(1 + eˣ) = max(x, 0) + ln(1 + e^{−|x|})`, as
-/// [`crate::mixer::fast::rows::softplus`] computes it (the logarithm by the
-/// series of `2 atanh(s)`, `s = y / (2 + y)`, each step a fused multiply-add),
-/// on this module's [`exp`], so that a loop of it becomes vectors.
+/// `softplus(x) = ln(1 + eˣ) = max(x, 0) + ln(1 + e^{−|x|})`, as
+/// [`crate::mixer::fast::rows::softplus`] computes it, and `σ(x)`, from the
+/// one exponential `y = e^{−|x|}` of this module's [`exp`]: `σ(x) = 1 / (1 + y)`
+/// for `x ≥ 0` and `y / (1 + y)` below, so that the decay gate's backward
+/// pass needs no exponential of its own. A loop of it becomes vectors.
 ///
 /// ```
-/// use attention_geometry::fused::rows::softplus;
+/// use attention_geometry::fused::rows::{sigmoid, softplus_sigmoid};
 /// for x in [-30.0f32, -2.0, 0.0, 0.5, 4.0, 30.0] {
+///     let (p, s) = softplus_sigmoid(x);
 ///     let exact = (x as f64).exp().ln_1p();
-///     assert!(((softplus(x) as f64) / exact - 1.0).abs() < 1e-6);
+///     assert!(((p as f64) / exact - 1.0).abs() < 1e-6);
+///     assert!((s / sigmoid(x) - 1.0).abs() < 1e-6);
 /// }
 /// ```
 #[inline(always)]
-pub fn softplus(x: f32) -> f32 {
+pub fn softplus_sigmoid(x: f32) -> (f32, f32) {
     let y = exp(-x.abs());
+    let inv = 1.0 / (1.0 + y);
+    let s = if x >= 0.0 { inv } else { y * inv };
+    (x.max(0.0) + ln_1p(y), s)
+}
+
+/// `ln(1 + y)` for `y` in `[0, 1]` by the series of `2 atanh(s)`,
+/// `s = y / (2 + y)`, each step a fused multiply-add.
+#[inline(always)]
+fn ln_1p(y: f32) -> f32 {
     let s = y / (2.0 + y);
     let s2 = s * s;
     let mut p = 1.0f32 / 11.0;
     for c in [9.0, 7.0, 5.0, 3.0, 1.0] {
         p = p.mul_add(s2, 1.0 / c);
     }
-    x.max(0.0) + 2.0 * s * p
+    2.0 * s * p
 }
 
 /// `x · y`, summed in eight lanes: a sum taken in order is a chain of
