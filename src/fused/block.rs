@@ -176,7 +176,7 @@ fn forward_in(w: &Weights, h: &[f32], t_len: usize, kept: Option<&[usize]>) -> (
         _ => (l2(&mut q, kd), l2(&mut k, kd)),
     };
     let at = w.at_gate() + vd;
-    let mut beta = vec![0.0; if w.beta > 0 { rows } else { 0 }];
+    let mut beta = spare::take(if w.beta > 0 { rows } else { 0 });
     for (b, r) in beta.iter_mut().zip(a.chunks_exact(p)) {
         *b = sigmoid(r[at]);
     }
@@ -361,7 +361,9 @@ fn backward_in(
                         *b += x;
                     }
                 }
+                spare::give(dz);
             }
+            spare::give(gr.beta);
             (gr.q, gr.k, gr.v)
         }
     };

@@ -19,6 +19,7 @@
 use std::arch::x86_64::*;
 
 use crate::fused::rows::avx2::{exp, sum};
+use crate::fused::spare;
 use crate::mixer::fast::recurrence::{Grads, Lanes};
 
 /// `K = V`: the width this kernel runs.
@@ -187,12 +188,19 @@ pub unsafe fn forward(x: &Lanes) -> (Vec<f32>, Trace) {
 #[target_feature(enable = "avx2,fma")]
 pub unsafe fn backward(x: &Lanes, trace: &Trace, d_o: &[f32]) -> Grads {
     let (t_len, n, kv) = (x.t_len, x.k.len() / W, W * W);
+    // q̄, k̄, v̄ are written at every row, and β̄, ḡ where the mixer has them
     let mut gr = Grads {
-        q: vec![0.0; n * W],
-        k: vec![0.0; n * W],
-        v: vec![0.0; n * W],
-        beta: vec![0.0; n],
-        g: vec![0.0; n * W],
+        q: spare::take(n * W),
+        k: spare::take(n * W),
+        v: spare::take(n * W),
+        beta: match x.beta {
+            Some(_) => spare::take(n),
+            None => vec![0.0; n],
+        },
+        g: match x.g {
+            Some(_) => spare::take(n * W),
+            None => vec![0.0; n * W],
+        },
     };
     let scale = _mm256_set1_ps(x.scale);
     for b in 0..n / t_len {
