@@ -39,8 +39,25 @@ fn seen(j0: usize, t: usize) -> __m256 {
     ))
 }
 
+/// `acc[n] += x · yt[at + 8n ..]` for the `N` vectors.
+///
+/// # Safety
+/// The `N` vectors from `at` lie in `yt`.
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+unsafe fn accumulate<const N: usize>(acc: &mut [__m256; N], x: f32, yt: &[f32], at: usize) {
+    let x = _mm256_set1_ps(x);
+    for (n, acc) in acc.iter_mut().enumerate() {
+        // SAFETY: the caller keeps the N vectors from `at` inside yt.
+        let y = unsafe { _mm256_loadu_ps(yt.as_ptr().add(at + 8 * n)) };
+        *acc = _mm256_fmadd_ps(x, y, *acc);
+    }
+}
+
 /// Vectors `b .. b + N` of row `i` of `x: [·, C]` times `yt: [C, T]`:
-/// `Σ_p x[i, p] yt[p, 8b ..]`, each `x[i, p]` broadcast once for the `N`.
+/// `Σ_p x[i, p] yt[p, 8b ..]`, each `x[i, p]` broadcast once for the `N`,
+/// in two sums for each vector (over even and odd `p`), so that no chain of
+/// dependent multiply-adds is longer than `C / 2`.
 ///
 /// # Safety
 /// `x` holds row `i` of `C`, and `yt` is `[C, T]` with `8 (b + N) ≤ T`.
@@ -54,18 +71,24 @@ unsafe fn product<const N: usize>(
     i: usize,
     b: usize,
 ) -> [__m256; N] {
-    let mut acc = [_mm256_setzero_ps(); N];
-    for p in 0..c {
+    let (mut even, mut odd) = ([_mm256_setzero_ps(); N], [_mm256_setzero_ps(); N]);
+    let mut p = 0;
+    while p < c {
         // SAFETY: the caller keeps row i of x and columns 8b .. 8(b + N) of yt inside them.
         unsafe {
-            let x = _mm256_set1_ps(*x.get_unchecked(i * c + p));
-            for (i, acc) in acc.iter_mut().enumerate() {
-                let y = _mm256_loadu_ps(yt.as_ptr().add(p * t_len + 8 * (b + i)));
-                *acc = _mm256_fmadd_ps(x, y, *acc);
+            let x0 = *x.get_unchecked(i * c + p);
+            accumulate(&mut even, x0, yt, p * t_len + 8 * b);
+            if p + 1 < c {
+                let x = *x.get_unchecked(i * c + p + 1);
+                accumulate(&mut odd, x, yt, (p + 1) * t_len + 8 * b);
             }
         }
+        p += 2;
     }
-    acc
+    for (e, o) in even.iter_mut().zip(odd) {
+        *e = _mm256_add_ps(*e, o);
+    }
+    even
 }
 
 /// Row `i`'s vectors `0 .. nv` of `x: [·, C]` times `yt: [C, T]`, into
