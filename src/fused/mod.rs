@@ -4,7 +4,9 @@
 //! pass over contiguous rows, and its products read their operands in place
 //! by strides ([`mod@gemm`]), with no copy to transpose them. Each block's
 //! forward and backward pass and each mixer kernel is a function of its own,
-//! compiled for AVX2 where the processor has it (the macro `vectorised!`).
+//! compiled for AVX2 where the processor has it (the macro `vectorised!`),
+//! and again with AVX-512VL's thirty-two registers where it has those
+//! ([`wide`]; the intrinsics kernels likewise, by the macro `kernel!`).
 //! The mixers' recurrences advance eight sequences at a
 //! time, one in each lane of a vector, or at `K = V = 8` one sequence at a
 //! time with its state in registers ([`mod@recurrence`]). The row steps
@@ -30,7 +32,8 @@
 
 /// `$vis fn $name(args) -> R`, running `$body` (an `#[inline(always)]`
 /// function of the same arguments) compiled for AVX2 and FMA where the
-/// processor has them, and for the baseline elsewhere. Each is a function of
+/// processor has them (with AVX-512VL's registers where it has those too,
+/// see [`wide`]), and for the baseline elsewhere. Each is a function of
 /// its own, never inlined into its caller, so that no one function grows past
 /// what the compiler will inline and vectorise: the pass declares one per
 /// piece (a block's forward and backward, a mixer's kernel, the model's top).
@@ -47,11 +50,48 @@ macro_rules! vectorised {
                 $body($($a),*)
             }
             #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx2,fma,avx512f,avx512vl")]
+            #[inline(never)]
+            fn wide($($a: $t),*) -> $r {
+                $body($($a),*)
+            }
+            #[cfg(target_arch = "x86_64")]
+            if $crate::fused::wide() {
+                // SAFETY: the processor has AVX2, FMA and AVX-512VL, checked by `wide`.
+                return unsafe { wide($($a),*) };
+            }
+            #[cfg(target_arch = "x86_64")]
             if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
                 // SAFETY: the processor has AVX2 and FMA, checked on the line above.
                 return unsafe { avx2($($a),*) };
             }
             $body($($a),*)
+        }
+    };
+}
+
+/// An intrinsics kernel `unsafe fn $name(args) -> R { body }` whose caller
+/// has checked for AVX2 and FMA, compiled twice: as written, and with
+/// AVX-512VL's features where the processor has them ([`wide`]). Its
+/// `#[inline]` helpers, written for AVX2, are inlined into both.
+macro_rules! kernel {
+    ($(#[$m:meta])* $vis:vis unsafe fn $name:ident $(<$(const $c:ident: usize),+>)?
+        ($($a:ident: $t:ty),* $(,)?) $(-> $r:ty)? $body:block) => {
+        $(#[$m])*
+        #[inline(always)]
+        $vis unsafe fn $name $(<$(const $c: usize),+>)? ($($a: $t),*) $(-> $r)? {
+            #[target_feature(enable = "avx2,fma")]
+            unsafe fn avx2 $(<$(const $c: usize),+>)? ($($a: $t),*) $(-> $r)? $body
+            #[target_feature(enable = "avx2,fma,avx512f,avx512vl")]
+            unsafe fn wide $(<$(const $c: usize),+>)? ($($a: $t),*) $(-> $r)? $body
+            // SAFETY: the caller checked for AVX2 and FMA; `wide` runs only
+            // where the processor has AVX-512VL too.
+            unsafe {
+                match $crate::fused::wide() {
+                    true => wide $(::<$($c),+>)? ($($a),*),
+                    false => avx2 $(::<$($c),+>)? ($($a),*),
+                }
+            }
         }
     };
 }
@@ -65,6 +105,35 @@ pub mod rows;
 pub mod spare;
 pub mod trainer;
 pub mod weights;
+
+thread_local! {
+    /// Whether this thread may run the kernels compiled for AVX-512VL.
+    static WIDE: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// Whether the kernels run compiled with AVX-512VL's features: where the
+/// processor has AVX2, FMA, AVX-512F and AVX-512VL (and this thread has not
+/// turned them off, see [`narrow`]). Their vectors stay 256 bits wide; what
+/// they gain is thirty-two vector registers instead of sixteen, so that a
+/// kernel's accumulators and operands stop spilling to the stack.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub fn wide() -> bool {
+    WIDE.get()
+        && is_x86_feature_detected!("avx2")
+        && is_x86_feature_detected!("fma")
+        && is_x86_feature_detected!("avx512f")
+        && is_x86_feature_detected!("avx512vl")
+}
+
+/// Runs `f` on this thread with the kernels compiled for AVX2 alone, as on
+/// a processor without AVX-512 (so that a test covers both builds).
+pub fn narrow<R>(f: impl FnOnce() -> R) -> R {
+    let was = WIDE.replace(false);
+    let out = f();
+    WIDE.set(was);
+    out
+}
 
 use gemm::{View, gemm};
 use model::Model;

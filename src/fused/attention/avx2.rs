@@ -133,142 +133,144 @@ fn zeros_from(row: &mut [f32], nv: usize) {
     }
 }
 
-/// [`super::weights`] from `q: [n, K]` (row `i` at position `ts[i]`) and
-/// `kt = Kᵀ: [K, T]` into `a: [n, T]`.
-///
-/// # Safety
-/// The processor has AVX2 and FMA.
-#[target_feature(enable = "avx2,fma")]
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn weights(
-    q: &[f32],
-    kt: &[f32],
-    kd: usize,
-    t_len: usize,
-    ts: &[usize],
-    scale: f32,
-    a: &mut [f32],
-) {
-    assert!(
-        t_len.is_multiple_of(8)
-            && q.len() == ts.len() * kd
-            && kt.len() == kd * t_len
-            && a.len() == ts.len() * t_len
-            && ts.iter().all(|&t| t < t_len),
-        "fused attention weights: q, Kᵀ, A or the positions of the wrong shape"
-    );
-    let s = _mm256_set1_ps(scale);
-    let mut totals = vec![0.0; ts.len()];
-    for (i, (row, total_t)) in a.chunks_exact_mut(t_len).zip(&mut totals).enumerate() {
-        let t = ts[i];
-        let nv = t / 8 + 1;
-        let last = seen(8 * (nv - 1), t);
-        // the scores, and their largest at or before t
-        // SAFETY: row i of q; 8 nv ≤ T; the row holds T numbers.
-        unsafe { products(q, kt, kd, t_len, i, nv, row) };
-        let mut top = _mm256_set1_ps(f32::NEG_INFINITY);
-        for (b, x) in row.as_chunks::<8>().0[..nv].iter().enumerate() {
-            // SAFETY: the chunk is eight numbers.
-            let x = unsafe { _mm256_loadu_ps(x.as_ptr()) };
-            let x = match b + 1 == nv {
-                true => _mm256_blendv_ps(_mm256_set1_ps(f32::NEG_INFINITY), x, last),
-                false => x,
-            };
-            top = _mm256_max_ps(top, x);
-        }
-        let top = _mm256_set1_ps(largest(top));
-        let mut total = _mm256_setzero_ps();
-        for b in 0..nv {
-            // SAFETY: as above.
-            let at = unsafe { row.as_mut_ptr().add(8 * b) };
-            let mut e = exp(_mm256_mul_ps(
-                s,
-                _mm256_sub_ps(unsafe { _mm256_loadu_ps(at) }, top),
-            ));
-            if b + 1 == nv {
-                e = _mm256_and_ps(e, last);
+kernel! {
+    /// [`super::weights`] from `q: [n, K]` (row `i` at position `ts[i]`) and
+    /// `kt = Kᵀ: [K, T]` into `a: [n, T]`.
+    ///
+    /// # Safety
+    /// The processor has AVX2 and FMA.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn weights(
+        q: &[f32],
+        kt: &[f32],
+        kd: usize,
+        t_len: usize,
+        ts: &[usize],
+        scale: f32,
+        a: &mut [f32],
+    ) {
+        assert!(
+            t_len.is_multiple_of(8)
+                && q.len() == ts.len() * kd
+                && kt.len() == kd * t_len
+                && a.len() == ts.len() * t_len
+                && ts.iter().all(|&t| t < t_len),
+            "fused attention weights: q, Kᵀ, A or the positions of the wrong shape"
+        );
+        let s = _mm256_set1_ps(scale);
+        let mut totals = vec![0.0; ts.len()];
+        for (i, (row, total_t)) in a.chunks_exact_mut(t_len).zip(&mut totals).enumerate() {
+            let t = ts[i];
+            let nv = t / 8 + 1;
+            let last = seen(8 * (nv - 1), t);
+            // the scores, and their largest at or before t
+            // SAFETY: row i of q; 8 nv ≤ T; the row holds T numbers.
+            unsafe { products(q, kt, kd, t_len, i, nv, row) };
+            let mut top = _mm256_set1_ps(f32::NEG_INFINITY);
+            for (b, x) in row.as_chunks::<8>().0[..nv].iter().enumerate() {
+                // SAFETY: the chunk is eight numbers.
+                let x = unsafe { _mm256_loadu_ps(x.as_ptr()) };
+                let x = match b + 1 == nv {
+                    true => _mm256_blendv_ps(_mm256_set1_ps(f32::NEG_INFINITY), x, last),
+                    false => x,
+                };
+                top = _mm256_max_ps(top, x);
             }
-            total = _mm256_add_ps(total, e);
-            unsafe { _mm256_storeu_ps(at, e) };
+            let top = _mm256_set1_ps(largest(top));
+            let mut total = _mm256_setzero_ps();
+            for b in 0..nv {
+                // SAFETY: as above.
+                let at = unsafe { row.as_mut_ptr().add(8 * b) };
+                let mut e = exp(_mm256_mul_ps(
+                    s,
+                    _mm256_sub_ps(unsafe { _mm256_loadu_ps(at) }, top),
+                ));
+                if b + 1 == nv {
+                    e = _mm256_and_ps(e, last);
+                }
+                total = _mm256_add_ps(total, e);
+                unsafe { _mm256_storeu_ps(at, e) };
+            }
+            *total_t = sum([total]);
+            zeros_from(row, nv);
         }
-        *total_t = sum([total]);
-        zeros_from(row, nv);
-    }
-    // each row divided by its sum in a pass of its own, so that no row waits
-    // for the one before it to be summed
-    for ((row, &total), &t) in a.chunks_exact_mut(t_len).zip(&totals).zip(ts) {
-        let inv = _mm256_set1_ps(1.0 / total);
-        for x in row.as_chunks_mut::<8>().0[..t / 8 + 1].iter_mut() {
-            // SAFETY: the chunk is eight numbers.
-            unsafe {
-                _mm256_storeu_ps(
-                    x.as_mut_ptr(),
-                    _mm256_mul_ps(_mm256_loadu_ps(x.as_ptr()), inv),
-                )
-            };
+        // each row divided by its sum in a pass of its own, so that no row waits
+        // for the one before it to be summed
+        for ((row, &total), &t) in a.chunks_exact_mut(t_len).zip(&totals).zip(ts) {
+            let inv = _mm256_set1_ps(1.0 / total);
+            for x in row.as_chunks_mut::<8>().0[..t / 8 + 1].iter_mut() {
+                // SAFETY: the chunk is eight numbers.
+                unsafe {
+                    _mm256_storeu_ps(
+                        x.as_mut_ptr(),
+                        _mm256_mul_ps(_mm256_loadu_ps(x.as_ptr()), inv),
+                    )
+                };
+            }
         }
     }
 }
 
-/// [`super::scores_backward`] from `ō: [n, V]` (row `i` at position
-/// `ts[i]`), `vt = Vᵀ: [V, T]` and the weights `a` into `dp: [n, T]`.
-///
-/// # Safety
-/// The processor has AVX2 and FMA.
-#[target_feature(enable = "avx2,fma")]
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn scores_backward(
-    d_o: &[f32],
-    vt: &[f32],
-    a: &[f32],
-    vd: usize,
-    t_len: usize,
-    ts: &[usize],
-    scale: f32,
-    dp: &mut [f32],
-) {
-    let n = ts.len();
-    assert!(
-        t_len.is_multiple_of(8)
-            && d_o.len() == n * vd
-            && vt.len() == vd * t_len
-            && a.len() == n * t_len
-            && dp.len() == n * t_len
-            && ts.iter().all(|&t| t < t_len),
-        "fused attention scores_backward: ō, Vᵀ, A, P̄ or the positions of the wrong shape"
-    );
-    let s = _mm256_set1_ps(scale);
-    for (i, (row, ar)) in dp
-        .chunks_exact_mut(t_len)
-        .zip(a.chunks_exact(t_len))
-        .enumerate()
-    {
-        let nv = ts[i] / 8 + 1;
-        // ā_t in the row; a_t · ā_t (A is zero past t)
-        // SAFETY: row i of ō; 8 nv ≤ T; the row holds T numbers.
-        unsafe { products(d_o, vt, vd, t_len, i, nv, row) };
-        let mut inner = _mm256_setzero_ps();
-        for (x, y) in row.as_chunks::<8>().0[..nv]
-            .iter()
-            .zip(ar.as_chunks::<8>().0)
+kernel! {
+    /// [`super::scores_backward`] from `ō: [n, V]` (row `i` at position
+    /// `ts[i]`), `vt = Vᵀ: [V, T]` and the weights `a` into `dp: [n, T]`.
+    ///
+    /// # Safety
+    /// The processor has AVX2 and FMA.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn scores_backward(
+        d_o: &[f32],
+        vt: &[f32],
+        a: &[f32],
+        vd: usize,
+        t_len: usize,
+        ts: &[usize],
+        scale: f32,
+        dp: &mut [f32],
+    ) {
+        let n = ts.len();
+        assert!(
+            t_len.is_multiple_of(8)
+                && d_o.len() == n * vd
+                && vt.len() == vd * t_len
+                && a.len() == n * t_len
+                && dp.len() == n * t_len
+                && ts.iter().all(|&t| t < t_len),
+            "fused attention scores_backward: ō, Vᵀ, A, P̄ or the positions of the wrong shape"
+        );
+        let s = _mm256_set1_ps(scale);
+        for (i, (row, ar)) in dp
+            .chunks_exact_mut(t_len)
+            .zip(a.chunks_exact(t_len))
+            .enumerate()
         {
-            // SAFETY: each chunk is eight numbers.
-            let (x, y) = unsafe { (_mm256_loadu_ps(x.as_ptr()), _mm256_loadu_ps(y.as_ptr())) };
-            inner = _mm256_fmadd_ps(x, y, inner);
-        }
-        let inner = _mm256_set1_ps(sum([inner]));
-        for b in 0..nv {
-            // SAFETY: as above.
-            unsafe {
-                let at = row.as_mut_ptr().add(8 * b);
-                let y = _mm256_loadu_ps(ar.as_ptr().add(8 * b));
-                let p = _mm256_mul_ps(
-                    _mm256_mul_ps(s, y),
-                    _mm256_sub_ps(_mm256_loadu_ps(at), inner),
-                );
-                _mm256_storeu_ps(at, p);
+            let nv = ts[i] / 8 + 1;
+            // ā_t in the row; a_t · ā_t (A is zero past t)
+            // SAFETY: row i of ō; 8 nv ≤ T; the row holds T numbers.
+            unsafe { products(d_o, vt, vd, t_len, i, nv, row) };
+            let mut inner = _mm256_setzero_ps();
+            for (x, y) in row.as_chunks::<8>().0[..nv]
+                .iter()
+                .zip(ar.as_chunks::<8>().0)
+            {
+                // SAFETY: each chunk is eight numbers.
+                let (x, y) = unsafe { (_mm256_loadu_ps(x.as_ptr()), _mm256_loadu_ps(y.as_ptr())) };
+                inner = _mm256_fmadd_ps(x, y, inner);
             }
+            let inner = _mm256_set1_ps(sum([inner]));
+            for b in 0..nv {
+                // SAFETY: as above.
+                unsafe {
+                    let at = row.as_mut_ptr().add(8 * b);
+                    let y = _mm256_loadu_ps(ar.as_ptr().add(8 * b));
+                    let p = _mm256_mul_ps(
+                        _mm256_mul_ps(s, y),
+                        _mm256_sub_ps(_mm256_loadu_ps(at), inner),
+                    );
+                    _mm256_storeu_ps(at, p);
+                }
+            }
+            zeros_from(row, nv);
         }
-        zeros_from(row, nv);
     }
 }

@@ -6,61 +6,63 @@ use super::{LANES, Panel, View};
 use crate::fused::rows::avx2::sum;
 use std::arch::x86_64::*;
 
-/// Columns `j0 ..` of `C` (fewer than a vector), each number the dot
-/// product of `A`'s row and `B`'s column, eight terms a vector.
-///
-/// # Safety
-/// The processor has AVX2 and FMA; `A`'s rows are contiguous (`cs = 1`)
-/// and `k` is a multiple of eight; `c` is `[a.rows, b.cols]`.
-#[target_feature(enable = "avx2,fma")]
-pub(super) unsafe fn dots(a: View, b: View, c: &mut [f32], j0: usize, add: bool) {
-    let (m, k, n) = (a.rows, a.cols, b.cols);
-    assert!(a.cs == 1 && k.is_multiple_of(LANES) && c.len() == m * n);
-    // B's columns j0 .. n, each contiguous
-    let mut columns = vec![0.0; (n - j0) * k];
-    for (j, column) in columns.chunks_exact_mut(k).enumerate() {
-        for (p, x) in column.iter_mut().enumerate() {
-            *x = b.data[p * b.rs + (j0 + j) * b.cs];
-        }
-    }
-    for i in 0..m {
-        let row = &a.data[i * a.rs..][..k];
-        for (j, column) in columns.chunks_exact(k).enumerate() {
-            let mut acc = _mm256_setzero_ps();
-            for (x, y) in row
-                .as_chunks::<LANES>()
-                .0
-                .iter()
-                .zip(column.as_chunks::<LANES>().0)
-            {
-                // SAFETY: each chunk is eight numbers.
-                let (x, y) = unsafe { (_mm256_loadu_ps(x.as_ptr()), _mm256_loadu_ps(y.as_ptr())) };
-                acc = _mm256_fmadd_ps(x, y, acc);
+kernel! {
+    /// Columns `j0 ..` of `C` (fewer than a vector), each number the dot
+    /// product of `A`'s row and `B`'s column, eight terms a vector.
+    ///
+    /// # Safety
+    /// The processor has AVX2 and FMA; `A`'s rows are contiguous (`cs = 1`)
+    /// and `k` is a multiple of eight; `c` is `[a.rows, b.cols]`.
+    pub(super) unsafe fn dots(a: View, b: View, c: &mut [f32], j0: usize, add: bool) {
+        let (m, k, n) = (a.rows, a.cols, b.cols);
+        assert!(a.cs == 1 && k.is_multiple_of(LANES) && c.len() == m * n);
+        // B's columns j0 .. n, each contiguous
+        let mut columns = vec![0.0; (n - j0) * k];
+        for (j, column) in columns.chunks_exact_mut(k).enumerate() {
+            for (p, x) in column.iter_mut().enumerate() {
+                *x = b.data[p * b.rs + (j0 + j) * b.cs];
             }
-            let at = &mut c[i * n + j0 + j];
-            *at = sum([acc]) + if add { *at } else { 0.0 };
+        }
+        for i in 0..m {
+            let row = &a.data[i * a.rs..][..k];
+            for (j, column) in columns.chunks_exact(k).enumerate() {
+                let mut acc = _mm256_setzero_ps();
+                for (x, y) in row
+                    .as_chunks::<LANES>()
+                    .0
+                    .iter()
+                    .zip(column.as_chunks::<LANES>().0)
+                {
+                    // SAFETY: each chunk is eight numbers.
+                    let (x, y) = unsafe { (_mm256_loadu_ps(x.as_ptr()), _mm256_loadu_ps(y.as_ptr())) };
+                    acc = _mm256_fmadd_ps(x, y, acc);
+                }
+                let at = &mut c[i * n + j0 + j];
+                *at = sum([acc]) + if add { *at } else { 0.0 };
+            }
         }
     }
 }
 
-/// Every row of `C`'s panel, `MR` rows at a time, then one at a time.
-///
-/// # Safety
-/// The processor has AVX2 and FMA; `p`'s rows lie in `p.rows`, and `c`
-/// is `[a.rows, p.n]` (asserted by `panels`).
-#[target_feature(enable = "avx2,fma")]
-pub(super) unsafe fn run<const NV: usize, const MR: usize>(p: &Panel, c: &mut [f32]) {
-    let m = p.a.rows;
-    let mut i = 0;
-    while i + MR <= m {
-        // SAFETY: rows i .. i + MR of A and C exist.
-        unsafe { block::<NV, MR>(p, i, p.a.reach(i, MR), c) };
-        i += MR;
-    }
-    while i < m {
-        // SAFETY: row i of A and C exists.
-        unsafe { block::<NV, 1>(p, i, p.a.reach(i, 1), c) };
-        i += 1;
+kernel! {
+    /// Every row of `C`'s panel, `MR` rows at a time, then one at a time.
+    ///
+    /// # Safety
+    /// The processor has AVX2 and FMA; `p`'s rows lie in `p.rows`, and `c`
+    /// is `[a.rows, p.n]` (asserted by `panels`).
+    pub(super) unsafe fn run<const NV: usize, const MR: usize>(p: &Panel, c: &mut [f32]) {
+        let m = p.a.rows;
+        let mut i = 0;
+        while i + MR <= m {
+            // SAFETY: rows i .. i + MR of A and C exist.
+            unsafe { block::<NV, MR>(p, i, p.a.reach(i, MR), c) };
+            i += MR;
+        }
+        while i < m {
+            // SAFETY: row i of A and C exists.
+            unsafe { block::<NV, 1>(p, i, p.a.reach(i, 1), c) };
+            i += 1;
+        }
     }
 }
 
@@ -68,9 +70,9 @@ pub(super) unsafe fn run<const NV: usize, const MR: usize>(p: &Panel, c: &mut [f
 /// rest zero in these rows).
 ///
 /// # Safety
-/// As [`run`], `i0 + MR ≤ a.rows` and `ks.end ≤ a.cols`.
-#[target_feature(enable = "avx2,fma")]
-#[inline]
+/// As [`run`], `i0 + MR ≤ a.rows` and `ks.end ≤ a.cols`. (Inlined whole
+/// into each build of [`run`], whose features it takes.)
+#[inline(always)]
 unsafe fn block<const NV: usize, const MR: usize>(
     p: &Panel,
     i0: usize,
@@ -81,7 +83,8 @@ unsafe fn block<const NV: usize, const MR: usize>(
     let full = tail == LANES;
     // C's vector v of row r, as a pointer that may write (from `c`'s mutable borrow)
     let mut c_at = |r: usize, v: usize| c[(i0 + r) * p.n + p.j0 + v * LANES..].as_mut_ptr();
-    let mut acc = [[_mm256_setzero_ps(); NV]; MR];
+    // SAFETY: the caller's processor has AVX.
+    let mut acc = [[unsafe { _mm256_setzero_ps() }; NV]; MR];
     if p.add {
         for (r, acc) in acc.iter_mut().enumerate() {
             for (v, acc) in acc.iter_mut().enumerate() {

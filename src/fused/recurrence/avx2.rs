@@ -1,18 +1,20 @@
 //! The recurrence at `K = V = 8` in AVX2 and FMA, one sequence at a time with
 //! its state in registers: row `c` of `S` (its `V` numbers) is one vector,
 //! so the whole state is eight registers, held from the first step to the
-//! last and stored to the trace once a step. The rows arrive and leave
-//! row-major, as the pass holds them. The backward pass's dot products
-//! along a row (four a row and step) are taken eight rows at once: the eight
-//! products reduce to one vector of eight sums (`sums`). The algebra is
+//! last, and stored to the trace once a step. The backward pass transposes
+//! each stored state once (column `j` of `S` a vector) and holds `Σ̄` so too,
+//! so that all but one of its products with the state are sums of broadcast
+//! rows (`combine`) or products lane by lane, with no sum across a vector:
+//! only `ū = β Σ̄ᵀ k` takes eight dot products at once (`dots`). The rows
+//! arrive and leave row-major, as the pass holds them. The algebra is
 //! [`super`]'s, and a test holds the two to the fast pass's recurrence.
 //!
 //! ```text
-//! state     S[c] = one vector of V = 8 lanes,  c < K = 8
+//! state     S[c] = one vector of V = 8 lanes,  c < K = 8;  kept as Sᵀ[j] = (S[c][j])_c
 //! forward   S' = α ⊙ S,  u = v − Σ_c k_c S'[c],  S[c] = S'[c] + β k_c u,  o = Σ_c s q_c S[c]
-//! backward  Σ̄[c] += s q_c ō,  q̄ = s (S[c] · ō)_c,  w = (Σ̄[c] · u)_c,  β̄ = k · w,  ū = β Σ_c k_c Σ̄[c],
-//!           k̄ = β w − α ⊙ (S_{t−1}[c] · ū)_c,  Σ̄[c] −= k_c ū,  ḡ = α ⊙ (Σ̄[c] · S_{t−1}[c])_c,  Σ̄[c] *= α_c
-//! linear    β = 1, u = v, and neither correction: k̄ = (Σ̄[c] · v)_c, v̄ = Σ_c k_c Σ̄[c]
+//! backward  Σ̄ᵀ[j] += ō_j s q,  q̄ = s Σ_j ō_j S_tᵀ[j],  w = Σ_j u_j Σ̄ᵀ[j],  β̄ = k · w,  ū = β (Σ̄ᵀ[j] · k)_j,
+//!           k̄ = β w − α ⊙ Σ_j ū_j S_{t−1}ᵀ[j],  Σ̄ᵀ[j] −= ū_j k,  ḡ = α ⊙ Σ_j Σ̄ᵀ[j] ⊙ S_{t−1}ᵀ[j],  Σ̄ᵀ[j] *= α
+//! linear    β = 1, u = v, and neither correction: k̄ = w, v̄ = (Σ̄ᵀ[j] · k)_j
 //! ```
 //! Introduced in chapter 7.
 
@@ -86,6 +88,18 @@ fn dots(a: &[__m256; W], b: &[__m256; W]) -> __m256 {
     sums(std::array::from_fn(|c| _mm256_mul_ps(a[c], b[c])))
 }
 
+/// `Σ_c a[c] ⊙ b[c]`, lane by lane, in two running sums.
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+fn lanewise(a: &[__m256; W], b: &[__m256; W]) -> __m256 {
+    let (mut even, mut odd) = (_mm256_mul_ps(a[0], b[0]), _mm256_mul_ps(a[1], b[1]));
+    for c in (2..W).step_by(2) {
+        even = _mm256_fmadd_ps(a[c], b[c], even);
+        odd = _mm256_fmadd_ps(a[c + 1], b[c + 1], odd);
+    }
+    _mm256_add_ps(even, odd)
+}
+
 /// `Σ_c x[c] rows[c]`, in two running sums.
 #[target_feature(enable = "avx2,fma")]
 #[inline]
@@ -96,6 +110,46 @@ fn combine(x: &[f32], rows: &[__m256; W]) -> __m256 {
         odd = _mm256_fmadd_ps(_mm256_set1_ps(x[c + 1]), rows[c + 1], odd);
     }
     _mm256_add_ps(even, odd)
+}
+
+/// The eight rows' transpose into `x[at ..]`: `x[at + 8j + c] = rows[c][j]`,
+/// by exchanges of pairs and of pairs of pairs within each half of a
+/// vector, then each half stored where its column goes.
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+fn store_transposed(x: &mut [f32], at: usize, r: &[__m256; W]) {
+    // t: rows 2i and 2i + 1 interleaved, by pairs of lanes
+    let t: [__m256; W] = std::array::from_fn(|i| match i % 2 {
+        0 => _mm256_unpacklo_ps(r[i], r[i + 1]),
+        _ => _mm256_unpackhi_ps(r[i - 1], r[i]),
+    });
+    // u[4h + i]: lanes i' and i' + 4 of rows 4h .. 4h + 4, i' = 0, 2, 1, 3 for i = 0 .. 4
+    let u: [__m256; W] = std::array::from_fn(|i| {
+        let (a, b) = (t[i / 4 * 4 + i % 2], t[i / 4 * 4 + 2 + i % 2]);
+        match i / 2 % 2 {
+            0 => _mm256_shuffle_ps::<0x44>(a, b),
+            _ => _mm256_shuffle_ps::<0xEE>(a, b),
+        }
+    });
+    let x = &mut x[at..at + W * W];
+    for j in 0..W {
+        let i = j % 4 / 2 + j % 2 * 2;
+        let (top, bottom) = match j / 4 {
+            0 => (
+                _mm256_castps256_ps128(u[i]),
+                _mm256_castps256_ps128(u[4 + i]),
+            ),
+            _ => (
+                _mm256_extractf128_ps::<1>(u[i]),
+                _mm256_extractf128_ps::<1>(u[4 + i]),
+            ),
+        };
+        // SAFETY: column j's eight numbers lie in x.
+        unsafe {
+            _mm_storeu_ps(x[j * W..].as_mut_ptr(), top);
+            _mm_storeu_ps(x[j * W + 4..].as_mut_ptr(), bottom);
+        }
+    }
 }
 
 /// `α = e^g` of every row, `[B·T, K]` (empty when nothing decays).
@@ -125,125 +179,135 @@ fn decay(alpha: &[f32], r: usize) -> (__m256, [f32; W]) {
     }
 }
 
-/// The state stored at `states[at ..]`, a row a vector.
+/// The transposed state stored at `states[at ..]`, a column a vector.
 #[target_feature(enable = "avx2,fma")]
 #[inline]
 fn state(states: &[f32], at: usize) -> [__m256; W] {
     std::array::from_fn(|c| load(states, at + c * W))
 }
 
-/// The outputs `[B·T, V]` and the trace.
-///
-/// # Safety
-/// The processor has AVX2 and FMA, and `fits(x)`.
-#[target_feature(enable = "avx2,fma")]
-pub unsafe fn forward(x: &Lanes) -> (Vec<f32>, Trace) {
-    let (t_len, n) = (x.t_len, x.k.len() / W);
-    let mut states = Vec::with_capacity(n / t_len * (t_len + 1) * W * W);
-    let mut us = vec![0.0; n * W];
-    let mut out = vec![0.0; n * W];
-    let mut kept = [0.0f32; W * W];
-    let alpha = decays(x);
-    for b in 0..n / t_len {
-        let mut s = [_mm256_setzero_ps(); W];
-        states.extend_from_slice(&[0.0; W * W]);
-        for r in b * t_len..(b + 1) * t_len {
-            let (kr, qr) = (&x.k[r * W..][..W], &x.q[r * W..][..W]);
-            if x.g.is_some() {
-                let (_, a) = decay(&alpha, r);
-                for (row, &ac) in s.iter_mut().zip(&a) {
-                    *row = _mm256_mul_ps(*row, _mm256_set1_ps(ac));
+kernel! {
+    /// The outputs `[B·T, V]` and the trace.
+    ///
+    /// # Safety
+    /// The processor has AVX2 and FMA, and `fits(x)`.
+    pub unsafe fn forward(x: &Lanes) -> (Vec<f32>, Trace) {
+        let (t_len, n) = (x.t_len, x.k.len() / W);
+        let mut states = Vec::with_capacity(n / t_len * (t_len + 1) * W * W);
+        let mut us = vec![0.0; n * W];
+        let mut out = vec![0.0; n * W];
+        let mut kept = [0.0f32; W * W];
+        let alpha = decays(x);
+        let scale = _mm256_set1_ps(x.scale);
+        for b in 0..n / t_len {
+            let mut s = [_mm256_setzero_ps(); W];
+            states.extend_from_slice(&[0.0; W * W]);
+            for r in b * t_len..(b + 1) * t_len {
+                let (kr, qr) = (&x.k[r * W..][..W], &x.q[r * W..][..W]);
+                if x.g.is_some() {
+                    let (_, a) = decay(&alpha, r);
+                    for (row, &ac) in s.iter_mut().zip(&a) {
+                        *row = _mm256_mul_ps(*row, _mm256_set1_ps(ac));
+                    }
                 }
+                let v = load(x.v, r * W);
+                // u = v − S'ᵀ k;  S = S' + β k uᵀ  (β k_c off the chain from S to S)
+                let (u, strength) = match x.beta {
+                    Some(beta) => (_mm256_sub_ps(v, combine(kr, &s)), beta[r]),
+                    None => (v, 1.0),
+                };
+                for (row, &kc) in s.iter_mut().zip(kr) {
+                    *row = _mm256_fmadd_ps(_mm256_set1_ps(strength * kc), u, *row);
+                }
+                store(&mut us, r * W, u);
+                store(&mut out, r * W, _mm256_mul_ps(scale, combine(qr, &s)));
+                for (c, &row) in s.iter().enumerate() {
+                    store(&mut kept, c * W, row);
+                }
+                states.extend_from_slice(&kept);
             }
-            let v = load(x.v, r * W);
-            // u = v − S'ᵀ k;  S = S' + β k uᵀ
-            let (u, strength) = match x.beta {
-                Some(beta) => (_mm256_sub_ps(v, combine(kr, &s)), beta[r]),
-                None => (v, 1.0),
-            };
-            for (row, &kc) in s.iter_mut().zip(kr) {
-                *row = _mm256_fmadd_ps(_mm256_set1_ps(strength * kc), u, *row);
-            }
-            store(&mut us, r * W, u);
-            let sq: [f32; W] = std::array::from_fn(|c| x.scale * qr[c]);
-            store(&mut out, r * W, combine(&sq, &s));
-            for (c, &row) in s.iter().enumerate() {
-                store(&mut kept, c * W, row);
-            }
-            states.extend_from_slice(&kept);
         }
+        let trace = Trace {
+            states,
+            u: us,
+            alpha,
+        };
+        (out, trace)
     }
-    let trace = Trace {
-        states,
-        u: us,
-        alpha,
-    };
-    (out, trace)
 }
 
-/// The gradients of the inputs from `d_o: [B·T, V]`.
-///
-/// # Safety
-/// As [`forward`], whose trace `trace` is.
-#[target_feature(enable = "avx2,fma")]
-pub unsafe fn backward(x: &Lanes, trace: &Trace, d_o: &[f32]) -> Grads {
-    let (t_len, n, kv) = (x.t_len, x.k.len() / W, W * W);
-    // q̄, k̄, v̄ are written at every row, and β̄, ḡ where the mixer has them
-    let mut gr = Grads {
-        q: spare::take(n * W),
-        k: spare::take(n * W),
-        v: spare::take(n * W),
-        beta: match x.beta {
-            Some(_) => spare::take(n),
-            None => vec![0.0; n],
-        },
-        g: match x.g {
-            Some(_) => spare::take(n * W),
-            None => vec![0.0; n * W],
-        },
-    };
-    let scale = _mm256_set1_ps(x.scale);
-    for b in 0..n / t_len {
-        let mut ds = [_mm256_setzero_ps(); W];
-        for t in (0..t_len).rev() {
-            let r = b * t_len + t;
-            let at = (b * (t_len + 1) + t) * kv;
-            let (prev, s_t) = (state(&trace.states, at), state(&trace.states, at + kv));
-            let (kr, qr) = (&x.k[r * W..][..W], &x.q[r * W..][..W]);
-            let d_or = load(d_o, r * W);
-            // Σ̄[c] += s q_c ō;  q̄ = s (S_t[c] · ō)_c
-            for (row, &qc) in ds.iter_mut().zip(qr) {
-                *row = _mm256_fmadd_ps(_mm256_set1_ps(x.scale * qc), d_or, *row);
-            }
-            let ov = [d_or; W];
-            store(&mut gr.q, r * W, _mm256_mul_ps(scale, dots(&s_t, &ov)));
-            let u = load(&trace.u, r * W);
-            let w = dots(&ds, &[u; W]);
-            let Some(beta) = x.beta else {
-                // linear: k̄ = (Σ̄[c] · v)_c,  v̄ = Σ_c k_c Σ̄[c];  Σ̄ passes on unchanged
-                store(&mut gr.k, r * W, w);
-                store(&mut gr.v, r * W, combine(kr, &ds));
-                continue;
-            };
-            // β̄ = k · w;  ū = β Σ_c k_c Σ̄[c];  k̄ = β w − α ⊙ (S_{t−1}[c] · ū)_c
-            let (bt, kvec) = (_mm256_set1_ps(beta[r]), load(x.k, r * W));
-            gr.beta[r] = sum([_mm256_mul_ps(kvec, w)]);
-            let du = _mm256_mul_ps(bt, combine(kr, &ds));
-            store(&mut gr.v, r * W, du);
-            let (a, ac) = decay(&trace.alpha, r);
-            let sp = _mm256_mul_ps(a, dots(&prev, &[du; W]));
-            store(&mut gr.k, r * W, _mm256_fmsub_ps(bt, w, sp));
-            // Σ̄' = Σ̄ − k ūᵀ;  ḡ = α ⊙ (Σ̄'[c] · S_{t−1}[c])_c;  Σ̄ ← α Σ̄'
-            for (row, &kc) in ds.iter_mut().zip(kr) {
-                *row = _mm256_fnmadd_ps(_mm256_set1_ps(kc), du, *row);
-            }
-            if x.g.is_some() {
-                store(&mut gr.g, r * W, _mm256_mul_ps(a, dots(&ds, &prev)));
-                for (row, &c) in ds.iter_mut().zip(&ac) {
-                    *row = _mm256_mul_ps(*row, _mm256_set1_ps(c));
+kernel! {
+    /// The gradients of the inputs from `d_o: [B·T, V]`.
+    ///
+    /// # Safety
+    /// As [`forward`], whose trace `trace` is.
+    pub unsafe fn backward(x: &Lanes, trace: &Trace, d_o: &[f32]) -> Grads {
+        let (t_len, n, kv) = (x.t_len, x.k.len() / W, W * W);
+        // q̄, k̄, v̄ are written at every row, and β̄, ḡ where the mixer has them
+        let mut gr = Grads {
+            q: spare::take(n * W),
+            k: spare::take(n * W),
+            v: spare::take(n * W),
+            beta: match x.beta {
+                Some(_) => spare::take(n),
+                None => vec![0.0; n],
+            },
+            g: match x.g {
+                Some(_) => spare::take(n * W),
+                None => vec![0.0; n * W],
+            },
+        };
+        let scale = _mm256_set1_ps(x.scale);
+        for b in 0..n / t_len {
+            // dt[j] = Σ̄ᵀ[j], column j of Σ̄
+            let mut dt = [_mm256_setzero_ps(); W];
+            // S_tᵀ and S_{t−1}ᵀ, each state transposed once
+            let (mut s_tt, mut prev_t) = ([0.0; W * W], [0.0; W * W]);
+            let last = (b * (t_len + 1) + t_len) * kv;
+            store_transposed(&mut s_tt, 0, &state(&trace.states, last));
+            for t in (0..t_len).rev() {
+                let r = b * t_len + t;
+                let at = (b * (t_len + 1) + t) * kv;
+                store_transposed(&mut prev_t, 0, &state(&trace.states, at));
+                let (prev, s_t) = (state(&prev_t, 0), state(&s_tt, 0));
+                let (d_or, ur) = (&d_o[r * W..][..W], &trace.u[r * W..][..W]);
+                let (q, k) = (load(x.q, r * W), load(x.k, r * W));
+                // Σ̄ᵀ[j] += ō_j s q;  q̄ = s Σ_j ō_j S_tᵀ[j];  w = Σ_j u_j Σ̄ᵀ[j]
+                let sq = _mm256_mul_ps(scale, q);
+                for (column, &oj) in dt.iter_mut().zip(d_or) {
+                    *column = _mm256_fmadd_ps(_mm256_set1_ps(oj), sq, *column);
                 }
+                store(&mut gr.q, r * W, _mm256_mul_ps(scale, combine(d_or, &s_t)));
+                let w = combine(ur, &dt);
+                let kk = dots(&dt, &[k; W]);
+                let Some(beta) = x.beta else {
+                    // linear: k̄ = w,  v̄ = (Σ̄ᵀ[j] · k)_j;  Σ̄ passes on unchanged
+                    store(&mut gr.k, r * W, w);
+                    store(&mut gr.v, r * W, kk);
+                    s_tt = prev_t;
+                    continue;
+                };
+                // β̄ = k · w;  ū = β (Σ̄ᵀ[j] · k)_j;  k̄ = β w − α ⊙ Σ_j ū_j S_{t−1}ᵀ[j]
+                let bt = _mm256_set1_ps(beta[r]);
+                gr.beta[r] = sum([_mm256_mul_ps(k, w)]);
+                store(&mut gr.v, r * W, _mm256_mul_ps(bt, kk));
+                let du: [f32; W] = std::array::from_fn(|j| gr.v[r * W + j]);
+                let (a, _) = decay(&trace.alpha, r);
+                let sp = _mm256_mul_ps(a, combine(&du, &prev));
+                store(&mut gr.k, r * W, _mm256_fmsub_ps(bt, w, sp));
+                // Σ̄ᵀ[j] −= ū_j k;  ḡ = α ⊙ Σ_j Σ̄ᵀ[j] ⊙ S_{t−1}ᵀ[j];  Σ̄ᵀ[j] *= α
+                for (column, &uj) in dt.iter_mut().zip(&du) {
+                    *column = _mm256_fnmadd_ps(_mm256_set1_ps(uj), k, *column);
+                }
+                if x.g.is_some() {
+                    store(&mut gr.g, r * W, _mm256_mul_ps(a, lanewise(&dt, &prev)));
+                    for column in dt.iter_mut() {
+                        *column = _mm256_mul_ps(*column, a);
+                    }
+                }
+                s_tt = prev_t;
             }
         }
+        gr
     }
-    gr
 }

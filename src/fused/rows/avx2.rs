@@ -117,165 +117,171 @@ fn rows<const NV: usize>(x: &[f32], y: usize) -> usize {
     x.len() / (8 * NV)
 }
 
-/// [`super::rms_norm`] into `y` and `inv`.
-///
-/// # Safety
-/// The processor has AVX2 and FMA.
-#[target_feature(enable = "avx2,fma")]
-pub unsafe fn rms_norm<const NV: usize>(x: &[f32], gamma: &[f32], y: &mut [f32], inv: &mut [f32]) {
-    let (c, n) = (8 * NV, rows::<NV>(x, y.len()));
-    assert!(
-        gamma.len() == c && inv.len() == n,
-        "fused rms_norm: γ or 1/r of the wrong length"
-    );
-    // SAFETY (every load and store below): row r's vectors lie in x and y, of n rows of c.
-    let g = unsafe { load::<NV>(gamma, 0) };
-    for (r, i) in inv.iter_mut().enumerate() {
-        let xs = unsafe { load::<NV>(x, r * c) };
-        *i = 1.0 / (sum(mul(xs, xs)) / c as f32 + EPS as f32).sqrt();
-        unsafe { store(y, r * c, mul(mul(xs, g), splat(*i))) };
-    }
-}
-
-/// [`super::rms_norm_backward`] into `dx`.
-///
-/// # Safety
-/// The processor has AVX2 and FMA.
-#[target_feature(enable = "avx2,fma")]
-pub unsafe fn rms_norm_backward<const NV: usize>(
-    x: &[f32],
-    gamma: &[f32],
-    inv: &[f32],
-    dy: &[f32],
-    dgamma: &mut [f32],
-    dx: &mut [f32],
-) {
-    let (c, n) = (8 * NV, rows::<NV>(x, dy.len()));
-    assert!(
-        gamma.len() == c && dgamma.len() == c && inv.len() == n && dx.len() == x.len(),
-        "fused rms_norm_backward: γ, γ̄, 1/r or x̄ of the wrong length"
-    );
-    // SAFETY (every load and store below): row r's vectors lie in x, ȳ and x̄, of n rows of c.
-    let g = unsafe { load::<NV>(gamma, 0) };
-    let mut dg = splat::<NV>(0.0);
-    for (r, &i) in inv.iter().enumerate() {
-        let (xs, ds) = unsafe { (load::<NV>(x, r * c), load::<NV>(dy, r * c)) };
-        let iv = splat(i);
-        // γ̄ += ȳ ⊙ x i;  out = γ ⊙ ȳ;  x̄ = (out − x i² (out · x) / C) i
-        dg = fma(ds, mul(xs, iv), dg);
-        let out = mul(g, ds);
-        let inner = splat(i * i * sum(mul(out, xs)) / c as f32);
-        unsafe { store(dx, r * c, mul(fnma(xs, inner, out), iv)) };
-    }
-    let mut old = unsafe { load::<NV>(dgamma, 0) };
-    old = std::array::from_fn(|v| _mm256_add_ps(old[v], dg[v]));
-    unsafe { store(dgamma, 0, old) };
-}
-
-/// [`super::l2`] in place; the norms into `norms`.
-///
-/// # Safety
-/// The processor has AVX2 and FMA.
-#[target_feature(enable = "avx2,fma")]
-pub unsafe fn l2<const NV: usize>(x: &mut [f32], norms: &mut [f32]) {
-    let (c, n) = (8 * NV, rows::<NV>(x, x.len()));
-    assert!(
-        norms.len() == n,
-        "fused l2: {} norms for {n} rows",
-        norms.len()
-    );
-    for (r, norm) in norms.iter_mut().enumerate() {
-        // SAFETY: row r's vectors lie in x, of n rows of c.
-        let xs = unsafe { load::<NV>(x, r * c) };
-        *norm = (sum(mul(xs, xs)) + 1e-6).sqrt();
-        unsafe { store(x, r * c, mul(xs, splat(1.0 / *norm))) };
-    }
-}
-
-/// [`super::l2_backward`] in place.
-///
-/// # Safety
-/// The processor has AVX2 and FMA.
-#[target_feature(enable = "avx2,fma")]
-pub unsafe fn l2_backward<const NV: usize>(xhat: &[f32], norms: &[f32], d: &mut [f32]) {
-    let (c, n) = (8 * NV, rows::<NV>(xhat, d.len()));
-    assert!(
-        norms.len() == n,
-        "fused l2_backward: {} norms for {n} rows",
-        norms.len()
-    );
-    for (r, &norm) in norms.iter().enumerate() {
-        // SAFETY: row r's vectors lie in x̂ and d, of n rows of c.
-        let (xs, ds) = unsafe { (load::<NV>(xhat, r * c), load::<NV>(d, r * c)) };
-        let along = splat(sum(mul(xs, ds)));
-        unsafe { store(d, r * c, mul(fnma(xs, along, ds), splat(1.0 / norm))) };
-    }
-}
-
-/// [`super::conv`] into `z: [rows, C]`.
-///
-/// # Safety
-/// The processor has AVX2 and FMA.
-#[target_feature(enable = "avx2,fma")]
-pub unsafe fn conv<const NV: usize>(k: &Conv, z: &mut [f32]) {
-    let c = 8 * NV;
-    let (taps, n) = (k.w.len() / c, z.len() / c);
-    assert!(
-        taps * c == k.w.len()
-            && n * k.width == k.x.len()
-            && n * c == z.len()
-            && k.at + c <= k.width,
-        "fused conv: x, w or z of the wrong shape"
-    );
-    for r in 0..n {
-        let t = r % k.t_len;
-        let mut acc = splat::<NV>(0.0);
-        for i in (taps - 1).saturating_sub(t)..taps {
-            // SAFETY: tap i reads row r + i + 1 − W ≥ r − t ≥ 0 of x (at + C ≤ width)
-            // and row i of w; row r of z lies in z.
-            let (xs, ws) = unsafe {
-                let row = (r + i + 1 - taps) * k.width + k.at;
-                (load::<NV>(k.x, row), load::<NV>(k.w, i * c))
-            };
-            acc = fma(xs, ws, acc);
+kernel! {
+    /// [`super::rms_norm`] into `y` and `inv`.
+    ///
+    /// # Safety
+    /// The processor has AVX2 and FMA.
+    pub unsafe fn rms_norm<const NV: usize>(x: &[f32], gamma: &[f32], y: &mut [f32], inv: &mut [f32]) {
+        let (c, n) = (8 * NV, rows::<NV>(x, y.len()));
+        assert!(
+            gamma.len() == c && inv.len() == n,
+            "fused rms_norm: γ or 1/r of the wrong length"
+        );
+        // SAFETY (every load and store below): row r's vectors lie in x and y, of n rows of c.
+        let g = unsafe { load::<NV>(gamma, 0) };
+        for (r, i) in inv.iter_mut().enumerate() {
+            let xs = unsafe { load::<NV>(x, r * c) };
+            *i = 1.0 / (sum(mul(xs, xs)) / c as f32 + EPS as f32).sqrt();
+            unsafe { store(y, r * c, mul(mul(xs, g), splat(*i))) };
         }
-        unsafe { store(z, r * c, acc) };
     }
 }
 
-/// [`super::conv_backward`]. Each row of `x̄` gathers the rows of `z̄` that
-/// read it, so it is loaded and stored once.
-///
-/// # Safety
-/// The processor has AVX2 and FMA.
-#[target_feature(enable = "avx2,fma")]
-pub unsafe fn conv_backward<const NV: usize>(k: &Conv, dz: &[f32], dx: &mut [f32], dw: &mut [f32]) {
-    let c = 8 * NV;
-    let (taps, n) = (k.w.len() / c, dz.len() / c);
-    assert!(
-        taps * c == k.w.len()
-            && dw.len() == k.w.len()
-            && n * k.width == k.x.len()
-            && dx.len() == k.x.len()
-            && k.at + c <= k.width,
-        "fused conv_backward: x, w, z̄, x̄ or w̄ of the wrong shape"
-    );
-    for s in 0..n {
-        // row s of x is read by row s + W − 1 − i through tap i, within its sequence
-        let (t, at) = (s % k.t_len, s * k.width + k.at);
-        // SAFETY (every load and store below): rows s and s + W − 1 − i < n of x, x̄
-        // and z̄ (at + C ≤ width), and row i of w and w̄.
-        let (xs, mut acc) = unsafe { (load::<NV>(k.x, at), load::<NV>(dx, at)) };
-        for i in 0..taps {
-            let lag = taps - 1 - i;
-            if t + lag >= k.t_len {
-                continue;
+kernel! {
+    /// [`super::rms_norm_backward`] into `dx`.
+    ///
+    /// # Safety
+    /// The processor has AVX2 and FMA.
+    pub unsafe fn rms_norm_backward<const NV: usize>(
+        x: &[f32],
+        gamma: &[f32],
+        inv: &[f32],
+        dy: &[f32],
+        dgamma: &mut [f32],
+        dx: &mut [f32],
+    ) {
+        let (c, n) = (8 * NV, rows::<NV>(x, dy.len()));
+        assert!(
+            gamma.len() == c && dgamma.len() == c && inv.len() == n && dx.len() == x.len(),
+            "fused rms_norm_backward: γ, γ̄, 1/r or x̄ of the wrong length"
+        );
+        // SAFETY (every load and store below): row r's vectors lie in x, ȳ and x̄, of n rows of c.
+        let g = unsafe { load::<NV>(gamma, 0) };
+        let mut dg = splat::<NV>(0.0);
+        for (r, &i) in inv.iter().enumerate() {
+            let (xs, ds) = unsafe { (load::<NV>(x, r * c), load::<NV>(dy, r * c)) };
+            let iv = splat(i);
+            // γ̄ += ȳ ⊙ x i;  out = γ ⊙ ȳ;  x̄ = (out − x i² (out · x) / C) i
+            dg = fma(ds, mul(xs, iv), dg);
+            let out = mul(g, ds);
+            let inner = splat(i * i * sum(mul(out, xs)) / c as f32);
+            unsafe { store(dx, r * c, mul(fnma(xs, inner, out), iv)) };
+        }
+        let mut old = unsafe { load::<NV>(dgamma, 0) };
+        old = std::array::from_fn(|v| _mm256_add_ps(old[v], dg[v]));
+        unsafe { store(dgamma, 0, old) };
+    }
+}
+
+kernel! {
+    /// [`super::l2`] in place; the norms into `norms`.
+    ///
+    /// # Safety
+    /// The processor has AVX2 and FMA.
+    pub unsafe fn l2<const NV: usize>(x: &mut [f32], norms: &mut [f32]) {
+        let (c, n) = (8 * NV, rows::<NV>(x, x.len()));
+        assert!(
+            norms.len() == n,
+            "fused l2: {} norms for {n} rows",
+            norms.len()
+        );
+        for (r, norm) in norms.iter_mut().enumerate() {
+            // SAFETY: row r's vectors lie in x, of n rows of c.
+            let xs = unsafe { load::<NV>(x, r * c) };
+            *norm = (sum(mul(xs, xs)) + 1e-6).sqrt();
+            unsafe { store(x, r * c, mul(xs, splat(1.0 / *norm))) };
+        }
+    }
+}
+
+kernel! {
+    /// [`super::l2_backward`] in place.
+    ///
+    /// # Safety
+    /// The processor has AVX2 and FMA.
+    pub unsafe fn l2_backward<const NV: usize>(xhat: &[f32], norms: &[f32], d: &mut [f32]) {
+        let (c, n) = (8 * NV, rows::<NV>(xhat, d.len()));
+        assert!(
+            norms.len() == n,
+            "fused l2_backward: {} norms for {n} rows",
+            norms.len()
+        );
+        for (r, &norm) in norms.iter().enumerate() {
+            // SAFETY: row r's vectors lie in x̂ and d, of n rows of c.
+            let (xs, ds) = unsafe { (load::<NV>(xhat, r * c), load::<NV>(d, r * c)) };
+            let along = splat(sum(mul(xs, ds)));
+            unsafe { store(d, r * c, mul(fnma(xs, along, ds), splat(1.0 / norm))) };
+        }
+    }
+}
+
+kernel! {
+    /// [`super::conv`] into `z: [rows, C]`.
+    ///
+    /// # Safety
+    /// The processor has AVX2 and FMA.
+    pub unsafe fn conv<const NV: usize>(k: &Conv, z: &mut [f32]) {
+        let c = 8 * NV;
+        let (taps, n) = (k.w.len() / c, z.len() / c);
+        assert!(
+            taps * c == k.w.len()
+                && n * k.width == k.x.len()
+                && n * c == z.len()
+                && k.at + c <= k.width,
+            "fused conv: x, w or z of the wrong shape"
+        );
+        for r in 0..n {
+            let t = r % k.t_len;
+            let mut acc = splat::<NV>(0.0);
+            for i in (taps - 1).saturating_sub(t)..taps {
+                // SAFETY: tap i reads row r + i + 1 − W ≥ r − t ≥ 0 of x (at + C ≤ width)
+                // and row i of w; row r of z lies in z.
+                let (xs, ws) = unsafe {
+                    let row = (r + i + 1 - taps) * k.width + k.at;
+                    (load::<NV>(k.x, row), load::<NV>(k.w, i * c))
+                };
+                acc = fma(xs, ws, acc);
             }
-            let d = unsafe { load::<NV>(dz, (s + lag) * c) };
-            acc = fma(unsafe { load::<NV>(k.w, i * c) }, d, acc);
-            let g = unsafe { load::<NV>(dw, i * c) };
-            unsafe { store(dw, i * c, fma(d, xs, g)) };
+            unsafe { store(z, r * c, acc) };
         }
-        unsafe { store(dx, at, acc) };
+    }
+}
+
+kernel! {
+    /// [`super::conv_backward`]. Each row of `x̄` gathers the rows of `z̄` that
+    /// read it, so it is loaded and stored once.
+    ///
+    /// # Safety
+    /// The processor has AVX2 and FMA.
+    pub unsafe fn conv_backward<const NV: usize>(k: &Conv, dz: &[f32], dx: &mut [f32], dw: &mut [f32]) {
+        let c = 8 * NV;
+        let (taps, n) = (k.w.len() / c, dz.len() / c);
+        assert!(
+            taps * c == k.w.len()
+                && dw.len() == k.w.len()
+                && n * k.width == k.x.len()
+                && dx.len() == k.x.len()
+                && k.at + c <= k.width,
+            "fused conv_backward: x, w, z̄, x̄ or w̄ of the wrong shape"
+        );
+        for s in 0..n {
+            // row s of x is read by row s + W − 1 − i through tap i, within its sequence
+            let (t, at) = (s % k.t_len, s * k.width + k.at);
+            // SAFETY (every load and store below): rows s and s + W − 1 − i < n of x, x̄
+            // and z̄ (at + C ≤ width), and row i of w and w̄.
+            let (xs, mut acc) = unsafe { (load::<NV>(k.x, at), load::<NV>(dx, at)) };
+            for i in 0..taps {
+                let lag = taps - 1 - i;
+                if t + lag >= k.t_len {
+                    continue;
+                }
+                let d = unsafe { load::<NV>(dz, (s + lag) * c) };
+                acc = fma(unsafe { load::<NV>(k.w, i * c) }, d, acc);
+                let g = unsafe { load::<NV>(dw, i * c) };
+                unsafe { store(dw, i * c, fma(d, xs, g)) };
+            }
+            unsafe { store(dx, at, acc) };
+        }
     }
 }

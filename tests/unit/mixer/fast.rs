@@ -69,6 +69,12 @@ fn the_fast_gradient_of_every_tensor_of_every_mixer_is_the_reference_gradient() 
                 }
                 assert_eq!(model.accuracy(&batch), pass.accuracy(&model, &batch));
             }
+            // the fused kernels as built for AVX2 alone, as on a processor without AVX-512
+            let (narrow_loss, narrow_grad) = fused::narrow(|| Fused.loss_and_grad(&model, &batch));
+            assert!((loss - narrow_loss).abs() < 1e-5, "narrow {mixer:?}");
+            for (name, gap) in gaps(&narrow_grad, &grad) {
+                assert!(gap < 1e-5, "narrow {mixer:?} {gates:?} {name}: {gap:e}");
+            }
         }
     }
 }
@@ -225,30 +231,36 @@ fn the_lane_recurrence_is_the_fast_recurrence() {
                 kd,
             };
             let (o, trace) = fast::recurrence::forward(&x);
-            let (lane_o, lane_trace) = fused::recurrence::forward(&x);
-            let close = |a: &[f32], b: &[f32], what: &str| {
-                let top = b.iter().fold(1.0f32, |m, e| m.max(e.abs()));
-                assert_eq!(a.len(), b.len(), "{what}");
-                for (x, y) in a.iter().zip(b) {
-                    assert!(
-                        (x - y).abs() <= 1e-5 * top,
-                        "{what}, {seqs} sequences, K = {kd}, V = {vd}: {x} vs {y}"
-                    );
-                }
-            };
-            close(&lane_o, &o, "o");
             let gr = fast::recurrence::backward(&x, &trace, &d_o);
-            let lane = fused::recurrence::backward(&x, &lane_trace, &d_o);
-            for (a, b, what) in [
-                (&lane.q, &gr.q, "q̄"),
-                (&lane.k, &gr.k, "k̄"),
-                (&lane.v, &gr.v, "v̄"),
-                (&lane.beta, &gr.beta, "β̄"),
-                (&lane.g, &gr.g, "ḡ"),
-            ] {
-                // without decay the fast pass leaves Σ̄'⊙S in ḡ, which nothing reads
-                if what != "ḡ" || g.is_some() {
-                    close(a, b, what);
+            // the kernels as built, and as built for AVX2 alone (a processor without AVX-512)
+            for narrow in [false, true] {
+                let run = || {
+                    let (o, trace) = fused::recurrence::forward(&x);
+                    (o, fused::recurrence::backward(&x, &trace, &d_o))
+                };
+                let (lane_o, lane) = if narrow { fused::narrow(run) } else { run() };
+                let close = |a: &[f32], b: &[f32], what: &str| {
+                    let top = b.iter().fold(1.0f32, |m, e| m.max(e.abs()));
+                    assert_eq!(a.len(), b.len(), "{what}");
+                    for (x, y) in a.iter().zip(b) {
+                        assert!(
+                            (x - y).abs() <= 1e-5 * top,
+                            "{what}, {seqs} sequences, K = {kd}, V = {vd}, narrow {narrow}: {x} vs {y}"
+                        );
+                    }
+                };
+                close(&lane_o, &o, "o");
+                for (a, b, what) in [
+                    (&lane.q, &gr.q, "q̄"),
+                    (&lane.k, &gr.k, "k̄"),
+                    (&lane.v, &gr.v, "v̄"),
+                    (&lane.beta, &gr.beta, "β̄"),
+                    (&lane.g, &gr.g, "ḡ"),
+                ] {
+                    // without decay the fast pass leaves Σ̄'⊙S in ḡ, which nothing reads
+                    if what != "ḡ" || g.is_some() {
+                        close(a, b, what);
+                    }
                 }
             }
         }
