@@ -39,6 +39,15 @@ pub struct Trace {
     alpha: Vec<f32>,
 }
 
+/// A trace's buffers go back to [`spare`] when it ends.
+impl Drop for Trace {
+    fn drop(&mut self) {
+        for b in [&mut self.states, &mut self.u, &mut self.alpha] {
+            spare::give(std::mem::take(b));
+        }
+    }
+}
+
 /// Whether this kernel computes `x`: `K = V = 8`, no normaliser, and a
 /// decay only with the delta rule (as every mixer of the book has it).
 pub(super) fn fits(x: &Lanes, vd: usize) -> bool {
@@ -159,7 +168,7 @@ fn decays(x: &Lanes) -> Vec<f32> {
     let Some(g) = x.g else {
         return Vec::new();
     };
-    let mut alpha = vec![0.0; g.len()];
+    let mut alpha = spare::take(g.len());
     for at in (0..g.len()).step_by(W) {
         store(&mut alpha, at, exp(load(g, at)));
     }
@@ -193,15 +202,15 @@ kernel! {
     /// The processor has AVX2 and FMA, and `fits(x)`.
     pub unsafe fn forward(x: &Lanes) -> (Vec<f32>, Trace) {
         let (t_len, n) = (x.t_len, x.k.len() / W);
-        let mut states = Vec::with_capacity(n / t_len * (t_len + 1) * W * W);
-        let mut us = vec![0.0; n * W];
-        let mut out = vec![0.0; n * W];
-        let mut kept = [0.0f32; W * W];
+        // every number of these is written below
+        let mut states = spare::take(n / t_len * (t_len + 1) * W * W);
+        let (mut us, mut out) = (spare::take(n * W), spare::take(n * W));
         let alpha = decays(x);
         let scale = _mm256_set1_ps(x.scale);
         for b in 0..n / t_len {
             let mut s = [_mm256_setzero_ps(); W];
-            states.extend_from_slice(&[0.0; W * W]);
+            let mut at = b * (t_len + 1) * W * W;
+            states[at..at + W * W].fill(0.0);
             for r in b * t_len..(b + 1) * t_len {
                 let (kr, qr) = (&x.k[r * W..][..W], &x.q[r * W..][..W]);
                 if x.g.is_some() {
@@ -221,10 +230,10 @@ kernel! {
                 }
                 store(&mut us, r * W, u);
                 store(&mut out, r * W, _mm256_mul_ps(scale, combine(qr, &s)));
+at += W * W;
                 for (c, &row) in s.iter().enumerate() {
-                    store(&mut kept, c * W, row);
+                    store(&mut states, at + c * W, row);
                 }
-                states.extend_from_slice(&kept);
             }
         }
         let trace = Trace {
