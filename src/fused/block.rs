@@ -14,7 +14,8 @@
 
 use super::attention;
 use super::gemm::{View, gemm, linear_backward};
-use super::recurrence::{self, Trace};
+use super::pass::{Kernel, Pass, inputs, lanes};
+use super::recurrence;
 use super::rows::{
     Conv, columns, conv, conv_backward, dot, features, features_backward, l2, l2_backward, pick,
     put_add, rms_norm, rms_norm_backward, set_columns, sigmoid, sigmoids, silu_into,
@@ -23,111 +24,6 @@ use super::rows::{
 use super::spare;
 use super::weights::Weights;
 use crate::mixer::Mixer;
-use crate::mixer::fast::recurrence::Lanes;
-
-/// How the mixer ran: the recurrence's trace or softmax's weights.
-#[derive(Clone, Debug)]
-enum Kernel {
-    Recurrence(Trace),
-    /// `[B, T, T]`
-    Softmax(Vec<f32>),
-}
-
-/// What one block's forward pass keeps for its backward pass (all row-major).
-#[derive(Clone, Debug)]
-pub struct Pass {
-    n: Vec<f32>,
-    inv_in: Vec<f32>,
-    /// `[rows, P]`
-    a: Vec<f32>,
-    /// `[rows, 2K + V]`: the convolution's pre-activation and its `σ`.
-    z: Vec<f32>,
-    sz: Vec<f32>,
-    /// q, k as the mixer reads them, and v; the norms of q and k (L2 only).
-    q: Vec<f32>,
-    k: Vec<f32>,
-    v: Vec<f32>,
-    q_norm: Vec<f32>,
-    k_norm: Vec<f32>,
-    /// `[rows]` (delta mixers)
-    beta: Vec<f32>,
-    /// `[rows, 1 or K]`: `σ(z_f)` of the decay gate's `z_f = a_f + dt_bias`
-    /// (mixers that decay), the derivative of its softplus.
-    sf: Vec<f32>,
-    /// `[rows, K]`: `g` over every key channel (mixers that decay).
-    g: Vec<f32>,
-    kernel: Kernel,
-    /// The rows read after the block (none: all of them). From here on the
-    /// pass keeps only these rows.
-    kept: Option<Vec<usize>>,
-    o: Vec<f32>,
-    inv_o: Vec<f32>,
-    y: Vec<f32>,
-    /// `[rows, V]`: `a_g` and `σ(a_g)`.
-    gate: Vec<f32>,
-    s_gate: Vec<f32>,
-    out: Vec<f32>,
-}
-
-/// A pass's buffers go back to [`spare`] when it ends.
-impl Drop for Pass {
-    fn drop(&mut self) {
-        let buffers = [
-            &mut self.n,
-            &mut self.inv_in,
-            &mut self.a,
-            &mut self.z,
-            &mut self.sz,
-            &mut self.q,
-            &mut self.k,
-            &mut self.v,
-            &mut self.q_norm,
-            &mut self.k_norm,
-            &mut self.beta,
-            &mut self.sf,
-            &mut self.g,
-            &mut self.o,
-            &mut self.inv_o,
-            &mut self.y,
-            &mut self.gate,
-            &mut self.s_gate,
-            &mut self.out,
-        ];
-        for b in buffers {
-            spare::give(std::mem::take(b));
-        }
-        if let Kernel::Softmax(weights) = &mut self.kernel {
-            spare::give(std::mem::take(weights));
-        }
-    }
-}
-
-/// The recurrence's inputs from the pass's rows.
-fn lanes<'a>(w: &Weights, p: &'a Pass, t_len: usize) -> Lanes<'a> {
-    Lanes {
-        q: &p.q,
-        k: &p.k,
-        v: &p.v,
-        beta: w.mixer.writes_delta().then_some(&p.beta[..]),
-        g: w.mixer.decays().then_some(&p.g[..]),
-        scale: 1.0 / (w.k as f32).sqrt(),
-        normaliser: w.mixer.normaliser().map(|e| e as f32),
-        t_len,
-        kd: w.k,
-    }
-}
-
-/// Attention's inputs from the pass's rows.
-fn inputs(p: &Pass, kd: usize, t_len: usize) -> attention::Inputs<'_> {
-    attention::Inputs {
-        q: &p.q,
-        k: &p.k,
-        v: &p.v,
-        kd,
-        t_len,
-        read: p.kept.as_deref(),
-    }
-}
 
 vectorised! {
     /// `(h', pass)` for the residual stream `h: [rows, d]` of sequences of

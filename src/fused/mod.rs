@@ -100,6 +100,7 @@ pub mod attention;
 pub mod block;
 pub mod gemm;
 pub mod model;
+pub mod pass;
 pub mod recurrence;
 pub mod rows;
 pub mod spare;
@@ -166,7 +167,7 @@ struct Forward {
     /// The residual stream entering each block, and after the last (at the
     /// queries alone).
     hs: Vec<Vec<f32>>,
-    passes: Vec<block::Pass>,
+    passes: Vec<pass::Pass>,
     /// `[queries, d]`: the final norm's rows (at the queries).
     zq: Vec<f32>,
     inv_f: Vec<f32>,
