@@ -10,7 +10,7 @@
 //! [`super`]'s, and a test holds the two to the fast pass's recurrence.
 //!
 //! ```text
-//! state     S[c] = one vector of V = 8 lanes,  c < K = 8;  kept as Sᵀ[j] = (S[c][j])_c
+//! state     S[c] = one vector of V = 8 lanes,  c < K = 8;  in the backward pass Sᵀ[j] = (S[c][j])_c
 //! forward   S' = α ⊙ S,  u = v − Σ_c k_c S'[c],  S[c] = S'[c] + β k_c u,  o = Σ_c s q_c S[c]
 //! backward  Σ̄ᵀ[j] += ō_j s q,  q̄ = s Σ_j ō_j S_tᵀ[j],  w = Σ_j u_j Σ̄ᵀ[j],  β̄ = k · w,  ū = β (Σ̄ᵀ[j] · k)_j,
 //!           k̄ = β w − α ⊙ Σ_j ū_j S_{t−1}ᵀ[j],  Σ̄ᵀ[j] −= ū_j k,  ḡ = α ⊙ Σ_j Σ̄ᵀ[j] ⊙ S_{t−1}ᵀ[j],  Σ̄ᵀ[j] *= α
@@ -121,12 +121,12 @@ fn combine(x: &[f32], rows: &[__m256; W]) -> __m256 {
     _mm256_add_ps(even, odd)
 }
 
-/// The eight rows' transpose into `x[at ..]`: `x[at + 8j + c] = rows[c][j]`,
+/// The eight rows' transpose into `x`: `x[8j + c] = rows[c][j]`,
 /// by exchanges of pairs and of pairs of pairs within each half of a
 /// vector, then each half stored where its column goes.
 #[target_feature(enable = "avx2,fma")]
 #[inline]
-fn store_transposed(x: &mut [f32], at: usize, r: &[__m256; W]) {
+fn store_transposed(x: &mut [f32; W * W], r: &[__m256; W]) {
     // t: rows 2i and 2i + 1 interleaved, by pairs of lanes
     let t: [__m256; W] = std::array::from_fn(|i| match i % 2 {
         0 => _mm256_unpacklo_ps(r[i], r[i + 1]),
@@ -140,7 +140,6 @@ fn store_transposed(x: &mut [f32], at: usize, r: &[__m256; W]) {
             _ => _mm256_shuffle_ps::<0xEE>(a, b),
         }
     });
-    let x = &mut x[at..at + W * W];
     for j in 0..W {
         let i = j % 4 / 2 + j % 2 * 2;
         let (top, bottom) = match j / 4 {
@@ -188,7 +187,8 @@ fn decay(alpha: &[f32], r: usize) -> (__m256, [f32; W]) {
     }
 }
 
-/// The transposed state stored at `states[at ..]`, a column a vector.
+/// Eight vectors from `states[at ..]`: a stored state's rows, or its
+/// transpose's columns.
 #[target_feature(enable = "avx2,fma")]
 #[inline]
 fn state(states: &[f32], at: usize) -> [__m256; W] {
@@ -230,7 +230,7 @@ kernel! {
                 }
                 store(&mut us, r * W, u);
                 store(&mut out, r * W, _mm256_mul_ps(scale, combine(qr, &s)));
-at += W * W;
+                at += W * W;
                 for (c, &row) in s.iter().enumerate() {
                     store(&mut states, at + c * W, row);
                 }
@@ -273,11 +273,11 @@ kernel! {
             // S_tᵀ and S_{t−1}ᵀ, each state transposed once
             let (mut s_tt, mut prev_t) = ([0.0; W * W], [0.0; W * W]);
             let last = (b * (t_len + 1) + t_len) * kv;
-            store_transposed(&mut s_tt, 0, &state(&trace.states, last));
+            store_transposed(&mut s_tt, &state(&trace.states, last));
             for t in (0..t_len).rev() {
                 let r = b * t_len + t;
                 let at = (b * (t_len + 1) + t) * kv;
-                store_transposed(&mut prev_t, 0, &state(&trace.states, at));
+                store_transposed(&mut prev_t, &state(&trace.states, at));
                 let (prev, s_t) = (state(&prev_t, 0), state(&s_tt, 0));
                 let (d_or, ur) = (&d_o[r * W..][..W], &trace.u[r * W..][..W]);
                 let (q, k) = (load(x.q, r * W), load(x.k, r * W));
